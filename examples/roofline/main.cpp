@@ -1,0 +1,34 @@
+// roofline: tells what is holding a GPU inference workload back.
+//
+// Exit codes: 0 success; 2 bad usage or bad input (a one-line error naming the file, the place
+// and the field); 1 an internal error (a bug: please report it).
+
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "cli.hpp"
+#include "roofline/core/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"roofline: what is holding a GPU inference workload back (compute, memory, power, "
+                 "communication or latency)"};
+    app.require_subcommand(1);
+    roofline::cli::common_options common;
+    roofline::cli::add_gpus_command(app, common);
+    roofline::cli::add_roof_command(app, common);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : 2;
+    } catch (const roofline::error& e) {
+        std::fprintf(stderr, "roofline: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "roofline: internal error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,13 @@
+# Runs CMD (a ;-list) and fails unless it exits with EXPECT and prints a one-line error.
+execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL EXPECT)
+    message(FATAL_ERROR "expected exit code ${EXPECT}, got ${rc}\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(EXPECT EQUAL 2)
+    string(STRIP "${err}" err_stripped)
+    string(FIND "${err_stripped}" "\n" nl)
+    if(NOT nl EQUAL -1 OR err_stripped STREQUAL "")
+        message(FATAL_ERROR "expected a one-line error on stderr, got:\n${err}")
+    endif()
+endif()
+message(STATUS "exit ${rc}: ${err}")
