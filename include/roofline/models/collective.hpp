@@ -237,12 +237,14 @@ inline collective_cost collective_time(collective_op op, double bytes, int ranks
     return c;
 }
 
-/// The fastest algorithm for `op` on this link: ring or tree (NCCL) and, with P2P, the direct
-/// one-shot / two-shot kernels the serving engines use for small all-reduces (vLLM custom
-/// all-reduce; C02: with P2P the custom kernel runs, without it NCCL goes through the host).
+/// The fastest algorithm for `op` among what a single-node deployment runs: NCCL's ring and,
+/// with P2P, the direct one-shot / two-shot kernels the serving engines use for small
+/// all-reduces (vLLM custom all-reduce; C02: with P2P the custom kernel runs, without it NCCL
+/// goes through the host). Tree is not offered: within one node NCCL builds its tree as a chain
+/// (tuning.cc prices it at 2 (n - 1) hops, like the ring); `collective_time` prices the
+/// textbook binary tree on request.
 inline collective_cost best_collective(collective_op op, double bytes, int ranks, const link_params& p) {
     std::vector<collective_algorithm> algos = {collective_algorithm::ring};
-    if (op == collective_op::all_reduce) algos.push_back(collective_algorithm::tree);
     if (p.p2p) {
         algos.push_back(collective_algorithm::one_shot);
         if (op == collective_op::all_reduce) algos.push_back(collective_algorithm::two_shot);
