@@ -1,0 +1,260 @@
+#pragma once
+// Collectives: all-reduce, all-gather, reduce-scatter, all-to-all over n ranks, priced with the
+// alpha-beta model (Hockney; Thakur, Rabenseifner, Gropp, "Optimization of Collective
+// Communication Operations in MPICH", IJHPCA 2005):
+//
+//   t = base + steps x alpha + link_bytes / beta
+//
+// where `link_bytes` is what one rank sends over its link (one direction) and `steps` the number
+// of sequential hops of the algorithm. Per algorithm, for a buffer of S bytes:
+//
+//   op / algorithm            steps          link bytes per rank
+//   all_reduce ring           2(n-1)         2(n-1)/n S   (reduce-scatter + all-gather)
+//   all_reduce tree           2 ceil(log2 n) 2 S          (double binary tree, pipelined up+down)
+//   all_reduce one_shot       1              (n-1) S      (every rank pulls every peer's buffer)
+//   all_reduce two_shot       2              2(n-1)/n S   (direct reduce-scatter + all-gather)
+//   all_gather / reduce_scatter ring   n-1   (n-1)/n S    (S = the full output / input)
+//   all_gather / reduce_scatter / all_to_all one_shot (direct)  1   (n-1)/n S
+//   all_to_all ring (pairwise exchange) n-1  (n-1)/n S
+//
+// One-shot and two-shot are the custom all-reduce kernels of vLLM / TensorRT-LLM / SGLang: they
+// need peer-to-peer access (NVLink, or PCIe with P2P). Without P2P, NCCL stages through host
+// memory (ring or tree only) and each byte crosses PCIe twice (core/ceilings.hpp).
+//
+// algbw and busbw follow nccl-tests (doc/PERFORMANCE.md) exactly:
+//   algbw = S / t
+//   busbw = algbw x 2(n-1)/n  (all_reduce)
+//   busbw = algbw x (n-1)/n   (all_gather, reduce_scatter, all_to_all; S = total size)
+// so busbw of a ring equals the per-rank link bandwidth the ring achieves, comparable across n.
+
+#include <algorithm>    // std::min
+#include <cmath>        // std::ceil, std::log2, std::isfinite
+#include <cstdint>      // std::uint8_t
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
+
+#include "roofline/core/ceilings.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/core/gpu_spec.hpp"
+#include "roofline/core/units.hpp"
+#include "roofline/core/workload.hpp"
+
+namespace roofline {
+
+/// Collective operations.
+enum class collective_op : std::uint8_t { all_reduce, all_gather, reduce_scatter, all_to_all };
+
+/// Algorithms. `one_shot` / `two_shot` are the direct (P2P) custom kernels.
+enum class collective_algorithm : std::uint8_t { ring, tree, one_shot, two_shot };
+
+/// "all_reduce", "all_gather", "reduce_scatter", "all_to_all".
+constexpr std::string_view to_string(collective_op op) {
+    switch (op) {
+        case collective_op::all_reduce: return "all_reduce";
+        case collective_op::all_gather: return "all_gather";
+        case collective_op::reduce_scatter: return "reduce_scatter";
+        case collective_op::all_to_all: return "all_to_all";
+    }
+    return "?";
+}
+
+/// "ring", "tree", "one_shot", "two_shot".
+constexpr std::string_view to_string(collective_algorithm a) {
+    switch (a) {
+        case collective_algorithm::ring: return "ring";
+        case collective_algorithm::tree: return "tree";
+        case collective_algorithm::one_shot: return "one_shot";
+        case collective_algorithm::two_shot: return "two_shot";
+    }
+    return "?";
+}
+
+/// Parses a collective op name (also "allreduce", "alltoall" spellings of nccl-tests).
+inline collective_op parse_collective_op(std::string_view s) {
+    if (s == "all_reduce" || s == "allreduce") return collective_op::all_reduce;
+    if (s == "all_gather" || s == "allgather") return collective_op::all_gather;
+    if (s == "reduce_scatter" || s == "reducescatter") return collective_op::reduce_scatter;
+    if (s == "all_to_all" || s == "alltoall") return collective_op::all_to_all;
+    throw usage_error("unknown collective \"" + std::string(s) +
+                      "\" (accepted: all_reduce, all_gather, reduce_scatter, all_to_all)");
+}
+
+/// Parses a link name: "nvlink", "pcie", "pcie-no-p2p" (also "pcie_no_p2p").
+inline link_kind parse_link_kind(std::string_view s) {
+    if (s == "nvlink") return link_kind::nvlink;
+    if (s == "pcie") return link_kind::pcie;
+    if (s == "pcie-no-p2p" || s == "pcie_no_p2p") return link_kind::pcie_no_p2p;
+    throw usage_error("unknown link \"" + std::string(s) + "\" (accepted: nvlink, pcie, pcie-no-p2p)");
+}
+
+/// "nvlink", "pcie", "pcie-no-p2p".
+constexpr std::string_view to_string(link_kind l) {
+    switch (l) {
+        case link_kind::nvlink: return "nvlink";
+        case link_kind::pcie: return "pcie";
+        case link_kind::pcie_no_p2p: return "pcie-no-p2p";
+    }
+    return "?";
+}
+
+/// Alpha-beta parameters of one link kind; replaceable by calibration (nccl-tests fits).
+struct link_params {
+    double alpha_s = 0.0;           ///< latency of one algorithm step (hop), s
+    double beta_bytes_per_s = 0.0;  ///< bandwidth one rank achieves per direction, B/s
+    double base_latency_s = 0.0;    ///< fixed cost of one collective call (launch + sync), s
+    bool p2p = true;                ///< direct peer access: enables one_shot / two_shot kernels
+    std::string source;
+};
+
+/// Default alpha-beta parameters for a GPU's link.
+///  * beta: the datasheet per-direction bandwidth (`link_bandwidth_bytes_per_s`): NVLink half
+///    the bidirectional figure; PCIe the x16 per-direction figure; without P2P half of that.
+///    This is a ceiling: C04 (NVIDIA/nccl#1639) measured only 28 GB/s busbw on 8x RTX 5090
+///    PCIe Gen5 (35 GB/s with 4): calibrate beta from nccl-tests for real topologies.
+///  * alpha and base: NCCL's own cost model, src/graph/tuning.cc (`baseLat` ring LL 3.6 us;
+///    `hwLat` ring LL per step 0.47 us over NVLink, 1.0 us over PCI). Without P2P there is no
+///    NCCL constant; alpha is fitted to C03 (sgl-project/sglang#32479: NCCL all-reduce 45 us for
+///    4 KB on 8 PCIe GPUs): (45 - 3.6) / 14 steps = 2.96 us per step.
+/// Throws `usage_error` when the link's bandwidth is unknown for this GPU.
+inline link_params default_link_params(const gpu_spec& g, link_kind link) {
+    link_params p;
+    p.beta_bytes_per_s = link_bandwidth_bytes_per_s(g, link);
+    if (!std::isfinite(p.beta_bytes_per_s) || p.beta_bytes_per_s <= 0.0)
+        throw usage_error(g.id + ": no " + std::string(to_string(link)) + " bandwidth known for collectives");
+    p.base_latency_s = units::us(3.6);
+    switch (link) {
+        case link_kind::nvlink:
+            p.alpha_s = units::us(0.47);
+            p.source = "beta: datasheet NVLink / 2; alpha, base: NCCL tuning.cc ring LL (NVLink)";
+            break;
+        case link_kind::pcie:
+            p.alpha_s = units::us(1.0);
+            p.source = "beta: datasheet PCIe per direction; alpha, base: NCCL tuning.cc ring LL (PCI)";
+            break;
+        case link_kind::pcie_no_p2p:
+            p.alpha_s = units::us(2.96);
+            p.p2p = false;
+            p.source = "beta: PCIe per direction / 2 (staged through host); alpha fitted to C03 "
+                       "(NCCL AR 45 us @ 4 KB, 8 GPUs), base: NCCL tuning.cc";
+            break;
+    }
+    return p;
+}
+
+/// The cost of one collective.
+struct collective_cost {
+    collective_op op = collective_op::all_reduce;
+    collective_algorithm algorithm = collective_algorithm::ring;
+    int ranks = 1;
+    double bytes = 0;             ///< S, as nccl-tests counts it
+    double link_bytes = 0;        ///< per rank, one direction
+    double steps = 0;
+    double latency_s = 0;         ///< base + steps x alpha
+    double bandwidth_s = 0;       ///< link_bytes / beta
+    double time_s = 0;            ///< latency_s + bandwidth_s
+    double algbw_bytes_per_s = 0; ///< S / t
+    double busbw_bytes_per_s = 0; ///< algbw x busbw factor
+
+    /// The work of this collective for one GPU: link bytes plus unhidable latency.
+    workload work() const {
+        workload w;
+        w.link_bytes = link_bytes;
+        w.latency_s = latency_s;
+        w.launches = ranks > 1 ? 1 : 0;
+        return w;
+    }
+};
+
+/// nccl-tests busbw factor: 2(n-1)/n for all_reduce, (n-1)/n for the others.
+inline double busbw_factor(collective_op op, int ranks) {
+    if (ranks < 1) throw usage_error("collective: ranks must be >= 1");
+    const double n = ranks;
+    return op == collective_op::all_reduce ? 2.0 * (n - 1) / n : (n - 1) / n;
+}
+
+/// algbw = S / t (nccl-tests). Throws `usage_error` for a non-positive time.
+inline double algbw(double bytes, double time_s) {
+    if (!(time_s > 0.0)) throw usage_error("algbw: time must be positive");
+    return bytes / time_s;
+}
+
+/// busbw = algbw x busbw_factor (nccl-tests).
+inline double busbw(collective_op op, int ranks, double bytes, double time_s) {
+    return algbw(bytes, time_s) * busbw_factor(op, ranks);
+}
+
+/// Cost of `op` on a buffer of `bytes` (S as nccl-tests counts it) over `ranks` ranks with
+/// `algorithm` on link `p`. Throws `usage_error` for ranks < 1, negative bytes, a direct
+/// algorithm without P2P, or two_shot for anything but all_reduce.
+inline collective_cost collective_time(collective_op op, double bytes, int ranks, const link_params& p,
+                                       collective_algorithm algorithm = collective_algorithm::ring) {
+    if (ranks < 1) throw usage_error("collective: ranks must be >= 1");
+    if (!(bytes >= 0.0)) throw usage_error("collective: bytes must be >= 0");
+    if (!(p.beta_bytes_per_s > 0.0)) throw usage_error("collective: link bandwidth must be positive");
+    const bool direct = algorithm == collective_algorithm::one_shot || algorithm == collective_algorithm::two_shot;
+    if (direct && !p.p2p)
+        throw usage_error("collective: " + std::string(to_string(algorithm)) +
+                          " needs peer-to-peer access, which this link lacks");
+    if (algorithm == collective_algorithm::two_shot && op != collective_op::all_reduce)
+        throw usage_error("collective: two_shot is an all_reduce algorithm");
+
+    collective_cost c;
+    c.op = op;
+    c.algorithm = algorithm;
+    c.ranks = ranks;
+    c.bytes = bytes;
+    if (ranks == 1) return c;  // nothing to exchange
+    const double n = ranks;
+    const bool ar = op == collective_op::all_reduce;
+    switch (algorithm) {
+        case collective_algorithm::ring:
+            c.steps = ar ? 2 * (n - 1) : (n - 1);
+            c.link_bytes = (ar ? 2.0 : 1.0) * (n - 1) / n * bytes;
+            break;
+        case collective_algorithm::tree:
+            if (!ar) throw usage_error("collective: tree is an all_reduce algorithm here");
+            c.steps = 2 * std::ceil(std::log2(n));
+            c.link_bytes = 2.0 * bytes;
+            break;
+        case collective_algorithm::one_shot:
+            c.steps = 1;
+            c.link_bytes = ar ? (n - 1) * bytes : (n - 1) / n * bytes;
+            break;
+        case collective_algorithm::two_shot:
+            c.steps = 2;
+            c.link_bytes = 2.0 * (n - 1) / n * bytes;
+            break;
+    }
+    c.latency_s = p.base_latency_s + c.steps * p.alpha_s;
+    c.bandwidth_s = c.link_bytes / p.beta_bytes_per_s;
+    c.time_s = c.latency_s + c.bandwidth_s;
+    if (c.time_s > 0.0) {
+        c.algbw_bytes_per_s = bytes / c.time_s;
+        c.busbw_bytes_per_s = c.algbw_bytes_per_s * busbw_factor(op, ranks);
+    }
+    return c;
+}
+
+/// The fastest algorithm for `op` among what a single-node deployment runs: NCCL's ring and,
+/// with P2P, the direct one-shot / two-shot kernels the serving engines use for small
+/// all-reduces (vLLM custom all-reduce; C02: with P2P the custom kernel runs, without it NCCL
+/// goes through the host). Tree is not offered: within one node NCCL builds its tree as a chain
+/// (tuning.cc prices it at 2 (n - 1) hops, like the ring); `collective_time` prices the
+/// textbook binary tree on request.
+inline collective_cost best_collective(collective_op op, double bytes, int ranks, const link_params& p) {
+    std::vector<collective_algorithm> algos = {collective_algorithm::ring};
+    if (p.p2p) {
+        algos.push_back(collective_algorithm::one_shot);
+        if (op == collective_op::all_reduce) algos.push_back(collective_algorithm::two_shot);
+    }
+    collective_cost best = collective_time(op, bytes, ranks, p, algos.front());
+    for (auto a : algos) {
+        const auto c = collective_time(op, bytes, ranks, p, a);
+        if (c.time_s < best.time_s) best = c;
+    }
+    return best;
+}
+
+}  // namespace roofline

@@ -1,0 +1,140 @@
+// Tests of models/collective.hpp: alpha-beta costs per algorithm, nccl-tests algbw/busbw, and
+// the field cases C02 (P2P on/off), C03 (PCIe all-reduce latency), C04 (PCIe busbw ceiling).
+#include <doctest/doctest.h>
+
+#include "roofline/core/catalog.hpp"
+#include "roofline/core/units.hpp"
+#include "roofline/models/collective.hpp"
+
+using namespace roofline;
+using namespace roofline::units;
+
+namespace {
+/// A PCIe Gen5 x16 card without NVLink (64 GB/s per direction; HARDWARE.md section 3/4).
+gpu_spec pcie_card(bool p2p) {
+    gpu_spec g;
+    g.id = p2p ? "test-pcie-p2p" : "test-pcie";
+    g.nvlink_bandwidth_bytes_per_s = cited(0, "test");
+    g.pcie_bandwidth_bytes_per_s = cited(gb_per_s(64), "test");
+    g.p2p = cited(p2p ? 1 : 0, "test");
+    return g;
+}
+}  // namespace
+
+TEST_CASE("busbw factors and algbw are nccl-tests' definitions") {
+    CHECK(busbw_factor(collective_op::all_reduce, 8) == 1.75);        // 2 x 7 / 8
+    CHECK(busbw_factor(collective_op::all_gather, 8) == 0.875);       // 7 / 8
+    CHECK(busbw_factor(collective_op::reduce_scatter, 4) == 0.75);
+    CHECK(busbw_factor(collective_op::all_to_all, 2) == 0.5);
+    CHECK(busbw_factor(collective_op::all_reduce, 1) == 0.0);
+    // 1 GB in 62.5 ms: algbw 16 GB/s; all_reduce busbw 16 x 1.75 = 28 GB/s.
+    CHECK(algbw(1e9, 0.0625) == doctest::Approx(16e9));
+    CHECK(busbw(collective_op::all_reduce, 8, 1e9, 0.0625) == doctest::Approx(28e9));
+    CHECK_THROWS_AS(algbw(1e9, 0.0), usage_error);
+}
+
+TEST_CASE("each algorithm's steps and link bytes, worked by hand") {
+    link_params p;
+    p.alpha_s = us(1);
+    p.base_latency_s = us(4);
+    p.beta_bytes_per_s = 100e9;
+    const double S = 8e6;
+    // ring all_reduce over 8: 14 steps, 2 x 7/8 x 8 MB = 14 MB -> 4 + 14 us + 140 us = 158 us.
+    auto r = collective_time(collective_op::all_reduce, S, 8, p, collective_algorithm::ring);
+    CHECK(r.steps == 14);
+    CHECK(r.link_bytes == 14e6);
+    CHECK(r.time_s == doctest::Approx(158e-6));
+    // busbw of a bandwidth-dominated ring approaches beta.
+    CHECK(r.busbw_bytes_per_s == doctest::Approx(100e9 * 140.0 / 158.0));
+    // tree: 2 ceil(log2 8) = 6 steps, 2 S = 16 MB -> 4 + 6 + 160 = 170 us.
+    auto t = collective_time(collective_op::all_reduce, S, 8, p, collective_algorithm::tree);
+    CHECK(t.steps == 6);
+    CHECK(t.time_s == doctest::Approx(170e-6));
+    // one-shot: 1 step, pulls 7 x 8 MB = 56 MB -> 4 + 1 + 560 = 565 us.
+    auto o = collective_time(collective_op::all_reduce, S, 8, p, collective_algorithm::one_shot);
+    CHECK(o.time_s == doctest::Approx(565e-6));
+    // two-shot: 2 steps, 14 MB -> 4 + 2 + 140 = 146 us.
+    auto w = collective_time(collective_op::all_reduce, S, 8, p, collective_algorithm::two_shot);
+    CHECK(w.time_s == doctest::Approx(146e-6));
+    // all_gather ring over 4 of S = 8 MB total: 3 steps, 6 MB -> 4 + 3 + 60 = 67 us.
+    auto g = collective_time(collective_op::all_gather, S, 4, p, collective_algorithm::ring);
+    CHECK(g.time_s == doctest::Approx(67e-6));
+    CHECK(g.busbw_bytes_per_s == doctest::Approx(S / 67e-6 * 0.75));
+    // One rank: free.
+    CHECK(collective_time(collective_op::all_reduce, S, 1, p).time_s == 0.0);
+    // Small messages: one-shot wins on latency; large: two-shot / ring win on bandwidth.
+    CHECK(best_collective(collective_op::all_reduce, 4096, 8, p).algorithm == collective_algorithm::one_shot);
+    CHECK(best_collective(collective_op::all_reduce, 1e9, 8, p).algorithm == collective_algorithm::two_shot);
+    CHECK_THROWS_AS(collective_time(collective_op::all_gather, S, 4, p, collective_algorithm::two_shot), usage_error);
+}
+
+TEST_CASE("laws: time grows with bytes and never beats bytes over beta") {
+    const auto p = default_link_params(gpus::h200_sxm(), link_kind::nvlink);
+    for (auto op : {collective_op::all_reduce, collective_op::all_gather, collective_op::reduce_scatter,
+                    collective_op::all_to_all}) {
+        double prev = 0;
+        for (double bytes = 1024; bytes <= 1e10; bytes *= 8) {
+            const auto c = best_collective(op, bytes, 8, p);
+            CHECK(c.time_s > prev);
+            prev = c.time_s;
+            CHECK(c.time_s >= c.link_bytes / p.beta_bytes_per_s);
+            CHECK(c.busbw_bytes_per_s <= p.beta_bytes_per_s * 1.0000001);
+        }
+    }
+}
+
+TEST_CASE("C04: at 28 GB/s busbw a 1 GB BF16 all-reduce on 8 PCIe GPUs takes ~63 ms") {
+    // NVIDIA/nccl#1639: 8x RTX 5090, all_reduce_perf 1-8 GB peaks at 28 GB/s busbw (35 GB/s with
+    // 4 GPUs); the maintainer: PCIe systems are limited by the host and switch fabric. A
+    // calibrated link carries the measured busbw as beta (ring busbw = beta at large sizes).
+    auto p = default_link_params(pcie_card(true), link_kind::pcie);
+    CHECK(p.beta_bytes_per_s == gb_per_s(64));  // the datasheet ceiling, before calibration
+    p.beta_bytes_per_s = gb_per_s(28);
+    p.source = "C04 measured busbw";
+    const auto c = collective_time(collective_op::all_reduce, 1e9, 8, p, collective_algorithm::ring);
+    // 2 x 7/8 x 1 GB / 28 GB/s = 62.5 ms (+ 17.6 us latency).
+    CHECK(c.time_s == doctest::Approx(0.0625 + 17.6e-6).epsilon(1e-6));
+    CHECK(c.busbw_bytes_per_s == doctest::Approx(28e9).epsilon(1e-3));
+    p.beta_bytes_per_s = gb_per_s(35);
+    const auto c4 = collective_time(collective_op::all_reduce, 1e9, 4, p, collective_algorithm::ring);
+    // 2 x 3/4 x 1 GB / 35 GB/s = 42.9 ms.
+    CHECK(c4.time_s == doctest::Approx(1.5e9 / 35e9).epsilon(1e-3));
+}
+
+TEST_CASE("C03: NCCL all-reduce on 8 PCIe GPUs is alpha-dominated at decode sizes") {
+    // sglang#32479: NCCL AR 45 us for 4 KB on 8x RTX 6000D. Without P2P (staged via host) our
+    // alpha was fitted to it: 3.6 + 14 x 2.96 = 45.04 us + 2 x 7/8 x 4096 B / 32 GB/s = 0.22 us.
+    const auto no_p2p = default_link_params(pcie_card(false), link_kind::pcie_no_p2p);
+    const auto a = best_collective(collective_op::all_reduce, 4096, 8, no_p2p);
+    CHECK(a.time_s == doctest::Approx(45.04e-6 + 7168.0 / 32e9).epsilon(1e-6));
+    // With P2P, NCCL's own model (3.6 + 14 x 1.0 us) gives 17.6 us for a ring; the one-shot
+    // custom kernel 3.6 + 1 + 7 x 4 KB / 64 GB/s = 5.05 us. The C03 range 20-45 us sits between.
+    const auto p2p = default_link_params(pcie_card(true), link_kind::pcie);
+    const auto ring = collective_time(collective_op::all_reduce, 4096, 8, p2p, collective_algorithm::ring);
+    CHECK(ring.time_s == doctest::Approx(17.6e-6 + 7168.0 / 64e9).epsilon(1e-6));
+    CHECK(a.latency_s / a.time_s > 0.99);  // alpha dominates
+    // 14 KB BF16 row ([1, 7168]) on 16 GPUs (b12x#139): NCCL 36 us measured; our no-P2P ring:
+    const auto b = collective_time(collective_op::all_reduce, 14336, 16, no_p2p, collective_algorithm::ring);
+    CHECK(b.time_s > 36e-6);
+    // ~2 ARs per layer over ~80 layers: 160 x 45 us = 7.2 ms per token, capping cc1 near 140 tok/s.
+    CHECK(160 * a.time_s == doctest::Approx(7.2e-3).epsilon(0.01));
+}
+
+TEST_CASE("C02: P2P switches the all-reduce from NCCL-through-host to a one-shot kernel") {
+    // 2x RTX 5090 (PCIe 5.0 x8, 32 GB/s per direction): decode 223 -> 288 tok/s with P2P.
+    auto on = pcie_card(true), off = pcie_card(false);
+    on.pcie_bandwidth_bytes_per_s = off.pcie_bandwidth_bytes_per_s = cited(gb_per_s(32), "x8");
+    const auto p_on = default_link_params(on, link_kind::pcie);
+    const auto p_off = default_link_params(off, link_kind::pcie_no_p2p);
+    // Decode AR of a few tokens x hidden 2048 x 2 B = 16 KB.
+    const auto a_on = best_collective(collective_op::all_reduce, 16384, 2, p_on);
+    const auto a_off = best_collective(collective_op::all_reduce, 16384, 2, p_off);
+    CHECK(a_on.algorithm == collective_algorithm::one_shot);
+    CHECK(a_off.algorithm == collective_algorithm::ring);
+    CHECK(a_off.time_s > 1.8 * a_on.time_s);
+    // Prefill-sized ARs (8K tokens x 2048 x 2 B = 32 MB) are bandwidth-bound: host staging halves beta.
+    const auto b_on = best_collective(collective_op::all_reduce, 32e6, 2, p_on);
+    const auto b_off = best_collective(collective_op::all_reduce, 32e6, 2, p_off);
+    CHECK(b_off.time_s / b_on.time_s == doctest::Approx(2.0).epsilon(0.01));
+    CHECK_THROWS_AS(collective_time(collective_op::all_reduce, 1, 2, p_off, collective_algorithm::one_shot), usage_error);
+}
