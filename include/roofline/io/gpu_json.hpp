@@ -467,7 +467,17 @@ inline void load_gpu_overlay(gpu_catalog& catalog, const std::string& path) {
     try {
         doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
-        throw parse_error(path, "byte " + std::to_string(e.byte), "", "malformed JSON");
+        // nlohmann's message: "[json.exception.parse_error.101] parse error at line 3, column 1:
+        // syntax error while parsing ...". Keep the line and column and the reason.
+        const std::string what = e.what();
+        std::string place = "byte " + std::to_string(e.byte), reason;
+        const auto at = what.find("at line ");
+        const auto colon = at == std::string::npos ? at : what.find(": ", at);
+        if (colon != std::string::npos) {
+            place = what.substr(at + 3, colon - at - 3) + " (" + place + ")";
+            reason = ": " + what.substr(colon + 2);
+        }
+        throw parse_error(path, place, "", "malformed JSON" + reason);
     }
     std::vector<nlohmann::json> entries;
     if (doc.is_array()) {
