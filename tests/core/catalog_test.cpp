@@ -63,6 +63,11 @@ TEST_CASE("every value has a source, every unknown says why, every derivation gi
                 CHECK(std::isfinite(*v.value));
                 CHECK(*v.value >= 0.0);
                 if (v.derived) CHECK(v.note.rfind("d: ", 0) == 0);
+                // Ids a note refers to ("measured 143 TOPS [S9]") are in the list too.
+                const std::regex id_in_note(R"(\[[SOC][0-9]+\])");
+                for (std::sregex_iterator it(v.note.begin(), v.note.end(), id_in_note), end;
+                     it != end; ++it)
+                    CHECK_MESSAGE(!gpus::citation_text(it->str()).empty(), it->str());
             } else if (!optional || !v.note.empty() || !v.source.empty()) {
                 // A required field that is unknown, or an optional one that was touched.
                 CHECK(!v.note.empty());

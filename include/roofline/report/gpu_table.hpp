@@ -250,13 +250,14 @@ inline std::string format_gpu_compare(const std::vector<gpu_spec>& gpus) {
             const spec_value* f = r.fields[i];
             line.push_back(f ? f->source : "");
             if (f) {
-                // Collect every bracketed id for the legend.
-                const std::string& s = f->source;
-                for (std::size_t a = s.find('['); a != std::string::npos; a = s.find('[', a + 1)) {
-                    const auto b = s.find(']', a);
-                    if (b == std::string::npos) break;
-                    cited.insert(s.substr(a, b - a + 1));
-                }
+                // Collect every bracketed id, in the source or the note, for the legend.
+                for (const std::string* s : {&f->source, &f->note})
+                    for (std::size_t a = s->find('['); a != std::string::npos;
+                         a = s->find('[', a + 1)) {
+                        const auto b = s->find(']', a);
+                        if (b == std::string::npos) break;
+                        cited.insert(s->substr(a, b - a + 1));
+                    }
             }
         }
         table.push_back(std::move(line));
