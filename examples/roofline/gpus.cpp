@@ -4,10 +4,10 @@
 //   roofline gpus --compare b200,gb200    side by side, every value with its source and notes
 //   roofline gpus --json                  the catalog as a JSON array (or the compared GPUs)
 //   roofline gpus --gpu-file F.json       with a user overlay applied (see io/gpu_json.hpp)
+#include <fmt/format.h>
+
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "cli.hpp"
 #include "roofline/core/catalog.hpp"
@@ -25,8 +25,10 @@ std::vector<std::string> split_ids(const std::string& list) {
     std::size_t start = 0;
     while (true) {
         const auto comma = list.find(',', start);
-        std::string id = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (id.empty()) throw usage_error("--compare: empty GPU id in \"" + list + "\" (expected ID,ID,...)");
+        std::string id =
+            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (id.empty())
+            throw usage_error("--compare: empty GPU id in \"" + list + "\" (expected ID,ID,...)");
         ids.push_back(std::move(id));
         if (comma == std::string::npos) break;
         start = comma + 1;
@@ -45,7 +47,8 @@ void add_gpus_command(CLI::App& app, common_options& common) {
     auto* cmd = app.add_subcommand("gpus", "The GPU catalog with sources");
     cmd->add_option("--gpu-file", common.gpu_file,
                     "JSON file that adds GPUs or overrides fields (one object or an array)");
-    cmd->add_option("--compare", opt.compare, "GPU ids to show side by side with sources, e.g. b200,gb200");
+    cmd->add_option("--compare", opt.compare,
+                    "GPU ids to show side by side with sources, e.g. b200,gb200");
     cmd->add_flag("--json", opt.json, "Print JSON (an array of GPU objects) instead of a table");
     cmd->callback([&common] {
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);

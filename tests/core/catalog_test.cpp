@@ -1,5 +1,7 @@
 // Tests of core/catalog.hpp and the tables under core/gpus/: completeness, laws that hold for
 // every entry, and golden values from the field cases (CASES.md C08, C09, C10).
+#include "roofline/core/catalog.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -7,7 +9,6 @@
 #include <set>
 #include <string>
 
-#include "roofline/core/catalog.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/core/units.hpp"
 
@@ -15,15 +16,25 @@ using namespace roofline;
 
 namespace {
 
-double dense(const gpu_spec& g, peak_key k) { return g.peak(k).dense_flops_per_s.value.value(); }
+double dense(const gpu_spec& g, peak_key k) {
+    return g.peak(k).dense_flops_per_s.value.value();
+}
 
 }  // namespace
 
 TEST_CASE("the catalog holds every documented id exactly once") {
     const auto c = gpu_catalog::builtin();
-    const std::set<std::string> expected = {
-        "h100-sxm", "h200-sxm", "b200", "gb200", "b300", "gb300", "rtx-pro-6000",
-        "rtx-pro-6000-maxq", "rtx-pro-6000-server", "rtx-5090", "gb10"};
+    const std::set<std::string> expected = {"h100-sxm",
+                                            "h200-sxm",
+                                            "b200",
+                                            "gb200",
+                                            "b300",
+                                            "gb300",
+                                            "rtx-pro-6000",
+                                            "rtx-pro-6000-maxq",
+                                            "rtx-pro-6000-server",
+                                            "rtx-5090",
+                                            "gb10"};
     std::set<std::string> seen;
     for (const auto& g : c.all()) {
         CHECK_MESSAGE(seen.insert(g.id).second, "duplicate id " << g.id);
@@ -52,6 +63,11 @@ TEST_CASE("every value has a source, every unknown says why, every derivation gi
                 CHECK(std::isfinite(*v.value));
                 CHECK(*v.value >= 0.0);
                 if (v.derived) CHECK(v.note.rfind("d: ", 0) == 0);
+                // Ids a note refers to ("measured 143 TOPS [S9]") are in the list too.
+                const std::regex id_in_note(R"(\[[SOC][0-9]+\])");
+                for (std::sregex_iterator it(v.note.begin(), v.note.end(), id_in_note), end;
+                     it != end; ++it)
+                    CHECK_MESSAGE(!gpus::citation_text(it->str()).empty(), it->str());
             } else if (!optional || !v.note.empty() || !v.source.empty()) {
                 // A required field that is unknown, or an optional one that was touched.
                 CHECK(!v.note.empty());
@@ -84,7 +100,8 @@ TEST_CASE("values sit in plausible SI ranges, so a unit slip (GB/s for B/s, MHz 
             CHECK((*g.pcie_bandwidth_bytes_per_s.value >= 1e10 &&
                    *g.pcie_bandwidth_bytes_per_s.value <= 1e12));
         // Clocks: between 100 MHz and 4 GHz.
-        for (const spec_value* c : {&g.base_clock_hz, &g.boost_clock_hz, &g.tensor_clock_hz, &g.max_clock_hz})
+        for (const spec_value* c :
+             {&g.base_clock_hz, &g.boost_clock_hz, &g.tensor_clock_hz, &g.max_clock_hz})
             if (c->known()) CHECK((*c->value >= 1e8 && *c->value <= 4e9));
         // Memory capacity: 32 GB .. 288 GB.
         CHECK(g.memory_bytes.value.value() >= 1e10);
@@ -147,7 +164,8 @@ TEST_CASE("each dense tensor peak is SMs x FLOP/clk/SM x the tensor clock, withi
             const auto& p = g.peak(k);
             if (!p.flops_per_clock_per_sm.known() || !p.dense_flops_per_s.known()) continue;
             INFO(g.id << " " << to_string(k));
-            const double model = *g.sm_count.value * *p.flops_per_clock_per_sm.value * *g.tensor_clock_hz.value;
+            const double model =
+                *g.sm_count.value * *p.flops_per_clock_per_sm.value * *g.tensor_clock_hz.value;
             CHECK(*p.dense_flops_per_s.value == doctest::Approx(model).epsilon(0.01));
             ++checked;
         }
@@ -243,7 +261,8 @@ TEST_CASE("C10: B200 and GB200 are separate SKUs with their own peaks and power"
     CHECK(dense(gb200, peak_key::bf16) == 2.5e15);
     // Using GB200 peaks for a B200 run overstates the denominator by 2.5 / 2.25 = 1.111: MFU
     // shifts by ~11%.
-    CHECK(dense(gb200, peak_key::bf16) / dense(b200, peak_key::bf16) == doctest::Approx(1.1111).epsilon(1e-4));
+    CHECK(dense(gb200, peak_key::bf16) / dense(b200, peak_key::bf16) ==
+          doctest::Approx(1.1111).epsilon(1e-4));
     CHECK(*b200.power_limit_w.value == 1000);
     CHECK(*gb200.power_limit_w.value == 1200);
     // The driver reports a 7680-bit bus at 3996 MHz: 960 B x 3.996e9 x 2 = 7.67232e12 B/s,

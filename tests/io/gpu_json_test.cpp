@@ -1,5 +1,7 @@
 // Tests of io/gpu_json.hpp: the JSON export of the catalog, the round trip, and --gpu-file
 // overlays (overrides, new GPUs, and bad files written to a temporary folder).
+#include "roofline/io/gpu_json.hpp"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -10,7 +12,6 @@
 #include <string>
 
 #include "roofline/core/ceilings.hpp"
-#include "roofline/io/gpu_json.hpp"
 
 using namespace roofline;
 using nlohmann::json;
@@ -21,7 +22,9 @@ namespace {
 std::string write_temp(const std::string& name, const std::string& text) {
     static std::atomic<int> counter{0};
     const auto dir = std::filesystem::temp_directory_path() /
-                     ("roofline_gpu_json_test_" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "_" + std::to_string(counter++));
+                     ("roofline_gpu_json_test_" +
+                      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                      "_" + std::to_string(counter++));
     std::filesystem::create_directories(dir);
     const auto path = dir / name;
     std::ofstream(path) << text;
@@ -90,12 +93,13 @@ TEST_CASE("to_json writes the public keys with SI numbers and nulls for unknowns
     CHECK(b200["dense_flops_per_s"]["bf16"].get<double>() == 2.25e15);
     CHECK(b200["sources"]["memory_bandwidth_bytes_per_s"] == "[C10][S5]");
     CHECK(b200["base_clock_hz"].is_null());
-    CHECK(b200["notes"]["base_clock_hz"].get<std::string>().find("not published") != std::string::npos);
-    for (const char* key : {"id", "name", "arch", "compute_capability", "sm_count", "boost_clock_hz",
-                            "memory_bytes", "memory_bandwidth_bytes_per_s", "l2_bytes",
-                            "smem_per_sm_bytes", "smem_per_block_bytes", "power_limit_w",
-                            "power_limit_range_w", "nvlink_bandwidth_bytes_per_s",
-                            "pcie_bandwidth_bytes_per_s", "p2p", "dense_flops_per_s", "sources"})
+    CHECK(b200["notes"]["base_clock_hz"].get<std::string>().find("not published") !=
+          std::string::npos);
+    for (const char* key :
+         {"id", "name", "arch", "compute_capability", "sm_count", "boost_clock_hz", "memory_bytes",
+          "memory_bandwidth_bytes_per_s", "l2_bytes", "smem_per_sm_bytes", "smem_per_block_bytes",
+          "power_limit_w", "power_limit_range_w", "nvlink_bandwidth_bytes_per_s",
+          "pcie_bandwidth_bytes_per_s", "p2p", "dense_flops_per_s", "sources"})
         CHECK_MESSAGE(b200.contains(key), key);
     for (const char* key : {"fp4", "fp6", "fp8", "fp16", "bf16", "tf32", "int8", "fp32", "fp64"})
         CHECK_MESSAGE(b200["dense_flops_per_s"].contains(key), key);
@@ -136,7 +140,8 @@ TEST_CASE("an overlay entry for a known id overrides only the fields it gives") 
     CHECK(g.power_limit_w.note == "DGX default set point");
     // Untouched fields keep their built-in values and sources.
     CHECK(*g.peak(peak_key::bf16).dense_flops_per_s.value == 2.25e15);
-    CHECK(g.peak(peak_key::bf16).dense_flops_per_s.source == gpus::b200().peak(peak_key::bf16).dense_flops_per_s.source);
+    CHECK(g.peak(peak_key::bf16).dense_flops_per_s.source ==
+          gpus::b200().peak(peak_key::bf16).dense_flops_per_s.source);
     CHECK(*g.power_limit_max_w.value == 1000);
     CHECK(c.all().size() == 11);
     // The ceilings follow: 6 TB/s -> the FP4 ridge moves from 1173 to 9e15 / 6e12 = 1500 FLOP/B.
@@ -194,7 +199,8 @@ TEST_CASE("bad overlay files are parse errors naming the file, the entry and the
         CHECK(std::string(e.what()).find("malformed JSON: syntax error") != std::string::npos);
     }
     SUBCASE("neither an object nor an array") {
-        CHECK(std::string(overlay_error("42").what()).find("expected a GPU object") != std::string::npos);
+        CHECK(std::string(overlay_error("42").what()).find("expected a GPU object") !=
+              std::string::npos);
         CHECK(std::string(overlay_error("[]").what()).find("no GPU entries") != std::string::npos);
     }
     SUBCASE("an entry without an id") {
@@ -210,7 +216,8 @@ TEST_CASE("bad overlay files are parse errors naming the file, the entry and the
         CHECK(e.field() == "sm_count");
     }
     SUBCASE("a new GPU whose SM count is null without a note saying why") {
-        const char* entry = R"({"id": "x", "name": "X", "compute_capability": "10.3", "sm_count": null,
+        const char* entry =
+            R"({"id": "x", "name": "X", "compute_capability": "10.3", "sm_count": null,
             "memory_bandwidth_bytes_per_s": 8e12, "dense_flops_per_s": {"fp4": 1.5e16}%s})";
         char buf[512];
         std::snprintf(buf, sizeof buf, entry, "");
@@ -233,7 +240,8 @@ TEST_CASE("bad overlay files are parse errors naming the file, the entry and the
     SUBCASE("human units instead of SI") {
         CHECK(overlay_error(R"({"id": "b200", "memory_bandwidth_bytes_per_s": 8000})").field() ==
               "memory_bandwidth_bytes_per_s");
-        CHECK(overlay_error(R"({"id": "b200", "boost_clock_hz": 1965})").field() == "boost_clock_hz");
+        CHECK(overlay_error(R"({"id": "b200", "boost_clock_hz": 1965})").field() ==
+              "boost_clock_hz");
         CHECK(overlay_error(R"({"id": "b200", "dense_flops_per_s": {"bf16": 2250}})").field() ==
               "dense_flops_per_s.bf16");
         CHECK(overlay_error(R"({"id": "b200", "smem_per_block_bytes": 227})").field() ==
@@ -243,15 +251,19 @@ TEST_CASE("bad overlay files are parse errors naming the file, the entry and the
         CHECK(overlay_error(R"({"id": "b200", "sm_count": "148"})").field() == "sm_count");
         CHECK(overlay_error(R"({"id": "b200", "sm_count": 148.5})").field() == "sm_count");
         CHECK(overlay_error(R"({"id": "b200", "power_limit_w": -5})").field() == "power_limit_w");
-        CHECK(overlay_error(R"({"id": "b200", "compute_capability": "10"})").field() == "compute_capability");
-        CHECK(overlay_error(R"({"id": "b200", "compute_capability": 10.0})").field() == "compute_capability");
+        CHECK(overlay_error(R"({"id": "b200", "compute_capability": "10"})").field() ==
+              "compute_capability");
+        CHECK(overlay_error(R"({"id": "b200", "compute_capability": 10.0})").field() ==
+              "compute_capability");
         CHECK(overlay_error(R"({"id": "b200", "dense_flops_per_s": {"fp5": 1e15}})").field() ==
               "dense_flops_per_s.fp5");
         CHECK(overlay_error(R"({"id": "b200", "p2p": "yes"})").field() == "p2p");
         CHECK(overlay_error(R"({"id": "b200", "power_limit_range_w": [1000, 200]})").field() ==
               "power_limit_range_w");
-        CHECK(overlay_error(R"({"id": "b200", "power_limit_range_w": 1000})").field() == "power_limit_range_w");
-        CHECK(overlay_error(R"({"id": "b200", "unsupported": ["bf16"], "dense_flops_per_s": {"bf16": 1e15}})")
+        CHECK(overlay_error(R"({"id": "b200", "power_limit_range_w": 1000})").field() ==
+              "power_limit_range_w");
+        CHECK(overlay_error(
+                  R"({"id": "b200", "unsupported": ["bf16"], "dense_flops_per_s": {"bf16": 1e15}})")
                   .field() == "dense_flops_per_s.bf16");
     }
     SUBCASE("a source for a field the entry does not set") {
@@ -262,16 +274,18 @@ TEST_CASE("bad overlay files are parse errors naming the file, the entry and the
         const auto e = overlay_error(R"({"id": "b200", "sm_count": "148"})");
         const std::string msg = e.what();
         CHECK(msg.find('\n') == std::string::npos);
-        CHECK(msg.find(": entry 0 (id \"b200\"): \"sm_count\": expected a number") != std::string::npos);
+        CHECK(msg.find(": entry 0 (id \"b200\"): \"sm_count\": expected a number") !=
+              std::string::npos);
     }
 }
 
 TEST_CASE("gpu_from_json applies the rules for a new GPU") {
     CHECK_THROWS_AS(gpu_from_json(json::parse(R"({"id": "x"})"), "in.json"), parse_error);
     CHECK_THROWS_AS(gpu_from_json(json::parse("[1]"), "in.json"), parse_error);
-    const auto g = gpu_from_json(json::parse(R"({"id": "x", "name": "X", "compute_capability": "12.0",
+    const auto g =
+        gpu_from_json(json::parse(R"({"id": "x", "name": "X", "compute_capability": "12.0",
         "sm_count": 10, "memory_bandwidth_bytes_per_s": 1e11, "dense_flops_per_s": {"fp32": 1e13}})"),
-                                 "in.json");
+                      "in.json");
     CHECK(g.compute_capability() == "12.0");
     CHECK(g.dense_flops_per_s(peak_key::fp32) == 1e13);
 }

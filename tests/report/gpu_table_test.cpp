@@ -1,4 +1,6 @@
 // Tests of report/gpu_table.hpp: the catalog overview and the side-by-side comparison.
+#include "roofline/report/gpu_table.hpp"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -6,7 +8,6 @@
 #include <vector>
 
 #include "roofline/core/catalog.hpp"
-#include "roofline/report/gpu_table.hpp"
 
 using namespace roofline;
 
@@ -55,7 +56,7 @@ TEST_CASE("the overview has one row per GPU and fits a 100-column terminal") {
     CHECK(b200.find("9000") != std::string::npos);
     CHECK(b200.find("293*") != std::string::npos);
     // Unknown and unsupported are visible, not zero.
-    CHECK(line_starting(t, "gb300 ").find("   ? ") != std::string::npos);  // SM count
+    CHECK(line_starting(t, "gb300 ").find("   ? ") != std::string::npos);   // SM count
     CHECK(line_starting(t, "h100-sxm ").find(" - ") != std::string::npos);  // no FP4
     // RTX 5090 BF16 ridge: 209.5e12 / 1.792e12 = 116.9 -> 117.
     CHECK(line_starting(t, "rtx-5090 ").find("209.5") != std::string::npos);
@@ -80,7 +81,8 @@ TEST_CASE("the comparison shows each value with its source, the notes and the le
     CHECK(t.find("\n  [S15] NVIDIA RTX PRO 6000 Blackwell datasheets") != std::string::npos);
     CHECK(t.find("[S5] ") == std::string::npos);  // not cited by these two GPUs
     // Device names above the table.
-    CHECK(t.find("reports \"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition\"") != std::string::npos);
+    CHECK(t.find("reports \"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition\"") !=
+          std::string::npos);
 }
 
 TEST_CASE("the comparison marks GeForce FP16-accumulate rows only where a GPU has them") {

@@ -21,15 +21,15 @@
 //     "power_limit_w": 1000, "power_limit_range_w": [null, 1000],   [min, max]
 //     "nvlink_bandwidth_bytes_per_s": 1.8e12,           bidirectional total; 0 = none
 //     "pcie_gen": 5, "pcie_bandwidth_bytes_per_s": 6.4e10,   per direction
-//     "p2p": true,                                      PCIe/NVLink peer access with the stock driver
-//     "dense_flops_per_s": {"fp4": 9e15, ..., "fp64": 3.7e13},   null: unknown or unsupported
-//     "sparse_flops_per_s": {...}, "dense_fp16_acc_flops_per_s": {...},
-//     "flops_per_clock_per_sm": {...},                  same keys: fp4 fp6 fp8 fp16 bf16 tf32 int8 fp32 fp64
-//     "accumulate": {"bf16": "fp32", "int8": "int32", ...},
-//     "unsupported": ["fp4", "fp6"],                    rate classes the GPU lacks (peak 0, not unknown)
-//     "sources": {"memory_bandwidth_bytes_per_s": "[C10][S5]", "dense_flops_per_s.bf16": "...", ...},
-//     "notes": {"<field>": "why, or the formula"},
-//     "derived": ["<field>", ...]                       values computed from vendor numbers
+//     "p2p": true,                                      PCIe/NVLink peer access with the stock
+//     driver "dense_flops_per_s": {"fp4": 9e15, ..., "fp64": 3.7e13},   null: unknown or
+//     unsupported "sparse_flops_per_s": {...}, "dense_fp16_acc_flops_per_s": {...},
+//     "flops_per_clock_per_sm": {...},                  same keys: fp4 fp6 fp8 fp16 bf16 tf32 int8
+//     fp32 fp64 "accumulate": {"bf16": "fp32", "int8": "int32", ...}, "unsupported": ["fp4",
+//     "fp6"],                    rate classes the GPU lacks (peak 0, not unknown) "sources":
+//     {"memory_bandwidth_bytes_per_s": "[C10][S5]", "dense_flops_per_s.bf16": "...", ...}, "notes":
+//     {"<field>": "why, or the formula"}, "derived": ["<field>", ...]                       values
+//     computed from vendor numbers
 //   }
 //
 // In "sources", "notes" and "derived", fields are named as in `for_each_spec_value`: the keys
@@ -43,20 +43,19 @@
 // the field; values that look like human units (8000 for a bandwidth in B/s, 1980 for a clock in
 // Hz) are rejected rather than read a million times too small.
 
-#include <cmath>        // std::isfinite, std::floor
-#include <cstddef>      // std::size_t
-#include <cstdint>      // std::int64_t
-#include <fstream>      // std::ifstream
-#include <iterator>     // std::istreambuf_iterator
-#include <map>          // std::map
-#include <optional>     // std::optional
-#include <set>          // std::set
-#include <sstream>      // std::ostringstream
-#include <string>       // std::string
-#include <utility>      // std::move
-#include <vector>       // std::vector
-
+#include <cmath>     // std::isfinite, std::floor
+#include <cstddef>   // std::size_t
+#include <cstdint>   // std::int64_t
+#include <fstream>   // std::ifstream
+#include <iterator>  // std::istreambuf_iterator
+#include <map>       // std::map
 #include <nlohmann/json.hpp>
+#include <optional>  // std::optional
+#include <set>       // std::set
+#include <sstream>   // std::ostringstream
+#include <string>    // std::string
+#include <utility>   // std::move
+#include <vector>    // std::vector
 
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/dtype.hpp"
@@ -79,20 +78,32 @@ inline nlohmann::json json_value(const spec_value& v) {
 
 /// Keys of the scalar numeric fields, in output order (p2p and the power range are separate).
 inline const std::vector<std::string>& gpu_json_scalar_keys() {
-    static const std::vector<std::string> keys = {
-        "sm_count",         "base_clock_hz",        "boost_clock_hz",
-        "tensor_clock_hz",  "max_clock_hz",         "memory_bytes",
-        "memory_bandwidth_bytes_per_s", "l2_bytes", "l2_bandwidth_bytes_per_s",
-        "smem_per_sm_bytes", "smem_per_block_bytes", "registers_per_sm",
-        "max_threads_per_sm", "tmem_per_sm_bytes",  "power_limit_w",
-        "nvlink_bandwidth_bytes_per_s", "pcie_gen", "pcie_bandwidth_bytes_per_s"};
+    static const std::vector<std::string> keys = {"sm_count",
+                                                  "base_clock_hz",
+                                                  "boost_clock_hz",
+                                                  "tensor_clock_hz",
+                                                  "max_clock_hz",
+                                                  "memory_bytes",
+                                                  "memory_bandwidth_bytes_per_s",
+                                                  "l2_bytes",
+                                                  "l2_bandwidth_bytes_per_s",
+                                                  "smem_per_sm_bytes",
+                                                  "smem_per_block_bytes",
+                                                  "registers_per_sm",
+                                                  "max_threads_per_sm",
+                                                  "tmem_per_sm_bytes",
+                                                  "power_limit_w",
+                                                  "nvlink_bandwidth_bytes_per_s",
+                                                  "pcie_gen",
+                                                  "pcie_bandwidth_bytes_per_s"};
     return keys;
 }
 
 /// Keys of the per-peak-key objects.
 inline const std::vector<std::string>& gpu_json_peak_keys() {
     static const std::vector<std::string> keys = {"dense_flops_per_s", "sparse_flops_per_s",
-                                                  "dense_fp16_acc_flops_per_s", "flops_per_clock_per_sm"};
+                                                  "dense_fp16_acc_flops_per_s",
+                                                  "flops_per_clock_per_sm"};
     return keys;
 }
 
@@ -109,17 +120,26 @@ auto gpu_field(Spec& g, const std::string& name) -> decltype(&g.sm_count) {
 
 /// Reads and validates overlay entries; one instance per entry.
 class gpu_json_reader {
-public:
-    gpu_json_reader(const std::string& file, std::string place) : file_(file), place_(std::move(place)) {}
+  public:
+    gpu_json_reader(const std::string& file, std::string place)
+        : file_(file), place_(std::move(place)) {}
 
     /// Applies entry `j` to `g`. `is_new`: `g` is blank and the entry must be complete.
     void apply(gpu_spec& g, const nlohmann::json& j, bool is_new) {
         if (!j.is_object()) fail("", "expected a JSON object for a GPU entry, got " + type_of(j));
-        static const std::set<std::string> text_keys = {"id", "name", "arch", "sm_arch", "memory_type"};
-        static const std::set<std::string> other_keys = {
-            "compute_capability", "device_names", "power_limit_range_w", "p2p", "accumulate",
-            "unsupported", "sources", "notes", "derived"};
-        std::set<std::string> scalar_keys(gpu_json_scalar_keys().begin(), gpu_json_scalar_keys().end());
+        static const std::set<std::string> text_keys = {"id", "name", "arch", "sm_arch",
+                                                        "memory_type"};
+        static const std::set<std::string> other_keys = {"compute_capability",
+                                                         "device_names",
+                                                         "power_limit_range_w",
+                                                         "p2p",
+                                                         "accumulate",
+                                                         "unsupported",
+                                                         "sources",
+                                                         "notes",
+                                                         "derived"};
+        std::set<std::string> scalar_keys(gpu_json_scalar_keys().begin(),
+                                          gpu_json_scalar_keys().end());
         std::set<std::string> peak_maps(gpu_json_peak_keys().begin(), gpu_json_peak_keys().end());
         for (const auto& [key, value] : j.items()) {
             (void)value;
@@ -138,15 +158,21 @@ public:
             const auto& v = j.at(key);
             if (!v.is_string()) fail(key, "expected a string, got " + type_of(v));
             std::string s = v.get<std::string>();
-            if (std::string(key) == "name") g.name = std::move(s);
-            else if (std::string(key) == "arch") g.arch = std::move(s);
-            else if (std::string(key) == "sm_arch") g.sm_arch = std::move(s);
-            else g.memory_type = std::move(s);
+            if (std::string(key) == "name")
+                g.name = std::move(s);
+            else if (std::string(key) == "arch")
+                g.arch = std::move(s);
+            else if (std::string(key) == "sm_arch")
+                g.sm_arch = std::move(s);
+            else
+                g.memory_type = std::move(s);
         }
-        if (j.contains("compute_capability")) read_compute_capability(g, j.at("compute_capability"));
+        if (j.contains("compute_capability"))
+            read_compute_capability(g, j.at("compute_capability"));
         if (j.contains("device_names")) {
             const auto& v = j.at("device_names");
-            if (!v.is_array()) fail("device_names", "expected an array of strings, got " + type_of(v));
+            if (!v.is_array())
+                fail("device_names", "expected an array of strings, got " + type_of(v));
             g.device_names.clear();
             for (const auto& s : v) {
                 if (!s.is_string()) fail("device_names", "expected strings, got " + type_of(s));
@@ -159,7 +185,8 @@ public:
             if (target == nullptr) fail(field, "not a GPU field");
             std::optional<double> value;
             if (!v.is_null()) {
-                if (!v.is_number()) fail(field, "expected a number (SI units) or null, got " + type_of(v));
+                if (!v.is_number())
+                    fail(field, "expected a number (SI units) or null, got " + type_of(v));
                 value = v.get<double>();
                 check_value(field, *value);
             }
@@ -168,8 +195,10 @@ public:
             out.value = value;
             auto s = sources.find(field);
             auto n = notes.find(field);
-            out.note = n != notes.end() ? n->second : (value ? std::string() : "set to unknown in " + file_);
-            out.source = s != sources.end() ? s->second : (value ? "user file " + file_ : std::string());
+            out.note = n != notes.end() ? n->second
+                                        : (value ? std::string() : "set to unknown in " + file_);
+            out.source =
+                s != sources.end() ? s->second : (value ? "user file " + file_ : std::string());
             out.derived = derived.count(field) > 0;
             *target = std::move(out);
         };
@@ -188,21 +217,27 @@ public:
         }
         if (j.contains("p2p")) {
             const auto& v = j.at("p2p");
-            if (v.is_boolean()) assign("p2p", v.get<bool>() ? 1.0 : 0.0);
-            else if (v.is_null()) assign("p2p", v);
-            else fail("p2p", "expected true, false or null, got " + type_of(v));
+            if (v.is_boolean())
+                assign("p2p", v.get<bool>() ? 1.0 : 0.0);
+            else if (v.is_null())
+                assign("p2p", v);
+            else
+                fail("p2p", "expected true, false or null, got " + type_of(v));
         }
 
         // Rate classes the GPU lacks: their dense peak is 0, not unknown.
         std::set<std::string> unsupported;
         if (j.contains("unsupported")) {
             const auto& v = j.at("unsupported");
-            if (!v.is_array()) fail("unsupported", "expected an array of peak keys, got " + type_of(v));
+            if (!v.is_array())
+                fail("unsupported", "expected an array of peak keys, got " + type_of(v));
             for (auto k : all_peak_keys) g.peak(k).supported = true;
             for (const auto& s : v) {
                 if (!s.is_string()) fail("unsupported", "expected peak keys, got " + type_of(s));
                 const auto k = parse_peak_key(s.get<std::string>());
-                if (!k) fail("unsupported", "unknown peak key \"" + s.get<std::string>() + "\"" + peak_keys_hint());
+                if (!k)
+                    fail("unsupported",
+                         "unknown peak key \"" + s.get<std::string>() + "\"" + peak_keys_hint());
                 g.peak(*k).supported = false;
                 unsupported.insert(std::string(to_string(*k)));
             }
@@ -210,13 +245,15 @@ public:
         for (const auto& map : gpu_json_peak_keys()) {
             if (!j.contains(map)) continue;
             const auto& m = j.at(map);
-            if (!m.is_object()) fail(map, "expected an object keyed by peak key, got " + type_of(m));
+            if (!m.is_object())
+                fail(map, "expected an object keyed by peak key, got " + type_of(m));
             for (const auto& [key, v] : m.items()) {
                 const auto k = parse_peak_key(key);
                 if (!k) fail(map + "." + key, "unknown peak key" + peak_keys_hint());
                 const std::string field = map + "." + std::string(to_string(*k));
                 const bool listed = unsupported.count(std::string(to_string(*k))) > 0;
-                if (map == "dense_flops_per_s" && listed && !v.is_null() && !(v.is_number() && v.get<double>() == 0))
+                if (map == "dense_flops_per_s" && listed && !v.is_null() &&
+                    !(v.is_number() && v.get<double>() == 0))
                     fail(field, "is listed in \"unsupported\" but given a peak");
                 if (map == "dense_flops_per_s" && !g.peak(*k).supported && v.is_null()) {
                     // An unsupported class is written as null; its peak is 0, not unknown.
@@ -224,7 +261,8 @@ public:
                 } else {
                     assign(field, v);
                     // A peak given for a class the GPU was thought to lack makes it supported.
-                    if (map == "dense_flops_per_s" && !listed && !v.is_null()) g.peak(*k).supported = true;
+                    if (map == "dense_flops_per_s" && !listed && !v.is_null())
+                        g.peak(*k).supported = true;
                 }
             }
         }
@@ -234,11 +272,13 @@ public:
         }
         if (j.contains("accumulate")) {
             const auto& m = j.at("accumulate");
-            if (!m.is_object()) fail("accumulate", "expected an object keyed by peak key, got " + type_of(m));
+            if (!m.is_object())
+                fail("accumulate", "expected an object keyed by peak key, got " + type_of(m));
             for (const auto& [key, v] : m.items()) {
                 const auto k = parse_peak_key(key);
                 if (!k) fail("accumulate." + key, "unknown peak key" + peak_keys_hint());
-                if (!v.is_string()) fail("accumulate." + key, "expected a string, got " + type_of(v));
+                if (!v.is_string())
+                    fail("accumulate." + key, "expected a string, got " + type_of(v));
                 g.peak(*k).accumulate = v.get<std::string>();
             }
         }
@@ -253,19 +293,22 @@ public:
                          "names a field this entry does not set");
             }
         for (const auto& field : derived)
-            if (!set_fields.count(field)) fail("derived", "\"" + field + "\" is not set by this entry");
+            if (!set_fields.count(field))
+                fail("derived", "\"" + field + "\" is not set by this entry");
 
         if (is_new) require_complete(g, j);
     }
 
-private:
+  private:
     [[noreturn]] void fail(const std::string& field, const std::string& detail) const {
         throw parse_error(file_, place_, field, detail);
     }
 
     static std::string type_of(const nlohmann::json& v) { return v.type_name(); }
 
-    static std::string peak_keys_hint() { return " (expected fp4 fp6 fp8 fp16 bf16 tf32 int8 fp32 fp64)"; }
+    static std::string peak_keys_hint() {
+        return " (expected fp4 fp6 fp8 fp16 bf16 tf32 int8 fp32 fp64)";
+    }
 
     std::map<std::string, std::string> string_map(const nlohmann::json& j, const char* key) const {
         std::map<std::string, std::string> out;
@@ -273,7 +316,8 @@ private:
         const auto& m = j.at(key);
         if (!m.is_object()) fail(key, "expected an object of field -> string, got " + type_of(m));
         for (const auto& [field, v] : m.items()) {
-            if (!v.is_string()) fail(std::string(key) + "." + field, "expected a string, got " + type_of(v));
+            if (!v.is_string())
+                fail(std::string(key) + "." + field, "expected a string, got " + type_of(v));
             out[field] = v.get<std::string>();
         }
         return out;
@@ -292,11 +336,13 @@ private:
     }
 
     void read_compute_capability(gpu_spec& g, const nlohmann::json& v) const {
-        if (!v.is_string()) fail("compute_capability", "expected a string like \"12.0\", got " + type_of(v));
+        if (!v.is_string())
+            fail("compute_capability", "expected a string like \"12.0\", got " + type_of(v));
         const std::string s = v.get<std::string>();
         const auto dot = s.find('.');
         auto digits = [](const std::string& t) {
-            return !t.empty() && t.size() <= 2 && t.find_first_not_of("0123456789") == std::string::npos;
+            return !t.empty() && t.size() <= 2 &&
+                   t.find_first_not_of("0123456789") == std::string::npos;
         };
         if (dot == std::string::npos || !digits(s.substr(0, dot)) || !digits(s.substr(dot + 1)))
             fail("compute_capability", "expected \"major.minor\" like \"12.0\", got \"" + s + "\"");
@@ -310,7 +356,8 @@ private:
         if (v < 0) fail(field, "must not be negative, got " + show(v));
         auto ends_with = [&](const char* suffix) {
             const std::string s(suffix);
-            return field.size() >= s.size() && field.compare(field.size() - s.size(), s.size(), s) == 0;
+            return field.size() >= s.size() &&
+                   field.compare(field.size() - s.size(), s.size(), s) == 0;
         };
         auto starts_with = [&](const char* prefix) { return field.rfind(prefix, 0) == 0; };
         if (v == 0) return;
@@ -319,14 +366,18 @@ private:
         if (ends_with("_clock_hz") && v < 1e7)
             fail(field, show(v) + " Hz is below 10 MHz: values are SI units (1980 MHz is 1.98e9)");
         if ((starts_with("dense_") || starts_with("sparse_")) && v < 1e9)
-            fail(field, show(v) + " FLOP/s is below 1 GFLOP/s: values are SI units (989 TFLOP/s is 9.89e14)");
+            fail(field,
+                 show(v) +
+                     " FLOP/s is below 1 GFLOP/s: values are SI units (989 TFLOP/s is 9.89e14)");
         if (field == "memory_bytes" && v < 1e8)
             fail(field, show(v) + " B is below 100 MB: values are SI units (80 GB is 8e10)");
-        if ((field == "l2_bytes" || field == "smem_per_sm_bytes" || field == "smem_per_block_bytes" ||
-             field == "tmem_per_sm_bytes") && v < 1024)
+        if ((field == "l2_bytes" || field == "smem_per_sm_bytes" ||
+             field == "smem_per_block_bytes" || field == "tmem_per_sm_bytes") &&
+            v < 1024)
             fail(field, show(v) + " B is below 1 KiB: values are bytes (227 KiB is 232448)");
         if ((field == "sm_count" || field == "pcie_gen" || field == "registers_per_sm" ||
-             field == "max_threads_per_sm") && std::floor(v) != v)
+             field == "max_threads_per_sm") &&
+            std::floor(v) != v)
             fail(field, "must be a whole number, got " + show(v));
         if (field == "p2p" && v != 1) fail(field, "expected true or false");
     }
@@ -334,18 +385,24 @@ private:
     void require_complete(const gpu_spec& g, const nlohmann::json& j) const {
         for (const char* key : {"name", "compute_capability"})
             if (!j.contains(key)) fail(key, "required for a GPU that is not in the catalog");
-        if (!j.contains("memory_bandwidth_bytes_per_s") || j.at("memory_bandwidth_bytes_per_s").is_null())
-            fail("memory_bandwidth_bytes_per_s", "required (a number) for a GPU that is not in the catalog");
+        if (!j.contains("memory_bandwidth_bytes_per_s") ||
+            j.at("memory_bandwidth_bytes_per_s").is_null())
+            fail("memory_bandwidth_bytes_per_s",
+                 "required (a number) for a GPU that is not in the catalog");
         // The SM count may be given as null when a note says why (GB300: not published).
-        if (!j.contains("sm_count") || (j.at("sm_count").is_null() &&
-                                     !(j.contains("notes") && j.at("notes").contains("sm_count"))))
-            fail("sm_count", "required for a GPU that is not in the catalog (a number, or null with a "
-                             "\"notes\" entry saying why)");
+        if (!j.contains("sm_count") ||
+            (j.at("sm_count").is_null() &&
+             !(j.contains("notes") && j.at("notes").contains("sm_count"))))
+            fail("sm_count",
+                 "required for a GPU that is not in the catalog (a number, or null with a "
+                 "\"notes\" entry saying why)");
         bool any_peak = false;
         for (auto k : all_peak_keys)
-            if (g.peak(k).supported && g.peak(k).dense_flops_per_s.value_or(0.0) > 0.0) any_peak = true;
+            if (g.peak(k).supported && g.peak(k).dense_flops_per_s.value_or(0.0) > 0.0)
+                any_peak = true;
         if (!any_peak)
-            fail("dense_flops_per_s", "a GPU that is not in the catalog needs at least one dense peak");
+            fail("dense_flops_per_s",
+                 "a GPU that is not in the catalog needs at least one dense peak");
     }
 
     static std::string show(double v) {
@@ -377,8 +434,9 @@ inline std::string entry_place(std::size_t index, const std::string& id) {
 /// The "id" of entry `j`, or a parse_error naming the entry.
 inline std::string entry_id(const nlohmann::json& j, const std::string& file, std::size_t index) {
     if (!j.is_object())
-        throw parse_error(file, entry_place(index, ""), "",
-                          std::string("expected a JSON object for a GPU entry, got ") + j.type_name());
+        throw parse_error(
+            file, entry_place(index, ""), "",
+            std::string("expected a JSON object for a GPU entry, got ") + j.type_name());
     if (!j.contains("id")) throw parse_error(file, entry_place(index, ""), "id", "missing");
     const auto& id = j.at("id");
     if (!id.is_string() || id.get<std::string>().empty())
@@ -400,8 +458,10 @@ inline nlohmann::json to_json(const gpu_spec& g) {
     j["compute_capability"] = g.compute_capability();
     j["device_names"] = g.device_names;
     j["memory_type"] = g.memory_type;
-    for (const auto& key : detail::gpu_json_scalar_keys()) j[key] = json_value(*detail::gpu_field(g, key));
-    j["power_limit_range_w"] = nlohmann::json::array({json_value(g.power_limit_min_w), json_value(g.power_limit_max_w)});
+    for (const auto& key : detail::gpu_json_scalar_keys())
+        j[key] = json_value(*detail::gpu_field(g, key));
+    j["power_limit_range_w"] =
+        nlohmann::json::array({json_value(g.power_limit_min_w), json_value(g.power_limit_max_w)});
     j["p2p"] = g.p2p.known() ? nlohmann::json(*g.p2p.value > 0) : nlohmann::json(nullptr);
     nlohmann::json unsupported = nlohmann::json::array();
     for (const auto& map : detail::gpu_json_peak_keys()) j[map] = nlohmann::json::object();
@@ -409,7 +469,8 @@ inline nlohmann::json to_json(const gpu_spec& g) {
     for (auto k : all_peak_keys) {
         const auto& p = g.peak(k);
         const std::string key(to_string(k));
-        j["dense_flops_per_s"][key] = p.supported ? json_value(p.dense_flops_per_s) : nlohmann::json(nullptr);
+        j["dense_flops_per_s"][key] =
+            p.supported ? json_value(p.dense_flops_per_s) : nlohmann::json(nullptr);
         // Optional rates appear only where known or annotated ("BF16 has no FP16-accumulate mode").
         auto optional = [&](const char* map, const spec_value& v) {
             if (v.known() || !v.note.empty()) j[map][key] = json_value(v);
@@ -435,7 +496,9 @@ inline nlohmann::json to_json(const gpu_spec& g) {
 }
 
 /// nlohmann/json's ADL hook, so that `nlohmann::json j = spec;` works.
-inline void to_json(nlohmann::json& j, const gpu_spec& g) { j = to_json(g); }
+inline void to_json(nlohmann::json& j, const gpu_spec& g) {
+    j = to_json(g);
+}
 
 /// An array with one object per GPU.
 inline nlohmann::json to_json(const std::vector<gpu_spec>& gpus) {
@@ -486,8 +549,9 @@ inline void load_gpu_overlay(gpu_catalog& catalog, const std::string& path) {
     } else if (doc.is_object()) {
         entries.push_back(doc);
     } else {
-        throw parse_error(path, "", "", std::string("expected a GPU object or an array of them, got ") +
-                                            doc.type_name());
+        throw parse_error(
+            path, "", "",
+            std::string("expected a GPU object or an array of them, got ") + doc.type_name());
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::string id = detail::entry_id(entries[i], path, i);

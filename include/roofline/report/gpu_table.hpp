@@ -7,6 +7,8 @@
 // Units are the datasheets': decimal GB and TB/s, binary KiB/MiB for on-chip memories (as
 // NVIDIA prints them), TFLOP/s (INT8: TOP/s), dense unless a row says sparse.
 
+#include <fmt/format.h>
+
 #include <algorithm>  // std::max
 #include <cmath>      // std::isfinite
 #include <cstddef>    // std::size_t
@@ -14,8 +16,6 @@
 #include <set>        // std::set
 #include <string>     // std::string
 #include <vector>     // std::vector
-
-#include <fmt/format.h>
 
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/gpu_spec.hpp"
@@ -95,7 +95,8 @@ inline std::string ridge_cell(const gpu_spec& g, peak_key k) {
     if (!g.peak(k).supported) return "- ";
     const auto r = ridge_flops_per_byte(g, k);
     if (!r) return "? ";
-    const bool derived = g.peak(k).dense_flops_per_s.derived || g.memory_bandwidth_bytes_per_s.derived;
+    const bool derived =
+        g.peak(k).dense_flops_per_s.derived || g.memory_bandwidth_bytes_per_s.derived;
     return fmt::format("{:.0f}", *r) + (derived ? "*" : " ");
 }
 
@@ -108,19 +109,20 @@ inline std::string ridge_cell(const gpu_spec& g, peak_key k) {
 inline std::string format_gpu_table(const std::vector<gpu_spec>& gpus) {
     std::vector<std::vector<std::string>> rows = {
         {"", "", "", "mem", "mem", "L2", "smem/", "power", "NVLink", "FP4", "FP8", "BF16", "BF16"},
-        {"id", "CC", "SMs", "GB", "TB/s", "MiB", "blkKiB", "W", "TB/s", "TF/s", "TF/s", "TF/s", "ridge"}};
+        {"id", "CC", "SMs", "GB", "TB/s", "MiB", "blkKiB", "W", "TB/s", "TF/s", "TF/s", "TF/s",
+         "ridge"}};
     for (const auto& g : gpus) {
-        rows.push_back({g.id, g.compute_capability(), detail::cell(g.sm_count, 1, 0),
-                        detail::cell(g.memory_bytes, 1e9, 0),
-                        detail::cell(g.memory_bandwidth_bytes_per_s, 1e12, 2, false, true),
-                        detail::cell(g.l2_bytes, 1024.0 * 1024.0, 1),
-                        detail::cell(g.smem_per_block_bytes, 1024.0, 0),
-                        detail::cell(g.power_limit_w, 1, 0),
-                        detail::cell(g.nvlink_bandwidth_bytes_per_s, 1e12, 2, true, true),
-                        detail::peak_cell(g, peak_key::fp4, g.peak(peak_key::fp4).dense_flops_per_s),
-                        detail::peak_cell(g, peak_key::fp8, g.peak(peak_key::fp8).dense_flops_per_s),
-                        detail::peak_cell(g, peak_key::bf16, g.peak(peak_key::bf16).dense_flops_per_s),
-                        detail::ridge_cell(g, peak_key::bf16)});
+        rows.push_back(
+            {g.id, g.compute_capability(), detail::cell(g.sm_count, 1, 0),
+             detail::cell(g.memory_bytes, 1e9, 0),
+             detail::cell(g.memory_bandwidth_bytes_per_s, 1e12, 2, false, true),
+             detail::cell(g.l2_bytes, 1024.0 * 1024.0, 1),
+             detail::cell(g.smem_per_block_bytes, 1024.0, 0), detail::cell(g.power_limit_w, 1, 0),
+             detail::cell(g.nvlink_bandwidth_bytes_per_s, 1e12, 2, true, true),
+             detail::peak_cell(g, peak_key::fp4, g.peak(peak_key::fp4).dense_flops_per_s),
+             detail::peak_cell(g, peak_key::fp8, g.peak(peak_key::fp8).dense_flops_per_s),
+             detail::peak_cell(g, peak_key::bf16, g.peak(peak_key::bf16).dense_flops_per_s),
+             detail::ridge_cell(g, peak_key::bf16)});
     }
     return detail::render_columns(rows, 2, " ") +
            "TF/s: dense TFLOP/s, FP32 accumulate. smem/blk: shared memory per block (opt-in).\n"
@@ -157,7 +159,8 @@ inline std::string format_gpu_compare(const std::vector<gpu_spec>& gpus) {
     };
     // `member` picks the spec_value; `scale`/`decimals` format it; `field` names it for notes.
     auto value_row = [&](std::string label, const std::string& field, double scale, int decimals,
-                         bool zero_is_none = false, bool skip_if_empty = false, bool fixed = false) {
+                         bool zero_is_none = false, bool skip_if_empty = false,
+                         bool fixed = false) {
         detail::compare_row r{std::move(label), {}, {}, field};
         bool any = false;
         for (const auto& g : gpus) {
@@ -220,7 +223,8 @@ inline std::string format_gpu_compare(const std::vector<gpu_spec>& gpus) {
         }
         rows.push_back(std::move(r));
         value_row(upper + " sparse " + unit, "sparse_flops_per_s." + key, 1e12, 1, false, true);
-        value_row(upper + " FP16-acc " + unit, "dense_fp16_acc_flops_per_s." + key, 1e12, 1, false, true);
+        value_row(upper + " FP16-acc " + unit, "dense_fp16_acc_flops_per_s." + key, 1e12, 1, false,
+                  true);
         value_row(upper + " FLOP/clk/SM", "flops_per_clock_per_sm." + key, 1, 0, false, true);
     }
     for (auto k : {peak_key::fp4, peak_key::fp8, peak_key::bf16}) {
@@ -246,13 +250,14 @@ inline std::string format_gpu_compare(const std::vector<gpu_spec>& gpus) {
             const spec_value* f = r.fields[i];
             line.push_back(f ? f->source : "");
             if (f) {
-                // Collect every bracketed id for the legend.
-                const std::string& s = f->source;
-                for (std::size_t a = s.find('['); a != std::string::npos; a = s.find('[', a + 1)) {
-                    const auto b = s.find(']', a);
-                    if (b == std::string::npos) break;
-                    cited.insert(s.substr(a, b - a + 1));
-                }
+                // Collect every bracketed id, in the source or the note, for the legend.
+                for (const std::string* s : {&f->source, &f->note})
+                    for (std::size_t a = s->find('['); a != std::string::npos;
+                         a = s->find('[', a + 1)) {
+                        const auto b = s->find(']', a);
+                        if (b == std::string::npos) break;
+                        cited.insert(s->substr(a, b - a + 1));
+                    }
             }
         }
         table.push_back(std::move(line));
@@ -267,7 +272,8 @@ inline std::string format_gpu_compare(const std::vector<gpu_spec>& gpus) {
     for (const auto& g : gpus) id_width = std::max(id_width, g.id.size());
     for (const auto& g : gpus) {
         std::string names;
-        for (const auto& n : g.device_names) names += (names.empty() ? "" : ", ") + ("\"" + n + "\"");
+        for (const auto& n : g.device_names)
+            names += (names.empty() ? "" : ", ") + ("\"" + n + "\"");
         out += fmt::format("{:<{}}  {} ({}, {}){}\n", g.id, id_width, g.name, g.arch, g.sm_arch,
                            names.empty() ? "" : "; reports " + names);
     }
@@ -277,7 +283,8 @@ inline std::string format_gpu_compare(const std::vector<gpu_spec>& gpus) {
         for (std::size_t c = 0; c < table[i].size(); ++c) {
             if (c > 0) line += c % 2 == 1 ? "  " : " ";
             const bool left = c == 0 || c % 2 == 0;
-            line += left ? fmt::format("{:<{}}", table[i][c], width[c]) : fmt::format("{:>{}}", table[i][c], width[c]);
+            line += left ? fmt::format("{:<{}}", table[i][c], width[c])
+                         : fmt::format("{:>{}}", table[i][c], width[c]);
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
         out += line + "\n";

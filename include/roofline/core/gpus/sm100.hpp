@@ -92,8 +92,9 @@ inline gpu_spec b200() {
         7680.0 / 8 * mhz(3996) * 2, "[C10][S5]",
         "d: 7680-bit bus x 3996 MHz x 2 / 8 = 7.672 TB/s (driver, pytorch/ao#4002); HGX spec "
         "7.7 TB/s [S5]; DGX datasheet 8 TB/s [S5][S10] not used");
-    g.l2_bytes = cited(126.5 * mib, "[C10][S11]",
-                       "driver-reported 126.5 MB (pytorch/ao#4002); Chips and Cheese rounds to 126 MB");
+    g.l2_bytes =
+        cited(126.5 * mib, "[C10][S11]",
+              "driver-reported 126.5 MB (pytorch/ao#4002); Chips and Cheese rounds to 126 MB");
     g.power_limit_w = cited(1000, "[S5][S20]",
                             "HGX B200 TGP up to 1000 W; DGX B200 ships with a 700 W default set "
                             "point [S10]");
@@ -106,7 +107,8 @@ inline gpu_spec b200() {
     fp4.dense_flops_per_s = cited(pflops(9), "[S5][S6][S10]", "NVFP4/MXFP4; sparse 18 PF halved");
     fp4.sparse_flops_per_s = cited(pflops(18), "[S5][S6]");
     auto& fp6 = g.peak(peak_key::fp6);
-    fp6.dense_flops_per_s = cited(pflops(4.5), "[S6][S10]", "FP6 runs at the FP8 rate (kind::f8f6f4) [S2]");
+    fp6.dense_flops_per_s =
+        cited(pflops(4.5), "[S6][S10]", "FP6 runs at the FP8 rate (kind::f8f6f4) [S2]");
     auto& fp8 = g.peak(peak_key::fp8);
     fp8.dense_flops_per_s = cited(pflops(4.5), "[S5][S6][S10]");
     fp8.sparse_flops_per_s = cited(pflops(9), "[S5][S6]");
@@ -157,8 +159,9 @@ inline gpu_spec gb200() {
                                "reported for GB200 itself");
     g.power_limit_w = cited(1200, "[S5][S10]", "per-GPU maximum power");
     g.power_limit_max_w = cited(1200, "[S5][S10]");
-    g.pcie_gen = unknown("the host link is NVLink-C2C to Grace (900 GB/s bidirectional) [S6]; no "
-                         "host PCIe figure is published");
+    g.pcie_gen = unknown(
+        "the host link is NVLink-C2C to Grace (900 GB/s bidirectional) [S6]; no "
+        "host PCIe figure is published");
     g.pcie_bandwidth_bytes_per_s = unknown("host link is NVLink-C2C (900 GB/s bidirectional) [S6]");
 
     auto& fp4 = g.peak(peak_key::fp4);

@@ -68,15 +68,15 @@ inline gpu_spec b300() {
     g.device_names = {"NVIDIA B300 SXM6 AC"};
     detail::sm103_common(g);
     g.sm_count = cited(148, "[S9]", "measured; the full chip has 160 [S7]");
-    g.boost_clock_hz = cited(mhz(2032), "[S9]",
-                             "measured sustained boost; nvidia-smi -lgc 2032 pins 1920 MHz");
-    g.max_clock_hz = unknown("device maximum SM clock not reported; 2032 MHz is the sustained boost [S9]");
+    g.boost_clock_hz =
+        cited(mhz(2032), "[S9]", "measured sustained boost; nvidia-smi -lgc 2032 pins 1920 MHz");
+    g.max_clock_hz =
+        unknown("device maximum SM clock not reported; 2032 MHz is the sustained boost [S9]");
     g.tensor_clock_hz = derived_value(
         2.25e15 / (148 * 8192.0), "[S8][S10]",
         "d: 2.25 PF / (148 x 8192 FLOP/clk/SM) = 1.856 GHz, as B200; FP4 13.5 PF / (148 x "
         "49152) gives the same clock");
-    g.memory_bytes =
-        cited(gb(288), "[S7][S8]", "HBM3e; ~275 GB visible to applications [S25]");
+    g.memory_bytes = cited(gb(288), "[S7][S8]", "HBM3e; ~275 GB visible to applications [S25]");
     g.memory_bandwidth_bytes_per_s =
         cited(gb_per_s(7672), "[S9]",
               "post-ECC theoretical (same as B200's 7680-bit x 3996 MHz); datasheet 8 TB/s [S7] "
@@ -84,9 +84,11 @@ inline gpu_spec b300() {
     g.l2_bytes = cited(126.5 * mib, "[S9]", "cudaDeviceProp l2CacheSize");
     // NVML on the measured board reports default = max = 1100 W, min 200 W; the DGX B300
     // power-capping documentation gives 1000 W maximum TGP. The driver's limit is what throttles.
-    g.power_limit_w = cited(1100, "[S9]", "NVML default; DGX B300 documentation: 1000 W max TGP [S10]");
+    g.power_limit_w =
+        cited(1100, "[S9]", "NVML default; DGX B300 documentation: 1000 W max TGP [S10]");
     g.power_limit_min_w = cited(200, "[S9]", "NVML minimum");
-    g.power_limit_max_w = cited(1100, "[S9]", "NVML maximum; 1000 W per DGX B300 documentation [S10]");
+    g.power_limit_max_w =
+        cited(1100, "[S9]", "NVML maximum; 1000 W per DGX B300 documentation [S10]");
     g.pcie_gen = cited(6, "[S7][S23]");
     g.pcie_bandwidth_bytes_per_s =
         derived_value(gb_per_s(128), "[S7][S23]",
@@ -97,11 +99,13 @@ inline gpu_spec b300() {
     fp4.dense_flops_per_s = derived_value(pflops(13.5), "[S8]",
                                           "d: HGX B300 108 PF dense FP4 / 8 GPUs; [S10] lists "
                                           "12.6 PF (15 PF NVFP4)");
-    fp4.sparse_flops_per_s = derived_value(pflops(18), "[S8]", "d: HGX B300 144 PF / 8 (1.33x dense)");
+    fp4.sparse_flops_per_s =
+        derived_value(pflops(18), "[S8]", "d: HGX B300 144 PF / 8 (1.33x dense)");
     g.peak(peak_key::fp6).dense_flops_per_s =
         derived_value(pflops(4.5), "[S2][S10]", "d: FP6 runs at the FP8 rate (kind::f8f6f4)");
     auto& fp8 = g.peak(peak_key::fp8);
-    fp8.dense_flops_per_s = cited(pflops(4.5), "[S8][S10]", "HGX 72 PF sparse / 8 / 2");
+    fp8.dense_flops_per_s =
+        cited(pflops(4.5), "[S10][S8]", "= HGX B300 72 PF sparse / 8 GPUs / 2 [S8]");
     fp8.sparse_flops_per_s = derived_value(pflops(9), "[S8]", "d: HGX B300 72 PF / 8");
     for (auto k : {peak_key::fp16, peak_key::bf16})
         g.peak(k).dense_flops_per_s = cited(pflops(2.25), "[S10]");
@@ -112,11 +116,11 @@ inline gpu_spec b300() {
         "d: HGX B300 2 POPS sparse / 8 GPUs / 2; measured 143 TOPS (mma.sync) [S9]; [S10]'s 4500 "
         "contradicts both");
     int8.sparse_flops_per_s = derived_value(tflops(250), "[S8]", "d: HGX B300 2 POPS / 8");
-    g.peak(peak_key::fp32).dense_flops_per_s =
-        cited(tflops(75), "[S8]", "vector: HGX 600 TF / 8; measured FFMA 75.9 TF at 2032 MHz [S9]");
-    g.peak(peak_key::fp64).dense_flops_per_s =
-        derived_value(tflops(1.25), "[S8]",
-                      "d: HGX B300 10 TF / 8; measured DFMA 1.203 TF (1:64 of FP32) [S9]");
+    g.peak(peak_key::fp32).dense_flops_per_s = derived_value(
+        tflops(75), "[S8]",
+        "d: vector, HGX B300 600 TF / 8; measured FFMA 75.9 TF at 2032 MHz [S9]; [S10] lists 80");
+    g.peak(peak_key::fp64).dense_flops_per_s = derived_value(
+        tflops(1.25), "[S8]", "d: HGX B300 10 TF / 8; measured DFMA 1.203 TF (1:64 of FP32) [S9]");
     return g;
 }
 
@@ -143,8 +147,9 @@ inline gpu_spec gb300() {
     g.power_limit_w = cited(1400, "[S7][S23][S10]", "per-GPU maximum power");
     g.power_limit_min_w = unknown("lowest configurable limit not published");
     g.power_limit_max_w = cited(1400, "[S7][S23][S10]");
-    g.pcie_gen = unknown("the host link is NVLink-C2C to Grace; the chip's PCIe Gen6 [S7] is not "
-                         "the host path in GB300 trays");
+    g.pcie_gen = unknown(
+        "the host link is NVLink-C2C to Grace; the chip's PCIe Gen6 [S7] is not "
+        "the host path in GB300 trays");
     g.pcie_bandwidth_bytes_per_s = unknown("host link is NVLink-C2C to Grace [S7]");
 
     auto& fp4 = g.peak(peak_key::fp4);

@@ -40,7 +40,8 @@ inline void sm120_common(gpu_spec& g) {
         cited(101376, "[S1][S2][S26]", "99 KiB opt-in = 100 KiB minus 1 KiB reserved per block");
     g.registers_per_sm = cited(65536, "[S1][S3][S16]", "64K 32-bit registers");
     g.max_threads_per_sm = cited(1536, "[S1][S3][S13]", "48 warps");
-    g.tmem_per_sm_bytes = cited(0, "[S2][S19]", "no tcgen05 / tensor memory on SM120 (mma.sync path)");
+    g.tmem_per_sm_bytes =
+        cited(0, "[S2][S19]", "no tcgen05 / tensor memory on SM120 (mma.sync path)");
     g.nvlink_bandwidth_bytes_per_s = cited(0, "[S15][S14]", "no NVLink");
     for (auto k : {peak_key::fp4, peak_key::fp6, peak_key::fp8, peak_key::fp16, peak_key::bf16,
                    peak_key::tf32})
@@ -82,9 +83,11 @@ inline void rtx_pro_6000_tensor_peaks(gpu_spec& g, double clock_hz, const std::s
     auto set = [&](peak_key k, const std::string& rate_source, const std::string& rate_text) {
         auto& p = g.peak(k);
         const double per_sm = p.flops_per_clock_per_sm.value.value_or(0.0);
-        const std::string src = rate_source == clock_source ? rate_source : rate_source + clock_source;
-        p.dense_flops_per_s = derived_value(per_sm * 188 * clock_hz, src,
-                                            "d: " + rate_text + " FLOP/clk/SM x 188 SMs x " + clock_text);
+        const std::string src =
+            rate_source == clock_source ? rate_source : rate_source + clock_source;
+        p.dense_flops_per_s =
+            derived_value(per_sm * 188 * clock_hz, src,
+                          "d: " + rate_text + " FLOP/clk/SM x 188 SMs x " + clock_text);
     };
     set(peak_key::fp16, "[S24]", "1024");
     set(peak_key::bf16, "[S24]", "1024");
@@ -154,8 +157,9 @@ inline gpu_spec rtx_pro_6000_maxq() {
 
     detail::rtx_pro_6000_tensor_peaks(g, clock_hz, "2.286 GHz", "[S15]");
     auto& fp4 = g.peak(peak_key::fp4);
-    fp4.dense_flops_per_s = derived_value(
-        tflops(3511) / 2, "[S15]", "d: 3511 AI TOPS (sparse FP4) / 2; 4096 x 188 x 2.286 GHz = 1760");
+    fp4.dense_flops_per_s =
+        derived_value(tflops(3511) / 2, "[S15]",
+                      "d: 3511 AI TOPS (sparse FP4) / 2; 4096 x 188 x 2.286 GHz = 1760");
     fp4.sparse_flops_per_s = cited(tflops(3511), "[S15]", "'AI TOPS'");
     g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(110), "[S15]", "vector");
     g.peak(peak_key::fp64).dense_flops_per_s =
@@ -185,8 +189,8 @@ inline gpu_spec rtx_pro_6000_server() {
               "Server datasheet (Dec 2025) and product page; other sources print the "
               "Workstation's 1792 GB/s, not used");
     g.power_limit_w = cited(600, "[S15][S10]", "up to 600 W, configurable (600 W and 450 W modes)");
-    g.power_limit_min_w =
-        unknown("lowest configurable limit not published (a 450 W mode exists; Lenovo caps at 450 W)");
+    g.power_limit_min_w = unknown(
+        "lowest configurable limit not published (a 450 W mode exists; Lenovo caps at 450 W)");
     g.power_limit_max_w = cited(600, "[S15][S10]");
 
     detail::rtx_pro_6000_tensor_peaks(g, mhz(2430), "2.43 GHz", "[S15]");
@@ -218,8 +222,8 @@ inline gpu_spec rtx_5090() {
     g.sm_count = cited(170, "[S13][S14]", "21760 CUDA cores, 680 tensor cores");
     g.base_clock_hz = cited(mhz(2017), "[S14]");
     g.boost_clock_hz = cited(mhz(2407), "[S14]", "real clocks under load are often 2.4-2.8 GHz");
-    g.tensor_clock_hz =
-        cited(mhz(2407), "[S12][S14]", "whitepaper rates at boost: 209.5 TF = 170 x 512 x 2.407 GHz");
+    g.tensor_clock_hz = cited(mhz(2407), "[S12][S14]",
+                              "whitepaper rates at boost: 209.5 TF = 170 x 512 x 2.407 GHz");
     g.max_clock_hz = cited(mhz(2550), "[S13]", "deviceQuery maximum");
     g.memory_bytes = cited(gb(32), "[S13][S14]", "GDDR7, 512-bit, 28 Gbps");
     g.memory_bandwidth_bytes_per_s = cited(gb_per_s(1792), "[S13][S14]");
@@ -232,8 +236,9 @@ inline gpu_spec rtx_5090() {
         derived_value(gb_per_s(64), "[S18]",
                       "d: Gen5 x16 = 32 GT/s x 16 / 8 = 64 GB/s per direction (nominal); "
                       "measured H2D 56.3, D2H 57.3 GB/s");
-    g.p2p = cited(0, "[S18]",
-                  "stock driver: no PCIe P2P; only community-patched open kernel modules enable it");
+    g.p2p =
+        cited(0, "[S18]",
+              "stock driver: no PCIe P2P; only community-patched open kernel modules enable it");
 
     auto& fp4 = g.peak(peak_key::fp4);
     fp4.dense_flops_per_s = cited(tflops(1676), "[S12]", "FP32 accumulate; FP4 is not halved");
@@ -242,21 +247,24 @@ inline gpu_spec rtx_5090() {
     g.peak(peak_key::fp6).dense_flops_per_s =
         unknown("no FP6 figure published (expected at the FP8 rate, UNCONF)");
     auto& fp8 = g.peak(peak_key::fp8);
-    fp8.dense_flops_per_s = cited(tflops(419), "[S12]", "FP32 accumulate: half the FP16-accumulate rate");
+    fp8.dense_flops_per_s =
+        cited(tflops(419), "[S12]", "FP32 accumulate: half the FP16-accumulate rate");
     fp8.dense_fp16_acc_flops_per_s = cited(tflops(838), "[S12]");
     fp8.flops_per_clock_per_sm = derived_value(1024, "[S12]", "d: 419 TF / (170 x 2.407 GHz)");
     auto& fp16 = g.peak(peak_key::fp16);
-    fp16.dense_flops_per_s = cited(tflops(209.5), "[S12]", "FP32 accumulate: half the FP16-accumulate rate");
+    fp16.dense_flops_per_s =
+        cited(tflops(209.5), "[S12]", "FP32 accumulate: half the FP16-accumulate rate");
     fp16.dense_fp16_acc_flops_per_s = cited(tflops(419), "[S12]");
     fp16.flops_per_clock_per_sm = derived_value(512, "[S12]", "d: 209.5 TF / (170 x 2.407 GHz)");
     auto& bf16 = g.peak(peak_key::bf16);
-    bf16.dense_flops_per_s = cited(tflops(209.5), "[S12][S22]", "FP32 accumulate (the only BF16 mode)");
+    bf16.dense_flops_per_s =
+        cited(tflops(209.5), "[S12][S22]", "FP32 accumulate (the only BF16 mode)");
     bf16.dense_fp16_acc_flops_per_s = unknown("BF16 has no FP16-accumulate mode [S12]");
     bf16.flops_per_clock_per_sm = derived_value(512, "[S12]", "d: 209.5 TF / (170 x 2.407 GHz)");
-    g.peak(peak_key::tf32).dense_flops_per_s =
-        unknown("104.8 TF appears in a third-party table, not confirmed against the whitepaper (UNCONF)");
-    g.peak(peak_key::int8).dense_flops_per_s =
-        cited(tflops(838), "[S12]", "TOPS, via a third-party table quoting the whitepaper; no INT4");
+    g.peak(peak_key::tf32).dense_flops_per_s = unknown(
+        "104.8 TF appears in a third-party table, not confirmed against the whitepaper (UNCONF)");
+    g.peak(peak_key::int8).dense_flops_per_s = cited(
+        tflops(838), "[S12]", "TOPS, via a third-party table quoting the whitepaper; no INT4");
     g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(104.8), "[S14]", "vector");
     g.peak(peak_key::fp64).dense_flops_per_s =
         unknown("not published for GeForce; 1:64 of FP32 would give ~1.6 TF (UNCONF)");

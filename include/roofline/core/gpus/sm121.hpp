@@ -43,7 +43,8 @@ inline gpu_spec gb10() {
         cited(101376, "[S4]", "99 KiB opt-in = 100 KiB minus 1 KiB reserved; 12.x column");
     g.registers_per_sm = cited(65536, "[S4]", "12.x column");
     g.max_threads_per_sm = cited(1536, "[S4]", "12.x column");
-    g.tmem_per_sm_bytes = cited(0, "[S19]", "no tcgen05 / tensor memory (mma.sync block-scaled NVFP4)");
+    g.tmem_per_sm_bytes =
+        cited(0, "[S19]", "no tcgen05 / tensor memory (mma.sync block-scaled NVFP4)");
     g.power_limit_w = cited(140, "[S19]", "GB10 SoC TDP (CPU and GPU together); system PSU UNCONF");
     g.power_limit_min_w = unknown("not published");
     g.power_limit_max_w = unknown("not published");
@@ -51,8 +52,9 @@ inline gpu_spec gb10() {
         cited(0, "[S19]", "no GPU NVLink; CPU<->GPU is NVLink-C2C at 600 GB/s bidirectional");
     g.pcie_gen = cited(0, "[S19]", "integrated GPU: no PCIe link to the host (NVLink-C2C instead)");
     g.pcie_bandwidth_bytes_per_s = cited(0, "[S19]", "no PCIe GPU link");
-    g.p2p = cited(0, "[S19]",
-                  "one GPU per system; two Sparks connect over ConnectX-7 200 GbE, not GPU peer links");
+    g.p2p =
+        cited(0, "[S19]",
+              "one GPU per system; two Sparks connect over ConnectX-7 200 GbE, not GPU peer links");
 
     auto& fp4 = g.peak(peak_key::fp4);
     fp4.dense_flops_per_s = derived_value(pflops(0.5), "[S19]", "d: 1 PFLOP sparse FP4 / 2");
