@@ -118,8 +118,10 @@ report::roofline_chart chart_for(const gpu_spec& g, const ceilings& c, const std
     }
     if (!std::isfinite(c.bytes_at(memory_level::l2)))
         chart.notes.push_back("L2 bandwidth not published for this GPU: no L2 slope drawn.");
-    chart.notes.push_back("Dense (no 2:4 sparsity) tensor peaks at the clock the datasheet assumes (" +
-                          report::format_mhz(g.tensor_clock_hz.value_or(NAN)) + ").");
+    chart.notes.push_back(g.tensor_clock_hz.known()
+                              ? "Dense (no 2:4 sparsity) tensor peaks at the clock the datasheet assumes (" +
+                                    report::format_mhz(*g.tensor_clock_hz.value) + ")."
+                              : std::string("Dense (no 2:4 sparsity) tensor peaks."));
     return chart;
 }
 
@@ -127,6 +129,7 @@ void run_roof(const roof_options& o) {
     const auto catalog = gpu_catalog::builtin();
     const auto& g = catalog.at(o.gpu_id);
     if (o.dtype_names.empty()) throw usage_error("--dtype: give at least one dtype");
+    if (o.json && o.csv) throw usage_error("--json and --csv: choose one output format");
     std::vector<dtype> dtypes;
     std::vector<peak_key> keys;
     for (const auto& n : o.dtype_names) {
@@ -225,8 +228,8 @@ void add_roof_command(CLI::App& app, common_options& common) {
     cmd->add_option("--html", o.html_path, "write an HTML report (tables and chart) to this file");
     cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz,
                     "also draw the first dtype's compute roof at this SM clock (e.g. the clock a power cap holds)");
-    auto* json = cmd->add_flag("--json", o.json, "print the ceilings and ridge points as JSON");
-    cmd->add_flag("--csv", o.csv, "print the ceilings as CSV")->excludes(json);
+    cmd->add_flag("--json", o.json, "print the ceilings and ridge points as JSON");
+    cmd->add_flag("--csv", o.csv, "print the ceilings as CSV");
     cmd->callback([&common] {
         (void)common;
         run_roof(o);

@@ -12,8 +12,10 @@
 #include <array>        // std::array
 #include <cmath>        // std::isfinite, std::log10, std::pow, std::floor, std::ceil
 #include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <utility>      // std::pair
 #include <vector>       // std::vector
 
 #include <fmt/format.h>
@@ -31,6 +33,16 @@ inline std::string num(double v) {
     std::string s = fmt::format("{:.1f}", v);
     if (s == "-0.0") s = "0.0";
     return s;
+}
+
+/// FNV-1a hash of a string: a stable id for a chart's clip path, so that several charts can be
+/// inlined into one HTML document without their ids colliding.
+inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
 }
 
 /// Font stack of every chart.
@@ -139,9 +151,8 @@ public:
         segments_.push_back({{x1, y1, x2, y2}, weight});
     }
 
-    /// Picks the best of `candidates` (all of the label's size), reserves it as an obstacle and
-    /// returns its index.
-    std::size_t place(const std::vector<rect>& candidates) {
+    /// The best of `candidates` (all of the label's size) and its cost, without reserving it.
+    std::pair<std::size_t, double> best(const std::vector<rect>& candidates) const {
         std::size_t best = 0;
         double best_cost = 0.0;
         for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -152,8 +163,14 @@ public:
             }
             if (c < 0.01 * static_cast<double>(i) + 1e-9) break;  // collides with nothing: take it
         }
-        if (!candidates.empty()) add_obstacle(candidates[best]);
-        return best;
+        return {best, best_cost - 0.01 * static_cast<double>(best)};
+    }
+
+    /// Picks the best of `candidates`, reserves it as an obstacle and returns its index.
+    std::size_t place(const std::vector<rect>& candidates) {
+        const std::size_t i = best(candidates).first;
+        if (!candidates.empty()) add_obstacle(candidates[i]);
+        return i;
     }
 
     /// The cost of a box: ten times the overlapped area (as a fraction of the box) times the
@@ -237,6 +254,17 @@ inline std::string text(double x, double y, std::string_view content, double fon
                        "\n",
                        num(x), num(y), num(font_px), anchor, fill, extra.empty() ? "" : " ", extra,
                        escape_xml(content));
+}
+
+/// A whole SVG document: the root element (size, font, accessible title), a white background,
+/// then `body`.
+inline std::string document(double width, double height, std::string_view title, std::string_view body) {
+    return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
+                       R"(font-family="{2}" role="img">)"
+                       "\n<title>{3}</title>\n"
+                       R"(<rect x="0" y="0" width="{0}" height="{1}" fill="#ffffff"/>)"
+                       "\n{4}</svg>\n",
+                       num(width), num(height), font_family, escape_xml(title), body);
 }
 
 /// Attributes that draw a white halo behind text, so labels stay readable over grid lines.

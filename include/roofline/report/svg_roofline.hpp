@@ -75,7 +75,7 @@ struct roofline_chart {
     std::vector<chart_point> points;
     std::vector<std::string> notes;  ///< footnotes, one line each
     double width_px = 1000.0;
-    double height_px = 640.0;  ///< grows by one line per footnote beyond two
+    double height_px = 640.0;  ///< grows when footnotes need more room
 };
 
 /// Ceiling lines of `c` for a chart: the DRAM slope (primary), the L2 slope where its bandwidth
@@ -135,16 +135,6 @@ inline double point_radius_px(double time_share) {
 }
 
 namespace detail {
-
-/// FNV-1a of a string: a stable id for the chart's clip path, so that several charts can be
-/// inlined into one HTML document without their ids colliding.
-inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
 
 inline std::string x_tick_label(double v) {
     if (v >= 1.0) return format_count(v);
@@ -215,7 +205,6 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
 
     // ---- geometry ----
     const double width = chart.width_px;
-    const std::size_t extra_notes_allowed = 2;
     std::vector<std::string> notes;
     if (skipped_points)
         notes.push_back(fmt::format("{} point{} not drawn: intensity, rate or time share not a finite positive number",
@@ -224,25 +213,15 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         notes.push_back(fmt::format("{} ceiling{} not drawn: value unknown or not positive", skipped_ceilings,
                                     skipped_ceilings == 1 ? "" : "s"));
     for (const auto& n : chart.notes) notes.push_back(n);
-    const double height =
-        chart.height_px + 14.0 * static_cast<double>(notes.size() > extra_notes_allowed ? notes.size() - extra_notes_allowed : 0);
     const svg::rect plot{112.0, 70.0, width - 112.0 - 40.0, chart.height_px - 70.0 - 116.0};
     const svg::log_axis xa{x_lo, x_hi, plot.x, plot.right()};
     const svg::log_axis ya{y_lo, y_hi, plot.bottom(), plot.y};
     const std::string clip_id = fmt::format(
-        "roofline-clip-{:016x}", detail::fnv1a(chart.title + "\n" + chart.subtitle + "\n" + std::to_string(points.size()) +
+        "roofline-clip-{:016x}", svg::fnv1a(chart.title + "\n" + chart.subtitle + "\n" + std::to_string(points.size()) +
                                                 "\n" + std::to_string(comp.size() + mem.size())));
 
     std::string out;
     auto emit = [&out](const std::string& s) { out += s; };
-    emit(fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
-                     R"(font-family="{2}" role="img">)"
-                     "\n",
-                     num(width), num(height), svg::font_family));
-    emit(fmt::format("<title>{}</title>\n", escape_xml(chart.title.empty() ? "Roofline" : chart.title)));
-    emit(fmt::format(R"(<rect x="0" y="0" width="{}" height="{}" fill="#ffffff"/>)"
-                     "\n",
-                     num(width), num(height)));
     emit(fmt::format(R"(<defs><clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath></defs>)"
                      "\n",
                      clip_id, num(plot.x), num(plot.y), num(plot.w), num(plot.h)));
@@ -402,19 +381,28 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
             placer.add_obstacle({cx - w / 8 - 2, cy - label_h / 2, w / 4 + 4, label_h});
         }
     }
-    // Ridge markers and labels: below and right of the point, inside the compute-bound region.
+    // Ridge markers and labels: beside the marker, below the roof (the compute-bound side) when
+    // there is room; otherwise (many roofs close together) upright along the ridge's drop line,
+    // just above the x axis, where the label still sits on its own ridge.
     for (const auto& r : ridges) {
         const double px = xa(r.x), py = ya(r.y), w = svg::text_width(r.label, label_px);
         std::vector<svg::rect> cand;
-        for (int k = 0; k < 6; ++k) cand.push_back({px + 8, py + 6 + k * label_h, w, label_h});
-        for (int k = 0; k < 6; ++k) cand.push_back({px - 8 - w, py + 6 + k * label_h, w, label_h});
-        cand.push_back({px + 8, py - 6 - label_h, w, label_h});
+        for (int k = 0; k < 2; ++k) cand.push_back({px + 8, py + 6 + k * label_h, w, label_h});
+        for (int k = 0; k < 2; ++k) cand.push_back({px - 8 - w, py + 6 + k * label_h, w, label_h});
         cand.push_back({px - 8 - w, py - 6 - label_h, w, label_h});
-        const auto& b = cand[placer.place(cand)];
         emit(fmt::format(R"(<circle cx="{}" cy="{}" r="4.5" fill="#ffffff" stroke="#222222" stroke-width="2"/>)"
                          "\n",
                          num(px), num(py)));
-        emit(svg::text(b.x, b.y + label_h - 4, r.label, label_px, "start", "#222", svg::halo));
+        const auto [k, cost] = placer.best(cand);
+        if (cost < 1.0) {
+            placer.add_obstacle(cand[k]);
+            emit(svg::text(cand[k].x, cand[k].y + label_h - 4, r.label, label_px, "start", "#222", svg::halo));
+        } else {
+            const double bx = px - 4, by = plot.bottom() - 6;
+            placer.add_obstacle({bx - label_h + 4, by - w, label_h, w});
+            emit(svg::text(bx, by, r.label, label_px, "start", "#222",
+                           fmt::format(R"~({} transform="rotate(-90 {} {})")~", svg::halo, num(bx), num(by))));
+        }
     }
     emit("</g>\n");
 
@@ -490,8 +478,7 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         emit(svg::text(plot.x, y + 4, n, 11, "start", "#666"));
         y += 14;
     }
-    emit("</svg>\n");
-    return out;
+    return svg::document(width, std::max(chart.height_px, y + 4), chart.title.empty() ? "Roofline" : chart.title, out);
 }
 
 /// A chart of `g`'s ceilings `c` for the rate classes `keys` (no points yet): titled with the
