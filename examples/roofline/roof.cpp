@@ -191,12 +191,14 @@ void run_roof(const roof_options& o) {
     if (o.csv) {
         report::csv_writer w(std::cout);
         w.row({"gpu", "ceiling", "kind", "value", "unit", "ridge_dram_flop_per_byte", "ridge_l2_flop_per_byte"});
+        // Empty fields for what is unknown or unsupported, as JSON's nulls.
+        auto known = [](double v) { return std::isfinite(v) && v > 0.0 ? v : NAN; };
         for (auto k : all_peak_keys)
-            w.record(g.id, to_string(k), is_tensor(k) ? "tensor" : "vector", c.flops_at(k), "FLOP/s",
-                     ridge_point(c, k, memory_level::dram), ridge_point(c, k, memory_level::l2));
-        w.record(g.id, "dram", "memory", c.bytes_at(memory_level::dram), "B/s", NAN, NAN);
-        w.record(g.id, "l2", "memory", c.bytes_at(memory_level::l2), "B/s", NAN, NAN);
-        w.record(g.id, report::link_kind_name(c.link), "link", c.link_bytes_per_s, "B/s", NAN, NAN);
+            w.record(g.id, to_string(k), is_tensor(k) ? "tensor" : "vector", known(c.flops_at(k)), "FLOP/s",
+                     known(ridge_point(c, k, memory_level::dram)), known(ridge_point(c, k, memory_level::l2)));
+        w.record(g.id, "dram", "memory", known(c.bytes_at(memory_level::dram)), "B/s", NAN, NAN);
+        w.record(g.id, "l2", "memory", known(c.bytes_at(memory_level::l2)), "B/s", NAN, NAN);
+        w.record(g.id, report::link_kind_name(c.link), "link", known(c.link_bytes_per_s), "B/s", NAN, NAN);
         return;
     }
 

@@ -66,7 +66,8 @@ struct html_report {
 };
 
 /// A text table as an HTML `<table>`: header cells in `<thead>`, numeric columns (as the text
-/// table resolves them) right-aligned with tabular figures; `caption` is escaped.
+/// table resolves them) right-aligned with tabular figures, cells longer than 40 characters
+/// allowed to wrap anywhere (kernel names have no spaces); `caption` is escaped.
 inline std::string html_table(const text_table& t, std::string_view caption = {}) {
     std::string out = "<table>\n";
     if (!caption.empty()) out += fmt::format("<caption>{}</caption>\n", escape_xml(caption));
@@ -78,8 +79,11 @@ inline std::string html_table(const text_table& t, std::string_view caption = {}
     out += "</tr></thead>\n<tbody>\n";
     for (const auto& row : t.rows()) {
         out += "<tr>";
-        for (std::size_t c = 0; c < right.size(); ++c)
-            out += fmt::format("<td{}>{}</td>", right[c] ? R"( class="num")" : "", escape_xml(row[c]));
+        for (std::size_t c = 0; c < right.size(); ++c) {
+            // Long text (kernel names) may break anywhere, so the table fits the page.
+            const char* cls = right[c] ? R"( class="num")" : display_width(row[c]) > 40 ? R"( class="wrap")" : "";
+            out += fmt::format("<td{}>{}</td>", cls, escape_xml(row[c]));
+        }
         out += "</tr>\n";
     }
     out += "</tbody>\n</table>\n";
@@ -126,6 +130,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}
 caption{text-align:left;color:#555;padding-bottom:4px}
 th,td{padding:3px 10px;border-bottom:1px solid #e4e4e4;text-align:left;vertical-align:top}
+.wrap{overflow-wrap:anywhere;min-width:16em}
 th{background:#f4f4f4;font-weight:600}
 .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 pre{background:#f7f7f7;padding:10px;overflow-x:auto;font-size:12px}

@@ -361,7 +361,7 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         const auto& b = cand[placer.place(cand)];
         emit(svg::text(b.x, b.y + label_h - 4, c.label, label_px, "start", colour_of(c), svg::halo));
     }
-    // Memory slopes: along the line, a fifth of the way up, rotated to its angle on screen.
+    // Memory slopes: along the line, 30% of the way up (in log space), rotated to its angle on screen.
     const double angle = std::atan2(ya.px_per_decade(), xa.px_per_decade());  // radians above horizontal
     for (std::size_t i = 0; i < mem.size(); ++i) {
         const auto& s = mem_segments[i];
