@@ -1,10 +1,10 @@
 // Tests of report/csv.hpp: RFC 4180 quoting, numbers in SI units, unknowns empty.
+#include "roofline/report/csv.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <sstream>
-
-#include "roofline/report/csv.hpp"
 
 using namespace roofline::report;
 

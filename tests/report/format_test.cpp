@@ -1,14 +1,16 @@
 // Tests of report/format.hpp: human units, three significant digits, exact strings.
+#include "roofline/report/format.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "roofline/report/format.hpp"
-
 using namespace roofline::report;
 
-TEST_CASE("durations print with three significant digits and the prefix that keeps them between 1 and 1000") {
+TEST_CASE(
+    "durations print with three significant digits and the prefix that keeps them between 1 and "
+    "1000") {
     CHECK(format_seconds(12.3e-6) == "12.3 us");
     CHECK(format_seconds(4.56e-3) == "4.56 ms");
     CHECK(format_seconds(850e-9) == "850 ns");
@@ -16,7 +18,8 @@ TEST_CASE("durations print with three significant digits and the prefix that kee
     CHECK(format_seconds(4520.4) == "4520 s");  // no prefix above seconds
     CHECK(format_seconds(0.0) == "0 s");
     CHECK(format_seconds(-3e-3) == "-3.00 ms");
-    // 999.7 us rounds to 1000 us at three digits, which is 1.00 ms: the prefix follows the rounding.
+    // 999.7 us rounds to 1000 us at three digits, which is 1.00 ms: the prefix follows the
+    // rounding.
     CHECK(format_seconds(999.7e-6) == "1.00 ms");
     CHECK(format_seconds(0.5e-9) == "0.500 ns");
 }
@@ -25,7 +28,7 @@ TEST_CASE("sizes, rates, bandwidths and power use decimal prefixes as datasheets
     CHECK(format_bytes(1.23e9) == "1.23 GB");
     CHECK(format_bytes(141e9) == "141 GB");
     CHECK(format_bytes(512) == "512 B");
-    CHECK(format_flops_per_s(989e12) == "989 TFLOP/s");   // H100/H200 dense bf16
+    CHECK(format_flops_per_s(989e12) == "989 TFLOP/s");    // H100/H200 dense bf16
     CHECK(format_flops_per_s(1979e12) == "1.98 PFLOP/s");  // dense fp8
     CHECK(format_flops_per_s(67e12) == "67.0 TFLOP/s");
     CHECK(format_bytes_per_s(4.8e12) == "4.80 TB/s");
@@ -42,7 +45,7 @@ TEST_CASE("sizes, rates, bandwidths and power use decimal prefixes as datasheets
 
 TEST_CASE("binary sizes for what the hardware sizes in powers of two") {
     CHECK(format_bytes_binary(50.0 * 1024 * 1024) == "50.0 MiB");  // H100/H200 L2
-    CHECK(format_bytes_binary(232448) == "227 KiB");              // 227 x 1024: SM90 opt-in smem per block
+    CHECK(format_bytes_binary(232448) == "227 KiB");  // 227 x 1024: SM90 opt-in smem per block
     CHECK(format_bytes_binary(100) == "100 B");
 }
 

@@ -1,11 +1,12 @@
 // Tests of report/html.hpp and report/markup.hpp: escaping, tables, inline SVG.
+#include "roofline/report/html.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "report/markup_check.hpp"
 #include "roofline/core/catalog.hpp"
-#include "roofline/report/html.hpp"
 #include "roofline/report/svg_roofline.hpp"
 
 using namespace roofline;
@@ -48,7 +49,9 @@ TEST_CASE("the HTML report escapes kernel names everywhere and inlines the chart
 
 TEST_CASE("an XML prolog in an inlined SVG is dropped") {
     html_section s("chart");
-    s.add_svg("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>");
+    s.add_svg(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg "
+        "xmlns=\"http://www.w3.org/2000/svg\"></svg>");
     const auto html = s.render();
     CHECK(html.find("<?xml") == std::string::npos);
     CHECK(html.find("<figure>\n<svg xmlns") != std::string::npos);

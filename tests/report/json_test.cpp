@@ -1,10 +1,11 @@
 // Tests of report/json.hpp: ceilings as JSON, null for unknown and unsupported.
+#include "roofline/report/json.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "roofline/core/catalog.hpp"
-#include "roofline/report/json.hpp"
 
 using namespace roofline;
 

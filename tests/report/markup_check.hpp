@@ -14,13 +14,16 @@ namespace roofline::test {
 inline std::string markup_problem(std::string_view doc, bool html = false) {
     std::vector<std::string> open;
     auto is_void = [html](std::string_view n) {
-        return html && (n == "meta" || n == "br" || n == "img" || n == "hr" || n == "link" || n == "input");
+        return html &&
+               (n == "meta" || n == "br" || n == "img" || n == "hr" || n == "link" || n == "input");
     };
     auto check_entity = [&](std::size_t i) -> bool {
         std::size_t j = i + 1;
         if (j < doc.size() && doc[j] == '#') ++j;
         const std::size_t start = j;
-        while (j < doc.size() && ((doc[j] >= 'a' && doc[j] <= 'z') || (doc[j] >= '0' && doc[j] <= '9'))) ++j;
+        while (j < doc.size() &&
+               ((doc[j] >= 'a' && doc[j] <= 'z') || (doc[j] >= '0' && doc[j] <= '9')))
+            ++j;
         return j > start && j < doc.size() && doc[j] == ';';
     };
     for (std::size_t i = 0; i < doc.size(); ++i) {
@@ -46,15 +49,19 @@ inline std::string markup_problem(std::string_view doc, bool html = false) {
         const bool closing = i + 1 < doc.size() && doc[i + 1] == '/';
         std::size_t j = i + (closing ? 2 : 1);
         const std::size_t name_start = j;
-        while (j < doc.size() && doc[j] != ' ' && doc[j] != '>' && doc[j] != '/' && doc[j] != '\n') ++j;
+        while (j < doc.size() && doc[j] != ' ' && doc[j] != '>' && doc[j] != '/' && doc[j] != '\n')
+            ++j;
         const std::string name(doc.substr(name_start, j - name_start));
         if (name.empty()) return "empty tag name at byte " + std::to_string(i);
         char quote = 0;
         for (; j < doc.size(); ++j) {
             if (quote) {
-                if (doc[j] == quote) quote = 0;
-                else if (doc[j] == '<') return "'<' inside an attribute at byte " + std::to_string(j);
-                else if (doc[j] == '&' && !check_entity(j)) return "bare '&' in an attribute at byte " + std::to_string(j);
+                if (doc[j] == quote)
+                    quote = 0;
+                else if (doc[j] == '<')
+                    return "'<' inside an attribute at byte " + std::to_string(j);
+                else if (doc[j] == '&' && !check_entity(j))
+                    return "bare '&' in an attribute at byte " + std::to_string(j);
             } else if (doc[j] == '"' || doc[j] == '\'') {
                 quote = doc[j];
             } else if (doc[j] == '>') {
@@ -80,7 +87,9 @@ inline std::string markup_problem(std::string_view doc, bool html = false) {
 /// True when `doc` contains "nan" or "inf" as a word (case-insensitive): a number that was not
 /// a number leaked into the output.
 inline bool has_non_finite_text(std::string_view doc) {
-    auto word_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    auto word_char = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    };
     for (std::string_view w : {"nan", "inf"}) {
         for (std::size_t i = 0; i + w.size() <= doc.size(); ++i) {
             bool match = true;

@@ -1,24 +1,25 @@
 // Tests of report/svg_pareto.hpp: the Pareto front by hand, and a well-formed chart.
+#include "roofline/report/svg_pareto.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
 #include "report/markup_check.hpp"
-#include "roofline/report/svg_pareto.hpp"
 
 using namespace roofline::report;
 
 namespace {
 std::vector<pareto_point> sample_points() {
     // x = tokens/s per user, y = tokens/s per GPU.
-    return {{"h200", "A", 10, 100, ""},    // front: the highest throughput
-            {"h200", "B", 20, 80, ""},     // front
-            {"b200", "C", 15, 70, ""},     // dominated by B (20 >= 15, 80 >= 70)
-            {"b200", "D", 30, 10, ""},     // front: the most interactive
-            {"b200", "E", 30, 5, ""},      // dominated by D (same x, lower y)
+    return {{"h200", "A", 10, 100, ""},            // front: the highest throughput
+            {"h200", "B", 20, 80, ""},             // front
+            {"b200", "C", 15, 70, ""},             // dominated by B (20 >= 15, 80 >= 70)
+            {"b200", "D", 30, 10, ""},             // front: the most interactive
+            {"b200", "E", 30, 5, ""},              // dominated by D (same x, lower y)
             {"h200", "F", std::nan(""), 500, ""},  // not a number: ignored
-            {"h200", "G", 10, 100, ""}};   // duplicate of A: only A is kept
+            {"h200", "G", 10, 100, ""}};           // duplicate of A: only A is kept
 }
 }  // namespace
 

@@ -1,5 +1,7 @@
 // Tests of report/svg_roofline.hpp: the chart is well-formed SVG, its ridge label carries the
 // right number, circle areas follow time shares, and no non-finite number reaches the text.
+#include "roofline/report/svg_roofline.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,7 +11,6 @@
 
 #include "report/markup_check.hpp"
 #include "roofline/core/catalog.hpp"
-#include "roofline/report/svg_roofline.hpp"
 
 using namespace roofline;
 using namespace roofline::report;
@@ -18,9 +19,11 @@ namespace {
 
 /// Radii of the point circles, in document order.
 std::vector<double> point_radii(const std::string& svg) {
-    static const std::regex re(R"re(<g class="point"><title>[^<]*</title><circle [^>]*\br="([0-9.]+)")re");
+    static const std::regex re(
+        R"re(<g class="point"><title>[^<]*</title><circle [^>]*\br="([0-9.]+)")re");
     std::vector<double> r;
-    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator();
+         ++it)
         r.push_back(std::stod((*it)[1].str()));
     return r;
 }
@@ -32,9 +35,11 @@ roofline_chart h200_bf16_chart() {
 
 }  // namespace
 
-TEST_CASE("ceiling lines: DRAM slope, one roof per known peak, equal peaks merged, unknown L2 left out") {
+TEST_CASE(
+    "ceiling lines: DRAM slope, one roof per known peak, equal peaks merged, unknown L2 left out") {
     const auto c = datasheet_ceilings(gpus::h200_sxm());
-    const auto lines = ceiling_lines(c, {peak_key::bf16, peak_key::fp16, peak_key::fp4, peak_key::fp8});
+    const auto lines =
+        ceiling_lines(c, {peak_key::bf16, peak_key::fp16, peak_key::fp4, peak_key::fp8});
     // DRAM; bf16 and fp16 share 989 TFLOP/s; fp4 is unsupported on Hopper (peak 0): left out.
     REQUIRE(lines.size() == 3);
     CHECK(lines[0].kind == ceiling_kind::memory);
@@ -79,7 +84,8 @@ TEST_CASE("the H200 bf16 chart is well-formed SVG with the ridge at 206 FLOP/byt
 
 TEST_CASE("two requested roofs get two ridge labels named by rate class") {
     const auto g = gpus::h200_sxm();
-    const auto svg = render_roofline_svg(make_roofline_chart(g, datasheet_ceilings(g), {peak_key::bf16, peak_key::fp8}));
+    const auto svg = render_roofline_svg(
+        make_roofline_chart(g, datasheet_ceilings(g), {peak_key::bf16, peak_key::fp8}));
     // fp8: 1979e12 / 4.8e12 = 412.3 FLOP/byte.
     CHECK(svg.find(">bf16 ridge 206 FLOP/B<") != std::string::npos);
     CHECK(svg.find(">fp8 ridge 412 FLOP/B<") != std::string::npos);
@@ -107,7 +113,8 @@ TEST_CASE("points with non-finite or zero values are skipped and counted, never 
                     {"nan intensity", nan, 40e12, 0.2, bound::memory, ""},
                     {"zero rate", 10, 0.0, 0.2, bound::memory, ""},
                     {"inf share", 10, 40e12, INFINITY, bound::latency, ""}};
-    chart.ceilings.push_back({ceiling_kind::compute, nan, "fp6", "fp6 unknown", ceiling_style::primary});
+    chart.ceilings.push_back(
+        {ceiling_kind::compute, nan, "fp6", "fp6 unknown", ceiling_style::primary});
     const auto svg = render_roofline_svg(chart);
     CHECK(point_radii(svg).size() == 1);
     CHECK(svg.find("3 points not drawn") != std::string::npos);
@@ -118,15 +125,16 @@ TEST_CASE("points with non-finite or zero values are skipped and counted, never 
 
 TEST_CASE("kernel names with markup characters are escaped in labels and tooltips") {
     auto chart = h200_bf16_chart();
-    chart.points = {{"void gemm<float, 128>(Params&)", 50, 100e12, 0.3, bound::memory, "a \"quoted\" note"}};
+    chart.points = {
+        {"void gemm<float, 128>(Params&)", 50, 100e12, 0.3, bound::memory, "a \"quoted\" note"}};
     const auto svg = render_roofline_svg(chart);
     CHECK(test::markup_problem(svg) == "");
     CHECK(svg.find("gemm<float") == std::string::npos);
     CHECK(svg.find("void gemm&lt;float, 128&gt;(Params&amp;)") != std::string::npos);
     CHECK(svg.find("a &quot;quoted&quot; note") != std::string::npos);
     // The tooltip gives the numbers: 50 FLOP/B, 100 TFLOP/s, 30.0% of the time, memory-bound.
-    CHECK(svg.find("arithmetic intensity: 50.0 FLOP/B\nachieved: 100 TFLOP/s\ntime share: 30.0%\nbound: memory") !=
-          std::string::npos);
+    CHECK(svg.find("arithmetic intensity: 50.0 FLOP/B\nachieved: 100 TFLOP/s\ntime share: "
+                   "30.0%\nbound: memory") != std::string::npos);
 }
 
 TEST_CASE("the axes widen to hold points beyond the default range") {
@@ -145,7 +153,9 @@ TEST_CASE("the radius of a share stays visible and bounded") {
     CHECK(point_radius_px(1e-6) == doctest::Approx(2.0));  // floor: 36 x sqrt(1e-6) = 0.036 px
 }
 
-TEST_CASE("every catalog GPU with a known DRAM bandwidth draws a well-formed chart for all its rate classes") {
+TEST_CASE(
+    "every catalog GPU with a known DRAM bandwidth draws a well-formed chart for all its rate "
+    "classes") {
     std::vector<peak_key> keys(all_peak_keys.begin(), all_peak_keys.end());
     int drawn = 0;
     const auto catalog = gpu_catalog::builtin();

@@ -1,9 +1,9 @@
 // Tests of report/table.hpp: alignment, fitting a width, ellipsis in the middle.
+#include "roofline/report/table.hpp"
+
 #include <doctest/doctest.h>
 
 #include <string>
-
-#include "roofline/report/table.hpp"
 
 using namespace roofline::report;
 
@@ -15,7 +15,8 @@ TEST_CASE("the middle of a long name gives way to an ellipsis, head and tail sur
     CHECK(ellipsize_middle("abcdefghij", 0).empty());
     // UTF-8: "µ" is two bytes, one column; it is never split.
     CHECK(display_width("12 \u00b5s") == 5);
-    CHECK(ellipsize_middle("\u00b5\u00b5\u00b5\u00b5\u00b5\u00b5", 4) == "\u00b5\u00b5\u2026\u00b5");
+    CHECK(ellipsize_middle("\u00b5\u00b5\u00b5\u00b5\u00b5\u00b5", 4) ==
+          "\u00b5\u00b5\u2026\u00b5");
 }
 
 TEST_CASE("numbers align right, names left, columns two spaces apart") {
@@ -34,7 +35,8 @@ TEST_CASE("numbers align right, names left, columns two spaces apart") {
 
 TEST_CASE("a table wider than the limit shortens its text column in the middle, not its numbers") {
     auto t = text_table::with_headers({"kernel", "calls", "time"});
-    const std::string name = "flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128>>";  // 54 columns
+    const std::string name =
+        "flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128>>";  // 54 columns
     t.add_row({"gemm", "412", "4.56 ms"});
     t.add_row({name, "12", "850 ns"});
     // Natural: 54 + 2 + 5 + 2 + 7 = 70 > 40, so "kernel" shrinks by 30 to 24 columns: 23 kept
@@ -49,7 +51,9 @@ TEST_CASE("a table wider than the limit shortens its text column in the middle, 
     CHECK(t.render(0).find(name) != std::string::npos);
 }
 
-TEST_CASE("text columns shrink no further than their floor and placeholders do not flip a numeric column") {
+TEST_CASE(
+    "text columns shrink no further than their floor and placeholders do not flip a numeric "
+    "column") {
     auto t = text_table::with_headers({"name", "value"});
     t.add_row({std::string(30, 'x'), "n/a"});
     t.add_row({"y", "1.5"});

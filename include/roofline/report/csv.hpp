@@ -9,6 +9,8 @@
 // Fields with leading or trailing spaces are quoted too: RFC 4180 keeps spaces as part of the
 // field, but some readers trim unquoted ones.
 
+#include <fmt/format.h>
+
 #include <cmath>        // std::isfinite
 #include <cstdint>      // std::int64_t
 #include <ostream>      // std::ostream
@@ -16,8 +18,6 @@
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::is_floating_point_v, std::is_integral_v
 #include <vector>       // std::vector
-
-#include <fmt/format.h>
 
 namespace roofline::report {
 
@@ -46,9 +46,10 @@ inline std::string csv_number(double v) {
 
 /// Writes CSV records to a stream.
 class csv_writer {
-public:
+  public:
     /// `crlf`: end records with "\r\n" (RFC 4180, the default) or with "\n".
-    explicit csv_writer(std::ostream& out, bool crlf = true) : out_(&out), eol_(crlf ? "\r\n" : "\n") {}
+    explicit csv_writer(std::ostream& out, bool crlf = true)
+        : out_(&out), eol_(crlf ? "\r\n" : "\n") {}
 
     /// Writes one record of text fields.
     void row(const std::vector<std::string>& fields) {
@@ -69,13 +70,17 @@ public:
         row(text);
     }
 
-private:
+  private:
     template <class T>
     static std::string to_field(const T& v) {
-        if constexpr (std::is_same_v<T, bool>) return v ? "1" : "0";
-        else if constexpr (std::is_floating_point_v<T>) return csv_number(static_cast<double>(v));
-        else if constexpr (std::is_integral_v<T>) return fmt::format("{}", v);
-        else return std::string(std::string_view(v));
+        if constexpr (std::is_same_v<T, bool>)
+            return v ? "1" : "0";
+        else if constexpr (std::is_floating_point_v<T>)
+            return csv_number(static_cast<double>(v));
+        else if constexpr (std::is_integral_v<T>)
+            return fmt::format("{}", v);
+        else
+            return std::string(std::string_view(v));
     }
 
     std::ostream* out_;

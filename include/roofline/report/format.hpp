@@ -8,14 +8,14 @@
 // A value that is not a finite number prints as "n/a", so an unknown never looks like a number.
 // Microseconds print as "us" (ASCII), so that tables line up in every terminal.
 
+#include <fmt/format.h>
+
 #include <array>        // std::array
 #include <cmath>        // std::isfinite, std::floor, std::log10, std::pow, std::round, std::fabs
 #include <cstddef>      // std::size_t
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <utility>      // std::move
-
-#include <fmt/format.h>
 
 namespace roofline::report {
 
@@ -31,13 +31,12 @@ inline constexpr std::array<unit_prefix, 4> time_prefixes = {
     {{1e-9, "n"}, {1e-6, "u"}, {1e-3, "m"}, {1.0, ""}}};
 inline constexpr std::array<unit_prefix, 7> decimal_prefixes = {
     {{1.0, ""}, {1e3, "k"}, {1e6, "M"}, {1e9, "G"}, {1e12, "T"}, {1e15, "P"}, {1e18, "E"}}};
-inline constexpr std::array<unit_prefix, 6> binary_prefixes = {
-    {{1.0, ""},
-     {1024.0, "Ki"},
-     {1048576.0, "Mi"},
-     {1073741824.0, "Gi"},
-     {1099511627776.0, "Ti"},
-     {1125899906842624.0, "Pi"}}};
+inline constexpr std::array<unit_prefix, 6> binary_prefixes = {{{1.0, ""},
+                                                                {1024.0, "Ki"},
+                                                                {1048576.0, "Mi"},
+                                                                {1073741824.0, "Gi"},
+                                                                {1099511627776.0, "Ti"},
+                                                                {1125899906842624.0, "Pi"}}};
 
 /// `v` rounded to `significant` significant digits (v > 0, finite).
 inline double round_significant(double v, int significant) {
@@ -83,7 +82,8 @@ std::string with_prefix(double v, std::string_view unit, const std::array<unit_p
 /// `v` with `significant` significant digits and the decimal SI prefix that keeps the number in
 /// [1, 1000): format_si(4.8e12, "B/s") == "4.80 TB/s". `trim` drops trailing zeros ("1 TB/s"),
 /// for axis ticks. "n/a" for NaN and infinities.
-inline std::string format_si(double v, std::string_view unit, int significant = 3, bool trim = false) {
+inline std::string format_si(double v, std::string_view unit, int significant = 3,
+                             bool trim = false) {
     return detail::with_prefix(v, unit, detail::decimal_prefixes, significant, trim);
 }
 
@@ -94,7 +94,9 @@ inline std::string format_seconds(double s) {
 
 /// A size in bytes with decimal prefixes, as memory capacities and traffic are quoted:
 /// 1.23e9 -> "1.23 GB".
-inline std::string format_bytes(double bytes) { return format_si(bytes, "B"); }
+inline std::string format_bytes(double bytes) {
+    return format_si(bytes, "B");
+}
 
 /// A size in bytes with binary prefixes, for what the hardware sizes in powers of two (L2,
 /// shared memory): 52428800 -> "50.0 MiB", 232448 -> "227 KiB".
@@ -103,13 +105,19 @@ inline std::string format_bytes_binary(double bytes) {
 }
 
 /// A compute rate: 989e12 -> "989 TFLOP/s", 1.979e15 -> "1.98 PFLOP/s".
-inline std::string format_flops_per_s(double flops_per_s) { return format_si(flops_per_s, "FLOP/s"); }
+inline std::string format_flops_per_s(double flops_per_s) {
+    return format_si(flops_per_s, "FLOP/s");
+}
 
 /// A bandwidth: 4.8e12 -> "4.80 TB/s", 64e9 -> "64.0 GB/s".
-inline std::string format_bytes_per_s(double bytes_per_s) { return format_si(bytes_per_s, "B/s"); }
+inline std::string format_bytes_per_s(double bytes_per_s) {
+    return format_si(bytes_per_s, "B/s");
+}
 
 /// A power: 700 -> "700 W", 1200 -> "1.20 kW".
-inline std::string format_watts(double w) { return format_si(w, "W"); }
+inline std::string format_watts(double w) {
+    return format_si(w, "W");
+}
 
 /// A clock in whole MHz, as nvidia-smi and datasheets quote SM clocks: 1.41e9 -> "1410 MHz".
 inline std::string format_mhz(double hz) {
@@ -130,7 +138,8 @@ inline std::string format_significant(double v, int significant = 3) {
     if (!std::isfinite(v)) return "n/a";
     if (v == 0.0) return "0";
     const double a = std::fabs(v);
-    const double r = a >= std::pow(10.0, significant) ? std::round(a) : detail::round_significant(a, significant);
+    const double r = a >= std::pow(10.0, significant) ? std::round(a)
+                                                      : detail::round_significant(a, significant);
     return fmt::format("{}{:.{}f}", v < 0.0 ? "-" : "", r, detail::decimals_for(r, significant));
 }
 

@@ -7,14 +7,14 @@
 // they must come from this library's renderers (svg_roofline.hpp, svg_pareto.hpp), which
 // escape their own text.
 
+#include <fmt/format.h>
+
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::uint8_t
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <utility>      // std::move
 #include <vector>       // std::vector
-
-#include <fmt/format.h>
 
 #include "roofline/report/markup.hpp"
 #include "roofline/report/table.hpp"
@@ -23,7 +23,7 @@ namespace roofline::report {
 
 /// A section of the report: a heading and an ordered list of blocks.
 class html_section {
-public:
+  public:
     explicit html_section(std::string heading) : heading_(std::move(heading)) {}
 
     /// A paragraph of plain text.
@@ -36,14 +36,16 @@ public:
     /// An SVG document produced by this library's renderers, inlined as markup.
     html_section& add_svg(std::string svg) { return add(kind::svg, std::move(svg)); }
     /// Plain text kept as laid out (e.g. a terminal report), in a monospace block.
-    html_section& add_preformatted(std::string text) { return add(kind::preformatted, std::move(text)); }
+    html_section& add_preformatted(std::string text) {
+        return add(kind::preformatted, std::move(text));
+    }
 
     /// The section as HTML: `<section><h2>` ... `</section>`.
     std::string render() const;
 
     const std::string& heading() const { return heading_; }
 
-private:
+  private:
     enum class kind : std::uint8_t { paragraph, table, svg, preformatted };
     struct block {
         kind k;
@@ -75,13 +77,16 @@ inline std::string html_table(const text_table& t, std::string_view caption = {}
     for (std::size_t c = 0; c < right.size(); ++c) right[c] = t.right_aligned(c);
     out += "<thead><tr>";
     for (std::size_t c = 0; c < right.size(); ++c)
-        out += fmt::format("<th{}>{}</th>", right[c] ? R"( class="num")" : "", escape_xml(t.columns()[c].header));
+        out += fmt::format("<th{}>{}</th>", right[c] ? R"( class="num")" : "",
+                           escape_xml(t.columns()[c].header));
     out += "</tr></thead>\n<tbody>\n";
     for (const auto& row : t.rows()) {
         out += "<tr>";
         for (std::size_t c = 0; c < right.size(); ++c) {
             // Long text (kernel names) may break anywhere, so the table fits the page.
-            const char* cls = right[c] ? R"( class="num")" : display_width(row[c]) > 40 ? R"( class="wrap")" : "";
+            const char* cls = right[c]                     ? R"( class="num")"
+                              : display_width(row[c]) > 40 ? R"( class="wrap")"
+                                                           : "";
             out += fmt::format("<td{}>{}</td>", cls, escape_xml(row[c]));
         }
         out += "</tr>\n";
@@ -112,10 +117,18 @@ inline std::string html_section::render() const {
     std::string out = fmt::format("<section>\n<h2>{}</h2>\n", escape_xml(heading_));
     for (const auto& b : blocks_) {
         switch (b.k) {
-            case kind::paragraph: out += fmt::format("<p>{}</p>\n", escape_xml(b.text)); break;
-            case kind::table: out += html_table(b.table, b.text); break;
-            case kind::svg: out += fmt::format("<figure>\n{}</figure>\n", detail::strip_xml_prolog(b.text)); break;
-            case kind::preformatted: out += fmt::format("<pre>{}</pre>\n", escape_xml(b.text)); break;
+            case kind::paragraph:
+                out += fmt::format("<p>{}</p>\n", escape_xml(b.text));
+                break;
+            case kind::table:
+                out += html_table(b.table, b.text);
+                break;
+            case kind::svg:
+                out += fmt::format("<figure>\n{}</figure>\n", detail::strip_xml_prolog(b.text));
+                break;
+            case kind::preformatted:
+                out += fmt::format("<pre>{}</pre>\n", escape_xml(b.text));
+                break;
         }
     }
     out += "</section>\n";
@@ -124,7 +137,8 @@ inline std::string html_section::render() const {
 
 /// The report as one HTML5 document (UTF-8).
 inline std::string render_html(const html_report& r) {
-    constexpr std::string_view css = R"(body{font-family:"DejaVu Sans","Liberation Sans",Arial,Helvetica,sans-serif;color:#222;margin:24px auto;max-width:1080px;padding:0 16px;line-height:1.4}
+    constexpr std::string_view css =
+        R"(body{font-family:"DejaVu Sans","Liberation Sans",Arial,Helvetica,sans-serif;color:#222;margin:24px auto;max-width:1080px;padding:0 16px;line-height:1.4}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .subtitle{color:#555;margin:0 0 12px}
 table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}
@@ -138,9 +152,11 @@ figure{margin:8px 0}figure svg{max-width:100%;height:auto}
 footer{color:#777;font-size:12px;margin-top:32px})";
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-    out += fmt::format("<title>{}</title>\n<style>\n{}\n</style>\n</head>\n<body>\n", escape_xml(r.title), css);
+    out += fmt::format("<title>{}</title>\n<style>\n{}\n</style>\n</head>\n<body>\n",
+                       escape_xml(r.title), css);
     out += fmt::format("<h1>{}</h1>\n", escape_xml(r.title));
-    if (!r.subtitle.empty()) out += fmt::format("<p class=\"subtitle\">{}</p>\n", escape_xml(r.subtitle));
+    if (!r.subtitle.empty())
+        out += fmt::format("<p class=\"subtitle\">{}</p>\n", escape_xml(r.subtitle));
     for (const auto& s : r.sections) out += s.render();
     out += "<footer>Generated by roofline.</footer>\n</body>\n</html>\n";
     return out;

@@ -3,10 +3,9 @@
 // null for what is unknown. JSON has no NaN or infinity; nlohmann would write `null` for them
 // silently, so the helpers make that choice explicit and visible in one place.
 
-#include <cmath>   // std::isfinite
-#include <string>  // std::string
-
+#include <cmath>  // std::isfinite
 #include <nlohmann/json.hpp>
+#include <string>  // std::string
 
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
@@ -15,18 +14,25 @@
 namespace roofline::report {
 
 /// `v` as a JSON number, or null when it is NaN or infinite (unknown).
-inline nlohmann::json json_number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+inline nlohmann::json json_number(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
 
 /// A rate as a JSON number, or null when unknown or zero (unsupported), as `roofline gpus
 /// --json` reports `dense_flops_per_s`.
-inline nlohmann::json json_rate(double v) { return std::isfinite(v) && v > 0.0 ? nlohmann::json(v) : nlohmann::json(nullptr); }
+inline nlohmann::json json_rate(double v) {
+    return std::isfinite(v) && v > 0.0 ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
 
 /// "nvlink", "pcie", "pcie_no_p2p".
 inline std::string link_kind_name(link_kind k) {
     switch (k) {
-        case link_kind::nvlink: return "nvlink";
-        case link_kind::pcie: return "pcie";
-        case link_kind::pcie_no_p2p: return "pcie_no_p2p";
+        case link_kind::nvlink:
+            return "nvlink";
+        case link_kind::pcie:
+            return "pcie";
+        case link_kind::pcie_no_p2p:
+            return "pcie_no_p2p";
     }
     return "pcie";
 }

@@ -21,17 +21,31 @@ inline std::string escape_xml(std::string_view s) {
     out.reserve(s.size() + s.size() / 8);
     for (char c : s) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
             case '\t':
             case '\n':
-            case '\r': out += c; break;
+            case '\r':
+                out += c;
+                break;
             default:
-                if (static_cast<unsigned char>(c) < 0x20u) out += "\uFFFD";
-                else out += c;
+                if (static_cast<unsigned char>(c) < 0x20u)
+                    out += "\uFFFD";
+                else
+                    out += c;
         }
     }
     return out;

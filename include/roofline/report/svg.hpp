@@ -8,6 +8,8 @@
 // wherever the file is opened; widths are estimated (0.6 em per character, DejaVu Sans' mean
 // advance for mixed text rounded up), since no font metrics are at hand.
 
+#include <fmt/format.h>
+
 #include <algorithm>    // std::max, std::min
 #include <array>        // std::array
 #include <cmath>        // std::isfinite, std::log10, std::pow, std::floor, std::ceil
@@ -17,8 +19,6 @@
 #include <string_view>  // std::string_view
 #include <utility>      // std::pair
 #include <vector>       // std::vector
-
-#include <fmt/format.h>
 
 #include "roofline/core/bound.hpp"
 #include "roofline/report/markup.hpp"
@@ -46,7 +46,8 @@ inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 146959810393466
 }
 
 /// Font stack of every chart.
-inline constexpr std::string_view font_family = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
+inline constexpr std::string_view font_family =
+    "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
 
 /// Estimated width in pixels of `s` set at `font_px`.
 inline double text_width(std::string_view s, double font_px) {
@@ -79,8 +80,10 @@ inline bool segment_hits(const rect& r, double x1, double y1, double x2, double 
             if (q[i] < 0.0) return false;
         } else {
             const double t = q[i] / p[i];
-            if (p[i] < 0.0) t0 = std::max(t0, t);
-            else t1 = std::min(t1, t);
+            if (p[i] < 0.0)
+                t0 = std::max(t0, t);
+            else
+                t1 = std::min(t1, t);
         }
     }
     return t0 <= t1;
@@ -91,21 +94,26 @@ inline bool segment_hits(const rect& r, double x1, double y1, double x2, double 
 struct log_axis {
     double lo = 1, hi = 10, px_lo = 0, px_hi = 1;
     double operator()(double v) const {
-        return px_lo + (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) * (px_hi - px_lo);
+        return px_lo + (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) *
+                           (px_hi - px_lo);
     }
     /// Pixels per factor of ten.
-    double px_per_decade() const { return std::abs(px_hi - px_lo) / (std::log10(hi) - std::log10(lo)); }
+    double px_per_decade() const {
+        return std::abs(px_hi - px_lo) / (std::log10(hi) - std::log10(lo));
+    }
     /// The powers of ten inside [lo, hi].
     std::vector<double> decades() const {
         std::vector<double> out;
-        for (int e = static_cast<int>(std::ceil(std::log10(lo) - 1e-9)); e <= static_cast<int>(std::floor(std::log10(hi) + 1e-9)); ++e)
+        for (int e = static_cast<int>(std::ceil(std::log10(lo) - 1e-9));
+             e <= static_cast<int>(std::floor(std::log10(hi) + 1e-9)); ++e)
             out.push_back(std::pow(10.0, e));
         return out;
     }
     /// 2x ... 9x each power of ten inside [lo, hi] (minor grid lines).
     std::vector<double> minor_ticks() const {
         std::vector<double> out;
-        for (int e = static_cast<int>(std::floor(std::log10(lo))) ; e <= static_cast<int>(std::ceil(std::log10(hi))); ++e)
+        for (int e = static_cast<int>(std::floor(std::log10(lo)));
+             e <= static_cast<int>(std::ceil(std::log10(hi))); ++e)
             for (int m = 2; m <= 9; ++m) {
                 const double v = m * std::pow(10.0, e);
                 if (v > lo && v < hi) out.push_back(v);
@@ -121,9 +129,13 @@ struct linear_axis {
 };
 
 /// The largest power of ten at or below `v` (v > 0).
-inline double decade_floor(double v) { return std::pow(10.0, std::floor(std::log10(v) + 1e-9)); }
+inline double decade_floor(double v) {
+    return std::pow(10.0, std::floor(std::log10(v) + 1e-9));
+}
 /// The smallest power of ten at or above `v` (v > 0).
-inline double decade_ceil(double v) { return std::pow(10.0, std::ceil(std::log10(v) - 1e-9)); }
+inline double decade_ceil(double v) {
+    return std::pow(10.0, std::ceil(std::log10(v) - 1e-9));
+}
 
 /// "Nice" tick step (1, 2 or 5 x 10^k) giving about `target` intervals over [0, span].
 inline double nice_step(double span, int target = 6) {
@@ -139,7 +151,7 @@ inline double nice_step(double span, int target = 6) {
 /// collides with nothing wins, else the one that collides least (a simple, deterministic nudge:
 /// no iterative relaxation, so the same input always draws the same chart).
 class label_placer {
-public:
+  public:
     explicit label_placer(rect bounds) : bounds_(bounds) {}
 
     /// Something labels should stay off (another label, a circle's bounding box, a legend).
@@ -188,7 +200,7 @@ public:
         return c;
     }
 
-private:
+  private:
     struct obstacle {
         rect box;
         double weight;
@@ -205,8 +217,8 @@ private:
 /// Candidate boxes (w x h) for the label of a circle at (cx, cy) of radius r: right, left,
 /// above, below and the diagonals, on `rings` rings moving outwards. `ring_of[i]` receives the
 /// ring of candidate i (0 = touching the circle), so that far labels can get a leader line.
-inline std::vector<rect> candidates_around(double cx, double cy, double r, double w, double h, int rings,
-                                           std::vector<int>* ring_of = nullptr) {
+inline std::vector<rect> candidates_around(double cx, double cy, double r, double w, double h,
+                                           int rings, std::vector<int>* ring_of = nullptr) {
     std::vector<rect> out;
     for (int k = 0; k < rings; ++k) {
         const double d = 3.0 + k * (h + 2.0);
@@ -233,15 +245,16 @@ inline std::vector<rect> candidates_around(double cx, double cy, double r, doubl
 /// vision deficiencies): compute blue, memory orange, power vermillion, communication bluish
 /// green, latency reddish purple.
 inline std::string_view bound_colour(bound b) {
-    constexpr std::array<std::string_view, 5> colours = {"#0072B2", "#E69F00", "#D55E00", "#009E73", "#CC79A7"};
+    constexpr std::array<std::string_view, 5> colours = {"#0072B2", "#E69F00", "#D55E00", "#009E73",
+                                                         "#CC79A7"};
     return colours[static_cast<std::size_t>(b)];
 }
 
 /// Categorical colours (Okabe-Ito without yellow, then sky blue and grey): series i takes
 /// colour i modulo 8.
 inline std::string_view series_colour(std::size_t i) {
-    constexpr std::array<std::string_view, 8> colours = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-                                                         "#E69F00", "#56B4E9", "#000000", "#999999"};
+    constexpr std::array<std::string_view, 8> colours = {
+        "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"};
     return colours[i % colours.size()];
 }
 
@@ -250,24 +263,28 @@ inline std::string_view series_colour(std::size_t i) {
 inline std::string text(double x, double y, std::string_view content, double font_px,
                         std::string_view anchor = "start", std::string_view fill = "#222",
                         std::string_view extra = {}) {
-    return fmt::format(R"(<text x="{}" y="{}" font-size="{}" text-anchor="{}" fill="{}"{}{}>{}</text>)"
-                       "\n",
-                       num(x), num(y), num(font_px), anchor, fill, extra.empty() ? "" : " ", extra,
-                       escape_xml(content));
+    return fmt::format(
+        R"(<text x="{}" y="{}" font-size="{}" text-anchor="{}" fill="{}"{}{}>{}</text>)"
+        "\n",
+        num(x), num(y), num(font_px), anchor, fill, extra.empty() ? "" : " ", extra,
+        escape_xml(content));
 }
 
 /// A whole SVG document: the root element (size, font, accessible title), a white background,
 /// then `body`.
-inline std::string document(double width, double height, std::string_view title, std::string_view body) {
-    return fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
-                       R"(font-family="{2}" role="img">)"
-                       "\n<title>{3}</title>\n"
-                       R"(<rect x="0" y="0" width="{0}" height="{1}" fill="#ffffff"/>)"
-                       "\n{4}</svg>\n",
-                       num(width), num(height), font_family, escape_xml(title), body);
+inline std::string document(double width, double height, std::string_view title,
+                            std::string_view body) {
+    return fmt::format(
+        R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
+        R"(font-family="{2}" role="img">)"
+        "\n<title>{3}</title>\n"
+        R"(<rect x="0" y="0" width="{0}" height="{1}" fill="#ffffff"/>)"
+        "\n{4}</svg>\n",
+        num(width), num(height), font_family, escape_xml(title), body);
 }
 
 /// Attributes that draw a white halo behind text, so labels stay readable over grid lines.
-inline constexpr std::string_view halo = R"(stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke")";
+inline constexpr std::string_view halo =
+    R"(stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke")";
 
 }  // namespace roofline::report::svg

@@ -11,14 +11,14 @@
 // colour when several GPUs are compared. Front points are labelled; every point has a tooltip.
 // Points whose coordinates are not finite positive numbers are skipped and counted in a note.
 
-#include <algorithm>    // std::stable_sort, std::reverse, std::find, std::max, std::min
-#include <cmath>        // std::isfinite, std::floor, std::ceil
-#include <cstddef>      // std::size_t
-#include <string>       // std::string
-#include <utility>      // std::pair
-#include <vector>       // std::vector
-
 #include <fmt/format.h>
+
+#include <algorithm>  // std::stable_sort, std::reverse, std::find, std::max, std::min
+#include <cmath>      // std::isfinite, std::floor, std::ceil
+#include <cstddef>    // std::size_t
+#include <string>     // std::string
+#include <utility>    // std::pair
+#include <vector>     // std::vector
 
 #include "roofline/report/format.hpp"
 #include "roofline/report/markup.hpp"
@@ -29,8 +29,8 @@ namespace roofline::report {
 
 /// One evaluated configuration.
 struct pareto_point {
-    std::string gpu;    ///< series (one colour per GPU), e.g. "8x h200-sxm"
-    std::string label;  ///< the layout, e.g. "TP8 c=64"; drawn for front points
+    std::string gpu;                     ///< series (one colour per GPU), e.g. "8x h200-sxm"
+    std::string label;                   ///< the layout, e.g. "TP8 c=64"; drawn for front points
     double tokens_per_s_per_user = 0.0;  ///< x: output tokens/s each user sees
     double tokens_per_s_per_gpu = 0.0;   ///< y: total tokens/s divided by the GPU count
     std::string detail;                  ///< further tooltip lines (TTFT, TPOT, bound, ...)
@@ -117,8 +117,8 @@ inline std::string step_path(const std::vector<std::pair<double, double>>& px) {
         if (i == 0) {
             d += fmt::format("M{} {}", svg::num(px[i].first), svg::num(px[i].second));
         } else {
-            d += fmt::format(" L{} {} L{} {}", svg::num(px[i - 1].first), svg::num(px[i].second), svg::num(px[i].first),
-                             svg::num(px[i].second));
+            d += fmt::format(" L{} {} L{} {}", svg::num(px[i - 1].first), svg::num(px[i].second),
+                             svg::num(px[i].first), svg::num(px[i].second));
         }
     }
     return d;
@@ -148,8 +148,9 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
 
     std::vector<std::string> notes;
     if (skipped)
-        notes.push_back(fmt::format("{} point{} not drawn: a coordinate is not a finite positive number", skipped,
-                                    skipped == 1 ? "" : "s"));
+        notes.push_back(
+            fmt::format("{} point{} not drawn: a coordinate is not a finite positive number",
+                        skipped, skipped == 1 ? "" : "s"));
     for (const auto& n : chart.notes) notes.push_back(n);
     const double width = chart.width_px;
     const svg::rect plot{96.0, 70.0, width - 96.0 - 40.0, chart.height_px - 70.0 - 116.0};
@@ -164,13 +165,15 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
     }
     const auto xa = detail::pareto_axis::make(chart.log_x, x_min, x_max, plot.x, plot.right());
     const auto ya = detail::pareto_axis::make(chart.log_y, y_min, y_max, plot.bottom(), plot.y);
-    const std::string clip_id =
-        fmt::format("pareto-clip-{:016x}", svg::fnv1a(chart.title + "\n" + chart.subtitle + "\n" + std::to_string(pts.size())));
+    const std::string clip_id = fmt::format(
+        "pareto-clip-{:016x}",
+        svg::fnv1a(chart.title + "\n" + chart.subtitle + "\n" + std::to_string(pts.size())));
 
     std::string out;
-    out += fmt::format(R"(<defs><clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath></defs>)"
-                       "\n",
-                       clip_id, num(plot.x - 8), num(plot.y - 8), num(plot.w + 16), num(plot.h + 16));
+    out += fmt::format(
+        R"(<defs><clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath></defs>)"
+        "\n",
+        clip_id, num(plot.x - 8), num(plot.y - 8), num(plot.w + 16), num(plot.h + 16));
     out += svg::text(plot.x, 30, chart.title, 18, "start", "#111", R"(font-weight="bold")");
     if (!chart.subtitle.empty()) out += svg::text(plot.x, 52, chart.subtitle, 13, "start", "#555");
 
@@ -190,30 +193,35 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
     out += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#888"/>)"
                        "\n",
                        num(plot.x), num(plot.y), num(plot.w), num(plot.h));
-    out += svg::text(plot.x + plot.w / 2, plot.bottom() + 42, "Interactivity (output tokens/s per user)", 13, "middle",
-                     "#222");
+    out += svg::text(plot.x + plot.w / 2, plot.bottom() + 42,
+                     "Interactivity (output tokens/s per user)", 13, "middle", "#222");
     out += svg::text(0, 0, "Throughput (tokens/s per GPU)", 13, "middle", "#222",
-                     fmt::format(R"~(transform="translate({} {}) rotate(-90)")~", num(22), num(plot.y + plot.h / 2)));
+                     fmt::format(R"~(transform="translate({} {}) rotate(-90)")~", num(22),
+                                 num(plot.y + plot.h / 2)));
 
     // Fronts: each GPU's own (thin, when several are compared), then the overall one.
     const auto front = pareto_front(pts);
-    out += fmt::format(R"~(<g class="fronts" clip-path="url(#{})" fill="none" stroke-linejoin="round">)~"
-                       "\n",
-                       clip_id);
+    out += fmt::format(
+        R"~(<g class="fronts" clip-path="url(#{})" fill="none" stroke-linejoin="round">)~"
+        "\n",
+        clip_id);
     if (gpus.size() > 1)
         for (std::size_t s = 0; s < gpus.size(); ++s) {
             std::vector<pareto_point> sub;
             for (const auto& p : pts)
                 if (p.gpu == gpus[s]) sub.push_back(p);
             std::vector<std::pair<double, double>> px;
-            for (auto i : pareto_front(sub)) px.emplace_back(xa(sub[i].tokens_per_s_per_user), ya(sub[i].tokens_per_s_per_gpu));
+            for (auto i : pareto_front(sub))
+                px.emplace_back(xa(sub[i].tokens_per_s_per_user), ya(sub[i].tokens_per_s_per_gpu));
             if (px.size() > 1)
-                out += fmt::format(R"(<path d="{}" stroke="{}" stroke-width="1.3" stroke-opacity="0.75"/>)"
-                                   "\n",
-                                   detail::step_path(px), svg::series_colour(s));
+                out += fmt::format(
+                    R"(<path d="{}" stroke="{}" stroke-width="1.3" stroke-opacity="0.75"/>)"
+                    "\n",
+                    detail::step_path(px), svg::series_colour(s));
         }
     std::vector<std::pair<double, double>> front_px;
-    for (auto i : front) front_px.emplace_back(xa(pts[i].tokens_per_s_per_user), ya(pts[i].tokens_per_s_per_gpu));
+    for (auto i : front)
+        front_px.emplace_back(xa(pts[i].tokens_per_s_per_user), ya(pts[i].tokens_per_s_per_gpu));
     if (front_px.size() > 1)
         out += fmt::format(R"(<path class="pareto-front" d="{}" stroke="#222" stroke-width="2.2"/>)"
                            "\n",
@@ -230,8 +238,10 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
         placer.add_obstacle({cx - r, cy - r, 2 * r, 2 * r}, 0.5);
     }
     for (std::size_t k = 1; k < front_px.size(); ++k) {
-        placer.add_segment(front_px[k - 1].first, front_px[k - 1].second, front_px[k - 1].first, front_px[k].second);
-        placer.add_segment(front_px[k - 1].first, front_px[k].second, front_px[k].first, front_px[k].second);
+        placer.add_segment(front_px[k - 1].first, front_px[k - 1].second, front_px[k - 1].first,
+                           front_px[k].second);
+        placer.add_segment(front_px[k - 1].first, front_px[k].second, front_px[k].first,
+                           front_px[k].second);
     }
     out += fmt::format(R"~(<g class="points" clip-path="url(#{})">)~"
                        "\n",
@@ -241,17 +251,20 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
             if (on_front[i] != (pass == 1)) continue;
             const auto& p = pts[i];
             const auto colour = svg::series_colour(series_of(p.gpu));
-            std::string tip = fmt::format("{} \u00b7 {}\ntokens/s per user: {}\ntokens/s per GPU: {}", p.gpu, p.label,
-                                          format_significant(p.tokens_per_s_per_user),
-                                          format_significant(p.tokens_per_s_per_gpu));
+            std::string tip =
+                fmt::format("{} \u00b7 {}\ntokens/s per user: {}\ntokens/s per GPU: {}", p.gpu,
+                            p.label, format_significant(p.tokens_per_s_per_user),
+                            format_significant(p.tokens_per_s_per_gpu));
             if (on_front[i]) tip += "\non the Pareto front";
             if (!p.detail.empty()) tip += "\n" + p.detail;
-            out += fmt::format(R"(<g class="point{}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="{}" )"
-                               R"(fill-opacity="{}" stroke="{}" stroke-width="{}"/></g>)"
-                               "\n",
-                               on_front[i] ? " front" : "", escape_xml(tip), num(xa(p.tokens_per_s_per_user)),
-                               num(ya(p.tokens_per_s_per_gpu)), on_front[i] ? "5.5" : "4", colour,
-                               on_front[i] ? "0.9" : "0.45", on_front[i] ? "#222" : colour, on_front[i] ? "1.5" : "1");
+            out += fmt::format(
+                R"(<g class="point{}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="{}" )"
+                R"(fill-opacity="{}" stroke="{}" stroke-width="{}"/></g>)"
+                "\n",
+                on_front[i] ? " front" : "", escape_xml(tip), num(xa(p.tokens_per_s_per_user)),
+                num(ya(p.tokens_per_s_per_gpu)), on_front[i] ? "5.5" : "4", colour,
+                on_front[i] ? "0.9" : "0.45", on_front[i] ? "#222" : colour,
+                on_front[i] ? "1.5" : "1");
         }
     out += "</g>\n";
 
@@ -268,10 +281,12 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
         const std::size_t k = placer.place(cand);
         const auto& b = cand[k];
         if (ring[k] >= 1) {
-            const double tx = std::min(std::max(cx, b.x), b.right()), ty = std::min(std::max(cy, b.y), b.bottom());
-            out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#777" stroke-width="0.8"/>)"
-                               "\n",
-                               num(cx), num(cy), num(tx), num(ty));
+            const double tx = std::min(std::max(cx, b.x), b.right()),
+                         ty = std::min(std::max(cy, b.y), b.bottom());
+            out += fmt::format(
+                R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#777" stroke-width="0.8"/>)"
+                "\n",
+                num(cx), num(cy), num(tx), num(ty));
         }
         out += svg::text(b.x, b.y + lh - 3.5, t, fs, "start", "#222", svg::halo);
     }
@@ -296,9 +311,10 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
             x = plot.x;
             y += 20;
         }
-        out += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#222" stroke-width="2.2"/>)"
-                           "\n",
-                           num(x), num(y), num(x + 22), num(y));
+        out += fmt::format(
+            R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#222" stroke-width="2.2"/>)"
+            "\n",
+            num(x), num(y), num(x + 22), num(y));
         out += svg::text(x + 28, y + 4, "Pareto front (labelled)", 12, "start", "#333");
     }
     y += 26;
@@ -306,7 +322,8 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
         out += svg::text(plot.x, y + 4, n, 11, "start", "#666");
         y += 14;
     }
-    return svg::document(width, std::max(chart.height_px, y + 4), chart.title.empty() ? "Pareto front" : chart.title, out);
+    return svg::document(width, std::max(chart.height_px, y + 4),
+                         chart.title.empty() ? "Pareto front" : chart.title, out);
 }
 
 }  // namespace roofline::report

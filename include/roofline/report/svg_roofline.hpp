@@ -16,15 +16,15 @@
 // ceilings from `roofline::ceilings`. Nothing that is not a finite positive number is drawn:
 // such points and ceilings are skipped and counted in a footnote, never emitted as "nan".
 
-#include <algorithm>    // std::sort, std::max, std::min
-#include <cmath>        // std::isfinite, std::sqrt, std::atan2
-#include <cstddef>      // std::size_t
-#include <cstdint>      // std::uint8_t, std::uint64_t
-#include <numbers>      // std::numbers::pi
-#include <string>       // std::string
-#include <vector>       // std::vector
-
 #include <fmt/format.h>
+
+#include <algorithm>  // std::sort, std::max, std::min
+#include <cmath>      // std::isfinite, std::sqrt, std::atan2
+#include <cstddef>    // std::size_t
+#include <cstdint>    // std::uint8_t, std::uint64_t
+#include <numbers>    // std::numbers::pi
+#include <string>     // std::string
+#include <vector>     // std::vector
 
 #include "roofline/core/bound.hpp"
 #include "roofline/core/ceilings.hpp"
@@ -59,12 +59,12 @@ struct ceiling_line {
 
 /// One measured phase or kernel.
 struct chart_point {
-    std::string label;                  ///< drawn beside the circle (shortened if long) and in the tooltip
-    double arithmetic_intensity = 0.0;  ///< FLOP per DRAM byte
-    double achieved_flops_per_s = 0.0;  ///< FLOP / measured time
-    double time_share = 0.0;            ///< fraction of the total time, in (0, 1]
+    std::string label;  ///< drawn beside the circle (shortened if long) and in the tooltip
+    double arithmetic_intensity = 0.0;                 ///< FLOP per DRAM byte
+    double achieved_flops_per_s = 0.0;                 ///< FLOP / measured time
+    double time_share = 0.0;                           ///< fraction of the total time, in (0, 1]
     roofline::bound bound = roofline::bound::latency;  ///< the verdict, sets the colour
-    std::string detail;                 ///< further tooltip lines (e.g. "61% of the bf16 roof")
+    std::string detail;  ///< further tooltip lines (e.g. "61% of the bf16 roof")
 };
 
 /// A roofline chart: titles, ceilings, points, footnotes, and its size in pixels.
@@ -82,13 +82,16 @@ struct roofline_chart {
 /// is known (secondary), and one primary compute roof per key in `keys` whose peak is known and
 /// non-zero (unknown or unsupported ones are left out: the caller says why). Keys with the same
 /// peak share one roof: "bf16/fp16 989 TFLOP/s".
-inline std::vector<ceiling_line> ceiling_lines(const ceilings& c, const std::vector<peak_key>& keys) {
+inline std::vector<ceiling_line> ceiling_lines(const ceilings& c,
+                                               const std::vector<peak_key>& keys) {
     std::vector<ceiling_line> out;
     const double dram = c.bytes_at(memory_level::dram), l2 = c.bytes_at(memory_level::l2);
     if (std::isfinite(dram) && dram > 0.0)
-        out.push_back({ceiling_kind::memory, dram, "DRAM", "DRAM " + format_bytes_per_s(dram), ceiling_style::primary});
+        out.push_back({ceiling_kind::memory, dram, "DRAM", "DRAM " + format_bytes_per_s(dram),
+                       ceiling_style::primary});
     if (std::isfinite(l2) && l2 > 0.0)
-        out.push_back({ceiling_kind::memory, l2, "L2", "L2 " + format_bytes_per_s(l2), ceiling_style::secondary});
+        out.push_back({ceiling_kind::memory, l2, "L2", "L2 " + format_bytes_per_s(l2),
+                       ceiling_style::secondary});
     std::vector<ceiling_line> roofs;
     for (auto k : keys) {
         const double p = c.flops_at(k);
@@ -96,10 +99,13 @@ inline std::vector<ceiling_line> ceiling_lines(const ceilings& c, const std::vec
         bool merged = false;
         for (auto& r : roofs)
             if (std::abs(r.value - p) <= 1e-9 * p) {
-                if (r.name.find(to_string(k)) == std::string::npos) r.name += "/" + std::string(to_string(k));
+                if (r.name.find(to_string(k)) == std::string::npos)
+                    r.name += "/" + std::string(to_string(k));
                 merged = true;
             }
-        if (!merged) roofs.push_back({ceiling_kind::compute, p, std::string(to_string(k)), {}, ceiling_style::primary});
+        if (!merged)
+            roofs.push_back(
+                {ceiling_kind::compute, p, std::string(to_string(k)), {}, ceiling_style::primary});
     }
     for (auto& r : roofs) {
         r.label = r.name + " " + format_flops_per_s(r.value);
@@ -113,16 +119,20 @@ inline std::vector<ceiling_line> ceiling_lines(const ceilings& c, const std::vec
 /// "bf16 at 1410 MHz (power cap): 762 TFLOP/s". `reference_clock_hz` is the clock the peak
 /// assumes (gpu_spec::tensor_clock_hz). Throws `usage_error` for a non-positive clock or an
 /// unknown or zero peak.
-inline ceiling_line power_capped_roof(const ceilings& c, peak_key k, double clock_hz, double reference_clock_hz) {
+inline ceiling_line power_capped_roof(const ceilings& c, peak_key k, double clock_hz,
+                                      double reference_clock_hz) {
     const double p = c.flops_at(k);
     if (!std::isfinite(p) || p <= 0.0)
-        throw usage_error("power_capped_roof: the " + std::string(to_string(k)) + " peak is unknown or zero");
-    if (!(clock_hz > 0.0) || !(reference_clock_hz > 0.0) || !std::isfinite(clock_hz) || !std::isfinite(reference_clock_hz))
+        throw usage_error("power_capped_roof: the " + std::string(to_string(k)) +
+                          " peak is unknown or zero");
+    if (!(clock_hz > 0.0) || !(reference_clock_hz > 0.0) || !std::isfinite(clock_hz) ||
+        !std::isfinite(reference_clock_hz))
         throw usage_error("power_capped_roof: clocks must be positive finite numbers of hertz");
     const double v = p * clock_hz / reference_clock_hz;
     std::string name = std::string(to_string(k)) + " at " + format_mhz(clock_hz) + " (power cap)";
     std::string label = name + ": " + format_flops_per_s(v);
-    return {ceiling_kind::compute, v, std::move(name), std::move(label), ceiling_style::power_capped};
+    return {ceiling_kind::compute, v, std::move(name), std::move(label),
+            ceiling_style::power_capped};
 }
 
 /// Radius in pixels of the circle for a time share: r = 36 px x sqrt(share), so that the AREA
@@ -141,7 +151,9 @@ inline std::string x_tick_label(double v) {
     return detail::trim_zeros(fmt::format("{:.6f}", v));
 }
 
-inline bool finite_positive(double v) { return std::isfinite(v) && v > 0.0; }
+inline bool finite_positive(double v) {
+    return std::isfinite(v) && v > 0.0;
+}
 
 }  // namespace detail
 
@@ -164,15 +176,17 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
     std::vector<chart_point> points;
     std::size_t skipped_points = 0;
     for (const auto& p : chart.points) {
-        if (detail::finite_positive(p.arithmetic_intensity) && detail::finite_positive(p.achieved_flops_per_s) &&
+        if (detail::finite_positive(p.arithmetic_intensity) &&
+            detail::finite_positive(p.achieved_flops_per_s) &&
             detail::finite_positive(p.time_share))
             points.push_back(p);
         else
             ++skipped_points;
     }
     // Big circles first, so small ones are drawn on top and stay visible.
-    std::stable_sort(points.begin(), points.end(),
-                     [](const chart_point& a, const chart_point& b) { return a.time_share > b.time_share; });
+    std::stable_sort(points.begin(), points.end(), [](const chart_point& a, const chart_point& b) {
+        return a.time_share > b.time_share;
+    });
 
     double w_min = 0, w_max = 0, p_max = 0, p_min = 0;
     for (const auto& m : mem) {
@@ -188,7 +202,8 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
     double x_lo = 0.1, x_hi = 1e4;
     if (w_min > 0)
         for (const auto& c : comp)
-            if (c.style == ceiling_style::primary) x_hi = std::max(x_hi, svg::decade_ceil(c.value / w_min * 5.0));
+            if (c.style == ceiling_style::primary)
+                x_hi = std::max(x_hi, svg::decade_ceil(c.value / w_min * 5.0));
     double y_top = p_max, y_bottom = 0;
     for (const auto& p : points) {
         x_lo = std::min(x_lo, svg::decade_floor(p.arithmetic_intensity / 1.5));
@@ -196,9 +211,12 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         y_top = std::max(y_top, p.achieved_flops_per_s);
     }
     if (y_top == 0) y_top = w_max > 0 ? w_max * x_hi : 1e15;
-    if (w_min > 0) y_bottom = w_min * x_lo;
-    else if (p_min > 0) y_bottom = p_min / 1e3;
-    else y_bottom = y_top / 1e4;
+    if (w_min > 0)
+        y_bottom = w_min * x_lo;
+    else if (p_min > 0)
+        y_bottom = p_min / 1e3;
+    else
+        y_bottom = y_top / 1e4;
     for (const auto& p : points) y_bottom = std::min(y_bottom, p.achieved_flops_per_s / 1.5);
     const double y_lo = svg::decade_floor(y_bottom);
     const double y_hi = y_top * 2.5;  // head room for the labels of the top roof
@@ -207,24 +225,27 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
     const double width = chart.width_px;
     std::vector<std::string> notes;
     if (skipped_points)
-        notes.push_back(fmt::format("{} point{} not drawn: intensity, rate or time share not a finite positive number",
-                                    skipped_points, skipped_points == 1 ? "" : "s"));
+        notes.push_back(fmt::format(
+            "{} point{} not drawn: intensity, rate or time share not a finite positive number",
+            skipped_points, skipped_points == 1 ? "" : "s"));
     if (skipped_ceilings)
-        notes.push_back(fmt::format("{} ceiling{} not drawn: value unknown or not positive", skipped_ceilings,
-                                    skipped_ceilings == 1 ? "" : "s"));
+        notes.push_back(fmt::format("{} ceiling{} not drawn: value unknown or not positive",
+                                    skipped_ceilings, skipped_ceilings == 1 ? "" : "s"));
     for (const auto& n : chart.notes) notes.push_back(n);
     const svg::rect plot{112.0, 70.0, width - 112.0 - 40.0, chart.height_px - 70.0 - 116.0};
     const svg::log_axis xa{x_lo, x_hi, plot.x, plot.right()};
     const svg::log_axis ya{y_lo, y_hi, plot.bottom(), plot.y};
-    const std::string clip_id = fmt::format(
-        "roofline-clip-{:016x}", svg::fnv1a(chart.title + "\n" + chart.subtitle + "\n" + std::to_string(points.size()) +
-                                                "\n" + std::to_string(comp.size() + mem.size())));
+    const std::string clip_id =
+        fmt::format("roofline-clip-{:016x}", svg::fnv1a(chart.title + "\n" + chart.subtitle + "\n" +
+                                                        std::to_string(points.size()) + "\n" +
+                                                        std::to_string(comp.size() + mem.size())));
 
     std::string out;
     auto emit = [&out](const std::string& s) { out += s; };
-    emit(fmt::format(R"(<defs><clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath></defs>)"
-                     "\n",
-                     clip_id, num(plot.x), num(plot.y), num(plot.w), num(plot.h)));
+    emit(fmt::format(
+        R"(<defs><clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath></defs>)"
+        "\n",
+        clip_id, num(plot.x), num(plot.y), num(plot.w), num(plot.h)));
     // Titles.
     emit(svg::text(plot.x, 30, chart.title, 18, "start", "#111", R"(font-weight="bold")"));
     if (!chart.subtitle.empty()) emit(svg::text(plot.x, 52, chart.subtitle, 13, "start", "#555"));
@@ -264,17 +285,22 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
                          num(plot.x - 5), num(ya(v)), num(plot.x)));
         emit(svg::text(plot.x - 8, ya(v) + 4, format_si(v, "FLOP/s", 3, true), 12, "end", "#333"));
     }
-    emit(svg::text(plot.x + plot.w / 2, plot.bottom() + 42, "Arithmetic intensity (FLOP/byte)", 13, "middle", "#222"));
+    emit(svg::text(plot.x + plot.w / 2, plot.bottom() + 42, "Arithmetic intensity (FLOP/byte)", 13,
+                   "middle", "#222"));
     emit(svg::text(0, 0, "Attainable performance (FLOP/s)", 13, "middle", "#222",
-                   fmt::format(R"~(transform="translate({} {}) rotate(-90)")~", num(22), num(plot.y + plot.h / 2))));
+                   fmt::format(R"~(transform="translate({} {}) rotate(-90)")~", num(22),
+                               num(plot.y + plot.h / 2))));
 
     // ---- ceilings ----
     svg::label_placer placer(plot);
     auto colour_of = [](const ceiling_line& c) -> std::string_view {
         switch (c.style) {
-            case ceiling_style::primary: return "#222222";
-            case ceiling_style::secondary: return "#7a7a7a";
-            case ceiling_style::power_capped: return svg::bound_colour(bound::power);
+            case ceiling_style::primary:
+                return "#222222";
+            case ceiling_style::secondary:
+                return "#7a7a7a";
+            case ceiling_style::power_capped:
+                return svg::bound_colour(bound::power);
         }
         return "#222222";
     };
@@ -292,17 +318,19 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         const double x1 = std::min(std::max(w_max > 0 ? c.value / w_max : x_lo, x_lo), x_hi);
         comp_segments.push_back({x1, c.value, x_hi, c.value});
     }
-    emit(fmt::format(R"~(<g class="ceilings" clip-path="url(#{})" fill="none" stroke-linecap="round">)~"
-                     "\n",
-                     clip_id));
+    emit(fmt::format(
+        R"~(<g class="ceilings" clip-path="url(#{})" fill="none" stroke-linecap="round">)~"
+        "\n",
+        clip_id));
     auto draw_ceiling = [&](const ceiling_line& c, const segment& s) {
         const double px1 = xa(s.x1), py1 = ya(s.y1), px2 = xa(s.x2), py2 = ya(s.y2);
         placer.add_segment(px1, py1, px2, py2);
-        emit(fmt::format(R"(<g><title>{}</title><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}"{}/></g>)"
-                         "\n",
-                         escape_xml(c.label), num(px1), num(py1), num(px2), num(py2), colour_of(c),
-                         c.style == ceiling_style::secondary ? "1.8" : "2.4",
-                         c.style == ceiling_style::power_capped ? R"( stroke-dasharray="9 6")" : ""));
+        emit(fmt::format(
+            R"(<g><title>{}</title><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}"{}/></g>)"
+            "\n",
+            escape_xml(c.label), num(px1), num(py1), num(px2), num(py2), colour_of(c),
+            c.style == ceiling_style::secondary ? "1.8" : "2.4",
+            c.style == ceiling_style::power_capped ? R"( stroke-dasharray="9 6")" : ""));
     };
     for (std::size_t i = 0; i < mem.size(); ++i) draw_ceiling(mem[i], mem_segments[i]);
     for (std::size_t i = 0; i < comp.size(); ++i) draw_ceiling(comp[i], comp_segments[i]);
@@ -322,12 +350,14 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
             const double r = c.value / w_min;
             if (r < x_lo || r > x_hi) continue;
             ridges.push_back({r, c.value,
-                              (primary_roofs > 1 ? c.name + " ridge " : std::string("ridge ")) + format_flop_per_byte(r)});
+                              (primary_roofs > 1 ? c.name + " ridge " : std::string("ridge ")) +
+                                  format_flop_per_byte(r)});
         }
     for (const auto& r : ridges) {
-        emit(fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#9a9a9a" stroke-dasharray="2 3"/>)"
-                         "\n",
-                         num(xa(r.x)), num(ya(r.y)), num(plot.bottom())));
+        emit(fmt::format(
+            R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#9a9a9a" stroke-dasharray="2 3"/>)"
+            "\n",
+            num(xa(r.x)), num(ya(r.y)), num(plot.bottom())));
         placer.add_segment(xa(r.x), ya(r.y), xa(r.x), plot.bottom(), 0.3);
     }
 
@@ -335,7 +365,8 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
     std::vector<double> radius(points.size());
     for (std::size_t i = 0; i < points.size(); ++i) {
         radius[i] = point_radius_px(points[i].time_share);
-        const double cx = xa(points[i].arithmetic_intensity), cy = ya(points[i].achieved_flops_per_s);
+        const double cx = xa(points[i].arithmetic_intensity),
+                     cy = ya(points[i].achieved_flops_per_s);
         placer.add_obstacle({cx - radius[i], cy - radius[i], 2 * radius[i], 2 * radius[i]}, 0.35);
     }
 
@@ -359,20 +390,24 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
             cand.push_back({plot.right() - 8 - w, y - 4 - (k + 1) * label_h, w, label_h});
         }
         const auto& b = cand[placer.place(cand)];
-        emit(svg::text(b.x, b.y + label_h - 4, c.label, label_px, "start", colour_of(c), svg::halo));
+        emit(
+            svg::text(b.x, b.y + label_h - 4, c.label, label_px, "start", colour_of(c), svg::halo));
     }
-    // Memory slopes: along the line, 30% of the way up (in log space), rotated to its angle on screen.
-    const double angle = std::atan2(ya.px_per_decade(), xa.px_per_decade());  // radians above horizontal
+    // Memory slopes: along the line, 30% of the way up (in log space), rotated to its angle on
+    // screen.
+    const double angle =
+        std::atan2(ya.px_per_decade(), xa.px_per_decade());  // radians above horizontal
     for (std::size_t i = 0; i < mem.size(); ++i) {
         const auto& s = mem_segments[i];
         const double t = 0.3;
-        const double lx = std::pow(10.0, std::log10(s.x1) + t * (std::log10(s.x2) - std::log10(s.x1)));
+        const double lx =
+            std::pow(10.0, std::log10(s.x1) + t * (std::log10(s.x2) - std::log10(s.x1)));
         const double px = xa(lx), py = ya(mem[i].value * lx);
         const double w = svg::text_width(mem[i].label, label_px);
         const double ox = px - std::sin(angle) * 6.0, oy = py - std::cos(angle) * 6.0;
         emit(svg::text(ox, oy, mem[i].label, label_px, "start", colour_of(mem[i]),
-                       fmt::format(R"~({} transform="rotate({:.2f} {} {})")~", svg::halo, -angle * 180.0 / std::numbers::pi,
-                                   num(ox), num(oy))));
+                       fmt::format(R"~({} transform="rotate({:.2f} {} {})")~", svg::halo,
+                                   -angle * 180.0 / std::numbers::pi, num(ox), num(oy))));
         // Reserve the rotated label as a chain of small boxes along its baseline.
         for (int k = 0; k < 4; ++k) {
             const double d = w * (k + 0.5) / 4.0;
@@ -390,18 +425,21 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         for (int k = 0; k < 2; ++k) cand.push_back({px + 8, py + 6 + k * label_h, w, label_h});
         for (int k = 0; k < 2; ++k) cand.push_back({px - 8 - w, py + 6 + k * label_h, w, label_h});
         cand.push_back({px - 8 - w, py - 6 - label_h, w, label_h});
-        emit(fmt::format(R"(<circle cx="{}" cy="{}" r="4.5" fill="#ffffff" stroke="#222222" stroke-width="2"/>)"
-                         "\n",
-                         num(px), num(py)));
+        emit(fmt::format(
+            R"(<circle cx="{}" cy="{}" r="4.5" fill="#ffffff" stroke="#222222" stroke-width="2"/>)"
+            "\n",
+            num(px), num(py)));
         const auto [k, cost] = placer.best(cand);
         if (cost < 1.0) {
             placer.add_obstacle(cand[k]);
-            emit(svg::text(cand[k].x, cand[k].y + label_h - 4, r.label, label_px, "start", "#222", svg::halo));
+            emit(svg::text(cand[k].x, cand[k].y + label_h - 4, r.label, label_px, "start", "#222",
+                           svg::halo));
         } else {
             const double bx = px - 4, by = plot.bottom() - 6;
             placer.add_obstacle({bx - label_h + 4, by - w, label_h, w});
-            emit(svg::text(bx, by, r.label, label_px, "start", "#222",
-                           fmt::format(R"~({} transform="rotate(-90 {} {})")~", svg::halo, num(bx), num(by))));
+            emit(svg::text(
+                bx, by, r.label, label_px, "start", "#222",
+                fmt::format(R"~({} transform="rotate(-90 {} {})")~", svg::halo, num(bx), num(by))));
         }
     }
     emit("</g>\n");
@@ -413,16 +451,18 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
     for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
         const double cx = xa(p.arithmetic_intensity), cy = ya(p.achieved_flops_per_s);
-        std::string tip = fmt::format("{}\narithmetic intensity: {}\nachieved: {}\ntime share: {}\nbound: {}", p.label,
-                                      format_flop_per_byte(p.arithmetic_intensity),
-                                      format_flops_per_s(p.achieved_flops_per_s), format_percent(p.time_share),
-                                      to_string(p.bound));
+        std::string tip =
+            fmt::format("{}\narithmetic intensity: {}\nachieved: {}\ntime share: {}\nbound: {}",
+                        p.label, format_flop_per_byte(p.arithmetic_intensity),
+                        format_flops_per_s(p.achieved_flops_per_s), format_percent(p.time_share),
+                        to_string(p.bound));
         if (!p.detail.empty()) tip += "\n" + p.detail;
-        emit(fmt::format(R"(<g class="point"><title>{}</title><circle cx="{}" cy="{}" r="{:.2f}" fill="{}" )"
-                         R"(fill-opacity="0.55" stroke="{}" stroke-width="1.5"/></g>)"
-                         "\n",
-                         escape_xml(tip), num(cx), num(cy), radius[i], svg::bound_colour(p.bound),
-                         svg::bound_colour(p.bound)));
+        emit(fmt::format(
+            R"(<g class="point"><title>{}</title><circle cx="{}" cy="{}" r="{:.2f}" fill="{}" )"
+            R"(fill-opacity="0.55" stroke="{}" stroke-width="1.5"/></g>)"
+            "\n",
+            escape_xml(tip), num(cx), num(cy), radius[i], svg::bound_colour(p.bound),
+            svg::bound_colour(p.bound)));
     }
     emit("</g>\n");
     // Point labels, biggest share first; labels set off their circle get a leader line.
@@ -441,13 +481,15 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         const std::size_t k = placer.place(cand);
         const auto& b = cand[k];
         if (ring[k] >= 1) {
-            const double tx = std::min(std::max(cx, b.x), b.right()), ty = std::min(std::max(cy, b.y), b.bottom());
+            const double tx = std::min(std::max(cx, b.x), b.right()),
+                         ty = std::min(std::max(cy, b.y), b.bottom());
             const double d = std::hypot(tx - cx, ty - cy);
             if (d > radius[i] + 6)
-                emit(fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#777" stroke-width="0.8"/>)"
-                                 "\n",
-                                 num(cx + (tx - cx) * radius[i] / d), num(cy + (ty - cy) * radius[i] / d), num(tx),
-                                 num(ty)));
+                emit(fmt::format(
+                    R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#777" stroke-width="0.8"/>)"
+                    "\n",
+                    num(cx + (tx - cx) * radius[i] / d), num(cy + (ty - cy) * radius[i] / d),
+                    num(tx), num(ty)));
         }
         emit(svg::text(b.x, b.y + point_h - 3.5, text, point_px, "start", "#222", svg::halo));
     }
@@ -460,33 +502,39 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
         emit(svg::text(x, y + 4, "bound:", 12, "start", "#333"));
         x += svg::text_width("bound:", 12) + 10;
         for (auto b : all_bounds) {
-            emit(fmt::format(R"(<circle cx="{}" cy="{}" r="6" fill="{}" fill-opacity="0.55" stroke="{}" stroke-width="1.5"/>)"
-                             "\n",
-                             num(x + 6), num(y), svg::bound_colour(b), svg::bound_colour(b)));
+            emit(fmt::format(
+                R"(<circle cx="{}" cy="{}" r="6" fill="{}" fill-opacity="0.55" stroke="{}" stroke-width="1.5"/>)"
+                "\n",
+                num(x + 6), num(y), svg::bound_colour(b), svg::bound_colour(b)));
             emit(svg::text(x + 16, y + 4, to_string(b), 12, "start", "#333"));
             x += 16 + svg::text_width(to_string(b), 12) + 18;
         }
         const double r10 = point_radius_px(0.10);
         x += 12;
-        emit(fmt::format(R"(<circle cx="{}" cy="{}" r="{:.2f}" fill="none" stroke="#555" stroke-width="1"/>)"
-                         "\n",
-                         num(x + r10), num(y), r10));
-        emit(svg::text(x + 2 * r10 + 6, y + 4, "circle area = share of time (this circle: 10%)", 12, "start", "#333"));
+        emit(fmt::format(
+            R"(<circle cx="{}" cy="{}" r="{:.2f}" fill="none" stroke="#555" stroke-width="1"/>)"
+            "\n",
+            num(x + r10), num(y), r10));
+        emit(svg::text(x + 2 * r10 + 6, y + 4, "circle area = share of time (this circle: 10%)", 12,
+                       "start", "#333"));
         y += 26;
     }
     for (const auto& n : notes) {
         emit(svg::text(plot.x, y + 4, n, 11, "start", "#666"));
         y += 14;
     }
-    return svg::document(width, std::max(chart.height_px, y + 4), chart.title.empty() ? "Roofline" : chart.title, out);
+    return svg::document(width, std::max(chart.height_px, y + 4),
+                         chart.title.empty() ? "Roofline" : chart.title, out);
 }
 
 /// A chart of `g`'s ceilings `c` for the rate classes `keys` (no points yet): titled with the
 /// GPU's name, subtitled with its id and where the ceilings come from (`ceilings::origin`).
-inline roofline_chart make_roofline_chart(const gpu_spec& g, const ceilings& c, const std::vector<peak_key>& keys) {
+inline roofline_chart make_roofline_chart(const gpu_spec& g, const ceilings& c,
+                                          const std::vector<peak_key>& keys) {
     roofline_chart chart;
     chart.title = (g.name.empty() ? g.id : g.name) + ": roofline";
-    chart.subtitle = g.id + " \u00b7 ceilings: " + (c.origin.empty() ? std::string("unspecified") : c.origin);
+    chart.subtitle =
+        g.id + " \u00b7 ceilings: " + (c.origin.empty() ? std::string("unspecified") : c.origin);
     if (c.origin == "datasheet") chart.subtitle += " (dense tensor peaks)";
     chart.ceilings = ceiling_lines(c, keys);
     return chart;

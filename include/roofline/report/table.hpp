@@ -76,7 +76,8 @@ namespace detail {
 /// True when a cell reads as a number ("989 TFLOP/s", "-3.2%", "12,345", ".5"); placeholder
 /// cells ("n/a", "-", "unknown", "") count as numbers too, so they do not flip a column left.
 inline bool looks_numeric(std::string_view cell) {
-    if (cell.empty() || cell == "n/a" || cell == "-" || cell == "unknown" || cell == "\u2014") return true;
+    if (cell.empty() || cell == "n/a" || cell == "-" || cell == "unknown" || cell == "\u2014")
+        return true;
     std::size_t i = 0;
     if (cell[i] == '-' || cell[i] == '+') ++i;
     if (i < cell.size() && cell[i] == '.') ++i;
@@ -87,7 +88,7 @@ inline bool looks_numeric(std::string_view cell) {
 /// A text table: columns, rows of cells (already formatted, see report/format.hpp), and a
 /// renderer that fits a width.
 class text_table {
-public:
+  public:
     text_table() = default;
     explicit text_table(std::vector<table_column> columns) : columns_(std::move(columns)) {}
 
@@ -102,8 +103,8 @@ public:
     /// Appends a row. Missing trailing cells are empty; more cells than columns is a usage error.
     text_table& add_row(std::vector<std::string> cells) {
         if (cells.size() > columns_.size())
-            throw usage_error("text_table: a row has " + std::to_string(cells.size()) + " cells for " +
-                              std::to_string(columns_.size()) + " columns");
+            throw usage_error("text_table: a row has " + std::to_string(cells.size()) +
+                              " cells for " + std::to_string(columns_.size()) + " columns");
         cells.resize(columns_.size());
         rows_.push_back(std::move(cells));
         return *this;
@@ -115,9 +116,12 @@ public:
     /// The alignment column `c` resolves to (automatic -> left or right from its cells).
     bool right_aligned(std::size_t c) const {
         switch (columns_[c].alignment) {
-            case align::left: return false;
-            case align::right: return true;
-            case align::automatic: break;
+            case align::left:
+                return false;
+            case align::right:
+                return true;
+            case align::automatic:
+                break;
         }
         bool any = false;
         for (const auto& r : rows_) {
@@ -130,7 +134,8 @@ public:
     /// Column widths after fitting `max_width` (0 = no limit): natural widths, then the widest
     /// left-aligned column loses one column at a time until the table fits or every text column
     /// is down to `min_text_width` (or its natural width, if smaller).
-    std::vector<std::size_t> widths(std::size_t max_width = 100, std::size_t min_text_width = 12) const {
+    std::vector<std::size_t> widths(std::size_t max_width = 100,
+                                    std::size_t min_text_width = 12) const {
         const std::size_t n = columns_.size();
         std::vector<std::size_t> w(n, 0);
         for (std::size_t c = 0; c < n; ++c) {
@@ -188,7 +193,7 @@ public:
     /// Spaces between columns.
     static constexpr std::size_t gap = 2;
 
-private:
+  private:
     std::vector<table_column> columns_;
     std::vector<std::vector<std::string>> rows_;
 };
