@@ -37,8 +37,8 @@ inline std::string csv_field(std::string_view s) {
     return out;
 }
 
-/// A number as a CSV field: shortest round-trip text ("4800000000000", "0.125", "2.06e+02" is
-/// never produced for values fmt prints plainly); empty for NaN and infinities.
+/// A number as a CSV field: the shortest text that reads back to the same double (fmt's `{}`):
+/// 4.8e12 -> "4800000000000", 0.125 -> "0.125", 1e-7 -> "1e-07"; empty for NaN and infinities.
 inline std::string csv_number(double v) {
     if (!std::isfinite(v)) return {};
     return fmt::format("{}", v);
