@@ -138,7 +138,14 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
     fmt::print("Run     {} requests in flight ({})", human_tokens(a.concurrency), a.concurrency_source);
     if (a.isl) fmt::print(", ISL {} / OSL {} ({})", human_tokens(*a.isl), human_tokens(*a.osl), a.lengths_source);
     else fmt::print(", lengths unknown");
-    fmt::print("\n\n");
+    fmt::print("\n");
+    if (a.kv_capacity_tokens_per_gpu) {
+        fmt::print("Memory  KV cache {:.1f} KB per token per GPU; about {:.0f} k tokens fit per GPU beside the weights",
+                   a.kv_bytes_per_token_per_gpu / 1e3, *a.kv_capacity_tokens_per_gpu / 1e3);
+        fmt::print(" ({:.0f} per request at {:.0f} in flight)\n",
+                   *a.kv_capacity_tokens_per_gpu * layout.dp / (a.concurrency / a.instances), a.concurrency);
+    }
+    fmt::print("\n");
 
     const bool total = a.achieved_metric == "total_throughput";
     const double modeled = total ? *a.modeled_total_tokens_per_s : a.modeled_output_tokens_per_s;
