@@ -366,3 +366,31 @@ TEST_CASE("Input Dims text parses into shapes") {
     CHECK_FALSE(parse_input_dims("[[1,2]").has_value());
     CHECK_FALSE(parse_input_dims("[[\"a\"]]").has_value());
 }
+
+TEST_CASE("the streaming summary equals the summary of the full read, on every sample trace") {
+    for (const char* rel : {"kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz",
+                            "kineto/deepseek_v3_train_ep64_h800.trace.json",
+                            "kineto/tracelens_h100_qwen1.5-0.5b.trace.json.gz",
+                            "h200/h200_moe_decode_step.trace.json.gz",
+                            "h200/h200x2_tp_mlp_allreduce_rank0.trace.json.gz"}) {
+        const auto p = test::shared_sample(rel);
+        if (!test::have_sample(p)) continue;
+        CAPTURE(rel);
+        const auto full = summarize(read(rel));
+        const auto streamed = summarize_kineto(p.string(), builtin_rules());
+        CHECK(streamed.kernel_count == full.kernel_count);
+        CHECK(streamed.kernel_time_s == doctest::Approx(full.kernel_time_s).epsilon(1e-12));
+        CHECK(streamed.stats.events_read == full.stats.events_read);
+        CHECK(streamed.stats.events_kept == full.stats.events_kept);
+        CHECK(streamed.stats.events_skipped == full.stats.events_skipped);
+        REQUIRE(streamed.kernels.size() == full.kernels.size());
+        for (std::size_t i = 0; i < full.kernels.size(); ++i) {
+            CHECK(streamed.kernels[i].name == full.kernels[i].name);
+            CHECK(streamed.kernels[i].phase == full.kernels[i].phase);
+            CHECK(streamed.kernels[i].count == full.kernels[i].count);
+        }
+        // At least 95 % of kernel time has a phase other than "other" (issue 4).
+        const double other = streamed.phase_s(kernel_phase::other);
+        CHECK(other / streamed.kernel_time_s < 0.05);
+    }
+}

@@ -55,6 +55,7 @@
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/kernel_rules.hpp"
+#include "roofline/trace/summary.hpp"
 
 namespace roofline {
 
@@ -87,6 +88,23 @@ inline std::int64_t profiler_step_number(std::string_view name) {
     if (name.substr(0, prefix.size()) != prefix) return -1;
     const auto n = parse_int(name.substr(prefix.size()));
     return n ? *n : -1;
+}
+
+/// Why an `X` event's times are unusable ("negative_dur", ...), or nullptr when they are fine.
+inline const char* kineto_time_problem(const chrome_event& e) {
+    if (e.ts_wrong_type) return "wrong_type(ts)";
+    if (e.dur_wrong_type) return "wrong_type(dur)";
+    if (std::isnan(e.ts)) return "missing_ts";
+    if (std::isnan(e.dur)) return "missing_dur";
+    if (!std::isfinite(e.ts) || !std::isfinite(e.dur)) return "non_finite_time";
+    if (e.dur < 0) return "negative_dur";
+    return nullptr;
+}
+
+/// True for the categories the readers use (and therefore validate).
+inline bool kineto_used_category(std::string_view c) {
+    return c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset" || c == "cuda_runtime" || c == "cuda_driver" ||
+           c == "cpu_op" || c == "user_annotation" || c == "gpu_user_annotation";
 }
 
 /// Assembles a `kernel_trace` from scanned events, then links and classifies (see read_kineto).
@@ -174,12 +192,7 @@ public:
         if (k == kind::ignore) return;
 
         // Validate the times of every event we keep or use.
-        if (e.ts_wrong_type) return st.skip("wrong_type(ts)");
-        if (e.dur_wrong_type) return st.skip("wrong_type(dur)");
-        if (std::isnan(e.ts)) return st.skip("missing_ts");
-        if (std::isnan(e.dur)) return st.skip("missing_dur");
-        if (!std::isfinite(e.ts) || !std::isfinite(e.dur)) return st.skip("non_finite_time");
-        if (e.dur < 0) return st.skip("negative_dur");
+        if (const char* problem = kineto_time_problem(e)) return st.skip(problem);
         if (!origin_set_) {
             origin_set_ = true;
             t_.time_origin_us = e.ts;
@@ -548,6 +561,39 @@ inline kernel_trace read_kineto(const std::string& path, const kineto_options& o
         [&](const io::detail::chrome_event& e, std::uint64_t off, std::size_t i) { b.event(e, off, i); });
     b.finish();
     return t;
+}
+
+/// The per-phase and per-kernel-name summary of a Kineto trace in one streaming pass, in
+/// constant memory (one entry per distinct kernel name; no launch linking). Gives the same
+/// summary and read counts as `summarize(read_kineto(path))`. Errors as `read_kineto`.
+inline trace_summary summarize_kineto(const std::string& path, const kernel_rules& rules) {
+    read_stats st;
+    summary_builder b;
+    std::unordered_map<std::string, std::pair<std::string, kernel_phase>> names;  // raw -> (name, phase)
+    io::detail::scan_chrome_trace(
+        path, [](std::string_view, std::string_view, std::uint64_t) {},
+        [&](const io::detail::chrome_event& e, std::uint64_t, std::size_t) {
+            ++st.events_read;
+            if (!e.is_object) return st.skip("not_an_object");
+            if (e.ph != "X" || !io::detail::kineto_used_category(e.cat)) return;
+            if (const char* problem = io::detail::kineto_time_problem(e)) return st.skip(problem);
+            gpu_activity a = gpu_activity::kernel;
+            if (e.cat == "gpu_memcpy") a = gpu_activity::memcpy;
+            else if (e.cat == "gpu_memset") a = gpu_activity::memset;
+            else if (e.cat != "kernel") return;  // launches, ops, annotations: validated above
+            if (e.name.empty()) return st.skip("missing_name");
+            auto it = names.find(std::string(e.name));
+            if (it == names.end()) {
+                std::string n = io::detail::demangle(e.name);
+                const kernel_phase p = a == gpu_activity::memcpy   ? kernel_phase::memcpy
+                                       : a == gpu_activity::memset ? kernel_phase::memset
+                                                                   : rules.classify(n);
+                it = names.emplace(std::string(e.name), std::make_pair(std::move(n), p)).first;
+            }
+            b.add(it->second.first, it->second.second, a, e.dur * 1e-6);
+            ++st.events_kept;
+        });
+    return b.finish(path, "kineto", st);
 }
 
 }  // namespace roofline
