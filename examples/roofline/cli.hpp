@@ -17,5 +17,6 @@ struct common_options {
 void add_gpus_command(CLI::App& app, common_options& common);
 void add_roof_command(CLI::App& app, common_options& common);
 void add_analyze_command(CLI::App& app, common_options& common);
+void add_trace_command(CLI::App& app, common_options& common);
 
 }  // namespace roofline::cli

@@ -1,0 +1,622 @@
+#pragma once
+// Streaming scan of a Chrome trace (the JSON that the PyTorch profiler / Kineto writes) in
+// bounded memory.
+//
+// A trace is one JSON object whose `traceEvents` array holds every event; files reach hundreds
+// of MB. Loading it whole (a DOM) costs several times its size in memory, so the scan works in
+// two levels:
+// 1. `chrome_trace_splitter` reads the byte stream (gzip inflated on the fly) through a buffer
+//    of a few MB and cuts it at the top level: each top-level value other than `traceEvents`
+//    (deviceProperties, distributedInfo, baseTimeNanoseconds, ...) is handed over whole, and each
+//    element of `traceEvents` is handed over as its own slice. Only a bracket/string state machine
+//    runs here. Memory: the buffer, grown only if a single event exceeds it.
+// 2. An event parser turns one slice into a `chrome_event` (the fields the readers use, views
+//    valid until the next event): simdjson On-Demand when ROOFLINE_HAVE_SIMDJSON is defined (the
+//    fast path), nlohmann/json otherwise. Both fill the same struct; tests run both.
+// The Chrome "JSON Array Format" (a bare array of events) is accepted too.
+
+#include <cmath>        // NAN
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int64_t, std::uint64_t
+#include <cstring>      // std::memmove
+#include <limits>       // std::numeric_limits
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <utility>      // std::move
+#include <vector>       // std::vector
+
+#if defined(__SSE2__)
+#include <emmintrin.h>  // _mm_cmpeq_epi8, _mm_movemask_epi8
+#endif
+
+#include <nlohmann/json.hpp>
+#ifdef ROOFLINE_HAVE_SIMDJSON
+#include <simdjson.h>
+#endif
+
+#include "roofline/core/error.hpp"
+#include "roofline/io/input.hpp"
+
+namespace roofline::io::detail {
+
+/// The fields of one trace event that the readers use. String views point into the parser's
+/// buffers and stay valid only until the next event is parsed.
+struct chrome_event {
+    static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+    bool is_object = false;
+    std::string_view ph, cat, name;
+    // pid/tid: integers in GPU and CPU events, strings in a few ("Spans", "Traces").
+    std::int64_t pid = 0, tid = 0;
+    std::string_view pid_text, tid_text;  ///< set when pid/tid are strings
+    bool has_pid = false, has_tid = false;
+    double ts = nan, dur = nan;           ///< microseconds
+    bool ts_wrong_type = false, dur_wrong_type = false;
+    bool has_args = false;
+    // args
+    std::int64_t correlation = -1, external_id = -1, device = -1, stream = -1;
+    std::int64_t registers_per_thread = -1;
+    double shared_memory = nan, blocks_per_sm = nan, warps_per_sm = nan, occupancy_pct = nan;
+    double bytes = nan;
+    std::int64_t grid[3] = {-1, -1, -1}, block[3] = {-1, -1, -1};
+    std::string_view collective_name, dtype, pg_name, pg_desc;
+    double in_msg_nelems = nan, out_msg_nelems = nan;
+    std::int64_t group_size = -1;
+    std::string input_dims, input_types;  ///< compact JSON text ("" when absent)
+    std::string_view meta_name;           ///< args.name of metadata events (process/thread name)
+
+    void reset() {
+        std::string dims = std::move(input_dims), types = std::move(input_types);
+        *this = chrome_event{};
+        dims.clear();
+        types.clear();
+        input_dims = std::move(dims);  // keep the capacity
+        input_types = std::move(types);
+    }
+};
+
+/// JSON text without blanks outside strings (so both parsers give the same text).
+inline void append_compact_json(std::string_view raw, std::string& out) {
+    bool in_string = false;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        const char c = raw[i];
+        if (in_string) {
+            out += c;
+            if (c == '\\' && i + 1 < raw.size()) out += raw[++i];
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+            out += c;
+        } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+            out += c;
+        }
+    }
+}
+
+/// First byte in [p, e) that is one of `"` `{` `}` `[` `]` (e if none). SSE2 where available
+/// (every x86-64 CPU), a plain loop elsewhere; the scan's speed rests on this and the next one.
+inline const char* find_structural(const char* p, const char* e) {
+#if defined(__SSE2__)
+    const __m128i q = _mm_set1_epi8('"'), ob = _mm_set1_epi8('{'), cb = _mm_set1_epi8('}'),
+                  os = _mm_set1_epi8('['), cs = _mm_set1_epi8(']');
+    while (e - p >= 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, ob)),
+                                       _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, cb), _mm_cmpeq_epi8(x, os)),
+                                                    _mm_cmpeq_epi8(x, cs)));
+        const int bits = _mm_movemask_epi8(m);
+        if (bits) return p + __builtin_ctz(static_cast<unsigned>(bits));
+        p += 16;
+    }
+#endif
+    while (p < e && *p != '"' && *p != '{' && *p != '}' && *p != '[' && *p != ']') ++p;
+    return p;
+}
+
+/// First `"` or `\` in [p, e) (e if none).
+inline const char* find_quote_or_backslash(const char* p, const char* e) {
+#if defined(__SSE2__)
+    const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
+    while (e - p >= 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const int bits = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, b)));
+        if (bits) return p + __builtin_ctz(static_cast<unsigned>(bits));
+        p += 16;
+    }
+#endif
+    while (p < e && *p != '"' && *p != '\\') ++p;
+    return p;
+}
+
+/// Cuts a Chrome trace into top-level values and events (see the file comment).
+class chrome_trace_splitter {
+public:
+    /// Bytes readable after the end of every slice (simdjson reads up to 64 past the end).
+    static constexpr std::size_t padding = 64;
+    /// Largest single top-level value or event accepted.
+    static constexpr std::size_t max_value_bytes = std::size_t(1) << 30;
+
+    explicit chrome_trace_splitter(input_file& in, std::size_t chunk_bytes = std::size_t(4) << 20)
+        : in_(in), cap_(chunk_bytes), buf_(chunk_bytes + padding, '\0') {}
+
+    /// Runs the scan. `on_top(std::string_view key, std::string_view json, std::uint64_t offset)`
+    /// gets each top-level value but `traceEvents`; `on_event(std::string_view json,
+    /// std::uint64_t offset, std::size_t index)` gets each event (its text is followed by at
+    /// least `padding` readable bytes). Throws `parse_error` (file, byte offset) for an empty,
+    /// truncated or structurally malformed file.
+    template <class OnTop, class OnEvent>
+    void run(OnTop&& on_top, OnEvent&& on_event) {
+        if (!skip_ws()) throw parse_error(in_.path(), "byte 0", "", "empty file");
+        const char c = buf_[pos_];
+        if (c == '[') {
+            events(on_event);
+            saw_events_ = true;
+        } else if (c == '{') {
+            ++pos_;
+            for (;;) {
+                if (!skip_ws()) throw error_here("truncated: the top-level object is not closed");
+                const char k = buf_[pos_];
+                if (k == '}') {
+                    ++pos_;
+                    break;
+                }
+                if (k == ',') {
+                    ++pos_;
+                    continue;
+                }
+                if (k != '"') throw error_here("malformed JSON: expected a key in the top-level object");
+                std::size_t start = pos_;
+                const std::size_t len = scan_value(start);
+                const std::string key(buf_.data() + start + 1, len >= 2 ? len - 2 : 0);
+                if (!skip_ws() || buf_[pos_] != ':')
+                    throw error_here("malformed JSON: expected ':' after key \"" + key + "\"");
+                ++pos_;
+                if (!skip_ws()) throw error_here("truncated: no value for key \"" + key + "\"");
+                if (key == "traceEvents") {
+                    if (buf_[pos_] != '[') throw error_here("\"traceEvents\" is not an array");
+                    events(on_event);
+                    saw_events_ = true;
+                } else {
+                    std::size_t vstart = pos_;
+                    const std::size_t vlen = scan_value(vstart);
+                    on_top(std::string_view(key), std::string_view(buf_.data() + vstart, vlen), base_ + vstart);
+                }
+            }
+        } else {
+            throw error_here("not a Chrome trace: expected a JSON object or array");
+        }
+        if (skip_ws()) throw error_here("malformed JSON: unexpected data after the trace");
+        if (!saw_events_) throw parse_error(in_.path(), "", "traceEvents", "missing: not a Chrome/Kineto trace");
+    }
+
+    /// Bytes of the (decompressed) stream consumed so far.
+    std::uint64_t offset() const { return base_ + pos_; }
+    std::size_t events_seen() const { return index_; }
+
+private:
+    parse_error error_here(const std::string& detail) const {
+        return parse_error(in_.path(), in_.place_at(base_ + pos_), "", detail);
+    }
+
+    // Makes more bytes available, keeping [keep, end_); `keep` and `i` are re-based.
+    bool refill(std::size_t& keep, std::size_t& i) {
+        if (keep > 0) {
+            std::memmove(buf_.data(), buf_.data() + keep, end_ - keep);
+            base_ += keep;
+            end_ -= keep;
+            i -= keep;
+            pos_ = pos_ >= keep ? pos_ - keep : 0;
+            keep = 0;
+        }
+        if (end_ == cap_) {  // one value fills the buffer: grow it
+            if (cap_ >= max_value_bytes)
+                throw parse_error(in_.path(), in_.place_at(base_), "",
+                                  "a single event or value exceeds " + std::to_string(max_value_bytes) + " bytes");
+            cap_ *= 2;
+            buf_.resize(cap_ + padding, '\0');
+        }
+        const std::size_t n = in_.read(buf_.data() + end_, cap_ - end_);
+        end_ += n;
+        return n != 0;
+    }
+
+    // Skips blanks; false at the end of the input.
+    bool skip_ws() {
+        for (;;) {
+            while (pos_ < end_) {
+                const char c = buf_[pos_];
+                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return true;
+                ++pos_;
+            }
+            std::size_t keep = pos_, i = pos_;
+            if (!refill(keep, i)) return false;
+        }
+    }
+
+    // Past the closing quote of a string whose body starts at i.
+    std::size_t skip_string(std::size_t& start, std::size_t i) {
+        for (;;) {
+            if (i >= end_) {
+                if (!refill(start, i)) throw truncated(start);
+                continue;
+            }
+            const char* p = find_quote_or_backslash(buf_.data() + i, buf_.data() + end_);
+            i = static_cast<std::size_t>(p - buf_.data());
+            if (i >= end_) continue;
+            if (*p == '\\') {
+                i += 2;
+                continue;
+            }
+            return i + 1;
+        }
+    }
+
+    parse_error truncated(std::size_t start) const {
+        return parse_error(in_.path(), in_.place_at(base_ + start), "",
+                           "truncated file: the value starting here is not closed (event " +
+                               std::to_string(index_) + ")");
+    }
+
+    // Length of the JSON value starting at pos_ (kept from `start`); leaves pos_ after it.
+    std::size_t scan_value(std::size_t& start) {
+        start = pos_;
+        std::size_t i = pos_;
+        const char c = buf_[i];
+        if (c == '{' || c == '[') {
+            int depth = 0;
+            for (;;) {
+                if (i < end_) i = static_cast<std::size_t>(find_structural(buf_.data() + i, buf_.data() + end_) - buf_.data());
+                if (i >= end_) {
+                    if (!refill(start, i)) throw truncated(start);
+                    continue;
+                }
+                const char ch = buf_[i];
+                if (ch == '"') {
+                    i = skip_string(start, i + 1);
+                    continue;
+                }
+                if (ch == '{' || ch == '[') {
+                    ++depth;
+                } else if (ch == '}' || ch == ']') {
+                    if (--depth == 0) {
+                        ++i;
+                        break;
+                    }
+                }
+                ++i;
+            }
+        } else if (c == '"') {
+            i = skip_string(start, i + 1);
+        } else {
+            for (;;) {
+                if (i >= end_) {
+                    if (!refill(start, i)) break;
+                    continue;
+                }
+                const char ch = buf_[i];
+                if (ch == ',' || ch == '}' || ch == ']' || ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t') break;
+                ++i;
+            }
+        }
+        pos_ = i;
+        return i - start;
+    }
+
+    template <class OnEvent>
+    void events(OnEvent& on_event) {
+        ++pos_;  // '['
+        for (;;) {
+            if (!skip_ws()) throw error_here("truncated file: the traceEvents array is not closed after event " + std::to_string(index_));
+            const char c = buf_[pos_];
+            if (c == ']') {
+                ++pos_;
+                return;
+            }
+            if (c == ',') {
+                ++pos_;
+                continue;
+            }
+            std::size_t start = pos_;
+            const std::size_t len = scan_value(start);
+            on_event(std::string_view(buf_.data() + start, len), base_ + start, index_);
+            ++index_;
+        }
+    }
+
+    input_file& in_;
+    std::size_t cap_;
+    std::vector<char> buf_;
+    std::size_t pos_ = 0, end_ = 0;
+    std::uint64_t base_ = 0;
+    std::size_t index_ = 0;
+    bool saw_events_ = false;
+};
+
+/// Event parser on nlohmann/json (the portable path). Keeps the last event's DOM alive.
+class nlohmann_event_parser {
+public:
+    /// Parses one event; false with `error` set when the text is not valid JSON.
+    bool parse(std::string_view text, chrome_event& ev, std::string& error) {
+        ev.reset();
+        doc_ = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+        if (doc_.is_discarded()) {
+            error = "malformed JSON";
+            return false;
+        }
+        if (!doc_.is_object()) return true;
+        ev.is_object = true;
+        for (auto it = doc_.begin(); it != doc_.end(); ++it) {
+            const std::string& k = it.key();
+            const auto& v = it.value();
+            if (k == "ph") str(v, ev.ph);
+            else if (k == "cat") str(v, ev.cat);
+            else if (k == "name") str(v, ev.name);
+            else if (k == "pid") id(v, ev.pid, ev.pid_text, ev.has_pid);
+            else if (k == "tid") id(v, ev.tid, ev.tid_text, ev.has_tid);
+            else if (k == "ts") number(v, ev.ts, ev.ts_wrong_type);
+            else if (k == "dur") number(v, ev.dur, ev.dur_wrong_type);
+            else if (k == "args" && v.is_object()) {
+                ev.has_args = true;
+                for (auto a = v.begin(); a != v.end(); ++a) arg(a.key(), a.value(), ev);
+            }
+        }
+        return true;
+    }
+
+private:
+    static void str(const nlohmann::json& v, std::string_view& out) {
+        if (v.is_string()) out = v.get_ref<const std::string&>();
+    }
+    static void id(const nlohmann::json& v, std::int64_t& n, std::string_view& text, bool& has) {
+        if (v.is_number()) {
+            n = v.is_number_float() ? static_cast<std::int64_t>(v.get<double>()) : v.get<std::int64_t>();
+            has = true;
+        } else if (v.is_string()) {
+            text = v.get_ref<const std::string&>();
+            has = true;
+        }
+    }
+    static void number(const nlohmann::json& v, double& out, bool& wrong) {
+        if (v.is_number()) out = v.get<double>();
+        else if (!v.is_null()) wrong = true;
+    }
+    static void integer(const nlohmann::json& v, std::int64_t& out) {
+        if (v.is_number_integer()) out = v.get<std::int64_t>();
+        else if (v.is_number_float()) out = static_cast<std::int64_t>(v.get<double>());
+    }
+    static void real(const nlohmann::json& v, double& out) {
+        if (v.is_number()) out = v.get<double>();
+    }
+    static void triple(const nlohmann::json& v, std::int64_t (&out)[3]) {
+        if (!v.is_array()) return;
+        for (std::size_t i = 0; i < 3 && i < v.size(); ++i)
+            if (v[i].is_number_integer()) out[i] = v[i].get<std::int64_t>();
+    }
+    static void arg(const std::string& k, const nlohmann::json& v, chrome_event& ev) {
+        switch (k.empty() ? '\0' : k[0]) {
+            case 'c': if (k == "correlation") integer(v, ev.correlation); break;
+            case 'E': if (k == "External id") integer(v, ev.external_id); break;
+            case 'd':
+                if (k == "device") integer(v, ev.device);
+                else if (k == "dtype") str(v, ev.dtype);
+                break;
+            case 's':
+                if (k == "stream") integer(v, ev.stream);
+                else if (k == "shared memory") real(v, ev.shared_memory);
+                break;
+            case 'r': if (k == "registers per thread") integer(v, ev.registers_per_thread); break;
+            case 'b':
+                if (k == "blocks per SM") real(v, ev.blocks_per_sm);
+                else if (k == "block") triple(v, ev.block);
+                else if (k == "bytes") real(v, ev.bytes);
+                break;
+            case 'w': if (k == "warps per SM") real(v, ev.warps_per_sm); break;
+            case 'e': if (k == "est. achieved occupancy %") real(v, ev.occupancy_pct); break;
+            case 'g': if (k == "grid") triple(v, ev.grid); break;
+            case 'C': if (k == "Collective name") str(v, ev.collective_name); break;
+            case 'I':
+                if (k == "In msg nelems") real(v, ev.in_msg_nelems);
+                else if (k == "Input Dims") ev.input_dims = v.dump();
+                else if (k == "Input type") ev.input_types = v.dump();
+                break;
+            case 'O': if (k == "Out msg nelems") real(v, ev.out_msg_nelems); break;
+            case 'G': if (k == "Group size") integer(v, ev.group_size); break;
+            case 'P':
+                if (k == "Process Group Name") str(v, ev.pg_name);
+                else if (k == "Process Group Description") str(v, ev.pg_desc);
+                break;
+            case 'n': if (k == "name") str(v, ev.meta_name); break;
+            default: break;
+        }
+    }
+
+    nlohmann::json doc_;
+};
+
+#ifdef ROOFLINE_HAVE_SIMDJSON
+/// Event parser on simdjson On-Demand (the fast path).
+class simdjson_event_parser {
+public:
+    /// Parses one event; `text` must be followed by `chrome_trace_splitter::padding` readable
+    /// bytes. False with `error` set when the text is not valid JSON.
+    bool parse(std::string_view text, chrome_event& ev, std::string& error) {
+        using namespace simdjson;
+        ev.reset();
+        ondemand::document doc;
+        auto err = parser_.iterate(text.data(), text.size(), text.size() + SIMDJSON_PADDING).get(doc);
+        if (err) return fail(err, error);
+        ondemand::object obj;
+        if (doc.get_object().get(obj)) return true;  // not an object: counted by the caller
+        ev.is_object = true;
+        for (auto result : obj) {
+            ondemand::field field;
+            if ((err = std::move(result).get(field))) return fail(err, error);
+            std::string_view k;
+            if ((err = field.unescaped_key().get(k))) return fail(err, error);
+            ondemand::value& v = field.value();
+            if (k == "ph") err = str(v, ev.ph);
+            else if (k == "cat") err = str(v, ev.cat);
+            else if (k == "name") err = str(v, ev.name);
+            else if (k == "pid") err = id(v, ev.pid, ev.pid_text, ev.has_pid);
+            else if (k == "tid") err = id(v, ev.tid, ev.tid_text, ev.has_tid);
+            else if (k == "ts") err = number(v, ev.ts, ev.ts_wrong_type);
+            else if (k == "dur") err = number(v, ev.dur, ev.dur_wrong_type);
+            else if (k == "args") err = args(v, ev);
+            if (err) return fail(err, error);
+        }
+        return true;
+    }
+
+private:
+    static bool fail(simdjson::error_code err, std::string& error) {
+        error = std::string("malformed JSON (") + simdjson::error_message(err) + ")";
+        return false;
+    }
+    static simdjson::error_code type_of(simdjson::ondemand::value& v, simdjson::ondemand::json_type& t) {
+        return v.type().get(t);
+    }
+    static simdjson::error_code str(simdjson::ondemand::value& v, std::string_view& out) {
+        simdjson::ondemand::json_type t;
+        if (auto e = type_of(v, t)) return e;
+        if (t != simdjson::ondemand::json_type::string) return simdjson::SUCCESS;
+        return v.get_string().get(out);
+    }
+    static simdjson::error_code id(simdjson::ondemand::value& v, std::int64_t& n, std::string_view& text, bool& has) {
+        simdjson::ondemand::json_type t;
+        if (auto e = type_of(v, t)) return e;
+        if (t == simdjson::ondemand::json_type::number) {
+            has = true;
+            if (v.get_int64().get(n) == simdjson::SUCCESS) return simdjson::SUCCESS;
+            double d = 0;
+            if (auto e = v.get_double().get(d)) return e;
+            n = static_cast<std::int64_t>(d);
+        } else if (t == simdjson::ondemand::json_type::string) {
+            has = true;
+            return v.get_string().get(text);
+        }
+        return simdjson::SUCCESS;
+    }
+    static simdjson::error_code number(simdjson::ondemand::value& v, double& out, bool& wrong) {
+        simdjson::ondemand::json_type t;
+        if (auto e = type_of(v, t)) return e;
+        if (t == simdjson::ondemand::json_type::number) return v.get_double().get(out);
+        if (t != simdjson::ondemand::json_type::null) wrong = true;
+        return simdjson::SUCCESS;
+    }
+    static simdjson::error_code integer(simdjson::ondemand::value& v, std::int64_t& out) {
+        simdjson::ondemand::json_type t;
+        if (auto e = type_of(v, t)) return e;
+        if (t != simdjson::ondemand::json_type::number) return simdjson::SUCCESS;
+        if (v.get_int64().get(out) == simdjson::SUCCESS) return simdjson::SUCCESS;
+        double d = 0;
+        if (auto e = v.get_double().get(d)) return e;
+        out = static_cast<std::int64_t>(d);
+        return simdjson::SUCCESS;
+    }
+    static simdjson::error_code real(simdjson::ondemand::value& v, double& out) {
+        simdjson::ondemand::json_type t;
+        if (auto e = type_of(v, t)) return e;
+        if (t != simdjson::ondemand::json_type::number) return simdjson::SUCCESS;
+        return v.get_double().get(out);
+    }
+    static simdjson::error_code triple(simdjson::ondemand::value& v, std::int64_t (&out)[3]) {
+        simdjson::ondemand::json_type t;
+        if (auto e = type_of(v, t)) return e;
+        if (t != simdjson::ondemand::json_type::array) return simdjson::SUCCESS;
+        simdjson::ondemand::array arr;
+        if (auto e = v.get_array().get(arr)) return e;
+        std::size_t i = 0;
+        for (auto x : arr) {
+            std::int64_t n = -1;
+            if (auto e = x.get_int64().get(n)) return e;
+            if (i < 3) out[i] = n;
+            ++i;
+        }
+        return simdjson::SUCCESS;
+    }
+    static simdjson::error_code raw(simdjson::ondemand::value& v, std::string& out) {
+        std::string_view r;
+        if (auto e = simdjson::to_json_string(v).get(r)) return e;
+        append_compact_json(r, out);
+        return simdjson::SUCCESS;
+    }
+    static simdjson::error_code args(simdjson::ondemand::value& v, chrome_event& ev) {
+        simdjson::ondemand::json_type t;
+        if (auto e = type_of(v, t)) return e;
+        if (t != simdjson::ondemand::json_type::object) return simdjson::SUCCESS;
+        ev.has_args = true;
+        simdjson::ondemand::object o;
+        if (auto e = v.get_object().get(o)) return e;
+        for (auto result : o) {
+            simdjson::ondemand::field field;
+            if (auto e = std::move(result).get(field)) return e;
+            std::string_view k;
+            if (auto e = field.unescaped_key().get(k)) return e;
+            simdjson::ondemand::value& a = field.value();
+            simdjson::error_code e = simdjson::SUCCESS;
+            switch (k.empty() ? '\0' : k[0]) {
+                case 'c': if (k == "correlation") e = integer(a, ev.correlation); break;
+                case 'E': if (k == "External id") e = integer(a, ev.external_id); break;
+                case 'd':
+                    if (k == "device") e = integer(a, ev.device);
+                    else if (k == "dtype") e = str(a, ev.dtype);
+                    break;
+                case 's':
+                    if (k == "stream") e = integer(a, ev.stream);
+                    else if (k == "shared memory") e = real(a, ev.shared_memory);
+                    break;
+                case 'r': if (k == "registers per thread") e = integer(a, ev.registers_per_thread); break;
+                case 'b':
+                    if (k == "blocks per SM") e = real(a, ev.blocks_per_sm);
+                    else if (k == "block") e = triple(a, ev.block);
+                    else if (k == "bytes") e = real(a, ev.bytes);
+                    break;
+                case 'w': if (k == "warps per SM") e = real(a, ev.warps_per_sm); break;
+                case 'e': if (k == "est. achieved occupancy %") e = real(a, ev.occupancy_pct); break;
+                case 'g': if (k == "grid") e = triple(a, ev.grid); break;
+                case 'C': if (k == "Collective name") e = str(a, ev.collective_name); break;
+                case 'I':
+                    if (k == "In msg nelems") e = real(a, ev.in_msg_nelems);
+                    else if (k == "Input Dims") e = raw(a, ev.input_dims);
+                    else if (k == "Input type") e = raw(a, ev.input_types);
+                    break;
+                case 'O': if (k == "Out msg nelems") e = real(a, ev.out_msg_nelems); break;
+                case 'G': if (k == "Group size") e = integer(a, ev.group_size); break;
+                case 'P':
+                    if (k == "Process Group Name") e = str(a, ev.pg_name);
+                    else if (k == "Process Group Description") e = str(a, ev.pg_desc);
+                    break;
+                case 'n': if (k == "name") e = str(a, ev.meta_name); break;
+                default: break;
+            }
+            if (e) return e;
+        }
+        return simdjson::SUCCESS;
+    }
+
+    simdjson::ondemand::parser parser_;
+};
+using default_event_parser = simdjson_event_parser;
+#else
+using default_event_parser = nlohmann_event_parser;
+#endif
+
+/// Scans a Chrome trace file: `on_top(key, json_text, offset)` for top-level values other than
+/// `traceEvents`, `on_event(const chrome_event&, offset, index)` for each event. `Parser` picks
+/// the event parser (default: simdjson when available). Throws `parse_error` for a missing,
+/// empty, truncated or malformed file (naming the byte offset and the event index).
+template <class Parser = default_event_parser, class OnTop, class OnEvent>
+void scan_chrome_trace(const std::string& path, OnTop&& on_top, OnEvent&& on_event) {
+    input_file in(path);
+    chrome_trace_splitter splitter(in);
+    Parser parser;
+    chrome_event ev;
+    std::string error;
+    splitter.run(on_top, [&](std::string_view text, std::uint64_t offset, std::size_t index) {
+        if (!parser.parse(text, ev, error))
+            throw parse_error(path, in.place_at(offset), "", "event " + std::to_string(index) + ": " + error);
+        on_event(static_cast<const chrome_event&>(ev), offset, index);
+    });
+}
+
+}  // namespace roofline::io::detail

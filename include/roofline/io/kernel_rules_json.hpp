@@ -1,0 +1,81 @@
+#pragma once
+// Kernel-name rule files (data/kernel_rules.json and user files given with `--rules FILE`).
+//
+// Format: {"rules": [{"phase": "gemm", "pattern": "nvjet|xmma", "note": "..."}, ...]}; a bare
+// array of rules is accepted too. `phase` is one of the names of `kernel_phase`; `pattern` an
+// ECMAScript regular expression searched case-insensitively anywhere in the kernel name.
+
+#include <cstdlib>  // std::getenv
+#include <string>   // std::string
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/core/error.hpp"
+#include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/input.hpp"
+#include "roofline/trace/kernel_rules.hpp"
+
+namespace roofline {
+
+/// Reads a rule file. Throws `parse_error` naming the file, the rule index and the field for
+/// malformed JSON, a missing or unknown phase, or an invalid pattern.
+inline kernel_rules read_kernel_rules(const std::string& path) {
+    const std::string text = io::read_all(path);
+    const auto spans = io::detail::split_json_values(text);
+    if (spans.empty()) throw parse_error(path, "line 1", "", "empty file");
+    const auto doc = io::detail::parse_json_span(path, text, spans.front());
+    const nlohmann::json* list = &doc;
+    if (doc.is_object()) {
+        const auto it = doc.find("rules");
+        if (it == doc.end()) throw parse_error(path, "", "rules", "missing (expected {\"rules\": [...]})");
+        list = &*it;
+    }
+    if (!list->is_array()) throw parse_error(path, "", "rules", "not an array");
+    kernel_rules out;
+    std::size_t i = 0;
+    for (const auto& r : *list) {
+        const std::string place = "rule " + std::to_string(i++);
+        if (!r.is_object()) throw parse_error(path, place, "", "not an object");
+        const auto ph = r.find("phase");
+        const auto pat = r.find("pattern");
+        if (ph == r.end() || !ph->is_string()) throw parse_error(path, place, "phase", "missing or not a string");
+        if (pat == r.end() || !pat->is_string() || pat->get_ref<const std::string&>().empty())
+            throw parse_error(path, place, "pattern", "missing, empty or not a string");
+        const auto phase = parse_kernel_phase(ph->get_ref<const std::string&>());
+        if (!phase)
+            throw parse_error(path, place, "phase",
+                              "unknown phase \"" + ph->get<std::string>() +
+                                  "\" (gemm, moe_gemm, attention, communication, memcpy, memset, norm, "
+                                  "activation, elementwise, sampling, other)");
+        std::string note;
+        if (const auto n = r.find("note"); n != r.end() && n->is_string()) note = n->get<std::string>();
+        try {
+            out.add(kernel_rule(pat->get<std::string>(), *phase, note, path));
+        } catch (const usage_error& e) {
+            throw parse_error(path, place, "pattern", e.what());
+        }
+    }
+    return out;
+}
+
+/// Path of the built-in rule file: `$ROOFLINE_DATA_DIR/kernel_rules.json` when the environment
+/// variable is set, else the data directory fixed at build time (`ROOFLINE_DATA_DIR` macro).
+inline std::string default_kernel_rules_path() {
+    if (const char* env = std::getenv("ROOFLINE_DATA_DIR"); env && *env)
+        return std::string(env) + "/kernel_rules.json";
+#ifdef ROOFLINE_DATA_DIR
+    return std::string(ROOFLINE_DATA_DIR) + "/kernel_rules.json";
+#else
+    throw usage_error("kernel rules: ROOFLINE_DATA_DIR is not set; pass a rules file");
+#endif
+}
+
+/// The built-in rules (data/kernel_rules.json), with the rules in `user_rules_path` (if not
+/// empty) tried first.
+inline kernel_rules load_kernel_rules(const std::string& user_rules_path = {}) {
+    auto rules = read_kernel_rules(default_kernel_rules_path());
+    if (!user_rules_path.empty()) rules.prepend(read_kernel_rules(user_rules_path));
+    return rules;
+}
+
+}  // namespace roofline

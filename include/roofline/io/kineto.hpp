@@ -1,0 +1,599 @@
+#pragma once
+// PyTorch profiler (Kineto) Chrome traces -> `kernel_trace`, streaming.
+//
+// What is read (../shared/FORMATS.md section 1):
+// - GPU activity (`kernel`, `gpu_memcpy`, `gpu_memset`) -> one `kernel_event` each, with grid,
+//   block, registers, shared memory, occupancy estimate and, for NCCL kernels launched under
+//   `record_param_comms`, the collective's name, message sizes, group size and dtype;
+// - launches (`cuda_runtime`, `cuda_driver`), linked to GPU events by `correlation`;
+// - CPU operators (`cpu_op`, with `Input Dims`/`Input type` when record_shapes was on), linked to
+//   the launches they contain: the innermost op on the launching thread whose span contains the
+//   launch call. `External id` is the shortcut when it agrees (modern traces: 766 of the 768
+//   B200-sample kernels); it is ignored where it merely repeats the correlation id (old traces
+//   such as DeepSeek's, where it matches no op);
+// - `user_annotation` / `gpu_user_annotation` ranges and `ProfilerStep#N` steps;
+// - `deviceProperties`, `distributedInfo`, `baseTimeNanoseconds`.
+// Other categories (python_function, flows, instant events, ...) are counted and dropped.
+// Time styles: old traces write integer epoch microseconds, new ones fractional microseconds
+// relative to `baseTimeNanoseconds`; both become seconds after the first complete event.
+//
+// Memory. The scan holds one event at a time plus a buffer of a few MB (see
+// io/detail/chrome_trace_scan.hpp). What must be kept until the end of the file, because
+// Kineto writes all CPU ops before the GPU activity and the launches, is:
+//   per GPU event     ~190 B  (the output itself)
+//   per launch call    32 B   (correlation -> thread, time, API name)
+//   per cpu_op         48 B   (span, thread, interned name and shapes)
+//   per distinct string (kernel names, op names, shapes) its size, once.
+// python_function events (usually the majority), flows and everything else cost nothing. So the
+// peak is O(GPU events + launches + ops), not O(file size); `summarize_kineto` (trace/summary)
+// keeps only per-name totals and runs in constant memory.
+
+#include <algorithm>      // std::sort, std::upper_bound
+#include <cmath>          // std::isnan, std::isfinite
+#include <cstdint>        // std::int64_t, std::uint32_t
+#include <cstdlib>        // std::free
+#include <map>            // std::map
+#include <memory>         // std::unique_ptr
+#include <string>         // std::string
+#include <string_view>    // std::string_view
+#include <unordered_map>  // std::unordered_map
+#include <utility>        // std::pair
+#include <vector>         // std::vector
+
+#if defined(__has_include)
+#if __has_include(<cxxabi.h>)
+#include <cxxabi.h>  // abi::__cxa_demangle
+#define ROOFLINE_HAVE_CXXABI 1
+#endif
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/core/error.hpp"
+#include "roofline/io/detail/chrome_trace_scan.hpp"
+#include "roofline/io/detail/text.hpp"
+#include "roofline/io/kernel_rules_json.hpp"
+#include "roofline/trace/kernel_event.hpp"
+#include "roofline/trace/kernel_rules.hpp"
+#include "roofline/trace/summary.hpp"
+
+namespace roofline {
+
+/// Options of `read_kineto`.
+struct kineto_options {
+    /// Rules classifying kernel names into phases; nullptr: the built-in data/kernel_rules.json.
+    const kernel_rules* rules = nullptr;
+    /// Link GPU events to their launching CPU ops (costs the op index, see the file comment).
+    bool link_ops = true;
+};
+
+namespace io::detail {
+
+/// `name` demangled when it is an Itanium-ABI mangled name ("_ZN7cutlass..."), else unchanged.
+inline std::string demangle(std::string_view name) {
+#ifdef ROOFLINE_HAVE_CXXABI
+    if (name.size() > 2 && name[0] == '_' && name[1] == 'Z') {
+        int status = 0;
+        const std::string copy(name);
+        std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(copy.c_str(), nullptr, nullptr, &status), std::free);
+        if (status == 0 && out) return out.get();
+    }
+#endif
+    return std::string(name);
+}
+
+/// "ProfilerStep#12" -> 12; -1 otherwise.
+inline std::int64_t profiler_step_number(std::string_view name) {
+    constexpr std::string_view prefix = "ProfilerStep#";
+    if (name.substr(0, prefix.size()) != prefix) return -1;
+    const auto n = parse_int(name.substr(prefix.size()));
+    return n ? *n : -1;
+}
+
+/// Why an `X` event's times are unusable ("negative_dur", ...), or nullptr when they are fine.
+inline const char* kineto_time_problem(const chrome_event& e) {
+    if (e.ts_wrong_type) return "wrong_type(ts)";
+    if (e.dur_wrong_type) return "wrong_type(dur)";
+    if (std::isnan(e.ts)) return "missing_ts";
+    if (std::isnan(e.dur)) return "missing_dur";
+    if (!std::isfinite(e.ts) || !std::isfinite(e.dur)) return "non_finite_time";
+    if (e.dur < 0) return "negative_dur";
+    return nullptr;
+}
+
+/// True for the categories the readers use (and therefore validate).
+inline bool kineto_used_category(std::string_view c) {
+    return c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset" || c == "cuda_runtime" || c == "cuda_driver" ||
+           c == "cpu_op" || c == "user_annotation" || c == "gpu_user_annotation";
+}
+
+/// Assembles a `kernel_trace` from scanned events, then links and classifies (see read_kineto).
+class kineto_builder {
+public:
+    kineto_builder(kernel_trace& out, const kernel_rules& rules, bool link_ops)
+        : t_(out), rules_(rules), link_ops_(link_ops) {}
+
+    void top_level(std::string_view key, std::string_view json, std::uint64_t offset) {
+        if (key != "deviceProperties" && key != "distributedInfo" && key != "baseTimeNanoseconds") return;
+        const auto v = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
+        if (v.is_discarded())
+            throw parse_error(t_.file, "byte " + std::to_string(offset), std::string(key), "malformed JSON");
+        if (key == "baseTimeNanoseconds") {
+            if (v.is_number_integer()) t_.base_time_ns = v.get<std::int64_t>();
+            else if (v.is_number()) t_.base_time_ns = static_cast<std::int64_t>(v.get<double>());
+            return;
+        }
+        if (key == "deviceProperties" && v.is_array()) {
+            for (const auto& d : v) {
+                if (!d.is_object()) continue;
+                device_properties p;
+                p.id = int_of(d, "id");
+                if (const auto it = d.find("name"); it != d.end() && it->is_string()) p.name = it->get<std::string>();
+                p.total_global_mem_bytes = real_of(d, "totalGlobalMem");
+                p.compute_major = int_of(d, "computeMajor");
+                p.compute_minor = int_of(d, "computeMinor");
+                p.num_sms = int_of(d, "numSms");
+                p.max_threads_per_block = int_of(d, "maxThreadsPerBlock");
+                p.max_threads_per_multiprocessor = int_of(d, "maxThreadsPerMultiprocessor");
+                p.regs_per_block = int_of(d, "regsPerBlock");
+                p.regs_per_multiprocessor = int_of(d, "regsPerMultiprocessor");
+                p.warp_size = int_of(d, "warpSize");
+                p.shared_mem_per_block_bytes = real_of(d, "sharedMemPerBlock");
+                p.shared_mem_per_multiprocessor_bytes = real_of(d, "sharedMemPerMultiprocessor");
+                if (std::isnan(p.shared_mem_per_multiprocessor_bytes))  // ROCm spelling
+                    p.shared_mem_per_multiprocessor_bytes = real_of(d, "maxSharedMemoryPerMultiProcessor");
+                p.shared_mem_per_block_optin_bytes = real_of(d, "sharedMemPerBlockOptin");
+                t_.devices.push_back(std::move(p));
+            }
+        }
+        if (key == "distributedInfo" && v.is_object()) {
+            distributed_info d;
+            if (const auto it = v.find("backend"); it != v.end() && it->is_string()) d.backend = it->get<std::string>();
+            d.rank = int_of(v, "rank");
+            d.world_size = int_of(v, "world_size");
+            if (const auto it = v.find("nccl_version"); it != v.end() && it->is_string()) d.nccl_version = it->get<std::string>();
+            if (const auto pg = v.find("pg_config"); pg != v.end() && pg->is_array()) {
+                for (const auto& g : *pg) {
+                    if (!g.is_object()) continue;
+                    distributed_info::process_group grp;
+                    if (const auto it = g.find("pg_name"); it != g.end() && it->is_string()) grp.name = it->get<std::string>();
+                    if (const auto it = g.find("pg_desc"); it != g.end() && it->is_string()) grp.desc = it->get<std::string>();
+                    if (const auto it = g.find("backend_config"); it != g.end() && it->is_string()) grp.backend_config = it->get<std::string>();
+                    grp.size = int_of(g, "pg_size");
+                    if (const auto r = g.find("ranks"); r != g.end() && r->is_array())
+                        for (const auto& x : *r)
+                            if (x.is_number_integer()) grp.ranks.push_back(x.get<int>());
+                    d.groups.push_back(std::move(grp));
+                }
+            }
+            t_.distributed = std::move(d);
+        }
+    }
+
+    void event(const chrome_event& e, std::uint64_t /*offset*/, std::size_t /*index*/) {
+        auto& st = t_.stats;
+        ++st.events_read;
+        if (!e.is_object) {
+            st.skip("not_an_object");
+            return;
+        }
+        count_category(e);
+        if (e.ph != "X") return;  // metadata, instants, flows, counters: nothing to keep
+        enum class kind { gpu, runtime, op, annotation, gpu_annotation, ignore } k = kind::ignore;
+        const std::string_view c = e.cat;
+        gpu_activity activity = gpu_activity::kernel;
+        if (c == "kernel") k = kind::gpu;
+        else if (c == "gpu_memcpy") k = kind::gpu, activity = gpu_activity::memcpy;
+        else if (c == "gpu_memset") k = kind::gpu, activity = gpu_activity::memset;
+        else if (c == "cuda_runtime" || c == "cuda_driver") k = kind::runtime;
+        else if (c == "cpu_op") k = kind::op;
+        else if (c == "user_annotation") k = kind::annotation;
+        else if (c == "gpu_user_annotation") k = kind::gpu_annotation;
+        if (k == kind::ignore) return;
+
+        // Validate the times of every event we keep or use.
+        if (const char* problem = kineto_time_problem(e)) return st.skip(problem);
+        if (!origin_set_) {
+            origin_set_ = true;
+            t_.time_origin_us = e.ts;
+        }
+        const double start_us = e.ts - t_.time_origin_us;
+        if (start_us < min_start_us_) min_start_us_ = start_us;
+
+        switch (k) {
+            case kind::gpu: {
+                if (e.name.empty()) return st.skip("missing_name");
+                kernel_event ev;
+                ev.name = kernel_name(e.name);
+                ev.activity = activity;
+                ev.phase = activity == gpu_activity::memcpy ? kernel_phase::memcpy
+                           : activity == gpu_activity::memset ? kernel_phase::memset
+                                                              : phase_of(ev.name);
+                ev.device = e.device >= 0 ? static_cast<int>(e.device) : e.has_pid && e.pid_text.empty() ? static_cast<int>(e.pid) : -1;
+                ev.stream = e.stream >= 0 ? e.stream : e.has_tid && e.tid_text.empty() ? e.tid : -1;
+                ev.start_s = start_us * 1e-6;
+                ev.duration_s = e.dur * 1e-6;
+                ev.correlation = e.correlation;
+                ev.external_id = e.external_id;
+                for (int i = 0; i < 3; ++i) {
+                    ev.grid[i] = e.grid[i] >= 0 ? static_cast<std::uint32_t>(e.grid[i]) : 0;
+                    ev.block[i] = e.block[i] >= 0 ? static_cast<std::uint32_t>(e.block[i]) : 0;
+                }
+                ev.registers_per_thread = static_cast<int>(e.registers_per_thread);
+                ev.shared_memory_bytes = e.shared_memory;
+                ev.blocks_per_sm = static_cast<float>(e.blocks_per_sm);
+                ev.warps_per_sm = static_cast<float>(e.warps_per_sm);
+                ev.occupancy_pct = static_cast<float>(e.occupancy_pct);
+                ev.bytes = e.bytes;
+                if (!e.collective_name.empty()) {
+                    collective_info ci;
+                    ci.name = t_.strings->intern(e.collective_name);
+                    ci.dtype = t_.strings->intern(e.dtype);
+                    ci.in_msg_nelems = e.in_msg_nelems;
+                    ci.out_msg_nelems = e.out_msg_nelems;
+                    ci.group_size = static_cast<int>(e.group_size);
+                    ci.process_group_name = t_.strings->intern(e.pg_name);
+                    ci.process_group_desc = t_.strings->intern(e.pg_desc);
+                    ev.collective = static_cast<std::int32_t>(t_.collectives.size());
+                    t_.collectives.push_back(ci);
+                }
+                t_.events.push_back(ev);
+                ++st.events_kept;
+                return;
+            }
+            case kind::runtime:
+                if (link_ops_ && e.correlation >= 0)
+                    runtimes_.push_back({e.correlation, start_us, thread_of(e), t_.strings->id(e.name), c == "cuda_runtime"});
+                return;
+            case kind::op:
+                if (link_ops_) {
+                    op_record r;
+                    r.start_us = start_us;
+                    r.end_us = start_us + e.dur;
+                    r.external_id = e.external_id;
+                    r.thread = thread_of(e);
+                    r.name = t_.strings->id(e.name);
+                    r.dims = e.input_dims.empty() ? no_string : t_.strings->id(e.input_dims);
+                    r.types = e.input_types.empty() ? no_string : t_.strings->id(e.input_types);
+                    ops_.push_back(r);
+                }
+                return;
+            case kind::annotation:
+            case kind::gpu_annotation: {
+                annotation a;
+                a.name = t_.strings->intern(e.name);
+                a.start_s = start_us * 1e-6;
+                a.duration_s = e.dur * 1e-6;
+                a.gpu = k == kind::gpu_annotation;
+                a.device = a.gpu && e.has_pid && e.pid_text.empty() ? static_cast<int>(e.pid) : -1;
+                t_.annotations.push_back(a);
+                if (!a.gpu) {
+                    if (const auto n = profiler_step_number(e.name); n >= 0)
+                        t_.steps.push_back({n, a.start_s, a.duration_s});
+                }
+                return;
+            }
+            case kind::ignore:
+                return;
+        }
+    }
+
+    /// Links events to launches and ops, assigns steps. Call once after the scan.
+    void finish() {
+        t_.relative_timestamps = t_.base_time_ns.has_value();
+        if (!link_ops_) shift_origin();
+        auto& L = t_.links;
+        L.gpu_events = t_.events.size();
+        std::sort(t_.steps.begin(), t_.steps.end(),
+                  [](const profiler_step& a, const profiler_step& b) { return a.start_s < b.start_s; });
+        if (!link_ops_) {
+            L.unlinked = t_.events.size();
+            return;
+        }
+        // correlation -> launch (prefer the runtime API call over the driver call it makes).
+        std::unordered_map<std::int64_t, std::uint32_t> launch_of;
+        launch_of.reserve(runtimes_.size());
+        for (std::uint32_t i = 0; i < runtimes_.size(); ++i) {
+            auto [it, fresh] = launch_of.emplace(runtimes_[i].correlation, i);
+            if (!fresh && !runtimes_[it->second].runtime_api && runtimes_[i].runtime_api) it->second = i;
+        }
+        std::unordered_map<std::int64_t, std::uint32_t> op_by_external;
+        for (std::uint32_t i = 0; i < ops_.size(); ++i)
+            if (ops_[i].external_id >= 0) op_by_external[ops_[i].external_id] = i;
+
+        // Containment queries, one per event with a launch: (thread, launch time, event).
+        struct query {
+            std::uint32_t thread;
+            double ts_us;
+            std::uint32_t event;
+        };
+        std::vector<query> queries;
+        std::vector<std::int64_t> inner(t_.events.size(), -1), outer(t_.events.size(), -1);
+        std::vector<double> launch_us(t_.events.size(), kernel_event::unknown);
+        for (std::uint32_t i = 0; i < t_.events.size(); ++i) {
+            auto& ev = t_.events[i];
+            if (ev.external_id >= 0 && op_by_external.count(ev.external_id)) ++L.external_id_matches;
+            if (ev.correlation < 0) continue;
+            const auto it = launch_of.find(ev.correlation);
+            if (it == launch_of.end()) continue;
+            const auto& rt = runtimes_[it->second];
+            ++L.with_runtime;
+            ev.launch_api = t_.strings->at(rt.name);
+            launch_us[i] = rt.ts_us;
+            queries.push_back({rt.thread, rt.ts_us, i});
+        }
+        containment(queries, inner, outer);
+
+        std::vector<std::int32_t> new_index(ops_.size(), -1);
+        auto keep_op = [&](std::int64_t oi) -> std::int32_t {
+            if (oi < 0) return -1;
+            auto& slot = new_index[static_cast<std::size_t>(oi)];
+            if (slot < 0) {
+                const auto& r = ops_[static_cast<std::size_t>(oi)];
+                cpu_op op;
+                op.name = t_.strings->at(r.name);
+                op.input_dims = r.dims == no_string ? std::string_view() : t_.strings->at(r.dims);
+                op.input_types = r.types == no_string ? std::string_view() : t_.strings->at(r.types);
+                op.external_id = r.external_id;
+                op.start_s = r.start_us * 1e-6;
+                op.duration_s = (r.end_us - r.start_us) * 1e-6;
+                slot = static_cast<std::int32_t>(t_.ops.size());
+                t_.ops.push_back(op);
+            }
+            return slot;
+        };
+        for (std::uint32_t i = 0; i < t_.events.size(); ++i) {
+            auto& ev = t_.events[i];
+            // External id is trusted only when it is not just the correlation id again, and
+            // (with a launch) only when its op is on the launching thread and contains the launch.
+            std::int64_t by_ext = -1;
+            if (ev.external_id >= 0 && ev.external_id != ev.correlation) {
+                const auto it = op_by_external.find(ev.external_id);
+                if (it != op_by_external.end()) {
+                    const auto& r = ops_[it->second];
+                    if (std::isnan(launch_us[i])) {
+                        by_ext = it->second;
+                    } else {
+                        const auto lq = launch_of.find(ev.correlation);
+                        const auto& rt = runtimes_[lq->second];
+                        if (r.thread == rt.thread && r.start_us <= rt.ts_us && rt.ts_us < r.end_us) by_ext = it->second;
+                    }
+                }
+            }
+            if (by_ext >= 0) {
+                ev.op = keep_op(by_ext);
+                ev.link = launch_link::external_id;
+                ++L.by_external_id;
+            } else if (inner[i] >= 0) {
+                ev.op = keep_op(inner[i]);
+                ev.link = launch_link::containment;
+                ++L.by_containment;
+            } else {
+                ++L.unlinked;
+            }
+            ev.top_op = keep_op(outer[i] >= 0 ? outer[i] : by_ext);
+            // Step: by launch time in the CPU-side ProfilerStep ranges.
+            if (!std::isnan(launch_us[i]) && !t_.steps.empty()) {
+                const double ts = launch_us[i] * 1e-6;
+                auto it = std::upper_bound(t_.steps.begin(), t_.steps.end(), ts,
+                                           [](double x, const profiler_step& s) { return x < s.start_s; });
+                if (it != t_.steps.begin()) {
+                    --it;
+                    if (ts < it->start_s + it->duration_s) ev.step = static_cast<std::int32_t>(it->number);
+                }
+            }
+        }
+        runtimes_.clear();
+        runtimes_.shrink_to_fit();
+        ops_.clear();
+        ops_.shrink_to_fit();
+        shift_origin();
+    }
+
+private:
+    static constexpr std::uint32_t no_string = 0xFFFFFFFFu;
+
+    struct runtime_record {
+        std::int64_t correlation;
+        double ts_us;
+        std::uint32_t thread;
+        std::uint32_t name;
+        bool runtime_api;
+    };
+    struct op_record {
+        double start_us = 0, end_us = 0;
+        std::int64_t external_id = -1;
+        std::uint32_t thread = 0, name = 0, dims = no_string, types = no_string;
+    };
+
+    // Moves the time origin to the earliest kept event, so that every start_s is >= 0 (events
+    // are not written in time order: the first one in the file need not be the earliest).
+    void shift_origin() {
+        if (!origin_set_ || !(min_start_us_ < 0)) return;
+        const double shift_s = min_start_us_ * 1e-6;
+        t_.time_origin_us += min_start_us_;
+        for (auto& e : t_.events) e.start_s -= shift_s;
+        for (auto& a : t_.annotations) a.start_s -= shift_s;
+        for (auto& s : t_.steps) s.start_s -= shift_s;
+        for (auto& o : t_.ops) o.start_s -= shift_s;
+    }
+
+    static int int_of(const nlohmann::json& o, const char* key) {
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_number()) return -1;
+        return static_cast<int>(it->get<double>());
+    }
+    static double real_of(const nlohmann::json& o, const char* key) {
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_number()) return kernel_event::unknown;
+        return it->get<double>();
+    }
+
+    // Events per `cat` (few distinct values: a linear search with a last-hit guess is enough).
+    void count_category(const chrome_event& e) {
+        auto& v = t_.events_by_category;
+        if (last_cat_ < v.size() && v[last_cat_].first == e.cat) {
+            ++v[last_cat_].second;
+            return;
+        }
+        for (std::size_t i = 0; i < v.size(); ++i)
+            if (v[i].first == e.cat) {
+                ++v[i].second;
+                last_cat_ = i;
+                return;
+            }
+        v.emplace_back(std::string(e.cat), 1);
+        last_cat_ = v.size() - 1;
+    }
+    std::size_t last_cat_ = 0;
+
+    std::uint32_t thread_of(const chrome_event& e) {
+        // Numeric pid/tid are the common case; strings are hashed into the same key space.
+        const std::int64_t p = e.pid_text.empty() ? e.pid : static_cast<std::int64_t>(std::hash<std::string_view>{}(e.pid_text));
+        const std::int64_t t = e.tid_text.empty() ? e.tid : static_cast<std::int64_t>(std::hash<std::string_view>{}(e.tid_text));
+        const auto key = std::pair<std::int64_t, std::int64_t>(p, t);
+        const auto it = threads_.find(key);
+        if (it != threads_.end()) return it->second;
+        const auto id = static_cast<std::uint32_t>(threads_.size());
+        threads_.emplace(key, id);
+        return id;
+    }
+
+    std::string_view kernel_name(std::string_view raw) {
+        if (raw.size() > 2 && raw[0] == '_' && raw[1] == 'Z') {
+            const auto raw_id = t_.strings->id(raw);
+            const auto it = demangled_.find(raw_id);
+            if (it != demangled_.end()) return it->second;
+            const auto v = t_.strings->intern(demangle(raw));
+            demangled_.emplace(raw_id, v);
+            return v;
+        }
+        return t_.strings->intern(raw);
+    }
+
+    kernel_phase phase_of(std::string_view interned_name) {
+        const auto it = phases_.find(interned_name.data());
+        if (it != phases_.end()) return it->second;
+        const auto p = rules_.classify(interned_name);
+        phases_.emplace(interned_name.data(), p);
+        return p;
+    }
+
+    // Innermost and outermost op containing each query, per thread: a sweep over ops sorted by
+    // (start, longest first) and queries sorted by time, with a stack of open ops.
+    template <class Query>
+    void containment(std::vector<Query>& queries, std::vector<std::int64_t>& inner, std::vector<std::int64_t>& outer) {
+        if (queries.empty() || ops_.empty()) return;
+        std::vector<std::uint32_t> order(ops_.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const auto& x = ops_[a];
+            const auto& y = ops_[b];
+            if (x.thread != y.thread) return x.thread < y.thread;
+            if (x.start_us != y.start_us) return x.start_us < y.start_us;
+            return x.end_us > y.end_us;
+        });
+        std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
+            return a.thread != b.thread ? a.thread < b.thread : a.ts_us < b.ts_us;
+        });
+        std::size_t j = 0;
+        std::vector<std::uint32_t> stack;
+        std::uint32_t current_thread = 0xFFFFFFFFu;
+        for (const auto& q : queries) {
+            if (q.thread != current_thread) {
+                current_thread = q.thread;
+                stack.clear();
+                while (j < order.size() && ops_[order[j]].thread < q.thread) ++j;
+            }
+            while (j < order.size() && ops_[order[j]].thread == q.thread && ops_[order[j]].start_us <= q.ts_us) {
+                const auto& o = ops_[order[j]];
+                while (!stack.empty() && ops_[stack.back()].end_us <= o.start_us) stack.pop_back();
+                stack.push_back(order[j]);
+                ++j;
+            }
+            while (!stack.empty() && ops_[stack.back()].end_us <= q.ts_us) stack.pop_back();
+            if (stack.empty()) continue;
+            inner[q.event] = stack.back();
+            for (const auto s : stack) {  // outermost op that still contains the launch
+                if (ops_[s].end_us > q.ts_us) {
+                    outer[q.event] = s;
+                    break;
+                }
+            }
+        }
+    }
+
+    kernel_trace& t_;
+    const kernel_rules& rules_;
+    bool link_ops_;
+    bool origin_set_ = false;
+    double min_start_us_ = 0;
+    std::vector<runtime_record> runtimes_;
+    std::vector<op_record> ops_;
+    struct pair_hash {
+        std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const {
+            return std::hash<std::int64_t>{}(p.first * 1000003 ^ p.second);
+        }
+    };
+    std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, pair_hash> threads_;
+    std::unordered_map<std::uint32_t, std::string_view> demangled_;
+    std::unordered_map<const char*, kernel_phase> phases_;
+};
+
+}  // namespace io::detail
+
+/// Reads a Kineto / PyTorch profiler trace (`.json` or `.json.gz`) into a `kernel_trace`.
+///
+/// Bad events (missing or mistyped `ts`/`dur`, negative `dur`, a GPU event without a name, an
+/// element of `traceEvents` that is not an object) are skipped and counted in `stats`. Throws
+/// `parse_error` naming the file and byte offset for a missing, empty, truncated, corrupt-gzip or
+/// malformed file, or one without `traceEvents`.
+inline kernel_trace read_kineto(const std::string& path, const kineto_options& options = {}) {
+    kernel_trace t;
+    t.file = path;
+    t.format = "kineto";
+    kernel_rules builtin;
+    if (!options.rules) builtin = load_kernel_rules();
+    const kernel_rules& rules = options.rules ? *options.rules : builtin;
+    io::detail::kineto_builder b(t, rules, options.link_ops);
+    io::detail::scan_chrome_trace(
+        path, [&](std::string_view key, std::string_view json, std::uint64_t off) { b.top_level(key, json, off); },
+        [&](const io::detail::chrome_event& e, std::uint64_t off, std::size_t i) { b.event(e, off, i); });
+    b.finish();
+    return t;
+}
+
+/// The per-phase and per-kernel-name summary of a Kineto trace in one streaming pass, in
+/// constant memory (one entry per distinct kernel name; no launch linking). Gives the same
+/// summary and read counts as `summarize(read_kineto(path))`. Errors as `read_kineto`.
+inline trace_summary summarize_kineto(const std::string& path, const kernel_rules& rules) {
+    read_stats st;
+    summary_builder b;
+    std::unordered_map<std::string, std::pair<std::string, kernel_phase>> names;  // raw -> (name, phase)
+    io::detail::scan_chrome_trace(
+        path, [](std::string_view, std::string_view, std::uint64_t) {},
+        [&](const io::detail::chrome_event& e, std::uint64_t, std::size_t) {
+            ++st.events_read;
+            if (!e.is_object) return st.skip("not_an_object");
+            if (e.ph != "X" || !io::detail::kineto_used_category(e.cat)) return;
+            if (const char* problem = io::detail::kineto_time_problem(e)) return st.skip(problem);
+            gpu_activity a = gpu_activity::kernel;
+            if (e.cat == "gpu_memcpy") a = gpu_activity::memcpy;
+            else if (e.cat == "gpu_memset") a = gpu_activity::memset;
+            else if (e.cat != "kernel") return;  // launches, ops, annotations: validated above
+            if (e.name.empty()) return st.skip("missing_name");
+            auto it = names.find(std::string(e.name));
+            if (it == names.end()) {
+                std::string n = io::detail::demangle(e.name);
+                const kernel_phase p = a == gpu_activity::memcpy   ? kernel_phase::memcpy
+                                       : a == gpu_activity::memset ? kernel_phase::memset
+                                                                   : rules.classify(n);
+                it = names.emplace(std::string(e.name), std::make_pair(std::move(n), p)).first;
+            }
+            b.add(it->second.first, it->second.second, a, e.dur * 1e-6);
+            ++st.events_kept;
+        });
+    return b.finish(path, "kineto", st);
+}
+
+}  // namespace roofline

@@ -1,0 +1,129 @@
+#pragma once
+// Which phase of an inference step a GPU kernel belongs to, from its name.
+//
+// Kernel names are the only thing every trace format shares, and they say a lot: cuBLAS GEMMs
+// are `nvjet_*` or `sm90_xmma_gemm_*`, NCCL kernels `ncclDevKernel_*`, FlashAttention
+// `flash_fwd_*`. An ordered list of regular expressions maps names to phases; the first match
+// decides, and a name nothing matches is `other`. The built-in list lives in
+// data/kernel_rules.json (read by io/kernel_rules_json.hpp); users put their own rules in front
+// of it with `--rules FILE`. Classification is by unique name, cached.
+
+#include <array>          // std::array
+#include <cstddef>        // std::size_t
+#include <optional>       // std::optional
+#include <regex>          // std::regex
+#include <string>         // std::string
+#include <string_view>    // std::string_view
+#include <unordered_map>  // std::unordered_map
+#include <utility>        // std::move
+#include <vector>         // std::vector
+
+#include "roofline/core/error.hpp"
+
+namespace roofline {
+
+/// Phase of an inference step a kernel belongs to.
+enum class kernel_phase {
+    gemm,           ///< dense GEMM/GEMV (cuBLAS nvjet/xmma, CUTLASS, DeepGEMM dense)
+    moe_gemm,       ///< grouped/batched expert GEMMs (fused_moe, grouped_mm, DeepGEMM m_grouped)
+    attention,      ///< attention kernels (FlashAttention, FlashInfer, FlashMLA, cuDNN SDPA, ...)
+    communication,  ///< collectives and all-to-all (NCCL, custom all-reduce, DeepEP)
+    memcpy,         ///< copies issued by cudaMemcpy* (not copy kernels)
+    memset,         ///< cudaMemset*
+    norm,           ///< RMSNorm, LayerNorm
+    activation,     ///< SiLU, GELU, SwiGLU, ...
+    elementwise,    ///< point-wise, reductions, copies, casts, rotary, routing, sort/top-k
+    sampling,       ///< token sampling (top-k/top-p, argmax)
+    other,          ///< nothing matched
+};
+
+inline constexpr std::size_t kernel_phase_count = 11;
+inline constexpr std::array<kernel_phase, kernel_phase_count> all_kernel_phases = {
+    kernel_phase::gemm,       kernel_phase::moe_gemm,   kernel_phase::attention,
+    kernel_phase::communication, kernel_phase::memcpy, kernel_phase::memset,
+    kernel_phase::norm,       kernel_phase::activation, kernel_phase::elementwise,
+    kernel_phase::sampling,   kernel_phase::other};
+
+/// The phase's name as used in rule files and JSON output ("moe_gemm").
+constexpr std::string_view to_string(kernel_phase p) {
+    constexpr std::array<std::string_view, kernel_phase_count> names = {
+        "gemm", "moe_gemm", "attention", "communication", "memcpy", "memset",
+        "norm", "activation", "elementwise", "sampling", "other"};
+    return names[static_cast<std::size_t>(p)];
+}
+
+/// The phase named `s` (exact, lower case), or nullopt.
+constexpr std::optional<kernel_phase> parse_kernel_phase(std::string_view s) {
+    for (auto p : all_kernel_phases)
+        if (to_string(p) == s) return p;
+    return std::nullopt;
+}
+
+/// One rule: kernels whose name matches `pattern` belong to `phase`.
+struct kernel_rule {
+    std::string pattern;  ///< ECMAScript regular expression, searched case-insensitively
+    kernel_phase phase = kernel_phase::other;
+    std::string note;     ///< what it is for (examples of names)
+    std::string origin;   ///< file the rule came from, for messages
+    std::regex regex;     ///< compiled `pattern`
+
+    /// Compiles `pattern`. Throws `usage_error` naming `origin` for a bad expression.
+    kernel_rule(std::string pattern_, kernel_phase phase_, std::string note_ = {},
+                std::string origin_ = {})
+        : pattern(std::move(pattern_)), phase(phase_), note(std::move(note_)), origin(std::move(origin_)) {
+        try {
+            regex = std::regex(pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+        } catch (const std::regex_error& e) {
+            throw usage_error((origin.empty() ? std::string("kernel rule") : origin) + ": pattern \"" +
+                              pattern + "\" is not a valid regular expression (" + e.what() + ")");
+        }
+    }
+};
+
+/// An ordered rule list with a per-name cache. Not thread-safe (the cache is mutable).
+class kernel_rules {
+public:
+    kernel_rules() = default;
+    explicit kernel_rules(std::vector<kernel_rule> rules) : rules_(std::move(rules)) {}
+
+    /// Puts `first` in front of these rules (user rules override built-in ones).
+    void prepend(const kernel_rules& first) {
+        std::vector<kernel_rule> merged = first.rules_;
+        merged.insert(merged.end(), rules_.begin(), rules_.end());
+        rules_ = std::move(merged);
+        cache_.clear();
+    }
+    /// Appends one rule at the end (lowest priority).
+    void add(kernel_rule rule) {
+        rules_.push_back(std::move(rule));
+        cache_.clear();
+    }
+
+    /// Phase of the kernel called `name` (first matching rule; `other` if none).
+    kernel_phase classify(std::string_view name) const {
+        const auto it = cache_.find(std::string(name));
+        if (it != cache_.end()) return it->second;
+        const kernel_phase p = match(name);
+        cache_.emplace(std::string(name), p);
+        return p;
+    }
+    /// Index of the first rule matching `name`, or nullopt (no cache; for explaining).
+    std::optional<std::size_t> matching_rule(std::string_view name) const {
+        for (std::size_t i = 0; i < rules_.size(); ++i)
+            if (std::regex_search(name.begin(), name.end(), rules_[i].regex)) return i;
+        return std::nullopt;
+    }
+
+    const std::vector<kernel_rule>& rules() const { return rules_; }
+    bool empty() const { return rules_.empty(); }
+
+private:
+    kernel_phase match(std::string_view name) const {
+        const auto i = matching_rule(name);
+        return i ? rules_[*i].phase : kernel_phase::other;
+    }
+    std::vector<kernel_rule> rules_;
+    mutable std::unordered_map<std::string, kernel_phase> cache_;
+};
+
+}  // namespace roofline

@@ -1,0 +1,396 @@
+// Tests of io/kineto.hpp (and io/detail/chrome_trace_scan.hpp) on the real Kineto traces in
+// ../shared/samples and on small broken traces written here. Expected counts come from an
+// independent python3 json script (brute-force containment), run on the same files.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "io/io_test_support.hpp"
+#include "roofline/io/kernel_rules_json.hpp"
+#include "roofline/io/kineto.hpp"
+#include "test_support.hpp"
+
+using namespace roofline;
+using roofline::test::temp_file;
+
+namespace {
+
+const kernel_rules& builtin_rules() {
+    static const kernel_rules rules = load_kernel_rules();
+    return rules;
+}
+
+kernel_trace read(const std::string& rel) {
+    kineto_options o;
+    o.rules = &builtin_rules();
+    return read_kineto(test::shared_sample(rel).string(), o);
+}
+
+/// Share of kernel time (kernels only) that got a phase other than "other".
+double classified_share(const kernel_trace& t) {
+    double all = 0, known = 0;
+    for (const auto& e : t.events) {
+        if (e.activity != gpu_activity::kernel) continue;
+        all += e.duration_s;
+        if (e.phase != kernel_phase::other) known += e.duration_s;
+    }
+    return known / all;
+}
+
+std::size_t count(const kernel_trace& t, gpu_activity a) {
+    std::size_t n = 0;
+    for (const auto& e : t.events) n += e.activity == a;
+    return n;
+}
+
+const kernel_event* first_kernel_containing(const kernel_trace& t, std::string_view part) {
+    for (const auto& e : t.events)
+        if (e.name.find(part) != std::string_view::npos) return &e;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("B200 vLLM trace: counts, External-id links, shapes, devices, NCCL metadata") {
+    const std::string rel = "kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz";
+    if (!test::have_sample(test::shared_sample(rel))) return;
+    const auto t = read(rel);
+    // python: 24656 events; 768 kernels + 161 memcpy; 4809 cpu_op, 15230 python_function.
+    CHECK(t.stats.events_read == 24656);
+    CHECK(t.stats.events_kept == 929);
+    CHECK(t.stats.events_skipped == 0);
+    CHECK(count(t, gpu_activity::kernel) == 768);
+    CHECK(count(t, gpu_activity::memcpy) == 161);
+    CHECK(t.category_count("cpu_op") == 4809);
+    CHECK(t.category_count("python_function") == 15230);
+    CHECK(t.busy_s(gpu_activity::kernel) == doctest::Approx(0.010862916).epsilon(1e-9));
+    // Links: every GPU event has its launch; 927 link through External id (the op agrees with
+    // the innermost containing op in all 927), 2 kernels launch outside any op.
+    CHECK(t.links.with_runtime == 929);
+    CHECK(t.links.by_external_id == 927);
+    CHECK(t.links.by_containment == 0);
+    CHECK(t.links.unlinked == 2);
+    std::size_t kernel_ext = 0;
+    for (const auto& e : t.events) kernel_ext += e.activity == gpu_activity::kernel && e.link == launch_link::external_id;
+    CHECK(kernel_ext == 766);  // FORMATS.md: 766/768
+    // The MXFP4 MoE GEMM: launched by cuLaunchKernelEx inside vllm::moe_forward on 888 tokens.
+    const auto* k = first_kernel_containing(t, "bmm_MxE4m3_MxE2m1");
+    REQUIRE(k != nullptr);
+    CHECK(k->phase == kernel_phase::moe_gemm);
+    CHECK(k->launch_api == "cuLaunchKernelEx");
+    REQUIRE(t.op_of(*k) != nullptr);
+    CHECK(t.op_of(*k)->name == "vllm::moe_forward");
+    CHECK(t.op_of(*k)->input_dims == "[[888,3072],[888,128],[]]");
+    CHECK(t.op_of(*k)->input_types == R"(["c10::BFloat16","c10::BFloat16",""])");
+    const auto dims = parse_input_dims(t.op_of(*k)->input_dims);
+    REQUIRE(dims.has_value());
+    CHECK((*dims)[0] == std::vector<std::int64_t>{888, 3072});
+    CHECK(k->grid == std::array<std::uint32_t, 3>{8, 342, 1});
+    CHECK(k->block == std::array<std::uint32_t, 3>{576, 1, 1});
+    CHECK(k->registers_per_thread == 96);
+    CHECK(k->shared_memory_bytes == 121312.0);
+    CHECK(k->duration_s == doctest::Approx(102.304e-6));
+    // New-style time: relative to baseTimeNanoseconds; origin = earliest kept event.
+    CHECK(t.relative_timestamps);
+    CHECK(t.base_time_ns == std::optional<std::int64_t>(1767189312000000000));
+    CHECK(t.time_origin_us == doctest::Approx(1365627862757.064));
+    // deviceProperties and distributedInfo.
+    REQUIRE(t.devices.size() == 8);
+    CHECK(t.devices[0].name == "NVIDIA B200");
+    CHECK(t.devices[0].num_sms == 148);
+    CHECK(t.devices[0].compute_major == 10);
+    CHECK(t.devices[0].total_global_mem_bytes == 191503138816.0);
+    CHECK(t.devices[0].shared_mem_per_block_optin_bytes == 232448.0);
+    REQUIRE(t.distributed.has_value());
+    CHECK(t.distributed->world_size == 8);
+    CHECK(t.distributed->groups.size() == 15);
+    // The one NCCL all-gather with its collective metadata.
+    const auto* ag = first_kernel_containing(t, "ncclDevKernel_AllGather");
+    REQUIRE(ag != nullptr);
+    CHECK(ag->phase == kernel_phase::communication);
+    REQUIRE(ag->collective >= 0);
+    const auto& ci = t.collectives[static_cast<std::size_t>(ag->collective)];
+    CHECK(ci.name == "_allgather_base");
+    CHECK(ci.in_msg_nelems == 25136.0);
+    CHECK(ci.out_msg_nelems == 201088.0);
+    CHECK(ci.group_size == 8);
+    CHECK(ci.in_msg_bytes() == 50272.0);  // 25136 x 2 B (BFloat16)
+    CHECK(classified_share(t) >= 0.95);
+}
+
+TEST_CASE("DeepSeek-V3 trace (old style): integer epoch us, External id useless, containment links") {
+    const std::string rel = "kineto/deepseek_v3_train_ep64_h800.trace.json";
+    if (!test::have_sample(test::shared_sample(rel))) return;
+    const auto t = read(rel);
+    CHECK(t.stats.events_read == 14240);
+    CHECK(count(t, gpu_activity::kernel) == 963);
+    CHECK(count(t, gpu_activity::memcpy) == 8);
+    CHECK(count(t, gpu_activity::memset) == 12);
+    CHECK(t.busy_s(gpu_activity::kernel) == doctest::Approx(0.244041).epsilon(1e-9));
+    CHECK(t.category_count("cpu_op") == 4387);
+    // Kernel External id == its own correlation and matches no cpu_op (FORMATS.md: 0/963).
+    CHECK(t.links.external_id_matches == 0);
+    CHECK(t.links.by_external_id == 0);
+    // python brute force: 688 GPU events launched inside a cpu_op, 295 from the main thread
+    // outside any op.
+    CHECK(t.links.with_runtime == 983);
+    CHECK(t.links.by_containment == 688);
+    CHECK(t.links.unlinked == 295);
+    const auto* fa = first_kernel_containing(t, "FlashAttnBwd<");
+    REQUIRE(fa != nullptr);
+    CHECK(fa->phase == kernel_phase::attention);
+    REQUIRE(fa->op >= 0);
+    CHECK(t.ops[static_cast<std::size_t>(fa->op)].name == "RopeLoraFlashAttnVarlenFuncBackward");
+    CHECK(t.ops[static_cast<std::size_t>(fa->top_op)].name ==
+          "autograd::engine::evaluate_function: RopeLoraFlashAttnVarlenFuncBackward");
+    CHECK_FALSE(t.relative_timestamps);
+    CHECK(t.time_origin_us == 1740461679470813.0);  // earliest kept event
+    REQUIRE(t.devices.size() == 8);
+    CHECK(t.devices[0].name == "NVIDIA H800");
+    CHECK(t.devices[0].num_sms == 132);
+    REQUIRE(t.distributed.has_value());
+    CHECK(t.distributed->world_size == 64);
+    CHECK(t.steps.size() == 1);
+    CHECK(t.steps[0].number == 1);
+    double last_end = 0;
+    for (const auto& e : t.events) {
+        CHECK(e.start_s >= 0);
+        if (e.activity == gpu_activity::kernel) last_end = std::max(last_end, e.end_s());
+    }
+    CHECK(last_end == doctest::Approx(0.129545).epsilon(1e-9));
+    CHECK(classified_share(t) >= 0.95);
+}
+
+TEST_CASE("H100 Qwen trace: CUDA-graph-free kernels without launches, steps, memsets") {
+    const std::string rel = "kineto/tracelens_h100_qwen1.5-0.5b.trace.json.gz";
+    if (!test::have_sample(test::shared_sample(rel))) return;
+    const auto t = read(rel);
+    CHECK(t.stats.events_read == 18221);
+    CHECK(count(t, gpu_activity::kernel) == 1465);
+    CHECK(count(t, gpu_activity::memset) == 241);
+    CHECK(count(t, gpu_activity::memcpy) == 1);
+    CHECK(t.busy_s(gpu_activity::kernel) == doctest::Approx(0.045432698).epsilon(1e-9));
+    CHECK(t.links.with_runtime == 1198);
+    CHECK(t.links.by_external_id == 1198);
+    CHECK(t.links.unlinked == 509);  // launched before the CPU side of the window
+    REQUIRE(t.steps.size() == 1);
+    CHECK(t.steps[0].number == 6);
+    std::size_t in_step = 0;
+    for (const auto& e : t.events) in_step += e.step == 6;
+    CHECK(in_step > 0);
+    CHECK(classified_share(t) >= 0.95);
+}
+
+TEST_CASE("H200 traces recorded for this project: grouped GEMM shapes and the TP all-reduce") {
+    const std::string moe = "h200/h200_moe_decode_step.trace.json.gz";
+    const std::string tp = "h200/h200x2_tp_mlp_allreduce_rank0.trace.json.gz";
+    if (!test::have_sample(test::shared_sample(moe)) || !test::have_sample(test::shared_sample(tp))) return;
+    const auto m = read(moe);
+    CHECK(m.stats.events_read == 1506);
+    CHECK(count(m, gpu_activity::kernel) == 140);
+    CHECK(count(m, gpu_activity::memcpy) == 20);
+    CHECK(m.links.by_external_id == 160);
+    CHECK(m.busy_s(gpu_activity::kernel) == doctest::Approx(0.0032103).epsilon(1e-9));
+    // The CUTLASS grouped-GEMM name stays mangled (neither __cxa_demangle nor c++filt 2.40
+    // demangles it) and is still classified as MoE GEMM by its GroupProblemShape.
+    const auto* g = first_kernel_containing(m, "GroupProblemShape");
+    REQUIRE(g != nullptr);
+    CHECK(g->name.substr(0, 12) == "_ZN7cutlass1");
+    CHECK(g->phase == kernel_phase::moe_gemm);
+    REQUIRE(m.op_of(*g) != nullptr);
+    CHECK(m.op_of(*g)->name == "aten::_grouped_mm");
+    CHECK(m.op_of(*g)->input_dims == "[[256,4096],[32,4096,3072],[32],[],[]]");
+    CHECK(classified_share(m) >= 0.95);
+
+    const auto r = read(tp);
+    CHECK(count(r, gpu_activity::kernel) == 15);
+    CHECK(count(r, gpu_activity::memset) == 6);
+    CHECK(r.busy_s(gpu_activity::kernel) == doctest::Approx(0.012878785).epsilon(1e-9));
+    const auto* mm = first_kernel_containing(r, "nvjet_sm90_tst_320x128");
+    REQUIRE(mm != nullptr);
+    CHECK(r.op_of(*mm)->name == "aten::mm");
+    CHECK(r.op_of(*mm)->input_dims == "[[4096,8192],[8192,28672]]");
+    CHECK(r.ops[static_cast<std::size_t>(mm->top_op)].name == "aten::matmul");
+    std::size_t allreduce = 0;
+    for (const auto& e : r.events) {
+        if (e.collective < 0) continue;
+        ++allreduce;
+        const auto& c = r.collectives[static_cast<std::size_t>(e.collective)];
+        CHECK(c.name == "allreduce");
+        CHECK(c.group_size == 2);
+        CHECK(c.in_msg_bytes() == 67108864.0);  // 33,554,432 bf16 elements = 64 MiB
+        CHECK(e.phase == kernel_phase::communication);
+    }
+    CHECK(allreduce == 3);
+    REQUIRE(r.distributed.has_value());
+    CHECK(r.distributed->nccl_version == "2.28.9");
+    CHECK(classified_share(r) >= 0.95);
+}
+
+#ifdef ROOFLINE_HAVE_SIMDJSON
+TEST_CASE("the simdjson and nlohmann event parsers read every sample identically") {
+    for (const char* rel : {"kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz",
+                            "kineto/deepseek_v3_train_ep64_h800.trace.json",
+                            "kineto/tracelens_h100_qwen1.5-0.5b.trace.json.gz"}) {
+        const auto p = test::shared_sample(rel);
+        if (!test::have_sample(p)) continue;
+        auto digest = [&](auto parser_tag) {
+            using parser = decltype(parser_tag);
+            std::string d;
+            double sum = 0;
+            io::detail::scan_chrome_trace<parser>(
+                p.string(), [](std::string_view, std::string_view, std::uint64_t) {},
+                [&](const io::detail::chrome_event& e, std::uint64_t, std::size_t) {
+                    d += std::string(e.ph) + std::string(e.cat) + std::string(e.name) + e.input_dims +
+                         e.input_types + std::string(e.collective_name) + ';';
+                    sum += (std::isnan(e.ts) ? 0 : e.ts) + (std::isnan(e.dur) ? 0 : e.dur) +
+                           static_cast<double>(e.correlation + e.external_id + e.pid + e.tid + e.grid[0] + e.block[0]);
+                });
+            return std::make_pair(d, sum);
+        };
+        const auto a = digest(io::detail::nlohmann_event_parser{});
+        const auto b = digest(io::detail::simdjson_event_parser{});
+        CHECK(a.first == b.first);
+        CHECK(a.second == b.second);
+    }
+}
+#endif
+
+TEST_CASE("bad Kineto input: bad events are counted, broken files are errors with a byte offset") {
+    const std::string good_head = R"({"schemaVersion": 1, "traceEvents": [)";
+    const std::string k1 =
+        R"({"ph": "X", "cat": "kernel", "name": "nvjet_a", "pid": 0, "tid": 7, "ts": 10.5, "dur": 2.0, "args": {"correlation": 5}})";
+    SUBCASE("negative durations, missing/mistyped ts, non-objects and missing names are skipped") {
+        const temp_file f(good_head + k1 + "," +
+                              R"({"ph": "X", "cat": "kernel", "name": "b", "pid": 0, "tid": 7, "ts": 11, "dur": -1},)"
+                              R"({"ph": "X", "cat": "kernel", "name": "c", "pid": 0, "tid": 7, "dur": 1},)"
+                              R"({"ph": "X", "cat": "kernel", "name": "d", "pid": 0, "tid": 7, "ts": "12", "dur": 1},)"
+                              R"({"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 12, "dur": 1},)"
+                              R"(42, {"ph": "X", "cat": "python_function", "name": "x", "ts": 1, "dur": -5}]})",
+                          ".json");
+        const auto t = read_kineto(f.path(), {&builtin_rules(), true});
+        CHECK(t.stats.events_read == 7);
+        CHECK(t.stats.events_kept == 1);
+        CHECK(t.stats.events_skipped == 5);
+        CHECK(t.stats.skipped_by_reason.at("negative_dur") == 1);
+        CHECK(t.stats.skipped_by_reason.at("missing_ts") == 1);
+        CHECK(t.stats.skipped_by_reason.at("wrong_type(ts)") == 1);
+        CHECK(t.stats.skipped_by_reason.at("missing_name") == 1);
+        CHECK(t.stats.skipped_by_reason.at("not_an_object") == 1);
+        REQUIRE(t.events.size() == 1);
+        CHECK(t.events[0].phase == kernel_phase::gemm);
+        CHECK(t.events[0].start_s == 0.0);
+        CHECK(t.events[0].duration_s == doctest::Approx(2e-6));
+    }
+    SUBCASE("truncated plain file") {
+        const temp_file f(good_head + k1 + R"(, {"ph": "X", "cat": "ker)", ".json");
+        CHECK_THROWS_WITH_AS(read_kineto(f.path(), {&builtin_rules(), true}),
+                             doctest::Contains("truncated"), parse_error);
+    }
+    SUBCASE("truncated after the last event") {
+        const temp_file f(good_head + k1 + ",\n", ".json");
+        CHECK_THROWS_WITH_AS(read_kineto(f.path(), {&builtin_rules(), true}),
+                             doctest::Contains("traceEvents array is not closed"), parse_error);
+    }
+    SUBCASE("truncated gzip") {
+        std::string body = good_head;
+        for (int i = 0; i < 2000; ++i) body += k1 + ",";
+        body += k1 + "]}";
+        const auto gz = test::gzip_bytes(body);
+        const temp_file f(gz.substr(0, gz.size() * 2 / 3), ".json.gz", temp_file::mode::raw_bytes);
+        CHECK_THROWS_AS(read_kineto(f.path(), {&builtin_rules(), true}), parse_error);
+    }
+    SUBCASE("corrupt gzip") {
+        auto gz = test::gzip_bytes(good_head + k1 + "]}");
+        for (std::size_t i = 12; i < gz.size() - 8; i += 3) gz[i] = static_cast<char>(gz[i] ^ 0x5a);
+        const temp_file f(gz, ".json.gz", temp_file::mode::raw_bytes);
+        CHECK_THROWS_WITH_AS(read_kineto(f.path(), {&builtin_rules(), true}), doctest::Contains("gzip"),
+                             parse_error);
+    }
+    SUBCASE("malformed event JSON names the byte and the event") {
+        const temp_file f(good_head + k1 + R"(, {"ph": "X", "cat": kernel}]})", ".json");
+        // The second event starts at byte 36 + 112 + 2 = 150 (0-based).
+        CHECK_THROWS_WITH_AS(read_kineto(f.path(), {&builtin_rules(), true}),
+                             doctest::Contains("event 1: malformed JSON"), parse_error);
+        try {
+            read_kineto(f.path(), {&builtin_rules(), true});
+        } catch (const parse_error& e) {
+            CHECK(e.place() == "byte " + std::to_string(good_head.size() + k1.size() + 2));
+        }
+    }
+    SUBCASE("empty file, no traceEvents, not an object, missing file") {
+        const temp_file empty("", ".json");
+        CHECK_THROWS_WITH_AS(read_kineto(empty.path(), {&builtin_rules(), true}),
+                             doctest::Contains("empty file"), parse_error);
+        const temp_file none(R"({"schemaVersion": 1})", ".json");
+        CHECK_THROWS_WITH_AS(read_kineto(none.path(), {&builtin_rules(), true}),
+                             doctest::Contains("traceEvents"), parse_error);
+        const temp_file num("12", ".json");
+        CHECK_THROWS_AS(read_kineto(num.path(), {&builtin_rules(), true}), parse_error);
+        CHECK_THROWS_WITH_AS(read_kineto("/nonexistent/t.json", {&builtin_rules(), true}),
+                             doctest::Contains("cannot open"), parse_error);
+    }
+    SUBCASE("the Chrome JSON Array Format (a bare event array) is read too") {
+        const temp_file f("[" + k1 + "]", ".json");
+        const auto t = read_kineto(f.path(), {&builtin_rules(), true});
+        CHECK(t.events.size() == 1);
+    }
+    SUBCASE("strings with brackets and escaped quotes do not confuse the splitter") {
+        const temp_file f(
+            good_head +
+                R"x({"ph": "X", "cat": "kernel", "name": "void k<{[\"]}>(int)", "pid": 0, "tid": 1, "ts": 1, "dur": 1}, )x" +
+                k1 + "]}",
+            ".json");
+        const auto t = read_kineto(f.path(), {&builtin_rules(), true});
+        REQUIRE(t.events.size() == 2);
+        CHECK(t.events[0].name == "void k<{[\"]}>(int)");
+    }
+}
+
+TEST_CASE("mangled kernel names are demangled where the ABI demangler can") {
+#ifdef ROOFLINE_HAVE_CXXABI
+    CHECK(io::detail::demangle("_Z3fooi") == "foo(int)");
+#endif
+    CHECK(io::detail::demangle("_Zbad") == "_Zbad");
+    CHECK(io::detail::demangle("nvjet_tst") == "nvjet_tst");
+}
+
+TEST_CASE("Input Dims text parses into shapes") {
+    const auto d = parse_input_dims("[[64, 4096], [], [4096, 4096]]");
+    REQUIRE(d.has_value());
+    CHECK(d->size() == 3);
+    CHECK((*d)[1].empty());
+    CHECK((*d)[2] == std::vector<std::int64_t>{4096, 4096});
+    CHECK(parse_input_dims("[]")->empty());
+    CHECK_FALSE(parse_input_dims("[[1,2]").has_value());
+    CHECK_FALSE(parse_input_dims("[[\"a\"]]").has_value());
+}
+
+TEST_CASE("the streaming summary equals the summary of the full read, on every sample trace") {
+    for (const char* rel : {"kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz",
+                            "kineto/deepseek_v3_train_ep64_h800.trace.json",
+                            "kineto/tracelens_h100_qwen1.5-0.5b.trace.json.gz",
+                            "h200/h200_moe_decode_step.trace.json.gz",
+                            "h200/h200x2_tp_mlp_allreduce_rank0.trace.json.gz"}) {
+        const auto p = test::shared_sample(rel);
+        if (!test::have_sample(p)) continue;
+        CAPTURE(rel);
+        const auto full = summarize(read(rel));
+        const auto streamed = summarize_kineto(p.string(), builtin_rules());
+        CHECK(streamed.kernel_count == full.kernel_count);
+        CHECK(streamed.kernel_time_s == doctest::Approx(full.kernel_time_s).epsilon(1e-12));
+        CHECK(streamed.stats.events_read == full.stats.events_read);
+        CHECK(streamed.stats.events_kept == full.stats.events_kept);
+        CHECK(streamed.stats.events_skipped == full.stats.events_skipped);
+        REQUIRE(streamed.kernels.size() == full.kernels.size());
+        for (std::size_t i = 0; i < full.kernels.size(); ++i) {
+            CHECK(streamed.kernels[i].name == full.kernels[i].name);
+            CHECK(streamed.kernels[i].phase == full.kernels[i].phase);
+            CHECK(streamed.kernels[i].count == full.kernels[i].count);
+        }
+        // At least 95 % of kernel time has a phase other than "other" (issue 4).
+        const double other = streamed.phase_s(kernel_phase::other);
+        CHECK(other / streamed.kernel_time_s < 0.05);
+    }
+}

@@ -1,0 +1,79 @@
+// Tests of trace/kernel_rules.hpp and io/kernel_rules_json.hpp: the built-in rules on real kernel
+// names taken from the sample traces, rule order, user rules first, and bad rule files.
+#include <doctest/doctest.h>
+
+#include "io/io_test_support.hpp"
+#include "roofline/io/kernel_rules_json.hpp"
+#include "roofline/trace/kernel_rules.hpp"
+#include "test_support.hpp"
+
+using namespace roofline;
+using roofline::test::temp_file;
+
+TEST_CASE("built-in rules put real kernel names in the right phase") {
+    const auto rules = read_kernel_rules(test::repo_data("kernel_rules.json").string());
+    CHECK(rules.rules().size() >= 15);
+    const std::pair<const char*, kernel_phase> cases[] = {
+        {"nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT", kernel_phase::gemm},
+        {"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", kernel_phase::gemm},
+        {"void cublasLt::splitKreduce_kernel<32, 16, int, float, __nv_bfloat16>(...)", kernel_phase::gemm},
+        {"bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x16x256u2_s3_et128x16_m128x16x32_cga1x1x1_16dp256b_rM_TN_transOut_schedP2x1x2x3_biasM_bN_tma_tmaOpt_clmp_swiGlu_dynBatch_sm100f", kernel_phase::moe_gemm},
+        {"fused_moe_kernel", kernel_phase::moe_gemm},
+        {"void cutlass::device_kernel<dpsk::grouped_gemm::cuda::m_grouped_fp8_ptp128c::GemmKernel>(...)", kernel_phase::moe_gemm},
+        {"fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvCausalP16VarSeqQ128Kv128PersistentContext", kernel_phase::attention},
+        {"cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_cga1x1x1_kernel0_0", kernel_phase::attention},
+        {"_fwd_kernel_stage1", kernel_phase::attention},
+        {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", kernel_phase::communication},
+        {"void cross_device_reduce_1stage<__nv_bfloat16, 8>(...)", kernel_phase::communication},
+        {"void dpsk::ep::internode::combine<false, 8, __nv_bfloat16, 8, 2, 16, 24>(...)", kernel_phase::communication},
+        {"Memcpy HtoD (Pinned -> Device)", kernel_phase::memcpy},
+        {"[CUDA memset]", kernel_phase::memset},
+        {"void vllm::rms_norm_kernel<c10::BFloat16, 8, 2>(...)", kernel_phase::norm},
+        // apex/TE layer norm: "ln_fwd_kernel" must not be taken for a Triton "_fwd_kernel".
+        {"void layer_norm::ln_fwd_kernel<layer_norm::Kernel_traits<__nv_bfloat16>>(...)", kernel_phase::norm},
+        {"void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::silu_kernel(...)", kernel_phase::activation},
+        {"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>>>(...)", kernel_phase::sampling},
+        // KV-cache writes mention "flash" but only move bytes.
+        {"void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, unsigned char>(...)", kernel_phase::elementwise},
+        {"void moe::dev::finalize::finalizeKernelVecLoad<moe::dev::finalize::KernelParams<cutlass::bfloat16_t>>(...)", kernel_phase::elementwise},
+        {"triton_poi_fused_add_mul_0", kernel_phase::elementwise},
+        {"cuda::aux_fi_impl(long const*, float*, int, int, int, int)", kernel_phase::other},
+    };
+    for (const auto& [name, phase] : cases) {
+        CAPTURE(name);
+        CHECK(to_string(rules.classify(name)) == to_string(phase));
+        CHECK(rules.classify(name) == phase);  // second call: from the cache
+    }
+}
+
+TEST_CASE("user rules come first and may reclassify") {
+    auto rules = read_kernel_rules(test::repo_data("kernel_rules.json").string());
+    const temp_file user(R"({"rules": [{"phase": "attention", "pattern": "^my_mla_decode", "note": "ours"},
+                                      {"phase": "other", "pattern": "nvjet_tst_192x8"}]})",
+                         ".json");
+    CHECK(rules.classify("nvjet_tst_192x8_64x8_4x1_v_bz_TNT") == kernel_phase::gemm);
+    rules.prepend(read_kernel_rules(user.path()));
+    CHECK(rules.classify("nvjet_tst_192x8_64x8_4x1_v_bz_TNT") == kernel_phase::other);
+    CHECK(rules.classify("my_mla_decode_kernel") == kernel_phase::attention);
+    CHECK(rules.classify("nvjet_tst_64x64") == kernel_phase::gemm);
+    CHECK(rules.rules()[0].origin == user.path());
+}
+
+TEST_CASE("phase names round-trip") {
+    for (auto p : all_kernel_phases) CHECK(parse_kernel_phase(to_string(p)) == p);
+    CHECK_FALSE(parse_kernel_phase("GEMM").has_value());
+}
+
+TEST_CASE("bad rule files are errors naming the rule and the field") {
+    const temp_file bad_phase(R"({"rules": [{"phase": "matmul", "pattern": "x"}]})", ".json");
+    CHECK_THROWS_WITH_AS(read_kernel_rules(bad_phase.path()), doctest::Contains("rule 0: \"phase\": unknown phase"),
+                         parse_error);
+    const temp_file bad_regex(R"([{"phase": "gemm", "pattern": "a"}, {"phase": "gemm", "pattern": "(unclosed"}])", ".json");
+    CHECK_THROWS_WITH_AS(read_kernel_rules(bad_regex.path()), doctest::Contains("rule 1: \"pattern\""), parse_error);
+    const temp_file no_pattern(R"({"rules": [{"phase": "gemm"}]})", ".json");
+    CHECK_THROWS_AS(read_kernel_rules(no_pattern.path()), parse_error);
+    const temp_file no_rules(R"({"rulez": []})", ".json");
+    CHECK_THROWS_WITH_AS(read_kernel_rules(no_rules.path()), doctest::Contains("\"rules\""), parse_error);
+    const temp_file broken(R"({"rules": [)", ".json");
+    CHECK_THROWS_WITH_AS(read_kernel_rules(broken.path()), doctest::Contains("malformed JSON"), parse_error);
+}
