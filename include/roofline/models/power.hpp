@@ -49,7 +49,7 @@ struct power_coefficients {
 };
 
 /// H200 SXM coefficients, from this project's measurement (examples/validation/
-/// h200_kernel_sweep.py, 2026-12; driver 580, torch 2.11; nvidia-smi every 100 ms):
+/// h200_kernel_sweep.py, 2026-11-30; driver 580, torch 2.11; nvidia-smi every 100 ms):
 ///  * idle at the maximum SM clock (1980 MHz) after load: 124 W -> P_static;
 ///  * sustained 4 GiB device copy of random bytes at 1980 MHz: 4.28 TB/s (read + write) at
 ///    681 W -> e_dram = (681 - 124) / 4.28e12 = 130 pJ/B. (The shared sample
