@@ -48,7 +48,7 @@ public:
     }
 
     /// The entry with this id; throws `usage_error` naming the id and listing the known ones.
-    const gpu_spec& at(std::string_view id) const {
+    const gpu_spec& at(std::string_view id) const& {
         if (const gpu_spec* g = find(id)) return *g;
         std::string known;
         for (const auto& g : gpus_) known += (known.empty() ? "" : ", ") + g.id;
@@ -66,7 +66,14 @@ public:
         return false;
     }
 
-    const std::vector<gpu_spec>& all() const { return gpus_; }
+    /// On a temporary catalog (`gpu_catalog::builtin().at("b200")`) a copy, so that the result
+    /// does not dangle.
+    gpu_spec at(std::string_view id) && { return static_cast<const gpu_catalog&>(*this).at(id); }
+
+    const std::vector<gpu_spec>& all() const& { return gpus_; }
+    /// On a temporary catalog (`for (auto& g : gpu_catalog::builtin().all())`) the entries
+    /// themselves, moved out, so that the loop does not iterate a destroyed vector.
+    std::vector<gpu_spec> all() && { return std::move(gpus_); }
 
 private:
     std::vector<gpu_spec> gpus_;

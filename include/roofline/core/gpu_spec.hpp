@@ -142,4 +142,44 @@ struct gpu_spec {
     }
 };
 
+/// Visits every sourced value of a GPU spec under its stable name, the key `io/gpu_json.hpp`
+/// uses: scalar fields by member name ("memory_bandwidth_bytes_per_s"), peak fields as
+/// "<member>.<peak_key>" ("dense_flops_per_s.bf16", "sparse_flops_per_s.fp4").
+/// Calls `f(const std::string& name, V& value, bool optional)` where V is `spec_value` or
+/// `const spec_value` following `Spec`. Optional fields are the ones filled only where a source
+/// publishes them (sparse, FP16-accumulate and per-SM rates); every other field is either known
+/// with a source or unknown with a note saying why.
+template <class Spec, class F>
+void for_each_spec_value(Spec& g, F&& f) {
+    f(std::string("sm_count"), g.sm_count, false);
+    f(std::string("base_clock_hz"), g.base_clock_hz, false);
+    f(std::string("boost_clock_hz"), g.boost_clock_hz, false);
+    f(std::string("tensor_clock_hz"), g.tensor_clock_hz, false);
+    f(std::string("max_clock_hz"), g.max_clock_hz, false);
+    f(std::string("memory_bytes"), g.memory_bytes, false);
+    f(std::string("memory_bandwidth_bytes_per_s"), g.memory_bandwidth_bytes_per_s, false);
+    f(std::string("l2_bytes"), g.l2_bytes, false);
+    f(std::string("l2_bandwidth_bytes_per_s"), g.l2_bandwidth_bytes_per_s, false);
+    f(std::string("smem_per_sm_bytes"), g.smem_per_sm_bytes, false);
+    f(std::string("smem_per_block_bytes"), g.smem_per_block_bytes, false);
+    f(std::string("registers_per_sm"), g.registers_per_sm, false);
+    f(std::string("max_threads_per_sm"), g.max_threads_per_sm, false);
+    f(std::string("tmem_per_sm_bytes"), g.tmem_per_sm_bytes, false);
+    f(std::string("power_limit_w"), g.power_limit_w, false);
+    f(std::string("power_limit_min_w"), g.power_limit_min_w, false);
+    f(std::string("power_limit_max_w"), g.power_limit_max_w, false);
+    f(std::string("nvlink_bandwidth_bytes_per_s"), g.nvlink_bandwidth_bytes_per_s, false);
+    f(std::string("pcie_gen"), g.pcie_gen, false);
+    f(std::string("pcie_bandwidth_bytes_per_s"), g.pcie_bandwidth_bytes_per_s, false);
+    f(std::string("p2p"), g.p2p, false);
+    for (auto k : all_peak_keys) {
+        const std::string key(to_string(k));
+        auto& p = g.peaks[static_cast<std::size_t>(k)];
+        f("dense_flops_per_s." + key, p.dense_flops_per_s, false);
+        f("sparse_flops_per_s." + key, p.sparse_flops_per_s, true);
+        f("dense_fp16_acc_flops_per_s." + key, p.dense_fp16_acc_flops_per_s, true);
+        f("flops_per_clock_per_sm." + key, p.flops_per_clock_per_sm, true);
+    }
+}
+
 }  // namespace roofline

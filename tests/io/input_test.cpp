@@ -1,0 +1,102 @@
+// Tests of io/input.hpp and io/csv.hpp: gzip on the fly, lines, RFC 4180 records.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "io/io_test_support.hpp"
+#include "roofline/io/csv.hpp"
+#include "roofline/io/input.hpp"
+
+using namespace roofline;
+using roofline::test::temp_file;
+
+TEST_CASE("plain and gzip files read back the same bytes, concatenated members included") {
+    std::string text;
+    for (int i = 0; i < 20000; ++i) text += "line " + std::to_string(i) + "\n";
+    const temp_file plain(text, ".txt");
+    const temp_file gz(text, ".txt.gz");
+    CHECK(io::read_all(plain.path()) == text);
+    CHECK(io::read_all(gz.path()) == text);
+    const temp_file two(test::gzip_bytes("abc\n") + test::gzip_bytes("def"), ".gz",
+                        temp_file::mode::raw_bytes);
+    CHECK(io::read_all(two.path()) == "abc\ndef");
+
+    io::input_file in(gz.path());
+    io::line_reader lines(in);
+    std::string line;
+    std::size_t n = 0;
+    while (lines.next(line)) ++n;
+    CHECK(n == 20000);
+    CHECK(lines.line_number() == 20000);
+    CHECK(in.compressed());
+}
+
+TEST_CASE("broken gzip is an error naming the file and the byte") {
+    std::string text(100000, 'x');
+    const auto gz = test::gzip_bytes(text);
+    SUBCASE("truncated") {
+        const temp_file f(gz.substr(0, gz.size() / 2), ".gz", temp_file::mode::raw_bytes);
+        CHECK_THROWS_WITH_AS(io::read_all(f.path()), doctest::Contains("truncated gzip"),
+                             parse_error);
+    }
+    SUBCASE("corrupt") {
+        auto bad = gz;
+        for (std::size_t i = 10; i < 30 && i < bad.size(); ++i) bad[i] = static_cast<char>(~bad[i]);
+        const temp_file f(bad, ".gz", temp_file::mode::raw_bytes);
+        CHECK_THROWS_WITH_AS(io::read_all(f.path()), doctest::Contains("byte"), parse_error);
+    }
+    SUBCASE("missing") {
+        CHECK_THROWS_WITH_AS(io::read_all("/nonexistent/x.gz"),
+                             doctest::Contains("/nonexistent/x.gz: cannot open"), parse_error);
+    }
+}
+
+TEST_CASE("line reader handles CRLF and a last line without newline") {
+    const temp_file f("a\r\nb\nc", ".txt");
+    io::input_file in(f.path());
+    io::line_reader lines(in);
+    std::string s;
+    REQUIRE(lines.next(s));
+    CHECK(s == "a");
+    REQUIRE(lines.next(s));
+    CHECK(s == "b");
+    CHECK(lines.last_had_newline());
+    REQUIRE(lines.next(s));
+    CHECK(s == "c");
+    CHECK_FALSE(lines.last_had_newline());
+    CHECK_FALSE(lines.next(s));
+}
+
+TEST_CASE("CSV records follow RFC 4180") {
+    std::vector<std::string> f;
+    CHECK(io::split_csv(R"("a","b,c","d ""q"" e",,x)", f));
+    CHECK(f == std::vector<std::string>{"a", "b,c", "d \"q\" e", "", "x"});
+    CHECK(io::split_csv("0, NVIDIA H200, 80.46 W", f));
+    CHECK(f == std::vector<std::string>{"0", "NVIDIA H200", "80.46 W"});
+    CHECK(io::split_csv("a,", f));
+    CHECK(f == std::vector<std::string>{"a", ""});
+    CHECK_FALSE(io::split_csv(R"(a,"open)", f));
+
+    const temp_file t("h1,h2\n\"multi\nline\",2\n\"never closed\n", ".csv");
+    io::input_file in(t.path());
+    io::csv_reader csv(in);
+    std::string raw;
+    REQUIRE(csv.next(f, raw));
+    REQUIRE(csv.next(f, raw));
+    CHECK(f == std::vector<std::string>{"multi\nline", "2"});
+    CHECK(csv.line_number() == 2);
+    CHECK_THROWS_WITH_AS(csv.next(f, raw), doctest::Contains("line 4"), parse_error);
+}
+
+TEST_CASE("numbers with thousands separators in both conventions") {
+    using io::detail::parse_grouped_number;
+    CHECK(parse_grouped_number("13,485") == 13485.0);
+    CHECK(parse_grouped_number("1,234.5") == 1234.5);
+    CHECK(parse_grouped_number("27.595.520") == 27595520.0);
+    CHECK(parse_grouped_number("1.234,5") == 1234.5);
+    CHECK(parse_grouped_number("0.5") == 0.5);
+    CHECK(parse_grouped_number("1,5", false) == 1.5);
+    CHECK_FALSE(parse_grouped_number("12,34").has_value());
+    CHECK_FALSE(parse_grouped_number("n/a").has_value());
+}
