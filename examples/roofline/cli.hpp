@@ -16,6 +16,7 @@ struct common_options {
 
 void add_gpus_command(CLI::App& app, common_options& common);
 void add_roof_command(CLI::App& app, common_options& common);
+void add_analyze_command(CLI::App& app, common_options& common);
 void add_model_command(CLI::App& app, common_options& common);
 void add_kernel_command(CLI::App& app, common_options& common);
 

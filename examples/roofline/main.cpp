@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     roofline::cli::common_options common;
     roofline::cli::add_gpus_command(app, common);
     roofline::cli::add_roof_command(app, common);
+    roofline::cli::add_analyze_command(app, common);
     roofline::cli::add_model_command(app, common);
     roofline::cli::add_kernel_command(app, common);
     try {

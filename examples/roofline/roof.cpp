@@ -1,26 +1,266 @@
-// `roofline roof`: ceilings and ridge points of one GPU. (Being completed: --svg.)
+// `roofline roof`: the ceilings of one GPU, its ridge points, and the classic roofline chart.
+//
+//   roofline roof --gpu h200-sxm --dtype bf16 [--svg roof.svg] [--html roof.html] [--json|--csv]
+//                 [--sm-clock-mhz 1410]
+//
+// --dtype takes one dtype or a comma-separated list (bf16,fp8): the first is the headline; each
+// gets a compute roof in the chart. The tables list every rate class the GPU has.
 #include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/roofline.hpp"
+#include "roofline/report/csv.hpp"
+#include "roofline/report/format.hpp"
+#include "roofline/report/html.hpp"
+#include "roofline/report/json.hpp"
+#include "roofline/report/markup.hpp"
+#include "roofline/report/svg_roofline.hpp"
+#include "roofline/report/table.hpp"
 
 namespace roofline::cli {
 
+namespace {
+
+struct roof_options {
+    std::string gpu_id;
+    std::vector<std::string> dtype_names{"bf16"};
+    std::string svg_path;
+    std::string html_path;
+    bool json = false;
+    bool csv = false;
+    double sm_clock_mhz = 0.0;
+};
+
+/// The requested rate class's peak, or a usage error saying why there is none.
+double require_peak(const gpu_spec& g, const ceilings& c, dtype d) {
+    const peak_key k = peak_of(d);
+    const double p = c.flops_at(k);
+    if (!g.peak(k).supported || p == 0.0)
+        throw usage_error(
+            fmt::format("{}: {} matrix math is not supported on this GPU ({} rate class)", g.id,
+                        to_string(d), to_string(k)));
+    if (!std::isfinite(p))
+        throw usage_error(fmt::format("{}: the dense {} peak is unknown{}", g.id, to_string(k),
+                                      g.peak(k).dense_flops_per_s.note.empty()
+                                          ? std::string()
+                                          : " (" + g.peak(k).dense_flops_per_s.note + ")"));
+    return p;
+}
+
+std::string peak_cell(const gpu_spec& g, const ceilings& c, peak_key k) {
+    if (!g.peak(k).supported || c.flops_at(k) == 0.0) return "not supported";
+    const double p = c.flops_at(k);
+    return std::isfinite(p) ? report::format_flops_per_s(p) : "unknown";
+}
+
+std::string ridge_cell(const ceilings& c, peak_key k, memory_level m) {
+    const double r = ridge_point(c, k, m);
+    return std::isfinite(r) && r > 0.0 ? report::format_flop_per_byte(r) : "-";
+}
+
+std::string link_name(link_kind k) {
+    switch (k) {
+        case link_kind::nvlink:
+            return "NVLink";
+        case link_kind::pcie:
+            return "PCIe";
+        case link_kind::pcie_no_p2p:
+            return "PCIe without P2P";
+    }
+    return "PCIe";
+}
+
+report::text_table compute_table(const gpu_spec& g, const ceilings& c,
+                                 const std::vector<peak_key>& wanted) {
+    auto t = report::text_table({{"rate class", report::align::left},
+                                 {"dense peak", report::align::right},
+                                 {"accumulate", report::align::left},
+                                 {"ridge (DRAM)", report::align::right},
+                                 {"ridge (L2)", report::align::right},
+                                 {"source", report::align::left}});
+    for (auto k : all_peak_keys) {
+        const bool asked = std::find(wanted.begin(), wanted.end(), k) != wanted.end();
+        std::string name =
+            std::string(to_string(k)) + (is_tensor(k) ? "" : " (vector)") + (asked ? " *" : "");
+        const auto& p = g.peak(k);
+        t.add_row({name, peak_cell(g, c, k), p.accumulate.empty() ? "-" : p.accumulate,
+                   ridge_cell(c, k, memory_level::dram), ridge_cell(c, k, memory_level::l2),
+                   p.dense_flops_per_s.source});
+    }
+    return t;
+}
+
+report::text_table memory_table(const gpu_spec& g, const ceilings& c) {
+    auto t = report::text_table({{"ceiling", report::align::left},
+                                 {"bandwidth", report::align::right},
+                                 {"note", report::align::left}});
+    auto bw = [](double v) {
+        return std::isfinite(v) && v > 0.0 ? report::format_bytes_per_s(v) : "unknown";
+    };
+    t.add_row({"DRAM (" + (g.memory_type.empty() ? std::string("memory") : g.memory_type) + ")",
+               bw(c.bytes_at(memory_level::dram)), g.memory_bandwidth_bytes_per_s.source});
+    t.add_row({"L2", bw(c.bytes_at(memory_level::l2)),
+               g.l2_bandwidth_bytes_per_s.known() ? g.l2_bandwidth_bytes_per_s.source
+                                                  : g.l2_bandwidth_bytes_per_s.note});
+    std::string link_note = "per direction";
+    if (c.link == link_kind::nvlink && g.nvlink_bandwidth_bytes_per_s.known())
+        link_note += ", " + report::format_bytes_per_s(*g.nvlink_bandwidth_bytes_per_s.value) +
+                     " bidirectional";
+    if (c.link == link_kind::pcie_no_p2p) link_note += ", staged through host memory";
+    t.add_row({"link: " + link_name(c.link), bw(c.link_bytes_per_s), link_note});
+    return t;
+}
+
+report::roofline_chart chart_for(const gpu_spec& g, const ceilings& c,
+                                 const std::vector<peak_key>& keys, const roof_options& o) {
+    auto chart = report::make_roofline_chart(g, c, keys);
+    if (o.sm_clock_mhz > 0.0) {
+        const double ref = g.tensor_clock_hz.require(g.id, "tensor_clock_hz");
+        chart.ceilings.push_back(
+            report::power_capped_roof(c, keys.front(), o.sm_clock_mhz * 1e6, ref));
+    }
+    if (!std::isfinite(c.bytes_at(memory_level::l2)))
+        chart.notes.push_back("L2 bandwidth not published for this GPU: no L2 slope drawn.");
+    chart.notes.push_back(
+        g.tensor_clock_hz.known()
+            ? "Dense (no 2:4 sparsity) tensor peaks at the clock the datasheet assumes (" +
+                  report::format_mhz(*g.tensor_clock_hz.value) + ")."
+            : std::string("Dense (no 2:4 sparsity) tensor peaks."));
+    return chart;
+}
+
+void run_roof(const roof_options& o) {
+    const auto catalog = gpu_catalog::builtin();
+    const auto& g = catalog.at(o.gpu_id);
+    if (o.dtype_names.empty()) throw usage_error("--dtype: give at least one dtype");
+    if (o.json && o.csv) throw usage_error("--json and --csv: choose one output format");
+    std::vector<dtype> dtypes;
+    std::vector<peak_key> keys;
+    for (const auto& n : o.dtype_names) {
+        const dtype d = parse_dtype_or_throw(n);
+        dtypes.push_back(d);
+        if (std::find(keys.begin(), keys.end(), peak_of(d)) == keys.end())
+            keys.push_back(peak_of(d));
+    }
+    if (o.sm_clock_mhz < 0.0 || !std::isfinite(o.sm_clock_mhz))
+        throw usage_error("--sm-clock-mhz: must be a positive number of MHz");
+    const ceilings c = datasheet_ceilings(g);
+    for (auto d : dtypes) require_peak(g, c, d);
+    const dtype head = dtypes.front();
+    const double peak = c.flops_at(peak_of(head)), dram = c.bytes_at(memory_level::dram);
+    const double ridge = ridge_point(c, peak_of(head));
+
+    if (!o.svg_path.empty())
+        report::write_text_file(o.svg_path, report::render_roofline_svg(chart_for(g, c, keys, o)));
+    if (!o.html_path.empty()) {
+        report::html_report r;
+        r.title = (g.name.empty() ? g.id : g.name) + ": ceilings and roofline";
+        r.subtitle = fmt::format("roofline roof --gpu {} --dtype {}; ceilings: {}", g.id,
+                                 fmt::join(o.dtype_names, ","), c.origin);
+        report::html_section ceilings_section("Ceilings");
+        ceilings_section.add_paragraph(
+            fmt::format("{} peak {}, DRAM {}: ridge point {} (kernels below it are memory-bound, "
+                        "above it compute-bound).",
+                        to_string(head), report::format_flops_per_s(peak),
+                        report::format_bytes_per_s(dram), report::format_flop_per_byte(ridge)));
+        ceilings_section.add_table(compute_table(g, c, keys),
+                                   "Compute (dense tensor peaks; * = requested)");
+        ceilings_section.add_table(memory_table(g, c), "Memory and interconnect");
+        report::html_section chart_section("Roofline chart");
+        chart_section.add_svg(report::render_roofline_svg(chart_for(g, c, keys, o)));
+        r.sections = {std::move(ceilings_section), std::move(chart_section)};
+        report::write_text_file(o.html_path, report::render_html(r));
+    }
+
+    if (o.json) {
+        nlohmann::json ridges = nlohmann::json::array();
+        for (auto k : all_peak_keys) {
+            const double p = c.flops_at(k);
+            if (!(std::isfinite(p) && p > 0.0)) continue;
+            ridges.push_back(
+                {{"peak", std::string(to_string(k))},
+                 {"flops_per_s", p},
+                 {"dram_flop_per_byte", report::json_number(ridge_point(c, k, memory_level::dram))},
+                 {"l2_flop_per_byte", report::json_number(ridge_point(c, k, memory_level::l2))}});
+        }
+        nlohmann::json names = nlohmann::json::array();
+        for (auto d : dtypes) names.push_back(std::string(to_string(d)));
+        const nlohmann::json j = {{"gpu", g.id},
+                                  {"name", g.name},
+                                  {"dtype", std::string(to_string(head))},
+                                  {"dtypes", names},
+                                  {"peak_flops_per_s", peak},
+                                  {"dram_bytes_per_s", dram},
+                                  {"ridge_point_flop_per_byte", report::json_number(ridge)},
+                                  {"ceilings", report::to_json(c)},
+                                  {"ridge_points", ridges}};
+        std::cout << j.dump(2) << "\n";
+        return;
+    }
+    if (o.csv) {
+        report::csv_writer w(std::cout);
+        w.row({"gpu", "ceiling", "kind", "value", "unit", "ridge_dram_flop_per_byte",
+               "ridge_l2_flop_per_byte"});
+        // Empty fields for what is unknown or unsupported, as JSON's nulls.
+        auto known = [](double v) { return std::isfinite(v) && v > 0.0 ? v : NAN; };
+        for (auto k : all_peak_keys)
+            w.record(g.id, to_string(k), is_tensor(k) ? "tensor" : "vector", known(c.flops_at(k)),
+                     "FLOP/s", known(ridge_point(c, k, memory_level::dram)),
+                     known(ridge_point(c, k, memory_level::l2)));
+        w.record(g.id, "dram", "memory", known(c.bytes_at(memory_level::dram)), "B/s", NAN, NAN);
+        w.record(g.id, "l2", "memory", known(c.bytes_at(memory_level::l2)), "B/s", NAN, NAN);
+        w.record(g.id, report::link_kind_name(c.link), "link", known(c.link_bytes_per_s), "B/s",
+                 NAN, NAN);
+        return;
+    }
+
+    fmt::print("{}: {} peak {}, DRAM {}, ridge {} FLOP/byte\n", g.id, to_string(head),
+               report::format_flops_per_s(peak), report::format_bytes_per_s(dram),
+               report::format_significant(ridge));
+    fmt::print("{} ({}, sm{}{}), ceilings: {} (dense tensor peaks)\n\n",
+               g.name.empty() ? g.id : g.name, g.arch, g.cc_major, g.cc_minor, c.origin);
+    fmt::print("{}\n{}", compute_table(g, c, keys).render(), memory_table(g, c).render());
+    if (o.sm_clock_mhz > 0.0) {
+        const auto capped =
+            report::power_capped_roof(c, keys.front(), o.sm_clock_mhz * 1e6,
+                                      g.tensor_clock_hz.require(g.id, "tensor_clock_hz"));
+        fmt::print("\n{}; ridge {}\n", capped.label,
+                   report::format_flop_per_byte(capped.value / dram));
+    }
+    if (!o.svg_path.empty()) fmt::print("\nwrote {}\n", o.svg_path);
+    if (!o.html_path.empty())
+        fmt::print("{}wrote {}\n", o.svg_path.empty() ? "\n" : "", o.html_path);
+}
+
+}  // namespace
+
 void add_roof_command(CLI::App& app, common_options& common) {
-    auto* cmd = app.add_subcommand("roof", "Ceilings and ridge points of a GPU");
-    static std::string gpu_id, dtype_name = "bf16";
-    cmd->add_option("--gpu", gpu_id, "GPU id (see `roofline gpus`)")->required();
-    cmd->add_option("--dtype", dtype_name, "dtype of the matrix math");
+    auto* cmd =
+        app.add_subcommand("roof", "Ceilings and ridge points of a GPU, and its roofline chart");
+    static roof_options o;
+    cmd->add_option("--gpu", o.gpu_id, "GPU id (see `roofline gpus`)")->required();
+    cmd->add_option(
+           "--dtype", o.dtype_names,
+           "dtype of the matrix math, or a comma-separated list (the first is the headline)")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--svg", o.svg_path, "write the roofline chart to this SVG file");
+    cmd->add_option("--html", o.html_path, "write an HTML report (tables and chart) to this file");
+    cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz,
+                    "also draw the first dtype's compute roof at this SM clock (e.g. the clock a "
+                    "power cap holds)");
+    cmd->add_flag("--json", o.json, "print the ceilings and ridge points as JSON");
+    cmd->add_flag("--csv", o.csv, "print the ceilings as CSV");
     cmd->callback([&common] {
         (void)common;
-        const auto catalog = gpu_catalog::builtin();
-        const auto& g = catalog.at(gpu_id);
-        const auto d = parse_dtype_or_throw(dtype_name);
-        const auto c = datasheet_ceilings(g);
-        fmt::print("{}: {} peak {:.1f} TFLOP/s, DRAM {:.2f} TB/s, ridge {:.0f} FLOP/byte\n", g.id,
-                   to_string(d), c.flops_at(peak_of(d)) / 1e12, c.bytes_at(memory_level::dram) / 1e12,
-                   ridge_point(c, peak_of(d)));
+        run_roof(o);
     });
 }
 

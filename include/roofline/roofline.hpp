@@ -1,6 +1,14 @@
 #pragma once
-// Everything in roofline that builds without CUDA. Users who want only the models include
-// `roofline/models/...` and pull in no third-party header.
+// Everything in roofline that builds without CUDA, one include per public header.
+//
+// Layers (each includes only those above it):
+//   core/      units, dtypes, GPU specs and the sourced catalog, workloads, ceilings, the roofline
+//   models/    GEMM, grouped MoE GEMM, attention, collectives, power, the transformer serving step
+//   trace/     measured events: kernels, power samples, benchmark runs, kernel-name rules
+//   io/        readers and writers of outside formats (nlohmann/json, zlib)
+//   analysis/  verdicts, serving-run analysis, calibration (Eigen)
+//   report/    text tables, CSV, JSON, SVG and HTML (fmt)
+// Users who want only the models include `roofline/models/...` and pull in no third-party header.
 
 #include "roofline/core/bound.hpp"
 #include "roofline/core/catalog.hpp"
@@ -11,3 +19,39 @@
 #include "roofline/core/roofline.hpp"
 #include "roofline/core/units.hpp"
 #include "roofline/core/workload.hpp"
+
+#include "roofline/models/attention.hpp"
+#include "roofline/models/collective.hpp"
+#include "roofline/models/gemm.hpp"
+#include "roofline/models/kv_cache.hpp"
+#include "roofline/models/model_config.hpp"
+#include "roofline/models/moe.hpp"
+#include "roofline/models/parameters.hpp"
+#include "roofline/models/transformer.hpp"
+
+#include "roofline/trace/bench.hpp"
+#include "roofline/trace/power.hpp"
+#include "roofline/trace/read_stats.hpp"
+
+#include "roofline/io/bench_json.hpp"
+#include "roofline/io/csv.hpp"
+#include "roofline/io/gpu_json.hpp"
+#include "roofline/io/hf_config.hpp"
+#include "roofline/io/input.hpp"
+#include "roofline/io/nvidia_smi.hpp"
+
+#include "roofline/analysis/achievable.hpp"
+#include "roofline/analysis/power_summary.hpp"
+#include "roofline/analysis/serving.hpp"
+#include "roofline/analysis/verdict.hpp"
+
+#include "roofline/report/csv.hpp"
+#include "roofline/report/format.hpp"
+#include "roofline/report/gpu_table.hpp"
+#include "roofline/report/html.hpp"
+#include "roofline/report/json.hpp"
+#include "roofline/report/markup.hpp"
+#include "roofline/report/svg.hpp"
+#include "roofline/report/svg_pareto.hpp"
+#include "roofline/report/svg_roofline.hpp"
+#include "roofline/report/table.hpp"

@@ -77,7 +77,8 @@ inline std::string detect_bench_format(const nlohmann::json& o) {
     if (o.contains("model_id") || o.contains("burstiness") || o.contains("total_token_throughput") ||
         o.contains("request_goodput:"))
         return "vllm";
-    if (o.contains("backend") && (ms_keys || o.contains("dataset_name") || o.contains("output_throughput")))
+    if (o.contains("backend") && (ms_keys || o.contains("dataset_name") || o.contains("output_throughput") ||
+                                   o.contains("total_throughput")))  // SGLang's name; vLLM says total_token_throughput
         return "sglang";
     if (ms_keys && o.contains("duration")) return "vllm";
     return {};

@@ -1,0 +1,282 @@
+// `roofline analyze`: what bounds a serving run (the main job).
+//
+//   roofline analyze BENCH --gpu ID --count N --model CONFIG.json [--quant hf_quant_config.json]
+//                    [--tp N --ep N --dp N --pp N] [--power nvidia-smi.csv] [--isl N --osl N]
+//                    [--concurrency N] [--kv-dtype bf16|fp8] [--link nvlink|pcie|pcie-no-p2p]
+//                    [--run K] [--json]
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "roofline/analysis/serving.hpp"
+#include "roofline/io/bench_json.hpp"
+#include "roofline/io/gpu_json.hpp"
+#include "roofline/io/hf_config.hpp"
+#include "roofline/io/nvidia_smi.hpp"
+#include "roofline/models/parameters.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct analyze_options {
+    std::string bench, gpu, model, quant, power, kv_dtype, link;
+    int count = 1, tp = 0, ep = 1, dp = 1, pp = 1, run = 0;
+    std::optional<double> isl, osl, concurrency;
+    bool json = false;
+};
+
+nlohmann::json opt_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+std::string human_tokens(double v) { return fmt::format("{:.0f}", v); }
+
+std::string human_time(double s) {
+    if (s >= 1.0) return fmt::format("{:.2f} s", s);
+    if (s >= 1e-3) return fmt::format("{:.2f} ms", s * 1e3);
+    return fmt::format("{:.1f} us", s * 1e6);
+}
+
+std::string pct(const std::optional<double>& f) { return f ? fmt::format("{:.0f}%", 100.0 * *f) : "n/a"; }
+
+nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::size_t index, std::size_t runs,
+                       const analyze_options& o, const gpu_spec& g, const parallel_layout& layout) {
+    nlohmann::json j;
+    j["input"] = {{"bench", o.bench}, {"run_index", index}, {"runs_in_file", runs}, {"format", run.format},
+                  {"tag", run.tag}, {"gpu", g.id}, {"gpu_name", g.name}, {"count", o.count},
+                  {"layout", {{"tp", layout.tp}, {"ep", layout.ep}, {"dp", layout.dp}, {"pp", layout.pp}}},
+                  {"model", o.model}, {"quant", o.quant.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.quant)},
+                  {"power", o.power.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.power)}};
+    nlohmann::json v = {{"bound", std::string(to_string(a.result.what))},
+                        {"reason", a.result.reason},
+                        {"notes", a.result.notes},
+                        {"roof_utilization",
+                         {{"compute", a.result.utilization.compute},
+                          {"memory", a.result.utilization.memory},
+                          {"communication", a.result.utilization.communication}}}};
+    j["verdict"] = v;
+    j["phases"] = nlohmann::json::array();
+    for (const auto& p : a.phases)
+        j["phases"].push_back({{"name", p.name},
+                               {"stage", p.stage},
+                               {"bound", std::string(to_string(p.predicted))},
+                               {"predicted_time_share", p.share},
+                               {"sol_step_s", p.sol_step_s},
+                               {"modeled_step_s", p.modeled_step_s},
+                               {"compute_s", p.compute_s},
+                               {"memory_s", p.memory_s},
+                               {"link_s", p.link_s},
+                               {"latency_s", p.latency_s}});
+    j["throughput"] = {{"achieved_metric", a.achieved_metric},
+                       {"achieved_tokens_per_s", opt_json(a.achieved_tokens_per_s)},
+                       {"modeled_output_tokens_per_s", a.modeled_output_tokens_per_s},
+                       {"sol_output_tokens_per_s", a.sol_output_tokens_per_s},
+                       {"modeled_total_tokens_per_s", opt_json(a.modeled_total_tokens_per_s)},
+                       {"sol_total_tokens_per_s", opt_json(a.sol_total_tokens_per_s)},
+                       {"fraction_of_modeled", opt_json(a.fraction_of_modeled)},
+                       {"fraction_of_sol", opt_json(a.fraction_of_sol)},
+                       {"consistent", a.consistent}};
+    j["assumptions"] = {{"concurrency", a.concurrency},
+                        {"concurrency_source", a.concurrency_source},
+                        {"isl", opt_json(a.isl)},
+                        {"osl", opt_json(a.osl)},
+                        {"lengths_source", a.lengths_source},
+                        {"decode_context_tokens", a.decode_context_tokens},
+                        {"instances", a.instances},
+                        {"ceilings", a.ceilings_origin}};
+    j["steps"] = {{"decode_sol_step_s", a.decode_sol_step_s},
+                  {"decode_modeled_step_s", a.decode_modeled_step_s},
+                  {"prefill_sol_s_per_token", opt_json(a.prefill_sol_s_per_token)},
+                  {"prefill_modeled_s_per_token", opt_json(a.prefill_modeled_s_per_token)},
+                  {"decode_share", a.decode_share}};
+    j["memory"] = {{"weight_bytes_per_gpu", a.weight_bytes_per_gpu},
+                   {"kv_bytes_per_token_per_gpu", a.kv_bytes_per_token_per_gpu},
+                   {"kv_capacity_tokens_per_gpu", opt_json(a.kv_capacity_tokens_per_gpu)},
+                   {"kv_tokens_needed_per_gpu", opt_json(a.kv_tokens_needed_per_gpu)},
+                   {"implied_concurrency", opt_json(a.implied_concurrency)}};
+    const auto link_json = [](const link_params& p) {
+        return nlohmann::json{{"alpha_s", p.alpha_s},
+                              {"beta_bytes_per_s", p.beta_bytes_per_s},
+                              {"base_latency_s", p.base_latency_s},
+                              {"source", p.source}};
+    };
+    j["links"] = {{"sol", link_json(a.sol_link)}, {"modeled", link_json(a.modeled_link)}};
+    if (a.power) {
+        const auto& p = *a.power;
+        j["power"] = {{"limit_w", opt_json(p.limit_w)},
+                      {"limit_from_log", p.limit_from_log},
+                      {"median_draw_w", opt_json(p.median_draw_w)},
+                      {"fraction_of_limit", opt_json(p.fraction_of_limit)},
+                      {"clock_fraction_of_max", opt_json(p.clock_fraction_of_max)},
+                      {"power_cap_active_fraction", opt_json(p.power_cap_active_fraction)},
+                      {"median_utilization_gpu", opt_json(p.median_utilization_gpu)},
+                      {"samples", p.samples}};
+    }
+    j["notes"] = a.notes;
+    j["warnings"] = a.warnings;
+    return j;
+}
+
+void print_text(const serving_analysis& a, const bench_run& run, std::size_t index, std::size_t runs,
+                const analyze_options& o, const gpu_spec& g, const parallel_layout& layout, const model_config& m,
+                const power_log* power) {
+    fmt::print("roofline analyze: {}", o.bench);
+    if (runs > 1) fmt::print(" (run {} of {})", index + 1, runs);
+    fmt::print("\n");
+    if (!run.tag.empty()) fmt::print("  {}\n", run.tag);
+    const auto params = count_parameters(m);
+    fmt::print("\nGPU     {} x {} ({}), {}\n", o.count, g.id, g.name,
+               g.default_link() == link_kind::nvlink ? "NVLink" : "PCIe, no NVLink");
+    fmt::print("Layout  TP{} EP{} DP{} PP{} ({} instance{})\n", layout.tp, layout.ep, layout.dp, layout.pp,
+               a.instances, a.instances == 1 ? "" : "s");
+    fmt::print("Model   {} ({}): {:.1f} B parameters, {:.1f} B active; weights {:.1f} GB per GPU\n", o.model,
+               m.family, params.total_params / 1e9, params.active_params / 1e9, a.weight_bytes_per_gpu / 1e9);
+    fmt::print("Run     {} requests in flight ({})", human_tokens(a.concurrency), a.concurrency_source);
+    if (a.isl) fmt::print(", ISL {} / OSL {} ({})", human_tokens(*a.isl), human_tokens(*a.osl), a.lengths_source);
+    else fmt::print(", lengths unknown");
+    fmt::print("\n");
+    if (a.kv_capacity_tokens_per_gpu) {
+        fmt::print("Memory  KV cache {:.1f} KB per token per GPU; about {:.0f} k tokens fit per GPU beside the weights",
+                   a.kv_bytes_per_token_per_gpu / 1e3, *a.kv_capacity_tokens_per_gpu / 1e3);
+        fmt::print(" ({:.0f} per request at {:.0f} in flight)\n",
+                   *a.kv_capacity_tokens_per_gpu * layout.dp / (a.concurrency / a.instances), a.concurrency);
+    }
+    fmt::print("\n");
+
+    const bool total = a.achieved_metric == "total_throughput";
+    const double modeled = total ? *a.modeled_total_tokens_per_s : a.modeled_output_tokens_per_s;
+    const double sol = total ? *a.sol_total_tokens_per_s : a.sol_output_tokens_per_s;
+    const std::string kind = total ? "total" : "output";
+    fmt::print("{:<46} {:>9}  {}\n", "Throughput", "tok/s", "achieved is");
+    if (a.achieved_tokens_per_s)
+        fmt::print("  {:<44} {:>9}\n", "achieved: " + a.achieved_metric, human_tokens(*a.achieved_tokens_per_s));
+    fmt::print("  {:<44} {:>9}  {} of it\n", "modeled roof (" + kind + ", achievable ceilings)", human_tokens(modeled),
+               pct(a.fraction_of_modeled));
+    fmt::print("  {:<44} {:>9}  {} of it\n", "speed of light (" + kind + ", datasheet)", human_tokens(sol),
+               pct(a.fraction_of_sol));
+    fmt::print("\nModeled step: decode {} at batch {:.0f}, context {:.0f} (SOL {})", human_time(a.decode_modeled_step_s),
+               a.concurrency / a.instances, a.decode_context_tokens, human_time(a.decode_sol_step_s));
+    if (a.prefill_modeled_s_per_token)
+        fmt::print("; prefill {} per token", human_time(*a.prefill_modeled_s_per_token));
+    fmt::print("\n  {:<28} {:>6}  {:<14} {:>11} {:>11}\n", "phase", "share", "bound", "SOL/step", "model/step");
+    std::vector<const serving_phase*> sorted;
+    for (const auto& p : a.phases) sorted.push_back(&p);
+    std::stable_sort(sorted.begin(), sorted.end(), [](auto* x, auto* y) { return x->share > y->share; });
+    for (const auto* p : sorted)
+        fmt::print("  {:<28} {:>5.1f}%  {:<14} {:>11} {:>11}\n", p->name, 100.0 * p->share, to_string(p->predicted),
+                   human_time(p->sol_step_s), human_time(p->modeled_step_s));
+    fmt::print("  collectives: {} (modeled), {} (SOL)\n", a.modeled_link.source, a.sol_link.source);
+
+    if (a.power) {
+        const auto& p = *a.power;
+        fmt::print("\nPower ({}: {} samples", o.power, p.samples);
+        if (power && !power->gpu_names.empty()) fmt::print(", {}", power->gpu_names.front());
+        fmt::print(")\n");
+        fmt::print("  limit {} ({}), median draw {} = {} of the limit\n",
+                   p.limit_w ? fmt::format("{:.0f} W", *p.limit_w) : "unknown",
+                   p.limit_from_log ? "enforced, from the log" : "catalog default: not in the log",
+                   p.median_draw_w ? fmt::format("{:.0f} W", *p.median_draw_w) : "unknown", pct(p.fraction_of_limit));
+        fmt::print("  SM clock {} of max; power cap active {} of samples; utilization.gpu {} (a kernel was resident, "
+                   "not SM busy)\n",
+                   pct(p.clock_fraction_of_max), pct(p.power_cap_active_fraction), pct(p.median_utilization_gpu));
+    }
+
+    fmt::print("\nVerdict: {}-bound\n  {}\n", to_string(a.result.what), a.result.reason);
+    for (const auto& n : a.result.notes) fmt::print("  - {}\n", n);
+    if (!a.warnings.empty()) {
+        fmt::print("\nWarnings:\n");
+        for (const auto& w : a.warnings) fmt::print("  ! {}\n", w);
+    }
+    if (!a.notes.empty()) {
+        fmt::print("\nNotes:\n");
+        for (const auto& n : a.notes) fmt::print("  - {}\n", n);
+    }
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app, common_options& common) {
+    auto* cmd = app.add_subcommand("analyze", "What bounds a serving run: a benchmark result against the model's roofline");
+    static analyze_options o;
+    cmd->add_option("bench", o.bench, "SGLang bench_serving JSON/JSONL or vLLM --save-result JSON")->required();
+    cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
+    cmd->add_option("--count", o.count, "GPUs serving the run")->check(CLI::PositiveNumber);
+    cmd->add_option("--model", o.model, "Hugging Face config.json of the served model")->required();
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json (NVFP4 checkpoints)");
+    cmd->add_option("--tp", o.tp, "tensor parallel degree (default: --count / (dp x pp))")->check(CLI::PositiveNumber);
+    cmd->add_option("--ep", o.ep, "expert parallel degree")->check(CLI::PositiveNumber);
+    cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(CLI::PositiveNumber);
+    cmd->add_option("--pp", o.pp, "pipeline parallel degree")->check(CLI::PositiveNumber);
+    cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV logged during the run");
+    cmd->add_option("--isl", o.isl, "input tokens per request (overrides the bench file)")->check(CLI::PositiveNumber);
+    cmd->add_option("--osl", o.osl, "output tokens per request (overrides the bench file)")->check(CLI::PositiveNumber);
+    cmd->add_option("--concurrency", o.concurrency, "requests in flight (overrides the bench file)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: from --quant or the model)");
+    cmd->add_option("--link", o.link, "interconnect: nvlink, pcie, pcie-no-p2p (default: from the GPU)");
+    cmd->add_option("--run", o.run, "analyse only run K (1-based) of a multi-run file; default: every run");
+    cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    cmd->add_flag("--json", o.json, "print JSON");
+    cmd->callback([&common] {
+        const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
+        const gpu_spec& g = catalog.at(o.gpu);
+        model_config m = read_hf_config(o.model);
+        if (!o.quant.empty()) apply_hf_quant_config(m, o.quant);
+        const bench_results bench = read_bench_results(o.bench);
+        if (bench.runs.empty()) throw usage_error(o.bench + ": no benchmark runs in the file");
+        std::optional<power_log> power;
+        if (!o.power.empty()) power = read_nvidia_smi_csv(o.power);
+
+        serving_setup s;
+        s.gpu = &g;
+        s.gpu_count = o.count;
+        s.layout.ep = o.ep;
+        s.layout.dp = o.dp;
+        s.layout.pp = o.pp;
+        s.layout.tp = o.tp > 0 ? o.tp : std::max(1, o.count / (o.dp * o.pp));
+        s.isl = o.isl;
+        s.osl = o.osl;
+        s.concurrency = o.concurrency;
+        if (!o.kv_dtype.empty()) s.kv_cache = parse_dtype_or_throw(o.kv_dtype);
+        if (!o.link.empty()) {
+            if (o.link == "nvlink") s.link = link_kind::nvlink;
+            else if (o.link == "pcie") s.link = link_kind::pcie;
+            else if (o.link == "pcie-no-p2p") s.link = link_kind::pcie_no_p2p;
+            else throw usage_error("--link: unknown link \"" + o.link + "\" (accepted: nvlink, pcie, pcie-no-p2p)");
+        }
+        std::size_t first = 0, last = bench.runs.size();
+        if (o.run > 0) {
+            if (static_cast<std::size_t>(o.run) > bench.runs.size())
+                throw usage_error("--run " + std::to_string(o.run) + ": " + o.bench + " has " +
+                                  std::to_string(bench.runs.size()) + " run(s)");
+            first = static_cast<std::size_t>(o.run - 1);
+            last = first + 1;
+        }
+        nlohmann::json all = nlohmann::json::array();
+        for (std::size_t i = first; i < last; ++i) {
+            const auto a = analyze_serving(bench.runs[i], m, s, power ? &*power : nullptr);
+            if (o.json) all.push_back(to_json(a, bench.runs[i], i, bench.runs.size(), o, g, s.layout));
+            else {
+                if (i > first) fmt::print("\n{}\n\n", std::string(100, '-'));
+                print_text(a, bench.runs[i], i, bench.runs.size(), o, g, s.layout, m, power ? &*power : nullptr);
+            }
+        }
+        if (o.json) {
+            // The first analysed run's keys at the top level (the documented contract), every run in runs[].
+            nlohmann::json out = all.front();
+            out["runs"] = all;
+            out["summary"] = {{"events_read", bench.stats.events_read},
+                              {"events_skipped", bench.stats.events_skipped}};
+            fmt::print("{}\n", out.dump(2));
+        }
+        if (bench.stats.events_skipped > 0 && !o.json)
+            fmt::print("\n{} of {} runs in {} were skipped (malformed)\n", bench.stats.events_skipped,
+                       bench.stats.events_read, o.bench);
+    });
+}
+
+}  // namespace roofline::cli

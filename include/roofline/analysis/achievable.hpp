@@ -1,0 +1,91 @@
+#pragma once
+// Achievable ceilings: what well-tuned kernels and libraries reach, as fractions of the
+// datasheet, and measured interconnect profiles. The lower bound on time uses datasheet
+// ceilings; the modeled ("predicted") time uses these, so that a verdict can say both "x% of
+// speed of light" and "y% of what this hardware is known to achieve". Calibration
+// (`roofline calibrate`) replaces them with values fitted on the user's own card.
+
+#include <algorithm>    // std::max
+#include <cmath>        // std::isfinite
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+
+#include "roofline/core/ceilings.hpp"
+#include "roofline/core/gpu_spec.hpp"
+#include "roofline/models/collective.hpp"
+
+namespace roofline {
+
+/// Fractions of datasheet ceilings that production kernels reach.
+struct achievable_fractions {
+    /// Tensor-core GEMM: 0.75, the middle of the 0.72-0.80 that torch/cuBLAS reach of dense
+    /// BF16/FP8 peak on H100, H200, B200, GB200, B300 (stas00/ml-engineering MAMF table, [S10];
+    /// HARDWARE.md §6). RTX PRO 6000 WS BF16 measured 368 of ~504 TF = 0.73 [S17].
+    double tensor = 0.75;
+    /// Vector FP32/FP64: no derating (B300 FFMA measured at 99% of peak, [S9]).
+    double vector = 1.0;
+    /// DRAM streaming: 0.90. H200 device-to-device copy measured 4.3 of 4.8 TB/s here
+    /// (device/KINDS.md, 2026-10-28); RTX PRO 6000 Max-Q read roof 1.6 of 1.792 TB/s [S24];
+    /// B300 HBM read 0.95 of post-ECC peak [S9].
+    double dram = 0.90;
+};
+
+/// Datasheet ceilings scaled by achievable fractions (link and latency unchanged).
+inline ceilings achievable_ceilings(ceilings c, const achievable_fractions& f = {}) {
+    for (auto k : all_peak_keys) c.flops_at(k) *= is_tensor(k) ? f.tensor : f.vector;
+    c.bytes_at(memory_level::dram) *= f.dram;
+    c.origin = "achievable (datasheet x published efficiencies)";
+    return c;
+}
+
+/// A collective measurement on a real topology: NCCL all-reduce bus bandwidth for large
+/// messages and the time of one small all-reduce, from which alpha-beta parameters follow.
+struct measured_link_profile {
+    std::string_view gpu_prefix;  ///< catalog ids it applies to ("rtx-pro-6000" covers all editions)
+    link_kind link;
+    int ranks;
+    double busbw_bytes_per_s;   ///< nccl-tests busbw at large sizes
+    double small_bytes;         ///< message size of the latency point
+    double small_time_s;        ///< all-reduce time at `small_bytes`
+    std::string_view source;
+};
+
+/// Measured all-reduce profiles for PCIe systems, where datasheet link figures mislead most
+/// (case C04: the topology, not the link, sets busbw).
+inline constexpr measured_link_profile measured_link_profiles[] = {
+    // 8x RTX PRO 6000 Blackwell Server Edition, dual AMD Turin, no PCIe switch, default NCCL:
+    // busbw 22.2 GB/s (32 MB-2 GB); 32 KB all-reduce 48.16 us. Tuned NCCL (NCCL_MIN_NCHANNELS=8,
+    // graph XML) reached 37.6 GB/s and 26.2 us; PCIe-switch systems 39.4-41.1 GB/s.
+    {"rtx-pro-6000", link_kind::pcie, 8, 22.2e9, 32768, 48.16e-6,
+     "voipmonitor/rtx6kpro hardware/topology.md and optimization/nccl-tuning.md (8x RTX PRO 6000, "
+     "default NCCL: busbw 22.2 GB/s, 32 KB AR 48.16 us)"},
+    // 8x RTX 5090 (no P2P with the stock driver), 2x Xeon 8480+: busbw 28 GB/s at 1-8 GB
+    // (35 GB/s with 4 GPUs). No small-message point published: 4 KB AR on 8 PCIe GPUs 45 us (C03).
+    {"rtx-5090", link_kind::pcie_no_p2p, 8, 28e9, 4096, 45e-6,
+     "NVIDIA/nccl#1639 (C04: busbw 28 GB/s, 8x RTX 5090) and sgl-project/sglang#32479 (C03: 4 KB AR 45 us)"},
+};
+
+/// Alpha-beta parameters that reproduce a measured profile under the ring all-reduce model:
+///   t(S) = base + 2(n-1) alpha + 2(n-1)/n x S / beta,  and busbw = beta for a ring.
+inline link_params link_params_from_profile(const measured_link_profile& m) {
+    link_params p;
+    const double n = m.ranks;
+    p.beta_bytes_per_s = m.busbw_bytes_per_s;
+    p.base_latency_s = 3.6e-6;  // NCCL tuning.cc baseLat, ring LL (as default_link_params)
+    const double bw_term = 2.0 * (n - 1.0) / n * m.small_bytes / m.busbw_bytes_per_s;
+    p.alpha_s = std::max(0.0, (m.small_time_s - p.base_latency_s - bw_term) / (2.0 * (n - 1.0)));
+    p.p2p = m.link != link_kind::pcie_no_p2p;
+    p.source = std::string("measured: ") + std::string(m.source);
+    return p;
+}
+
+/// The measured profile for this GPU and link, if one is known (ranks are not required to
+/// match: busbw of a ring is nearly independent of rank count; the profile says which it was).
+inline std::optional<measured_link_profile> find_link_profile(const gpu_spec& g, link_kind link) {
+    for (const auto& m : measured_link_profiles)
+        if (g.id.rfind(std::string(m.gpu_prefix), 0) == 0 && m.link == link) return m;
+    return std::nullopt;
+}
+
+}  // namespace roofline

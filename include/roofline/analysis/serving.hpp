@@ -1,0 +1,463 @@
+#pragma once
+// What bounds a serving run: a benchmark result (SGLang / vLLM) paired with a model of the
+// served model's decode and prefill steps at the run's concurrency and lengths.
+//
+// Steady state. With C requests in flight, each of ISL prompt and OSL output tokens, the
+// engine alternates decode steps (batch B = C sequences at mean context L = ISL + OSL/2) and
+// prefill chunks. If a decode step takes t_dec and prefill costs t_pre per prompt token, a fully
+// busy engine produces output tokens at
+//     r_out = 1 / ( t_dec / B + (ISL / OSL) x t_pre )         per model instance,
+// and total (input + output) tokens at r_out x (1 + ISL / OSL). The time shares of decode and
+// prefill follow from the two terms, and each splits further into its phases (attention, MoE
+// GEMM, dense GEMM, communication, ...). Two prices are computed for every phase:
+//   * speed of light (SOL): the lower bound at datasheet ceilings and datasheet link bandwidth;
+//   * modeled: the same work at achievable ceilings and a measured link profile where one is
+//     known (analysis/achievable.hpp).
+// The achieved throughput is compared with both. A run is classified by the verdict rules
+// (analysis/verdict.hpp), with modeled time shares standing in for the critical path.
+
+#include <algorithm>  // std::max, std::min
+#include <array>      // std::array
+#include <cmath>      // std::isfinite
+#include <cstdio>     // std::snprintf
+#include <optional>   // std::optional
+#include <string>     // std::string
+#include <vector>     // std::vector
+
+#include "roofline/analysis/achievable.hpp"
+#include "roofline/analysis/power_summary.hpp"
+#include "roofline/analysis/verdict.hpp"
+#include "roofline/core/ceilings.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/core/gpu_spec.hpp"
+#include "roofline/models/kv_cache.hpp"
+#include "roofline/models/parameters.hpp"
+#include "roofline/models/transformer.hpp"
+#include "roofline/trace/bench.hpp"
+#include "roofline/trace/power.hpp"
+
+namespace roofline {
+
+/// Everything `analyze_serving` needs besides the benchmark run.
+struct serving_setup {
+    const gpu_spec* gpu = nullptr;        ///< required
+    int gpu_count = 1;                    ///< GPUs serving the run (all instances)
+    parallel_layout layout;               ///< per model instance
+    std::optional<double> isl, osl;       ///< override the run's input/output lengths (tokens)
+    std::optional<double> concurrency;    ///< override the run's concurrency (requests in flight)
+    std::optional<dtype> kv_cache;        ///< override the model's KV-cache dtype
+    std::optional<link_kind> link;        ///< default: the GPU's default link
+    std::optional<link_params> link_override;  ///< e.g. from calibration; replaces the profile
+    std::optional<ceilings> ceilings_override; ///< e.g. from calibration; replaces datasheet ceilings
+    /// SGLang's default `--chunked-prefill-size` (8192 tokens on large-memory GPUs; sglang
+    /// server_args.py): the largest prefill batch one step takes.
+    double prefill_chunk_tokens = 8192;
+    achievable_fractions fractions;
+    verdict_thresholds thresholds;
+};
+
+/// One phase of the run with its modeled share of the engine's busy time.
+struct serving_phase {
+    std::string name;        ///< "decode/attention", "prefill/moe_gemm", ...
+    std::string stage;       ///< "decode" or "prefill"
+    step_phase phase = step_phase::attention;
+    double sol_step_s = 0;       ///< lower bound per step of its stage, datasheet ceilings
+    double modeled_step_s = 0;   ///< modeled time per step of its stage
+    double share = 0;            ///< share of the modeled busy time of the whole run, [0, 1]
+    bound predicted = bound::latency;
+    double compute_s = 0, memory_s = 0, link_s = 0, latency_s = 0;  ///< modeled roof times per step
+};
+
+/// The analysis of one run.
+struct serving_analysis {
+    // What was assumed, and from where.
+    double concurrency = 0;
+    std::string concurrency_source;
+    std::optional<double> isl, osl;
+    std::string lengths_source;
+    double decode_context_tokens = 0;  ///< mean context during decode: ISL + OSL/2
+    int instances = 1;                  ///< model instances: gpu_count / layout.gpus()
+
+    // The model.
+    double decode_sol_step_s = 0, decode_modeled_step_s = 0;
+    std::optional<double> prefill_sol_s_per_token, prefill_modeled_s_per_token;
+    double decode_share = 1.0;            ///< modeled share of busy time in decode
+    std::vector<serving_phase> phases;
+    link_params sol_link, modeled_link;
+    std::string ceilings_origin;
+
+    // Roofs (all instances together), tokens/s.
+    double sol_output_tokens_per_s = 0, modeled_output_tokens_per_s = 0;
+    std::optional<double> sol_total_tokens_per_s, modeled_total_tokens_per_s;
+
+    // What was achieved, and against which roof.
+    std::string achieved_metric;          ///< "output_throughput", "max_output_tokens_per_s", "total_throughput"
+    std::optional<double> achieved_tokens_per_s;
+    std::optional<double> fraction_of_modeled, fraction_of_sol;
+    bool consistent = true;               ///< false when achieved exceeds the modeled roof
+
+    // Memory and concurrency checks.
+    double weight_bytes_per_gpu = 0;
+    double kv_bytes_per_token_per_gpu = 0;
+    std::optional<double> kv_capacity_tokens_per_gpu;
+    std::optional<double> kv_tokens_needed_per_gpu;
+    std::optional<double> implied_concurrency;  ///< Little's law: request rate x mean latency
+
+    std::optional<power_evidence> power;
+    verdict result;
+    std::vector<std::string> notes;      ///< assumptions and model notes
+    std::vector<std::string> warnings;   ///< inconsistencies worth acting on
+};
+
+namespace detail::serving {
+inline std::string fmt_num(double v, int digits = 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+inline std::string fmt_pct(double f) { return fmt_num(100.0 * f, 0) + "%"; }
+
+/// Prices a step under SOL and modeled ceilings.
+struct priced_step {
+    step_model sol_model, modeled_model;
+    step_time sol, modeled;
+};
+
+inline priced_step price(const model_config& m, const step_batch& b, const serving_setup& s,
+                         const ceilings& sol_c, const ceilings& mod_c, const link_params& sol_link,
+                         const link_params& mod_link) {
+    step_options o;
+    o.kv_cache = s.kv_cache;
+    o.link = s.link;
+    o.link_override = sol_link;
+    priced_step p;
+    p.sol_model = model_step(m, b, s.layout, *s.gpu, o);
+    o.link_override = mod_link;
+    p.modeled_model = model_step(m, b, s.layout, *s.gpu, o);
+    p.sol = price_step(p.sol_model, sol_c);
+    p.modeled = price_step(p.modeled_model, mod_c);
+    return p;
+}
+}  // namespace detail::serving
+
+/// Analyses one benchmark run of model `m` served as `setup` says, with an optional power log
+/// (all samples of the log are used; pass only the run's window and GPUs if known).
+/// Throws `usage_error` when the concurrency cannot be found or given, or the layout does not
+/// match the GPU count.
+inline serving_analysis analyze_serving(const bench_run& run, const model_config& m, const serving_setup& setup,
+                                        const power_log* power = nullptr) {
+    using namespace detail::serving;
+    if (!setup.gpu) throw usage_error("analyze: no GPU given");
+    const gpu_spec& g = *setup.gpu;
+    setup.layout.validate();
+    serving_analysis a;
+
+    // --- the run's shape ---
+    if (setup.concurrency) {
+        a.concurrency = *setup.concurrency;
+        a.concurrency_source = "--concurrency";
+    } else if (run.max_concurrency) {
+        a.concurrency = *run.max_concurrency;
+        a.concurrency_source = "max_concurrency";
+    } else if (run.concurrency) {
+        a.concurrency = *run.concurrency;
+        a.concurrency_source = "concurrency (mean requests in flight)";
+    } else if (run.max_concurrent_requests) {
+        a.concurrency = *run.max_concurrent_requests;
+        a.concurrency_source = "max_concurrent_requests";
+    } else {
+        throw usage_error(run.file + ": the run gives no concurrency (max_concurrency, concurrency): pass --concurrency");
+    }
+    if (!(a.concurrency >= 1)) throw usage_error(run.file + ": concurrency must be >= 1");
+
+    const auto per_request = [&](const std::optional<double>& total) -> std::optional<double> {
+        if (total && run.completed && *run.completed > 0) return *total / *run.completed;
+        return std::nullopt;
+    };
+    if (setup.isl || setup.osl) {
+        a.isl = setup.isl;
+        a.osl = setup.osl;
+        a.lengths_source = "--isl/--osl";
+    }
+    if (!a.isl || !a.osl) {
+        if (run.random_input_len && run.random_output_len && (!a.isl && !a.osl)) {
+            a.isl = run.random_input_len;
+            a.osl = run.random_output_len;
+            a.lengths_source = "random_input_len/random_output_len";
+        } else if (auto i = per_request(run.total_input_tokens), o = per_request(run.total_output_tokens); i && o) {
+            if (!a.isl) a.isl = i;
+            if (!a.osl) a.osl = o;
+            a.lengths_source = "total tokens / completed requests";
+        }
+    }
+    if (!a.isl || !a.osl) {
+        a.isl.reset();
+        a.osl.reset();
+        a.lengths_source = "unknown";
+        a.notes.push_back("input/output lengths are not in the bench file: decode attention is priced at its "
+                          "floor (one cached token) and prefill is not modeled; pass --isl and --osl for a tighter roof");
+    }
+    a.decode_context_tokens = a.isl ? std::max(1.0, *a.isl + *a.osl / 2.0) : 1.0;
+
+    const int per_instance = setup.layout.gpus();
+    if (setup.gpu_count % per_instance != 0)
+        throw usage_error("analyze: --count " + std::to_string(setup.gpu_count) + " is not a multiple of tp x dp x pp = " +
+                          std::to_string(per_instance));
+    a.instances = setup.gpu_count / per_instance;
+    const double c_instance = a.concurrency / a.instances;
+
+    // --- ceilings and links ---
+    const link_kind lk = setup.link.value_or(g.default_link());
+    const ceilings sol_c = setup.ceilings_override ? *setup.ceilings_override : datasheet_ceilings(g, lk);
+    const ceilings mod_c = achievable_ceilings(sol_c, setup.fractions);
+    a.ceilings_origin = sol_c.origin;
+    try {
+        a.sol_link = default_link_params(g, lk);
+    } catch (const usage_error&) {
+        if (per_instance > 1) throw;  // collectives need a link; one GPU does not
+        a.sol_link.beta_bytes_per_s = 1.0;
+        a.sol_link.source = "unused: one GPU per instance";
+    }
+    if (setup.link_override) {
+        a.modeled_link = *setup.link_override;
+    } else if (auto prof = find_link_profile(g, lk)) {
+        a.modeled_link = link_params_from_profile(*prof);
+    } else {
+        a.modeled_link = a.sol_link;
+        if (per_instance > 1)
+            a.notes.push_back("no measured collective profile for " + g.id + " over " + std::string(to_string(lk)) +
+                              ": collectives modeled at datasheet link bandwidth (calibrate from nccl-tests)");
+    }
+
+    // Collective work is link bytes plus latency: its bandwidth term is priced by the ceilings'
+    // link roof, so each price uses its own link's beta.
+    ceilings sol_link_c = sol_c, mod_link_c = mod_c;
+    sol_link_c.link_bytes_per_s = a.sol_link.beta_bytes_per_s;
+    mod_link_c.link_bytes_per_s = a.modeled_link.beta_bytes_per_s;
+
+    // --- decode step ---
+    const auto dec = price(m, step_batch::decode(c_instance, a.decode_context_tokens), setup, sol_link_c, mod_link_c,
+                           a.sol_link, a.modeled_link);
+    a.decode_sol_step_s = dec.sol.lower_bound_s;
+    a.decode_modeled_step_s = dec.modeled.lower_bound_s;
+    for (const auto& n : dec.modeled_model.notes) a.notes.push_back(n);
+
+    // --- prefill, per prompt token ---
+    std::optional<priced_step> pre;
+    double pre_tokens = 0;
+    if (a.isl) {
+        const double isl = std::max(1.0, *a.isl);
+        pre_tokens = std::min(setup.prefill_chunk_tokens, isl * c_instance);
+        step_batch b = isl <= setup.prefill_chunk_tokens
+                           ? step_batch::prefill(std::max(1.0, pre_tokens / isl), std::min(isl, pre_tokens))
+                           : step_batch::prefill(1, setup.prefill_chunk_tokens, isl / 2.0);
+        pre_tokens = b.tokens();
+        pre = price(m, b, setup, sol_link_c, mod_link_c, a.sol_link, a.modeled_link);
+        a.prefill_sol_s_per_token = pre->sol.lower_bound_s / pre_tokens;
+        a.prefill_modeled_s_per_token = pre->modeled.lower_bound_s / pre_tokens;
+    }
+
+    // --- steady-state roofs ---
+    const double ratio = (a.isl && a.osl && *a.osl > 0) ? *a.isl / *a.osl : 0.0;
+    const auto out_rate = [&](double t_dec, std::optional<double> t_pre) {
+        return 1.0 / (t_dec / c_instance + (t_pre ? ratio * *t_pre : 0.0));
+    };
+    a.sol_output_tokens_per_s = a.instances * out_rate(a.decode_sol_step_s, a.prefill_sol_s_per_token);
+    a.modeled_output_tokens_per_s = a.instances * out_rate(a.decode_modeled_step_s, a.prefill_modeled_s_per_token);
+    if (a.isl) {
+        a.sol_total_tokens_per_s = a.sol_output_tokens_per_s * (1.0 + ratio);
+        a.modeled_total_tokens_per_s = a.modeled_output_tokens_per_s * (1.0 + ratio);
+    }
+    const double r_mod = a.modeled_output_tokens_per_s / a.instances;
+    a.decode_share = pre ? r_mod * a.decode_modeled_step_s / c_instance : 1.0;
+
+    const auto add_phases = [&](const priced_step& p, const std::string& stage, double stage_share) {
+        for (auto ph : all_step_phases) {
+            const auto& mt = p.modeled.at(ph);
+            serving_phase sp;
+            sp.stage = stage;
+            sp.phase = ph;
+            sp.name = stage + "/" + std::string(to_string(ph));
+            sp.sol_step_s = p.sol.at(ph).lower_bound_s;
+            sp.modeled_step_s = mt.lower_bound_s;
+            sp.share = stage_share * p.modeled.share(ph);
+            sp.predicted = mt.predicted;
+            sp.compute_s = mt.compute_s;
+            sp.memory_s = mt.memory_s;
+            sp.link_s = mt.link_s;
+            sp.latency_s = mt.latency_s;
+            if (sp.modeled_step_s > 0) a.phases.push_back(sp);
+        }
+    };
+    add_phases(dec, "decode", a.decode_share);
+    if (pre) add_phases(*pre, "prefill", 1.0 - a.decode_share);
+
+    // --- what was achieved ---
+    if (run.output_throughput_tok_per_s) {
+        a.achieved_metric = "output_throughput";
+        a.achieved_tokens_per_s = run.output_throughput_tok_per_s;
+        a.fraction_of_modeled = *a.achieved_tokens_per_s / a.modeled_output_tokens_per_s;
+        a.fraction_of_sol = *a.achieved_tokens_per_s / a.sol_output_tokens_per_s;
+    } else if (run.total_throughput_tok_per_s && a.modeled_total_tokens_per_s) {
+        a.achieved_metric = "total_throughput";
+        a.achieved_tokens_per_s = run.total_throughput_tok_per_s;
+        a.fraction_of_modeled = *a.achieved_tokens_per_s / *a.modeled_total_tokens_per_s;
+        a.fraction_of_sol = *a.achieved_tokens_per_s / *a.sol_total_tokens_per_s;
+    } else if (run.max_output_tokens_per_s) {
+        // Without lengths only the decode roof is known; the peak 1-s output rate is the best
+        // measure of decode speed the file has (prefill is cheapest per token, so peaks are decode).
+        a.achieved_metric = "max_output_tokens_per_s";
+        a.achieved_tokens_per_s = run.max_output_tokens_per_s;
+        a.fraction_of_modeled = *a.achieved_tokens_per_s / a.modeled_output_tokens_per_s;
+        a.fraction_of_sol = *a.achieved_tokens_per_s / a.sol_output_tokens_per_s;
+        a.notes.push_back("compared: the peak 1-s output rate (max_output_tokens_per_s) against the decode roof");
+    } else {
+        a.notes.push_back("the bench file has no throughput the model can be compared with");
+    }
+    if (a.fraction_of_modeled && *a.fraction_of_modeled > setup.thresholds.above_roof) {
+        a.consistent = false;
+        a.warnings.push_back("achieved " + fmt_num(*a.achieved_tokens_per_s) + " tok/s is " + fmt_pct(*a.fraction_of_modeled) +
+                             " of the modeled roof: an input is wrong (GPU or SKU, --count, dtype/--quant, lengths) "
+                             "or the engine does less work than modeled (speculative decoding, prefix caching)");
+    }
+
+    // --- memory and concurrency checks ---
+    const auto params = count_parameters(m);
+    a.weight_bytes_per_gpu = params.total_weight_bytes / per_instance;
+    const dtype kv = setup.kv_cache.value_or(m.quant.kv_cache);
+    a.kv_bytes_per_token_per_gpu = kv_per_gpu(m, kv, setup.layout.tp).bytes_per_token_per_gpu / setup.layout.pp;
+    if (g.memory_bytes.known() && a.kv_bytes_per_token_per_gpu > 0) {
+        // SGLang's default --mem-fraction-static is ~0.9 on large GPUs (server_args.py); the
+        // rest holds activations and CUDA graphs.
+        const double usable = 0.9 * *g.memory_bytes.value - a.weight_bytes_per_gpu;
+        a.kv_capacity_tokens_per_gpu = std::max(0.0, usable) / a.kv_bytes_per_token_per_gpu;
+        if (a.isl) {
+            const double per_seq_tokens = *a.isl + *a.osl;  // at the end of a request
+            a.kv_tokens_needed_per_gpu = c_instance / setup.layout.dp * per_seq_tokens;
+            if (*a.kv_tokens_needed_per_gpu > *a.kv_capacity_tokens_per_gpu)
+                a.warnings.push_back(
+                    "the KV cache holds about " + fmt_num(*a.kv_capacity_tokens_per_gpu) + " tokens per GPU but " +
+                    fmt_num(c_instance) + " requests of " + fmt_num(per_seq_tokens) + " tokens need " +
+                    fmt_num(*a.kv_tokens_needed_per_gpu) + ": fewer requests ran at once than the client sent");
+        }
+    }
+    if (run.request_throughput_per_s && run.mean_e2el_s) {
+        a.implied_concurrency = *run.request_throughput_per_s * *run.mean_e2el_s;
+        if (*a.implied_concurrency < 0.5 * a.concurrency)
+            a.warnings.push_back("Little's law: request rate x mean latency = " + fmt_num(*a.implied_concurrency, 1) +
+                                 " requests in flight, well below the " + fmt_num(a.concurrency) +
+                                 " assumed (case C13): the live batch was smaller");
+    }
+
+    // --- power ---
+    if (power && !power->samples.empty()) {
+        a.power = summarize_power(power->samples, &g);
+        const auto& p = *a.power;
+        if (!p.limit_from_log && p.limit_w)
+            a.notes.push_back("the power log has no power limit: " + g.id + "'s default " + fmt_num(*p.limit_w) +
+                              " W is assumed");
+        if (!p.limit_from_log && p.median_draw_w && g.id.rfind("rtx-pro-6000", 0) == 0)
+            a.notes.push_back("RTX PRO 6000 editions differ in power limit: at " + fmt_num(*p.median_draw_w) +
+                              " W the draw would be " + fmt_pct(*p.median_draw_w / 600.0) +
+                              " of a Workstation/Server card's 600 W but " + fmt_pct(*p.median_draw_w / 300.0) +
+                              " of a Max-Q's 300 W; check `nvidia-smi -q -d POWER` for the enforced limit");
+        if (p.median_utilization_gpu && *p.median_utilization_gpu >= 0.95 && p.fraction_of_limit &&
+            *p.fraction_of_limit < 0.7)
+            a.notes.push_back("nvidia-smi 'utilization.gpu' " + fmt_pct(*p.median_utilization_gpu) +
+                              " means a kernel was resident, not that the SMs were busy: at " + fmt_pct(*p.fraction_of_limit) +
+                              " of the power limit the SMs mostly wait (collectives polling, memory stalls)");
+    }
+
+    // --- verdict ---
+    phase_evidence e;
+    double comm_share = 0, total_share = 0;
+    std::array<double, 5> share_by_bound{};
+    for (const auto& p : a.phases) {
+        total_share += p.share;
+        if (p.phase == step_phase::communication) comm_share += p.share;
+        share_by_bound[static_cast<std::size_t>(p.predicted)] += p.share;
+    }
+    // Utilisation of each roof at the achieved rate: the datasheet roof times of the work done
+    // per second. Phases run one after another, so each roof's share is below 1 even at SOL.
+    if (a.fraction_of_sol) {
+        double comp = 0, mem = 0, link = 0;
+        const double steps_per_s = *a.fraction_of_sol * (a.sol_output_tokens_per_s / a.instances) / c_instance;
+        for (auto ph : all_step_phases) {
+            comp += steps_per_s * dec.sol.at(ph).compute_s;
+            mem += steps_per_s * dec.sol.at(ph).memory_s;
+            link += steps_per_s * dec.sol.at(ph).link_s;
+            if (pre) {
+                const double pre_steps_per_s = steps_per_s * c_instance * ratio / pre_tokens;
+                comp += pre_steps_per_s * pre->sol.at(ph).compute_s;
+                mem += pre_steps_per_s * pre->sol.at(ph).memory_s;
+                link += pre_steps_per_s * pre->sol.at(ph).link_s;
+            }
+        }
+        e.utilization.compute = comp;
+        e.utilization.memory = mem;
+        e.utilization.memory_level[0] = mem;
+        e.utilization.communication = link;
+    }
+    std::size_t wall = 0;
+    for (std::size_t b = 1; b < share_by_bound.size(); ++b)
+        if (share_by_bound[b] > share_by_bound[wall]) wall = b;
+    const bound modeled_wall = static_cast<bound>(wall);
+    std::string wall_phase;
+    double wall_phase_share = 0;
+    for (const auto& p : a.phases)
+        if (p.share > wall_phase_share) {
+            wall_phase_share = p.share;
+            wall_phase = p.name;
+        }
+
+    a.result.utilization = e.utilization;
+    const auto& th = setup.thresholds;
+    const bool near = a.fraction_of_modeled && *a.fraction_of_modeled >= th.near_ceiling;
+    const std::string achieved_txt = a.achieved_tokens_per_s
+        ? fmt_num(*a.achieved_tokens_per_s) + " tok/s (" + a.achieved_metric + ") is " + fmt_pct(*a.fraction_of_modeled) +
+              " of the modeled " + fmt_num(a.achieved_metric == "total_throughput" ? *a.modeled_total_tokens_per_s
+                                                                                   : a.modeled_output_tokens_per_s) +
+              " tok/s"
+        : std::string("no achieved throughput to compare");
+
+    if (a.power && a.power->at_limit(th) && a.power->cap_active(th) && a.power->clock_held(th) &&
+        modeled_wall == bound::compute) {
+        a.result.what = bound::power;
+        a.result.reason = "board at " + fmt_pct(*a.power->fraction_of_limit) + " of its power limit with the cap active and "
+                          "the SM clock held at " + fmt_pct(*a.power->clock_fraction_of_max) +
+                          " of max, in a compute-bound run; " + achieved_txt;
+    } else if (!a.achieved_tokens_per_s) {
+        a.result.what = modeled_wall;
+        a.result.reason = "modeled: " + wall_phase + " takes " + fmt_pct(wall_phase_share) +
+                          " of the step (no measured throughput to check against)";
+    } else if (!a.consistent) {
+        a.result.what = modeled_wall;
+        a.result.reason = achieved_txt + ": above the roof, so an input is wrong; the modeled wall is " + wall_phase;
+    } else if (near && comm_share / std::max(total_share, 1e-300) >= th.communication_share) {
+        a.result.what = bound::communication;
+        a.result.reason = "collectives take " + fmt_pct(comm_share) + " of the modeled time (" +
+                          a.modeled_link.source.substr(0, a.modeled_link.source.find(" (")) + "); " + achieved_txt;
+    } else if (near) {
+        a.result.what = modeled_wall == bound::communication ? bound::communication : modeled_wall;
+        a.result.reason = std::string(to_string(modeled_wall)) + "-bound phases take " +
+                          fmt_pct(share_by_bound[wall]) + " of the modeled time (largest: " + wall_phase + " " +
+                          fmt_pct(wall_phase_share) + "); " + achieved_txt;
+    } else {
+        a.result.what = bound::latency;
+        a.result.reason = achieved_txt + ": no roof is near. The modeled wall would be " + wall_phase + " (" +
+                          fmt_pct(wall_phase_share) + ", " + std::string(to_string(modeled_wall)) +
+                          "-bound); the gap is launch/scheduling overhead, untuned kernels or a smaller live batch";
+    }
+    if (a.power) {
+        const auto& p = *a.power;
+        if (p.at_limit(th) && p.cap_active(th) && !p.clock_held(th))
+            a.result.notes.push_back("the power cap was touched but the SM clock stayed near its maximum");
+        if (p.fraction_of_limit && !p.at_limit(th))
+            a.result.notes.push_back("not power-bound: median draw " + fmt_num(p.median_draw_w.value_or(0)) + " W is " +
+                                     fmt_pct(*p.fraction_of_limit) + " of the " + fmt_num(p.limit_w.value_or(0)) +
+                                     " W limit");
+    }
+    return a;
+}
+
+}  // namespace roofline

@@ -1,0 +1,17 @@
+# `roofline analyze` on the bundled real inputs, and its errors.
+set(_glm data/samples/glm5-nvfp4-8x-rtx-pro-6000)
+set(_glm_args analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8 --model data/models/glm-5/config.json
+    --quant data/models/glm-5/hf_quant_config.json --power ${_glm}/nvidia_smi.csv)
+roofline_cli_test(analyze_glm5_default ARGS ${_glm_args} PASS "Verdict: communication-bound")
+roofline_cli_test(analyze_glm5_not_power ARGS ${_glm_args} PASS "not power-bound: median draw 290 W is 48% of the 600 W limit")
+roofline_cli_test(analyze_glm5_maxq_question ARGS ${_glm_args} PASS "97% of a Max-Q's 300 W")
+roofline_cli_test(analyze_glm5_json ARGS ${_glm_args} --json
+    PASS "\"bound\": \"communication\".*\"predicted_time_share\".*\"fraction_of_limit\": 0\\.48")
+roofline_cli_test(analyze_unknown_gpu ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-7000 --count 8
+    --model data/models/glm-5/config.json EXIT 2)
+roofline_cli_test(analyze_missing_model ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
+    --model data/models/no-such/config.json EXIT 2)
+roofline_cli_test(analyze_bench_is_not_json ARGS analyze data/models/glm-5/../../samples/glm5-nvfp4-8x-rtx-pro-6000/README.md
+    --gpu rtx-pro-6000 --count 8 --model data/models/glm-5/config.json EXIT 2)
+roofline_cli_test(analyze_bad_layout ARGS ${_glm_args} --tp 3 EXIT 2)
+roofline_cli_test(analyze_bad_kv_dtype ARGS ${_glm_args} --kv-dtype fp3 EXIT 2)

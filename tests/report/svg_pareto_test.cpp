@@ -1,0 +1,59 @@
+// Tests of report/svg_pareto.hpp: the Pareto front by hand, and a well-formed chart.
+#include "roofline/report/svg_pareto.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "report/markup_check.hpp"
+
+using namespace roofline::report;
+
+namespace {
+std::vector<pareto_point> sample_points() {
+    // x = tokens/s per user, y = tokens/s per GPU.
+    return {{"h200", "A", 10, 100, ""},            // front: the highest throughput
+            {"h200", "B", 20, 80, ""},             // front
+            {"b200", "C", 15, 70, ""},             // dominated by B (20 >= 15, 80 >= 70)
+            {"b200", "D", 30, 10, ""},             // front: the most interactive
+            {"b200", "E", 30, 5, ""},              // dominated by D (same x, lower y)
+            {"h200", "F", std::nan(""), 500, ""},  // not a number: ignored
+            {"h200", "G", 10, 100, ""}};           // duplicate of A: only A is kept
+}
+}  // namespace
+
+TEST_CASE("the Pareto front keeps exactly the non-dominated points, by interactivity") {
+    const auto pts = sample_points();
+    CHECK(pareto_front(pts) == std::vector<std::size_t>{0, 1, 3});
+    CHECK(pareto_front({}).empty());
+}
+
+TEST_CASE("the Pareto chart is well-formed, labels its front and counts skipped points") {
+    pareto_chart ch;
+    ch.title = "Throughput <against> interactivity & more";
+    ch.points = sample_points();
+    const auto svg = render_pareto_svg(ch);
+    CHECK(roofline::test::markup_problem(svg) == "");
+    CHECK_FALSE(roofline::test::has_non_finite_text(svg));
+    CHECK(svg.find("Throughput &lt;against&gt; interactivity &amp; more") != std::string::npos);
+    CHECK(svg.find("class=\"pareto-front\"") != std::string::npos);
+    CHECK(svg.find(">A</text>") != std::string::npos);
+    CHECK(svg.find(">B</text>") != std::string::npos);
+    CHECK(svg.find(">D</text>") != std::string::npos);
+    CHECK(svg.find(">C</text>") == std::string::npos);  // off the front: tooltip only
+    CHECK(svg.find("1 point not drawn") != std::string::npos);
+    // Two GPUs in the legend; x axis from 0 with nice ticks (step 5 over 0..30 -> up to 35).
+    CHECK(svg.find(">h200</text>") != std::string::npos);
+    CHECK(svg.find(">b200</text>") != std::string::npos);
+    CHECK(svg.find(">35</text>") != std::string::npos);
+}
+
+TEST_CASE("a logarithmic Pareto chart is well-formed too") {
+    pareto_chart ch;
+    ch.log_x = ch.log_y = true;
+    ch.points = sample_points();
+    const auto svg = render_pareto_svg(ch);
+    CHECK(roofline::test::markup_problem(svg) == "");
+    CHECK_FALSE(roofline::test::has_non_finite_text(svg));
+}
