@@ -18,5 +18,7 @@ void add_gpus_command(CLI::App& app, common_options& common);
 void add_roof_command(CLI::App& app, common_options& common);
 void add_analyze_command(CLI::App& app, common_options& common);
 void add_trace_command(CLI::App& app, common_options& common);
+void add_model_command(CLI::App& app, common_options& common);
+void add_kernel_command(CLI::App& app, common_options& common);
 
 }  // namespace roofline::cli

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
     roofline::cli::add_roof_command(app, common);
     roofline::cli::add_analyze_command(app, common);
     roofline::cli::add_trace_command(app, common);
+    roofline::cli::add_model_command(app, common);
+    roofline::cli::add_kernel_command(app, common);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -26,6 +26,7 @@
 // for d >= 64; the reason FlashAttention-3 overlaps them).
 
 #include <algorithm>  // std::min, std::max
+#include <cmath>      // std::ceil
 #include <string>     // std::string
 #include <vector>     // std::vector
 
@@ -141,6 +142,94 @@ inline workload attention_workload(const attention_shape& s, const std::vector<s
     }
     if (any > 0) w.launches = s.index_topk > 0 ? 3 : 1;
     return w;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Tile feasibility (FlashAttention-style kernels, e.g. SGLang's Triton extend/prefill attention)
+//
+// One CTA takes BLOCK_M queries of one head and walks the keys in BLOCK_N slices. Shared memory
+// holds, in 16-bit elements:
+//   Q (BM x d) + Q_pe (BM x d_pe) + stages x [K (BN x d) + K_pe (BN x d_pe) + V (BN x d_v)]
+//   + P (BM x BN, the probabilities staged as an MMA operand)
+// d_pe is MLA's rope part when the kernel keeps it apart (SGLang's BLOCK_DPE). Case C07
+// (sgl-project/sglang#17908, #27962): the extend kernel's Hopper-sized 128 x 64 block with
+// d = 128, d_pe = 64, d_v = 128 needs 32,768 + 16,384 + 16,384 + 8,192 + 16,384 + 16,384
+// = 106,496 B and the prefill kernel's 128 x 128 block with d = d_v = 128 needs 131,072 B; SM120
+// allows 101,376 B per block. Every query tile re-reads the K/V it attends from L2.
+// ---------------------------------------------------------------------------------------------
+
+/// A FlashAttention CTA tile.
+struct attention_tile {
+    int block_m = 128;  ///< queries per CTA
+    int block_n = 64;   ///< keys per step
+    int stages = 1;     ///< K/V buffers in flight
+};
+
+/// Shared-memory feasibility of an attention tile, with the numbers behind it.
+struct attention_tile_feasibility {
+    attention_tile tile;
+    bool fits = false;
+    std::string reason;
+    double q_bytes = 0, kv_bytes = 0, p_bytes = 0;
+    double smem_bytes = 0;
+    double smem_limit_bytes = 0;
+};
+
+/// Shared memory of `t` for head dims `d` (Q/K), `d_pe` (separate rope part, 0 if none) and `d_v`,
+/// at `elem_bytes` per element (2 for bf16/fp16), against `smem_limit_bytes` per block.
+inline attention_tile_feasibility attention_tile_fits(const attention_tile& t, double d, double d_pe, double d_v,
+                                                      double smem_limit_bytes, double elem_bytes = 2.0) {
+    attention_tile_feasibility f;
+    f.tile = t;
+    const double bm = t.block_m, bn = t.block_n;
+    f.q_bytes = bm * (d + d_pe) * elem_bytes;
+    f.kv_bytes = t.stages * bn * (d + d_pe + d_v) * elem_bytes;
+    f.p_bytes = bm * bn * elem_bytes;
+    f.smem_bytes = f.q_bytes + f.kv_bytes + f.p_bytes;
+    f.smem_limit_bytes = smem_limit_bytes;
+    f.fits = t.block_m > 0 && t.block_n > 0 && t.stages > 0 && f.smem_bytes <= smem_limit_bytes;
+    if (!f.fits)
+        f.reason = std::to_string(t.block_m) + " x " + std::to_string(t.block_n) + " block needs " +
+                   std::to_string(static_cast<long long>(f.smem_bytes)) + " B of shared memory > " +
+                   std::to_string(static_cast<long long>(smem_limit_bytes)) + " B per block";
+    return f;
+}
+
+/// The first tile of the usual sequence (128x128, 128x64, 64x64, 64x32, 32x32, 16x16: the order
+/// the Triton kernels fall back through) that fits; `rejected` receives the ones that did not.
+/// Throws `usage_error` when none fits.
+inline attention_tile_feasibility choose_attention_tile(double d, double d_pe, double d_v, double smem_limit_bytes,
+                                                        std::vector<attention_tile_feasibility>* rejected = nullptr,
+                                                        int stages = 1, double elem_bytes = 2.0) {
+    const attention_tile order[] = {{128, 128, stages}, {128, 64, stages}, {64, 64, stages},
+                                    {64, 32, stages},   {32, 32, stages},  {16, 16, stages}};
+    for (const auto& t : order) {
+        auto f = attention_tile_fits(t, d, d_pe, d_v, smem_limit_bytes, elem_bytes);
+        if (f.fits) return f;
+        if (rejected) rejected->push_back(f);
+    }
+    throw usage_error("attention: no tile fits " + std::to_string(static_cast<long long>(smem_limit_bytes)) +
+                      " B of shared memory");
+}
+
+/// Bytes query tiles of `block_m` re-read from L2 for one sequence group: every tile of one head
+/// loads the keys it attends (causal: the tile's mean span), K and V at `kv_elem_bytes`:
+///   heads x sum over tiles of keys x (d + d_v) x b
+inline double attention_tile_kv_reads(const attention_shape& s, const sequence_group& g, int block_m,
+                                      double kv_elem_bytes = 2.0) {
+    const double n = g.new_tokens, c = g.context_tokens;
+    if (n <= 0 || block_m <= 0) return 0.0;
+    const double tiles = std::ceil(n / block_m);
+    const double cap = s.index_topk > 0 ? s.index_topk : s.window;
+    // keys seen per tile: context plus the tile's queries so far (causal), averaged over tiles
+    double keys = s.causal ? c + n / 2.0 + block_m / 2.0 : c + n;
+    keys = std::min(keys, c + n);
+    if (cap > 0) keys = std::min(keys, cap + block_m);
+    const bool mla = s.kind == attention_kind::mla;
+    const double dqk = mla ? s.qk_nope_head_dim + s.qk_rope_head_dim : s.head_dim;
+    const double dv = mla ? s.v_head_dim : s.head_dim;
+    return g.count * s.heads * tiles * keys * (dqk + dv) * kv_elem_bytes;
 }
 
 }  // namespace roofline

@@ -1,0 +1,520 @@
+// `roofline kernel`: one kernel priced on one GPU.
+//
+//   roofline kernel gemm --m M --n N --k K --dtype D --gpu ID [--json]
+//   roofline kernel moe --tokens T --experts E --topk K --hidden H --inter I --dtype D
+//                       [--routing uniform|zipf:S] --gpu ID
+//   roofline kernel attention --batch B --q-len Q --kv-len L --heads H --kv-heads G --head-dim D
+//                       [--causal] [--mla --kv-lora-rank R --qk-rope-head-dim P ...] --dtype D --gpu ID
+//   roofline kernel copy --bytes N --gpu ID                       (N bytes read and N written)
+//   roofline kernel collective --op all_reduce|all_gather|reduce_scatter|all_to_all --bytes N
+//                       --ranks R --gpu ID [--link nvlink|pcie|pcie-no-p2p]
+// Every subcommand accepts --json, --gpu-file F and --calibration F.
+//
+// Two times are reported:
+//  * lower_bound_s: the roofline at datasheet ceilings (max over roofs + latency terms);
+//  * predicted_time_s: the same workload at achievable ceilings (datasheet x the efficiencies
+//    below) plus a launch floor per kernel. Calibration replaces any ceiling it names.
+// JSON keys (stable): predicted_time_s, lower_bound_s, bound, flops, bytes, link_bytes,
+// arithmetic_intensity, ceilings {datasheet, used}, efficiency, roof_times, notes, and a
+// per-kernel object (gemm, moe, attention, copy, collective).
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "roofline/core/catalog.hpp"
+#include "roofline/core/roofline.hpp"
+#include "roofline/io/calibration.hpp"
+#include "roofline/io/gpu_json.hpp"
+#include "roofline/models/attention.hpp"
+#include "roofline/models/collective.hpp"
+#include "roofline/models/gemm.hpp"
+#include "roofline/models/kernel_time.hpp"
+#include "roofline/models/moe.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct kernel_common {
+    std::string gpu, gpu_file, calibration, link;
+    bool json = false;
+};
+
+nlohmann::json num_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+nlohmann::json ceilings_json(const ceilings& c) {
+    nlohmann::json f = nlohmann::json::object();
+    for (auto k : all_peak_keys) f[std::string(to_string(k))] = num_or_null(c.flops_at(k));
+    return {{"flops_per_s", f},
+            {"dram_bytes_per_s", num_or_null(c.bytes_at(memory_level::dram))},
+            {"l2_bytes_per_s", num_or_null(c.bytes_at(memory_level::l2))},
+            {"link", std::string(to_string(c.link))},
+            {"link_bytes_per_s", num_or_null(c.link_bytes_per_s)},
+            {"launch_latency_s", c.launch_latency_s},
+            {"origin", c.origin}};
+}
+
+/// The GPU, its datasheet ceilings and the ceilings used for the prediction.
+struct pricing_context {
+    gpu_spec gpu;
+    ceilings datasheet, used;
+    kernel_efficiency eff;
+};
+
+pricing_context make_context(const kernel_common& o, std::optional<link_kind> link = std::nullopt) {
+    pricing_context p;
+    const gpu_catalog catalog = load_gpu_catalog(o.gpu_file);
+    p.gpu = catalog.at(o.gpu);
+    const link_kind lk = link ? *link : (o.link.empty() ? p.gpu.default_link() : parse_link_kind(o.link));
+    p.datasheet = datasheet_ceilings(p.gpu, lk);
+    p.used = achievable(p.datasheet, p.eff);
+    if (!o.calibration.empty()) p.used = apply_calibration(p.used, read_calibration(o.calibration));
+    return p;
+}
+
+/// Prices `w`, fills the common JSON keys, prints a text summary unless --json.
+nlohmann::json report(const std::string& title, const workload& w, const pricing_context& p,
+                      const std::vector<std::string>& notes) {
+    const auto t = price_kernel(w, p.datasheet, p.used);
+    const auto& lb = t.lower_bound;
+    const auto& pr = t.predicted;
+    nlohmann::json j;
+    j["kernel"] = title;
+    j["gpu"] = p.gpu.id;
+    j["predicted_time_s"] = pr.lower_bound_s;
+    j["lower_bound_s"] = lb.lower_bound_s;
+    j["bound"] = std::string(to_string(pr.predicted));
+    j["flops"] = w.total_flops();
+    nlohmann::json by = nlohmann::json::object();
+    for (auto k : all_peak_keys)
+        if (w.flops_at(k) > 0) by[std::string(to_string(k))] = w.flops_at(k);
+    j["flops_by_rate"] = by;
+    j["bytes"] = w.dram_bytes();
+    j["link_bytes"] = w.link_bytes;
+    j["launches"] = w.launches;
+    j["arithmetic_intensity"] = w.arithmetic_intensity();
+    j["roof_times"] = {{"compute_s", pr.compute_s}, {"memory_s", pr.memory_s}, {"link_s", pr.link_s},
+                       {"latency_s", pr.latency_s}};
+    j["ceilings"] = {{"datasheet", ceilings_json(p.datasheet)}, {"used", ceilings_json(p.used)}};
+    j["efficiency"] = {{"tensor", p.eff.tensor}, {"vector", p.eff.vector}, {"dram", p.eff.dram},
+                       {"launch_floor_s", p.eff.launch_floor_s}, {"source", p.eff.source}};
+    j["notes"] = notes;
+    return j;
+}
+
+std::string human_time(double s) {
+    if (s >= 1.0) return fmt::format("{:.3f} s", s);
+    if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+    return fmt::format("{:.1f} us", s * 1e6);
+}
+
+std::string human_bytes(double b) {
+    if (b >= 1e9) return fmt::format("{:.2f} GB", b / 1e9);
+    if (b >= 1e6) return fmt::format("{:.2f} MB", b / 1e6);
+    if (b >= 1e3) return fmt::format("{:.1f} kB", b / 1e3);
+    return fmt::format("{:.0f} B", b);
+}
+
+void print(const nlohmann::json& j, const kernel_common& o, const std::vector<std::string>& extra_lines) {
+    if (o.json) {
+        fmt::print("{}\n", j.dump(2));
+        return;
+    }
+    fmt::print("{} on {}: predicted {} ({}-bound); lower bound {} at datasheet ceilings\n",
+               j["kernel"].get<std::string>(), j["gpu"].get<std::string>(),
+               human_time(j["predicted_time_s"].get<double>()), j["bound"].get<std::string>(),
+               human_time(j["lower_bound_s"].get<double>()));
+    std::string flops;
+    for (auto it = j["flops_by_rate"].begin(); it != j["flops_by_rate"].end(); ++it)
+        flops += fmt::format("{}{:.4g} {}", flops.empty() ? "" : ", ", it.value().get<double>(), it.key());
+    if (j.contains("collective"))
+        fmt::print("  message {}; link {} per rank\n", human_bytes(j["bytes"].get<double>()),
+                   human_bytes(j["link_bytes"].get<double>()));
+    else
+        fmt::print("  FLOP {}; DRAM {}; link {}; AI {:.1f} FLOP/B\n", flops.empty() ? "0" : flops,
+                   human_bytes(j["bytes"].get<double>()), human_bytes(j["link_bytes"].get<double>()),
+                   j["arithmetic_intensity"].get<double>());
+    const auto& rt = j["roof_times"];
+    fmt::print("  roofs (used ceilings): compute {}, memory {}, link {}, latency {}\n",
+               human_time(rt["compute_s"].get<double>()), human_time(rt["memory_s"].get<double>()),
+               human_time(rt["link_s"].get<double>()), human_time(rt["latency_s"].get<double>()));
+    for (const auto& l : extra_lines) fmt::print("  {}\n", l);
+    for (const auto& n : j["notes"]) fmt::print("  note: {}\n", n.get<std::string>());
+    fmt::print("  ceilings used: {}\n", j["ceilings"]["used"]["origin"].get<std::string>());
+}
+
+void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
+    cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
+    cmd->add_option("--gpu-file", o.gpu_file, "JSON file that adds or overrides GPU entries");
+    cmd->add_option("--calibration", o.calibration, "JSON with measured ceilings that replace the defaults");
+    cmd->add_flag("--json", o.json, "Print JSON");
+    if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie or pcie-no-p2p (default: the GPU's)");
+}
+
+/// Throws a one-line `usage_error` unless `v` is positive (or >= 0 when `allow_zero`).
+void require_positive(const char* flag, double v, bool allow_zero = false) {
+    if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0))
+        throw usage_error(std::string(flag) + " must be " + (allow_zero ? "non-negative" : "positive") + ", got " +
+                          fmt::format("{:g}", v));
+}
+
+dtype output_dtype(dtype d) { return (d == dtype::fp32 || d == dtype::tf32) ? dtype::fp32 : dtype::bf16; }
+
+// --- gemm -----------------------------------------------------------------------------------
+
+void add_gemm(CLI::App* kernel) {
+    struct options {
+        kernel_common c;
+        double m = 0, n = 0, k = 0, batch = 1;
+        std::string dtype_name, weight_dtype;
+    };
+    static options o;
+    auto* cmd = kernel->add_subcommand("gemm", "Dense GEMM C[m x n] = A[m x k] B[k x n]");
+    cmd->add_option("--m", o.m, "rows of A and C (tokens)")->required();
+    cmd->add_option("--n", o.n, "columns of B and C (output features)")->required();
+    cmd->add_option("--k", o.k, "inner dimension (input features)")->required();
+    cmd->add_option("--batch", o.batch, "independent GEMMs");
+    cmd->add_option("--dtype", o.dtype_name, "operand dtype (bf16, fp8, nvfp4, ...)")->required();
+    cmd->add_option("--weight-dtype", o.weight_dtype, "B (weight) dtype when it differs from A (e.g. W4A16)");
+    add_common(cmd, o.c);
+    cmd->callback([] {
+        require_positive("--m", o.m);
+        require_positive("--n", o.n);
+        require_positive("--k", o.k);
+        require_positive("--batch", o.batch);
+        const auto p = make_context(o.c);
+        const dtype a = parse_dtype_or_throw(o.dtype_name);
+        const dtype b = o.weight_dtype.empty() ? a : parse_dtype_or_throw(o.weight_dtype);
+        const gemm_shape s{o.m, o.n, o.k, o.batch};
+        const auto path = gemm_compute_path(b, a, p.gpu);
+        const auto w = gemm_workload(s, a, b, output_dtype(a), path.peak);
+        std::vector<std::string> notes;
+        if (!path.note.empty()) notes.push_back(path.note);
+        const std::string title = fmt::format("gemm {:g}x{:g}x{:g} {}", o.m, o.n, o.k, to_string(a));
+        auto j = report(title, w, p, notes);
+        j["gemm"] = {{"m", o.m}, {"n", o.n}, {"k", o.k}, {"batch", o.batch}, {"a_dtype", std::string(to_string(a))},
+                     {"b_dtype", std::string(to_string(b))}, {"peak", std::string(to_string(path.peak))},
+                     {"native", path.native}};
+        std::vector<std::string> lines;
+        // The tile view, where the GPU's shared memory and SM count are known.
+        if (p.gpu.smem_per_block_bytes.known() && p.gpu.sm_count.known() && p.gpu.smem_per_sm_bytes.known()) {
+            try {
+                const auto t = best_tile(s, a, b, output_dtype(a), p.gpu, p.datasheet);
+                j["gemm"]["tile"] = {{"bm", t.tile.bm}, {"bn", t.tile.bn}, {"bk", t.tile.bk},
+                                     {"stages", t.tile.stages}, {"cta_pair", t.tile.cta_pair},
+                                     {"smem_bytes", t.feasibility.smem_bytes},
+                                     {"waves", t.waves}, {"wave_efficiency", t.wave_efficiency},
+                                     {"l2_to_smem_bytes", t.l2_to_smem_bytes},
+                                     {"smem_intensity", t.smem_intensity}};
+                lines.push_back(fmt::format("best tile {}x{}x{} x{} stages{} ({} B smem): {:g} waves, {:.0f}% wave "
+                                            "efficiency, {:.0f} FLOP per L2->SMEM byte",
+                                            t.tile.bm, t.tile.bn, t.tile.bk, t.tile.stages,
+                                            t.tile.cta_pair > 1 ? " (2-CTA)" : "", t.feasibility.smem_bytes, t.waves,
+                                            100 * t.wave_efficiency, t.smem_intensity));
+            } catch (const usage_error& e) {
+                j["gemm"]["tile"] = nullptr;
+                lines.push_back(std::string("tile view unavailable: ") + e.what());
+            }
+        }
+        print(j, o.c, lines);
+    });
+}
+
+// --- moe ------------------------------------------------------------------------------------
+
+void add_moe(CLI::App* kernel) {
+    struct options {
+        kernel_common c;
+        double tokens = 0, hidden = 0, inter = 0, shared_inter = 0;
+        int experts = 0, topk = 0, shared = 0, ep = 1, tp = 1;
+        std::string dtype_name, act_dtype, routing = "uniform";
+    };
+    static options o;
+    auto* cmd = kernel->add_subcommand("moe", "Grouped MoE GEMM (gate/up and down) over the routed experts");
+    cmd->add_option("--tokens", o.tokens, "tokens in the step")->required();
+    cmd->add_option("--experts", o.experts, "routed experts")->required();
+    cmd->add_option("--topk", o.topk, "experts per token")->required();
+    cmd->add_option("--hidden", o.hidden, "hidden size")->required();
+    cmd->add_option("--inter", o.inter, "expert intermediate size")->required();
+    cmd->add_option("--shared-experts", o.shared, "always-active shared experts");
+    cmd->add_option("--shared-inter", o.shared_inter, "shared expert intermediate size (default --inter)");
+    cmd->add_option("--dtype", o.dtype_name, "weight dtype (bf16, fp8, nvfp4, mxfp4, ...)")->required();
+    cmd->add_option("--act-dtype", o.act_dtype, "activation dtype (default: the weight dtype for fp8/fp4, else bf16)");
+    cmd->add_option("--routing", o.routing, "uniform or zipf:S");
+    cmd->add_option("--ep", o.ep, "expert-parallel ranks");
+    cmd->add_option("--tp", o.tp, "tensor-parallel split of each expert");
+    add_common(cmd, o.c, true);
+    cmd->callback([] {
+        require_positive("--tokens", o.tokens, true);
+        require_positive("--experts", o.experts);
+        require_positive("--topk", o.topk);
+        require_positive("--hidden", o.hidden);
+        require_positive("--inter", o.inter);
+        require_positive("--shared-experts", o.shared, true);
+        require_positive("--ep", o.ep);
+        require_positive("--tp", o.tp);
+        const auto p = make_context(o.c);
+        moe_problem m;
+        m.tokens = o.tokens;
+        m.experts = o.experts;
+        m.topk = o.topk;
+        m.hidden = o.hidden;
+        m.inter = o.inter;
+        m.shared_experts = o.shared;
+        m.shared_inter = o.shared_inter;
+        m.weights = parse_dtype_or_throw(o.dtype_name);
+        m.activations = o.act_dtype.empty() ? m.weights : parse_dtype_or_throw(o.act_dtype);
+        if (o.act_dtype.empty() && (m.weights == dtype::bf16 || m.weights == dtype::fp16)) m.activations = m.weights;
+        m.ep = o.ep;
+        m.tp = o.tp;
+        m.routing = parse_routing(o.routing);
+        const auto r = moe_layer(m, p.gpu);
+        std::vector<std::string> notes;
+        if (!r.path.note.empty()) notes.push_back(r.path.note);
+        double ai_min = 0, ai_max = 0;
+        for (double v : r.expert_intensity)
+            if (v > 0) {
+                ai_min = ai_min == 0 ? v : std::min(ai_min, v);
+                ai_max = std::max(ai_max, v);
+            }
+        const std::string title = fmt::format("moe T={:g} E={} k={} h={:g} i={:g} {}", o.tokens, o.experts, o.topk,
+                                              o.hidden, o.inter, to_string(m.weights));
+        auto j = report(title, r.work, p, notes);
+        j["moe"] = {{"routing", o.routing},
+                    {"active_experts", r.active_experts},
+                    {"mean_tokens_per_expert", r.mean_tokens_per_expert},
+                    {"max_tokens_per_expert", r.max_tokens_per_expert},
+                    {"imbalance", r.imbalance},
+                    {"rank_imbalance", r.rank_imbalance},
+                    {"flops_gate_up", r.flops_gate_up},
+                    {"flops_down", r.flops_down},
+                    {"flops_shared", r.flops_shared},
+                    {"weight_bytes", r.weight_bytes},
+                    {"activation_bytes", r.activation_bytes},
+                    {"all_to_all_bytes", r.all_to_all_bytes},
+                    {"expert_intensity_min", ai_min},
+                    {"expert_intensity_max", ai_max},
+                    {"tokens_per_expert", r.tokens_per_expert}};
+        print(j, o.c,
+              {fmt::format("active experts {:.1f} of {}; tokens per expert mean {:.2f}, max {:.2f} (imbalance "
+                           "{:.2f}, across EP ranks {:.2f})",
+                           r.active_experts, o.experts, r.mean_tokens_per_expert, r.max_tokens_per_expert,
+                           r.imbalance, r.rank_imbalance),
+               fmt::format("weights {} (active experts incl. scales), activations {}, all-to-all {}; per-expert AI "
+                           "{:.1f}-{:.1f} FLOP/B",
+                           human_bytes(r.weight_bytes), human_bytes(r.activation_bytes),
+                           human_bytes(r.all_to_all_bytes), ai_min, ai_max)});
+    });
+}
+
+// --- attention ------------------------------------------------------------------------------
+
+void add_attention(CLI::App* kernel) {
+    struct options {
+        kernel_common c;
+        double batch = 1, q_len = 0, kv_len = 0, heads = 0, kv_heads = 0, head_dim = 0;
+        double kv_lora = 0, rope = 0, nope = 0, v_head = 0, window = 0, index_topk = 0, index_heads = 0,
+               index_dim = 0;
+        bool causal = false, mla = false, absorbed = false;
+        std::string dtype_name, kv_dtype;
+    };
+    static options o;
+    auto* cmd = kernel->add_subcommand("attention", "Attention (MHA/GQA/MQA, MLA, DSA, sliding window)");
+    cmd->add_option("--batch", o.batch, "sequences");
+    cmd->add_option("--q-len", o.q_len, "query tokens per sequence (decode: 1)")->required();
+    cmd->add_option("--kv-len", o.kv_len, "keys per sequence, the queries included")->required();
+    cmd->add_option("--heads", o.heads, "query heads")->required();
+    cmd->add_option("--kv-heads", o.kv_heads, "KV heads (GQA; MHA = heads, MQA = 1)");
+    cmd->add_option("--head-dim", o.head_dim, "head dimension (GQA)");
+    cmd->add_flag("--causal", o.causal, "causal mask (prefill)");
+    cmd->add_flag("--mla", o.mla, "multi-head latent attention");
+    cmd->add_option("--kv-lora-rank", o.kv_lora, "MLA latent size (512)");
+    cmd->add_option("--qk-rope-head-dim", o.rope, "MLA rope key size (64)");
+    cmd->add_option("--qk-nope-head-dim", o.nope, "MLA non-rope q/k head size (128)");
+    cmd->add_option("--v-head-dim", o.v_head, "MLA value head size (128)");
+    cmd->add_flag("--absorbed", o.absorbed, "MLA absorbed form (decode)");
+    cmd->add_option("--window", o.window, "sliding window in tokens");
+    cmd->add_option("--index-topk", o.index_topk, "DSA: tokens selected per query");
+    cmd->add_option("--index-heads", o.index_heads, "DSA indexer heads");
+    cmd->add_option("--index-head-dim", o.index_dim, "DSA indexer head dimension");
+    cmd->add_option("--dtype", o.dtype_name, "compute dtype (bf16, fp16, fp8)")->required();
+    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: --dtype)");
+    add_common(cmd, o.c);
+    cmd->callback([] {
+        require_positive("--batch", o.batch);
+        require_positive("--q-len", o.q_len);
+        require_positive("--kv-len", o.kv_len);
+        require_positive("--heads", o.heads);
+        require_positive("--window", o.window, true);
+        require_positive("--index-topk", o.index_topk, true);
+        const auto p = make_context(o.c);
+        const dtype d = parse_dtype_or_throw(o.dtype_name);
+        const dtype kv = o.kv_dtype.empty() ? d : parse_dtype_or_throw(o.kv_dtype);
+        if (o.kv_len < o.q_len) throw usage_error("attention: --kv-len must include the queries (>= --q-len)");
+        attention_shape s;
+        s.heads = o.heads;
+        s.causal = o.causal;
+        s.window = o.window;
+        s.index_topk = o.index_topk;
+        s.index_n_heads = o.index_heads;
+        s.index_head_dim = o.index_dim;
+        if (o.index_topk > 0) {
+            if (!(o.index_heads > 0) || !(o.index_dim > 0))
+                throw usage_error("attention: --index-topk needs --index-heads and --index-head-dim");
+            s.index_key_bytes = o.index_dim + std::ceil(o.index_dim / 128.0) * 4.0;
+        }
+        double d_qk = 0, d_pe = 0, d_v = 0;
+        if (o.mla) {
+            if (!(o.kv_lora > 0) || !(o.rope > 0)) throw usage_error("attention --mla needs --kv-lora-rank and --qk-rope-head-dim");
+            s.kind = attention_kind::mla;
+            s.kv_lora_rank = o.kv_lora;
+            s.qk_rope_head_dim = o.rope;
+            s.qk_nope_head_dim = o.nope > 0 ? o.nope : 128;
+            s.v_head_dim = o.v_head > 0 ? o.v_head : 128;
+            s.absorbed = o.absorbed;
+            d_qk = o.absorbed ? o.kv_lora : s.qk_nope_head_dim;
+            d_pe = o.rope;
+            d_v = o.absorbed ? o.kv_lora : s.v_head_dim;
+        } else {
+            if (!(o.head_dim > 0)) throw usage_error("attention: --head-dim is required (or --mla)");
+            s.head_dim = o.head_dim;
+            s.kv_heads = o.kv_heads > 0 ? o.kv_heads : o.heads;
+            d_qk = d_v = o.head_dim;
+        }
+        const sequence_group g{o.batch, o.q_len, o.kv_len - o.q_len};
+        const peak_key math = peak_of(d);
+        const auto w = attention_workload(s, {g}, kv, d, math,
+                                          p.gpu.peak(peak_key::fp8).supported ? peak_key::fp8 : peak_key::bf16);
+        std::vector<std::string> notes, lines;
+        const std::string title = fmt::format("attention B={:g} q={:g} kv={:g} H={:g}{} {}", o.batch, o.q_len, o.kv_len,
+                                              o.heads, o.mla ? " MLA" : "", to_string(d));
+        auto j = report(title, w, p, notes);
+        j["attention"] = {{"kind", o.mla ? "mla" : "gqa"}, {"causal", o.causal}, {"absorbed", o.absorbed},
+                          {"pairs_per_sequence", attention_pairs(g, s.index_topk > 0 ? s.index_topk : s.window, s.causal)},
+                          {"kv_bytes_per_token", attention_kv_bytes_per_token(s, kv)}};
+        if (p.gpu.smem_per_block_bytes.known()) {
+            std::vector<attention_tile_feasibility> rejected;
+            try {
+                const auto t = choose_attention_tile(d_qk, d_pe, d_v, *p.gpu.smem_per_block_bytes.value, &rejected);
+                j["attention"]["tile"] = {{"block_m", t.tile.block_m}, {"block_n", t.tile.block_n},
+                                          {"smem_bytes", t.smem_bytes}, {"smem_limit_bytes", t.smem_limit_bytes}};
+                lines.push_back(fmt::format("tile {}x{} ({:.0f} B of {:.0f} B shared memory per block)", t.tile.block_m,
+                                            t.tile.block_n, t.smem_bytes, t.smem_limit_bytes));
+            } catch (const usage_error& e) {
+                lines.push_back(e.what());
+            }
+            nlohmann::json rj = nlohmann::json::array();
+            for (const auto& r : rejected) {
+                rj.push_back({{"block_m", r.tile.block_m}, {"block_n", r.tile.block_n}, {"smem_bytes", r.smem_bytes},
+                              {"reason", r.reason}});
+                lines.push_back("rejected: " + r.reason);
+            }
+            j["attention"]["rejected_tiles"] = rj;
+        }
+        print(j, o.c, lines);
+    });
+}
+
+// --- copy -----------------------------------------------------------------------------------
+
+void add_copy(CLI::App* kernel) {
+    struct options {
+        kernel_common c;
+        double bytes = 0;
+    };
+    static options o;
+    auto* cmd = kernel->add_subcommand("copy", "Device-to-device copy: N bytes read and N bytes written");
+    cmd->add_option("--bytes", o.bytes, "bytes copied")->required();
+    add_common(cmd, o.c);
+    cmd->callback([] {
+        require_positive("--bytes", o.bytes);
+        const auto p = make_context(o.c);
+        workload w;
+        w.bytes_at(memory_level::dram) = 2.0 * o.bytes;
+        w.launches = 1;
+        auto j = report(fmt::format("copy {}", human_bytes(o.bytes)), w, p, {});
+        j["copy"] = {{"bytes", o.bytes}};
+        print(j, o.c, {});
+    });
+}
+
+// --- collective -----------------------------------------------------------------------------
+
+void add_collective(CLI::App* kernel) {
+    struct options {
+        kernel_common c;
+        std::string op, algorithm;
+        double bytes = 0;
+        int ranks = 0;
+    };
+    static options o;
+    auto* cmd = kernel->add_subcommand("collective", "All-reduce, all-gather, reduce-scatter or all-to-all");
+    cmd->add_option("--op", o.op, "all_reduce, all_gather, reduce_scatter or all_to_all")->required();
+    cmd->add_option("--bytes", o.bytes, "buffer size S as nccl-tests counts it")->required();
+    cmd->add_option("--ranks", o.ranks, "GPUs taking part")->required();
+    cmd->add_option("--algorithm", o.algorithm, "ring, tree, one_shot or two_shot (default: the fastest)");
+    add_common(cmd, o.c, true);
+    cmd->callback([] {
+        const auto op = parse_collective_op(o.op);
+        require_positive("--bytes", o.bytes);
+        require_positive("--ranks", o.ranks);
+        auto p = make_context(o.c);
+        // Link ceilings are not derated: beta is the datasheet link (or the calibrated one).
+        link_params lp = default_link_params(p.gpu, p.datasheet.link);
+        if (std::isfinite(p.used.link_bytes_per_s) && p.used.link_bytes_per_s != p.datasheet.link_bytes_per_s)
+            lp.beta_bytes_per_s = p.used.link_bytes_per_s, lp.source += "; beta from calibration";
+        p.used.launch_latency_s = 0;  // the collective's base latency covers its launch
+        collective_cost c;
+        if (o.algorithm.empty()) {
+            c = best_collective(op, o.bytes, o.ranks, lp);
+        } else {
+            collective_algorithm a = collective_algorithm::ring;
+            if (o.algorithm == "ring") a = collective_algorithm::ring;
+            else if (o.algorithm == "tree") a = collective_algorithm::tree;
+            else if (o.algorithm == "one_shot") a = collective_algorithm::one_shot;
+            else if (o.algorithm == "two_shot") a = collective_algorithm::two_shot;
+            else throw usage_error("unknown --algorithm \"" + o.algorithm + "\" (accepted: ring, tree, one_shot, two_shot)");
+            c = collective_time(op, o.bytes, o.ranks, lp, a);
+        }
+        const workload w = c.work();
+        auto j = report(fmt::format("{} {} over {} ranks ({})", to_string(op), human_bytes(o.bytes), o.ranks,
+                                    to_string(c.algorithm)),
+                        w, p, {lp.source});
+        j["bytes"] = o.bytes;
+        j["collective"] = {{"op", std::string(to_string(op))},
+                           {"algorithm", std::string(to_string(c.algorithm))},
+                           {"ranks", o.ranks},
+                           {"link", std::string(to_string(p.datasheet.link))},
+                           {"steps", c.steps},
+                           {"alpha_s", lp.alpha_s},
+                           {"base_latency_s", lp.base_latency_s},
+                           {"beta_bytes_per_s", lp.beta_bytes_per_s},
+                           {"algbw_bytes_per_s", c.algbw_bytes_per_s},
+                           {"busbw_bytes_per_s", c.busbw_bytes_per_s},
+                           {"busbw_factor", busbw_factor(op, o.ranks)}};
+        print(j, o.c,
+              {fmt::format("{} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s (nccl-tests)",
+                           c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
+                           c.busbw_bytes_per_s / 1e9)});
+    });
+}
+
+}  // namespace
+
+void add_kernel_command(CLI::App& app, common_options& common) {
+    (void)common;
+    auto* kernel = app.add_subcommand("kernel", "Price one kernel on one GPU: gemm, moe, attention, copy, collective");
+    kernel->require_subcommand(1);
+    add_gemm(kernel);
+    add_moe(kernel);
+    add_attention(kernel);
+    add_copy(kernel);
+    add_collective(kernel);
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,160 @@
+#pragma once
+// Board power, power caps and energy.
+//
+//   P(f) = P_static + sum_k e_k(f) R_k + e_dram B_dram
+//   e_k(f) = e_k(f_ref) (f / f_ref)^(x - 1)
+//
+// R_k is the FLOP rate of rate class k, B_dram the DRAM byte rate, f the SM clock. Dynamic CMOS
+// power is alpha C V^2 f; over a GPU's DVFS range the supply voltage rises roughly in proportion
+// to the clock, so the energy per operation grows as f^2 and a fully busy tensor pipe draws
+// ~ f^3. The exponent x = 3 is our assumption on that reasoning (DVFS surveys: Mishra and
+// Khare, "Analysis of DVFS Techniques for Improving the GPU Energy Efficiency", OJEE 4, 2015);
+// it is a coefficient, refittable from samples taken at several power limits.
+//
+// Under a power cap the firmware lowers the SM clock until P fits. The compute ceilings fall in
+// proportion to the clock (core/ceilings.hpp `at_sm_clock`); memory bandwidth does not. So a
+// compute-bound kernel at the cap runs at f < f_max and is power-bound; a memory-bound kernel
+// usually fits at full clock.
+//
+// Default coefficients exist only where measured: H200 SXM (from this project's run, see
+// `h200_power_coefficients`). Other GPUs: nullopt, never a guess.
+
+#include <algorithm>  // std::max, std::min
+#include <array>      // std::array
+#include <cmath>      // std::pow, std::isnan
+#include <limits>     // std::numeric_limits
+#include <optional>   // std::optional
+#include <string>     // std::string
+
+#include "roofline/core/ceilings.hpp"
+#include "roofline/core/dtype.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/core/gpu_spec.hpp"
+#include "roofline/core/roofline.hpp"
+#include "roofline/core/workload.hpp"
+
+namespace roofline {
+
+/// Power-model coefficients of one GPU (a plain struct: refit by calibration).
+struct power_coefficients {
+    double static_w = 0;  ///< board power with the SM clock at maximum and no work, W
+    /// Energy per FLOP at `reference_clock_hz`, per rate class, J; NaN when unknown.
+    std::array<double, peak_key_count> joules_per_flop{};
+    double joules_per_dram_byte = 0;  ///< J per byte read or written in DRAM (incl. on-chip path)
+    double reference_clock_hz = 0;    ///< SM clock at which `joules_per_flop` holds
+    double clock_exponent = 3.0;      ///< x: dynamic compute power ~ f^x at full utilisation
+    std::string source;
+
+    double flop_energy_at(peak_key k) const { return joules_per_flop[static_cast<std::size_t>(k)]; }
+};
+
+/// H200 SXM coefficients, from this project's measurement (examples/validation/
+/// h200_kernel_sweep.py, 2026-11-30; driver 580, torch 2.11; nvidia-smi every 100 ms):
+///  * idle at the maximum SM clock (1980 MHz) after load: 124 W -> P_static;
+///  * sustained 4 GiB device copy of random bytes at 1980 MHz: 4.28 TB/s (read + write) at
+///    681 W -> e_dram = (681 - 124) / 4.28e12 = 130 pJ/B. (The shared sample
+///    h200_sweep_nvidia_smi.csv shows ~563 W for its 4 GiB copy at full clock; its data is not
+///    stated: low-entropy data toggles fewer bits. 130 pJ/B is the upper, realistic case.);
+///  * sustained 16384^3 bf16 GEMM (random data) at the 700 W cap: SM clock median 1410 MHz,
+///    665 TFLOP/s, minimum DRAM traffic 3 x 16384^2 x 2 B per 13.2 ms = 0.122 TB/s (16 W)
+///    -> e_bf16(1410 MHz) = (690.6 - 124 - 16) / 665e12 = 0.828 pJ/FLOP.
+/// fp16 shares the bf16 datapath and rate: same energy. fp8 / int8 (2x the rate): half, on the
+/// assumption that the tensor pipe draws about the same power at full rate whatever the dtype
+/// (ours; not measured). fp32/fp64 vector and fp4/fp6 (absent on Hopper): unknown.
+inline power_coefficients h200_power_coefficients() {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    power_coefficients p;
+    p.static_w = 124.0;
+    p.joules_per_dram_byte = (681.0 - 124.0) / 4.28e12;
+    p.reference_clock_hz = 1410e6;
+    p.joules_per_flop.fill(nan);
+    const double e_bf16 = (690.6 - 124.0 - 16.0) / 665e12;
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::bf16)] = e_bf16;
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::fp16)] = e_bf16;
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::tf32)] = 2.0 * e_bf16;  // half the rate (assumption)
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::fp8)] = e_bf16 / 2.0;
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::int8)] = e_bf16 / 2.0;
+    p.clock_exponent = 3.0;
+    p.source = "H200 SXM measured by this project (sustained GEMM at the 700 W cap, copy, idle); "
+               "fp8/int8/tf32 scaled by rate (assumption)";
+    return p;
+}
+
+/// Default coefficients for a GPU: H200 SXM only (measured); nullopt elsewhere.
+inline std::optional<power_coefficients> default_power_coefficients(const gpu_spec& g) {
+    if (g.id == "h200-sxm") return h200_power_coefficients();
+    return std::nullopt;
+}
+
+/// Board power of a phase doing `w` in `time_s` at SM clock `clock_hz`, W.
+/// Throws `usage_error` when `w` uses a rate class whose energy is unknown, or time <= 0.
+inline double board_power_w(const power_coefficients& p, const workload& w, double time_s, double clock_hz) {
+    if (!(time_s > 0.0)) throw usage_error("power: time must be positive");
+    const double scale = std::pow(clock_hz / p.reference_clock_hz, p.clock_exponent - 1.0);
+    double watts = p.static_w + p.joules_per_dram_byte * w.dram_bytes() / time_s;
+    for (auto k : all_peak_keys) {
+        const double f = w.flops_at(k);
+        if (f <= 0.0) continue;
+        const double e = p.flop_energy_at(k);
+        if (std::isnan(e))
+            throw usage_error("power: no energy coefficient for " + std::string(to_string(k)) + " FLOP");
+        watts += e * scale * f / time_s;
+    }
+    return watts;
+}
+
+/// A phase under a power limit.
+struct power_limited {
+    double clock_hz = 0;        ///< SM clock in force
+    double clock_fraction = 1;  ///< of the maximum clock
+    double power_w = 0;         ///< board power at that clock
+    double time_s = 0;          ///< lower-bound time at that clock's ceilings
+    double energy_j = 0;        ///< power x time
+    bool capped = false;        ///< true when the limit forced the clock below its maximum
+    ceilings in_force;          ///< ceilings at that clock
+};
+
+/// The clock, power and time of `w` on ceilings `c` (peaks at `peak_clock_hz`, the clock the
+/// tensor peaks assume) under `power_limit_w`, when the GPU may boost to `max_clock_hz`:
+/// the largest f <= max_clock_hz with P(f) <= limit (bisection; P grows with f).
+/// Pass achievable ceilings (efficiency applied) for realistic rates: power follows the rate
+/// the kernel actually reaches. Throws `usage_error` for non-positive clocks or limit.
+inline power_limited under_power_limit(const workload& w, const ceilings& c, const power_coefficients& p,
+                                       double power_limit_w, double peak_clock_hz, double max_clock_hz) {
+    if (!(power_limit_w > 0) || !(peak_clock_hz > 0) || !(max_clock_hz > 0))
+        throw usage_error("power: limit and clocks must be positive");
+    const auto at = [&](double f) {
+        power_limited r;
+        r.clock_hz = f;
+        r.clock_fraction = f / max_clock_hz;
+        r.in_force = at_sm_clock(c, f, peak_clock_hz);
+        r.time_s = time_lower_bound(w, r.in_force).lower_bound_s;
+        r.power_w = r.time_s > 0 ? board_power_w(p, w, r.time_s, f) : p.static_w;
+        r.energy_j = r.power_w * r.time_s;
+        return r;
+    };
+    auto best = at(max_clock_hz);
+    if (best.power_w <= power_limit_w) return best;
+    double lo = 0.05 * max_clock_hz, hi = max_clock_hz;
+    if (at(lo).power_w > power_limit_w) {
+        auto r = at(lo);
+        r.capped = true;
+        return r;  // even the floor clock exceeds the limit (static power above it)
+    }
+    for (int i = 0; i < 60; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (at(mid).power_w > power_limit_w ? hi : lo) = mid;
+    }
+    best = at(lo);
+    best.capped = true;
+    return best;
+}
+
+/// Energy per generated token of a step: P x t / tokens, J. Throws `usage_error` for
+/// non-positive tokens.
+inline double energy_per_token_j(double power_w, double step_time_s, double tokens) {
+    if (!(tokens > 0)) throw usage_error("power: tokens must be positive");
+    return power_w * step_time_s / tokens;
+}
+
+}  // namespace roofline

@@ -1,0 +1,79 @@
+# End-to-end tests of `roofline model` and `roofline kernel`.
+set(_cfg ${PROJECT_SOURCE_DIR}/../shared/samples/model_configs)
+
+# --- model: a small config in the repo, worked by hand -------------------------------------------
+# 1 dense + 2 MoE layers + 1 MTP layer (h 64, MLA 32 + 8, 8 experts of 32, top-2, 1 shared).
+roofline_cli_test(model_tiny ARGS model --model tests/cli/data/tiny_moe_config.json
+                  PASS "KV cache 240 B per token \\(bf16, 3 layers")
+roofline_cli_test(model_tiny_json ARGS model --model tests/cli/data/tiny_moe_config.json --json
+                  PASS "\"kv_bytes_per_token\": 240.0")
+roofline_cli_test(model_missing_file ARGS model --model tests/cli/data/no_such_config.json EXIT 2)
+roofline_cli_test(model_bad_quant ARGS model --model tests/cli/data/tiny_moe_config.json --quant int3 EXIT 2)
+roofline_cli_test(model_bad_kv_dtype ARGS model --model tests/cli/data/tiny_moe_config.json --kv-dtype fp3 EXIT 2)
+
+# --- model: real configs, when ../shared is present ------------------------------------------------
+if(EXISTS ${_cfg}/zai-org--GLM-5_config.json AND EXISTS ${_cfg}/nvidia--GLM-5-NVFP4_hf_quant_config.json)
+    roofline_cli_test(model_glm5 ARGS model --model ${_cfg}/zai-org--GLM-5_config.json
+                      PASS "743.91B total, 40.83B active per token")
+    roofline_cli_test(model_glm5_nvfp4_tp8 ARGS model --model ${_cfg}/zai-org--GLM-5_config.json
+                      --quant ${_cfg}/nvidia--GLM-5-NVFP4_hf_quant_config.json --tp 8
+                      PASS "55224 B per token \\(MLA latent cache replicated")
+    roofline_cli_test(model_glm5_json ARGS model --model ${_cfg}/zai-org--GLM-5_config.json --json
+                      PASS "\"total_params\": 743911")
+endif()
+if(EXISTS ${_cfg}/openai--gpt-oss-120b_config.json)
+    roofline_cli_test(model_gpt_oss ARGS model --model ${_cfg}/openai--gpt-oss-120b_config.json
+                      PASS "116.83B total, 5.13B active")
+endif()
+
+# --- kernel gemm ----------------------------------------------------------------------------------
+# 4096^3 bf16 on H200: 1.374e11 / (0.75 x 989e12) + 5 us = 190.3 us; lower bound 139.0 us.
+roofline_cli_test(kernel_gemm ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+                  PASS "predicted 190.3 us \\(compute-bound\\); lower bound 139.0 us")
+roofline_cli_test(kernel_gemm_json ARGS kernel gemm --m 1 --n 8192 --k 8192 --dtype bf16 --gpu h200-sxm --json
+                  PASS "\"bound\": \"memory\"")
+roofline_cli_test(kernel_gemm_nvfp4_hopper ARGS kernel gemm --m 16 --n 8192 --k 8192 --dtype nvfp4 --gpu h200-sxm
+                  PASS "falls back to a bf16 compute path")
+# With a calibration file: 1.374e11 / 7.9e14 + 4 us = 178.0 us.
+roofline_cli_test(kernel_gemm_calibration ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+                  --calibration tests/cli/data/calibration_h200.json PASS "predicted 178.0 us")
+roofline_cli_test(kernel_gemm_calibration_bad_key ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm
+                  --calibration tests/cli/data/calibration_bad_key.json EXIT 2)
+roofline_cli_test(kernel_gemm_calibration_malformed ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm
+                  --calibration tests/cli/data/calibration_malformed.json EXIT 2)
+roofline_cli_test(kernel_gemm_unknown_dtype ARGS kernel gemm --m 1 --n 1 --k 1 --dtype fp3 --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_gemm_unknown_gpu ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h300 EXIT 2)
+roofline_cli_test(kernel_gemm_negative ARGS kernel gemm --m -1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_copy_zero ARGS kernel copy --bytes 0 --gpu h200-sxm EXIT 2)
+roofline_cli_test(model_bad_tp ARGS model --model tests/cli/data/tiny_moe_config.json --tp 0 EXIT 2)
+
+# --- kernel moe -----------------------------------------------------------------------------------
+roofline_cli_test(kernel_moe ARGS kernel moe --tokens 16 --experts 256 --topk 8 --hidden 7168 --inter 2048
+                  --dtype nvfp4 --gpu b200 PASS "active experts 102.0 of 256")
+roofline_cli_test(kernel_moe_zipf_json ARGS kernel moe --tokens 64 --experts 128 --topk 8 --hidden 2048 --inter 768
+                  --dtype bf16 --routing zipf:1.2 --gpu h200-sxm --json PASS "\"routing\": \"zipf:1.2\"")
+roofline_cli_test(kernel_moe_bad_routing ARGS kernel moe --tokens 1 --experts 8 --topk 2 --hidden 8 --inter 8
+                  --dtype bf16 --routing zipf:x --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_moe_bad_ep ARGS kernel moe --tokens 1 --experts 8 --topk 2 --hidden 8 --inter 8
+                  --dtype bf16 --ep 3 --gpu h200-sxm EXIT 2)
+
+# --- kernel attention (C07 on SM120) --------------------------------------------------------------
+roofline_cli_test(kernel_attention_c07 ARGS kernel attention --batch 1 --q-len 4096 --kv-len 4096 --heads 16
+                  --mla --kv-lora-rank 512 --qk-rope-head-dim 64 --causal --dtype bf16 --gpu rtx-pro-6000
+                  PASS "rejected: 128 x 64 block needs 106496 B of shared memory > 101376 B per block")
+roofline_cli_test(kernel_attention_decode_json ARGS kernel attention --batch 64 --q-len 1 --kv-len 4096 --heads 32
+                  --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --json PASS "\"bound\": \"memory\"")
+roofline_cli_test(kernel_attention_no_head_dim ARGS kernel attention --q-len 1 --kv-len 8 --heads 4 --dtype bf16
+                  --gpu h200-sxm EXIT 2)
+
+# --- kernel copy and collective -------------------------------------------------------------------
+# 1 GB copy on H200: 2e9 B / (0.9 x 4.8e12) + 5 us = 468.0 us.
+roofline_cli_test(kernel_copy ARGS kernel copy --bytes 1e9 --gpu h200-sxm PASS "predicted 468.0 us")
+# C03: a 4 KB NCCL all-reduce over 8 PCIe GPUs without P2P: 3.6 + 14 x 2.96 us + 0.2 us = 45.3 us.
+roofline_cli_test(kernel_collective_c03 ARGS kernel collective --op all_reduce --bytes 4096 --ranks 8 --gpu rtx-5090
+                  PASS "predicted 45.3 us")
+roofline_cli_test(kernel_collective_json ARGS kernel collective --op all_gather --bytes 1e9 --ranks 8 --gpu h200-sxm
+                  --json PASS "\"busbw_factor\": 0.875")
+roofline_cli_test(kernel_collective_bad_op ARGS kernel collective --op broadcast --bytes 1 --ranks 2 --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_collective_bad_link ARGS kernel collective --op all_reduce --bytes 1 --ranks 2 --gpu h200-sxm
+                  --link infiniband EXIT 2)

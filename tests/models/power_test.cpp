@@ -1,0 +1,86 @@
+// Tests of models/power.hpp: the power model against this project's H200 measurement and the
+// shared nvidia-smi sample, clock under a cap, and laws over power limits.
+#include <doctest/doctest.h>
+
+#include "roofline/core/catalog.hpp"
+#include "roofline/models/power.hpp"
+
+using namespace roofline;
+
+namespace {
+workload gemm16k() {
+    const double n = 16384;
+    workload w;
+    w.flops_at(peak_key::bf16) = 2 * n * n * n;            // 8.796e12 FLOP
+    w.bytes_at(memory_level::dram) = 3 * n * n * 2;        // 1.61e9 B minimum
+    return w;
+}
+/// H200 datasheet ceilings with the bf16 peak scaled to the GEMM efficiency we measured:
+/// 665 TFLOP/s at 1410 MHz is 665 / (989 x 1410 / 1830) = 0.8728 of the clock-scaled peak.
+ceilings h200_achievable() {
+    auto c = datasheet_ceilings(gpus::h200_sxm());
+    c.flops_at(peak_key::bf16) *= 665e12 / (989e12 * 1410.0 / 1830.0);
+    c.bytes_at(memory_level::dram) = 4.28e12;  // measured copy
+    return c;
+}
+}  // namespace
+
+TEST_CASE("the H200 coefficients reproduce the measured GEMM and copy power") {
+    const auto p = h200_power_coefficients();
+    // GEMM at 1410 MHz: 8.796e12 FLOP in 13.22 ms (665 TFLOP/s): 124 + 16 + 550.6 = 690.6 W.
+    const auto w = gemm16k();
+    const double t = w.flops_at(peak_key::bf16) / 665e12;
+    CHECK(board_power_w(p, w, t, 1410e6) == doctest::Approx(690.6 + (w.dram_bytes() / t * p.joules_per_dram_byte - 16.0)).epsilon(1e-9));
+    CHECK(board_power_w(p, w, t, 1410e6) == doctest::Approx(690.6).epsilon(0.002));
+    // Copy of 4 GiB both ways at 4.28 TB/s: 124 + 130.1 pJ/B x 4.28e12 B/s = 681 W.
+    workload copy;
+    copy.bytes_at(memory_level::dram) = 2.0 * 4 * 1024.0 * 1024 * 1024;
+    CHECK(board_power_w(p, copy, copy.dram_bytes() / 4.28e12, 1980e6) == doctest::Approx(681.0));
+    // Energy per FLOP grows as f^2: at 1980 MHz, 0.828 x (1980/1410)^2 = 1.633 pJ.
+    workload one;
+    one.flops_at(peak_key::bf16) = 1e12;
+    CHECK(board_power_w(p, one, 1.0, 1980e6) - p.static_w == doctest::Approx(0.8277 * 1.9718).epsilon(1e-3));
+}
+
+TEST_CASE("a sustained bf16 GEMM on H200 is power-capped near 1,410-1,450 MHz; a copy is not") {
+    const auto g = gpus::h200_sxm();
+    const auto p = h200_power_coefficients();
+    const auto c = h200_achievable();
+    const auto r = under_power_limit(gemm16k(), c, p, 700.0, 1830e6, 1980e6);
+    // 124 + 566.6 (f / 1410)^3 = 700  ->  f = 1410 x (576 / 566.6)^(1/3) = 1417.8 MHz. The shared
+    // sample (h200_sweep_nvidia_smi.csv, a separate run) held 1,380-1,490 MHz at 700 W.
+    CHECK(r.capped);
+    CHECK(r.clock_hz == doctest::Approx(1417.8e6).epsilon(0.002));
+    CHECK(r.power_w == doctest::Approx(700.0).epsilon(1e-6));
+    CHECK(r.clock_fraction == doctest::Approx(1417.8 / 1980.0).epsilon(0.002));
+    CHECK(r.in_force.flops_at(peak_key::bf16) < c.flops_at(peak_key::bf16));
+    CHECK(r.in_force.bytes_at(memory_level::dram) == c.bytes_at(memory_level::dram));
+    workload copy;
+    copy.bytes_at(memory_level::dram) = 8.0 * 1024 * 1024 * 1024;
+    const auto rc = under_power_limit(copy, c, p, 700.0, 1830e6, 1980e6);
+    CHECK_FALSE(rc.capped);
+    CHECK(rc.clock_hz == 1980e6);
+    CHECK(rc.power_w == doctest::Approx(681.0).epsilon(0.001));
+    CHECK(default_power_coefficients(g).has_value());
+    CHECK_FALSE(default_power_coefficients(gpus::h100_sxm()).has_value());
+}
+
+TEST_CASE("laws: a lower cap never raises the clock, never exceeds the cap, and lengthens compute") {
+    const auto p = h200_power_coefficients();
+    const auto c = h200_achievable();
+    double prev_clock = 0, prev_time = 1e9;
+    for (double limit : {300.0, 400.0, 500.0, 600.0, 700.0, 1000.0}) {
+        const auto r = under_power_limit(gemm16k(), c, p, limit, 1830e6, 1980e6);
+        CHECK(r.power_w <= limit * (1 + 1e-9));
+        CHECK(r.clock_hz >= prev_clock);
+        CHECK(r.time_s <= prev_time);
+        CHECK(r.energy_j == doctest::Approx(r.power_w * r.time_s));
+        prev_clock = r.clock_hz;
+        prev_time = r.time_s;
+    }
+    // Energy per token: 700 W for a 20 ms step of 64 tokens = 0.21875 J/token.
+    CHECK(energy_per_token_j(700, 0.02, 64) == doctest::Approx(0.21875));
+    workload fp4;
+    fp4.flops_at(peak_key::fp4) = 1;
+    CHECK_THROWS_AS(board_power_w(p, fp4, 1.0, 1e9), usage_error);
+}
