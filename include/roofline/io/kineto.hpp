@@ -558,7 +558,8 @@ inline kernel_trace read_kineto(const std::string& path, const kineto_options& o
     io::detail::kineto_builder b(t, rules, options.link_ops);
     io::detail::scan_chrome_trace(
         path, [&](std::string_view key, std::string_view json, std::uint64_t off) { b.top_level(key, json, off); },
-        [&](const io::detail::chrome_event& e, std::uint64_t off, std::size_t i) { b.event(e, off, i); });
+        [&](const io::detail::chrome_event& e, std::uint64_t off, std::size_t i) { b.event(e, off, i); },
+        &io::detail::kineto_used_category);
     b.finish();
     return t;
 }
@@ -592,7 +593,8 @@ inline trace_summary summarize_kineto(const std::string& path, const kernel_rule
             }
             b.add(it->second.first, it->second.second, a, e.dur * 1e-6);
             ++st.events_kept;
-        });
+        },
+        &io::detail::kineto_used_category);
     return b.finish(path, "kineto", st);
 }
 
