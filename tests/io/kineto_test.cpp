@@ -394,3 +394,48 @@ TEST_CASE("the streaming summary equals the summary of the full read, on every s
         CHECK(other / streamed.kernel_time_s < 0.05);
     }
 }
+
+TEST_CASE("the 64-byte block scan cuts events exactly like the byte-by-byte scan") {
+    // Random traces with strings holding brackets, escaped quotes and backslashes, numbers and
+    // non-object elements, read through tiny buffers so that events straddle refills.
+    std::uint64_t seed = 12345;
+    auto rnd = [&](std::uint64_t n) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return (seed >> 33) % n;
+    };
+    const char* pieces[] = {"{", "}", "[", "]", "\\\"", "\\\\", "x", " ", ",", "\\n", "é"};
+    for (int trial = 0; trial < 60; ++trial) {
+        std::string text = "{\"a\": [1, {\"b\": \"]\"}], \"traceEvents\": [";
+        const int n = 1 + static_cast<int>(rnd(40));
+        for (int e = 0; e < n; ++e) {
+            if (e) text += rnd(3) ? ",\n  " : ",";
+            if (rnd(15) == 0) {
+                text += std::to_string(rnd(1000));  // a non-object element
+                continue;
+            }
+            text += "{\"name\": \"";
+            const int len = static_cast<int>(rnd(150));
+            for (int k = 0; k < len; ++k) text += pieces[rnd(11)];
+            text += "\", \"args\": {\"grid\": [1, 2, 3], \"s\": \"}}\"}, \"ts\": " + std::to_string(e) + "}";
+        }
+        text += "], \"traceName\": \"[x]\"}";
+        const temp_file f(text, ".json");
+        auto slices = [&](bool simd, std::size_t chunk) {
+            std::vector<std::string> out;
+            io::input_file in(f.path());
+            io::detail::chrome_trace_splitter s(in, chunk, simd);
+            s.run([](std::string_view, std::string_view, std::uint64_t) {},
+                  [&](std::string_view t, std::uint64_t off, std::size_t i) {
+                      out.push_back(std::to_string(i) + "@" + std::to_string(off) + ":" + std::string(t));
+                  });
+            return out;
+        };
+        const auto reference = slices(false, 1 << 16);
+        CHECK(reference.size() == static_cast<std::size_t>(n));
+        for (std::size_t chunk : {std::size_t(64), std::size_t(100), std::size_t(1000), std::size_t(1) << 16}) {
+            CAPTURE(trial);
+            CAPTURE(chunk);
+            CHECK(slices(true, chunk) == reference);
+        }
+    }
+}

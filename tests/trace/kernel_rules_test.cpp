@@ -39,7 +39,9 @@ TEST_CASE("built-in rules put real kernel names in the right phase") {
         {"triton_poi_fused_add_mul_0", kernel_phase::elementwise},
         {"cuda::aux_fi_impl(long const*, float*, int, int, int, int)", kernel_phase::other},
     };
-    for (const auto& [name, phase] : cases) {
+    for (const auto& c : cases) {
+        const char* name = c.first;  // (clang 14 cannot capture structured bindings)
+        const kernel_phase phase = c.second;
         CAPTURE(name);
         CHECK(to_string(rules.classify(name)) == to_string(phase));
         CHECK(rules.classify(name) == phase);  // second call: from the cache

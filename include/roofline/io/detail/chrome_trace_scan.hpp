@@ -136,8 +136,10 @@ public:
     /// Largest single top-level value or event accepted.
     static constexpr std::size_t max_value_bytes = std::size_t(1) << 30;
 
-    explicit chrome_trace_splitter(input_file& in, std::size_t chunk_bytes = std::size_t(4) << 20)
-        : in_(in), cap_(chunk_bytes), buf_(chunk_bytes + padding, '\0') {}
+    /// `simd`: use the 64-byte block scan of the events array where SSE2 exists (tests turn it
+    /// off to compare with the byte-by-byte scan).
+    explicit chrome_trace_splitter(input_file& in, std::size_t chunk_bytes = std::size_t(4) << 20, bool simd = true)
+        : in_(in), cap_(chunk_bytes), buf_(chunk_bytes + padding, '\0'), simd_(simd) {}
 
     /// Runs the scan. `on_top(std::string_view key, std::string_view json, std::uint64_t offset)`
     /// gets each top-level value but `traceEvents`; `on_event(std::string_view json,
@@ -304,6 +306,9 @@ private:
 
     template <class OnEvent>
     void events(OnEvent& on_event) {
+#if defined(__SSE2__)
+        if (simd_) return events_simd(on_event);
+#endif
         ++pos_;  // '['
         for (;;) {
             if (!skip_ws()) throw error_here("truncated file: the traceEvents array is not closed after event " + std::to_string(index_));
@@ -323,9 +328,153 @@ private:
         }
     }
 
+#if defined(__SSE2__)
+    // The events array, 64 bytes at a time (the technique of simdjson's stage 1, Langdale and
+    // Lemire 2019): bit masks of quotes and brackets, the bytes inside strings as the prefix XOR
+    // of the quote mask, and only the brackets outside strings visited one by one to track depth.
+    // A block with a backslash is walked byte by byte (escapes are rare in traces).
+    struct block_masks {
+        std::uint64_t quote = 0, backslash = 0, open = 0, close = 0;
+    };
+    static block_masks masks64(const char* p) {
+        block_masks m;
+        const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'), o = _mm_set1_epi8('{'), c = _mm_set1_epi8('}'),
+                      lower = _mm_set1_epi8(0x20);
+        for (int k = 0; k < 4; ++k) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+            const __m128i xl = _mm_or_si128(x, lower);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
+            const int sh = 16 * k;
+            m.quote |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, q)))) << sh;
+            m.backslash |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, b)))) << sh;
+            m.open |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(xl, o)))) << sh;
+            m.close |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(xl, c)))) << sh;
+        }
+        return m;
+    }
+    static std::uint64_t prefix_xor(std::uint64_t x) {
+        x ^= x << 1;
+        x ^= x << 2;
+        x ^= x << 4;
+        x ^= x << 8;
+        x ^= x << 16;
+        x ^= x << 32;
+        return x;
+    }
+
+    template <class OnEvent>
+    void events_simd(OnEvent& on_event) {
+        ++pos_;  // '['
+        int depth = 0;
+        bool in_string = false, escaped = false, done = false;
+        std::size_t start = pos_;  // start of the current element, or of the gap before it
+        std::size_t i = pos_;
+        // Bytes between two elements must be blanks and commas; anything else (a number, a
+        // string) is handed over as elements of their own, split at commas outside strings
+        // (the parser then counts them as not objects).
+        auto gap = [&](std::size_t from, std::size_t to) {
+            auto blank = [&](std::size_t k) {
+                const char c = buf_[k];
+                return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+            };
+            std::size_t k = from;
+            while (k < to) {
+                while (k < to && (blank(k) || buf_[k] == ',')) ++k;
+                if (k >= to) break;
+                const std::size_t a = k;
+                bool quoted = false;
+                for (; k < to; ++k) {
+                    const char c = buf_[k];
+                    if (quoted) {
+                        if (c == '\\') ++k;
+                        else if (c == '"') quoted = false;
+                    } else if (c == '"') {
+                        quoted = true;
+                    } else if (c == ',') {
+                        break;
+                    }
+                }
+                std::size_t b = k < to ? k : to;
+                while (b > a && blank(b - 1)) --b;
+                on_event(std::string_view(buf_.data() + a, b - a), base_ + a, index_);
+                ++index_;
+            }
+        };
+        // One bracket outside strings at buffer index `at`.
+        auto bracket = [&](std::size_t at, bool open) {
+            if (open) {
+                if (depth == 0) {
+                    gap(start, at);
+                    start = at;
+                }
+                ++depth;
+                return;
+            }
+            if (depth == 0) {  // closes the traceEvents array
+                gap(start, at);
+                if (buf_[at] != ']') {
+                    pos_ = at;
+                    throw error_here("malformed JSON: '}' closes the traceEvents array");
+                }
+                pos_ = at + 1;
+                done = true;
+                return;
+            }
+            if (--depth == 0) {
+                on_event(std::string_view(buf_.data() + start, at + 1 - start), base_ + start, index_);
+                ++index_;
+                start = at + 1;
+            }
+        };
+        auto scalar_block = [&](const char* p, std::size_t base_index, std::size_t len) {
+            for (std::size_t k = 0; k < len && !done; ++k) {
+                const char c = p[k];
+                if (in_string) {
+                    if (escaped) escaped = false;
+                    else if (c == '\\') escaped = true;
+                    else if (c == '"') in_string = false;
+                    continue;
+                }
+                if (c == '"') in_string = true;
+                else if (c == '{' || c == '[') bracket(base_index + k, true);
+                else if (c == '}' || c == ']') bracket(base_index + k, false);
+            }
+        };
+        auto simd_block = [&](const char* p, std::size_t base_index) {
+            const block_masks m = masks64(p);
+            if (m.backslash || escaped) return scalar_block(p, base_index, 64);
+            const std::uint64_t inside = prefix_xor(m.quote) ^ (in_string ? ~std::uint64_t(0) : 0);
+            in_string = (inside >> 63) != 0;
+            std::uint64_t brackets = (m.open | m.close) & ~inside;
+            while (brackets && !done) {
+                const int bit = __builtin_ctzll(brackets);
+                brackets &= brackets - 1;
+                bracket(base_index + static_cast<std::size_t>(bit), (m.open >> bit) & 1);
+            }
+        };
+        for (;;) {
+            if (end_ - i < 64) {
+                if (refill(start, i)) continue;
+                // End of the input: the tail, padded with zeros (which match nothing).
+                char tail[64] = {};
+                const std::size_t len = end_ - i;
+                std::memcpy(tail, buf_.data() + i, len);
+                scalar_block(tail, i, len);  // bracket() indexes buf_, which holds the same bytes
+                if (done) return;
+                if (depth > 0) throw truncated(start);
+                pos_ = end_;
+                throw error_here("truncated file: the traceEvents array is not closed after event " + std::to_string(index_));
+            }
+            simd_block(buf_.data() + i, i);
+            if (done) return;
+            i += 64;
+        }
+    }
+#endif
+
     input_file& in_;
     std::size_t cap_;
     std::vector<char> buf_;
+    bool simd_ = true;
     std::size_t pos_ = 0, end_ = 0;
     std::uint64_t base_ = 0;
     std::size_t index_ = 0;
@@ -437,6 +586,9 @@ private:
 /// Event parser on simdjson On-Demand (the fast path).
 class simdjson_event_parser {
 public:
+    /// Categories for which `interesting(cat)` is false are parsed only up to their `cat`.
+    void set_category_filter(bool (*interesting)(std::string_view)) { filter_ = interesting; }
+
     /// Parses one event; `text` must be followed by `chrome_trace_splitter::padding` readable
     /// bytes. False with `error` set when the text is not valid JSON.
     bool parse(std::string_view text, chrome_event& ev, std::string& error) {
@@ -455,8 +607,12 @@ public:
             if ((err = field.unescaped_key().get(k))) return fail(err, error);
             ondemand::value& v = field.value();
             if (k == "ph") err = str(v, ev.ph);
-            else if (k == "cat") err = str(v, ev.cat);
-            else if (k == "name") err = str(v, ev.name);
+            else if (k == "cat") {
+                err = str(v, ev.cat);
+                // Events of no interest stop here (python_function, flows, ...): their other
+                // fields are never decoded.
+                if (!err && filter_ && !filter_(ev.cat)) return true;
+            } else if (k == "name") err = str(v, ev.name);
             else if (k == "pid") err = id(v, ev.pid, ev.pid_text, ev.has_pid);
             else if (k == "tid") err = id(v, ev.tid, ev.tid_text, ev.has_tid);
             else if (k == "ts") err = number(v, ev.ts, ev.ts_wrong_type);
@@ -595,6 +751,7 @@ private:
     }
 
     simdjson::ondemand::parser parser_;
+    bool (*filter_)(std::string_view) = nullptr;
 };
 using default_event_parser = simdjson_event_parser;
 #else
@@ -603,13 +760,18 @@ using default_event_parser = nlohmann_event_parser;
 
 /// Scans a Chrome trace file: `on_top(key, json_text, offset)` for top-level values other than
 /// `traceEvents`, `on_event(const chrome_event&, offset, index)` for each event. `Parser` picks
-/// the event parser (default: simdjson when available). Throws `parse_error` for a missing,
-/// empty, truncated or malformed file (naming the byte offset and the event index).
+/// the event parser (default: simdjson when available). `interesting`, when given, lets a parser
+/// that can (simdjson) stop decoding an event after its `cat` when the category is of no
+/// interest; such events still reach `on_event` with `cat` (and whatever came before it) set.
+/// Throws `parse_error` for a missing, empty, truncated or malformed file (naming the byte
+/// offset and the event index).
 template <class Parser = default_event_parser, class OnTop, class OnEvent>
-void scan_chrome_trace(const std::string& path, OnTop&& on_top, OnEvent&& on_event) {
+void scan_chrome_trace(const std::string& path, OnTop&& on_top, OnEvent&& on_event,
+                       bool (*interesting)(std::string_view) = nullptr) {
     input_file in(path);
     chrome_trace_splitter splitter(in);
     Parser parser;
+    if constexpr (requires { parser.set_category_filter(interesting); }) parser.set_category_filter(interesting);
     chrome_event ev;
     std::string error;
     splitter.run(on_top, [&](std::string_view text, std::uint64_t offset, std::size_t index) {

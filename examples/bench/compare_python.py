@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Kineto ingest: roofline against Python's json.load on the same file, with peak memory.
+
+Usage: compare_python.py TOOL [--mb 128] [--big-mb 1000] [--dir /tmp]
+TOOL is the kineto_ingest_tool binary. Generates a trace of --mb MB (and one of --big-mb MB to
+show that memory stays flat), then runs each variant in its own process on one core
+(taskset -c 0 when available) and json.load in a Python subprocess, and prints MB/s, the ratio
+to json.load and the peak RSS of each.
+"""
+import argparse, os, resource, shutil, subprocess, sys, time
+
+PY_LOAD = r"""
+import json, os, resource, sys, time
+p = sys.argv[1]
+t0 = time.perf_counter(); c0 = time.process_time()
+with open(p) as f:
+    d = json.load(f)
+wall = time.perf_counter() - t0; cpu = time.process_time() - c0
+mb = os.path.getsize(p) / 1e6
+print(f"json.load wall_s={wall:.3f} cpu_s={cpu:.3f} mb_per_s={mb / wall:.1f} cpu_mb_per_s={mb / cpu:.1f} "
+      f"peak_rss_mb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} count={len(d['traceEvents'])} file_mb={mb:.1f}")
+"""
+
+def run(cmd):
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    out = subprocess.run(pin + cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    name, *fields = out.split()
+    return name, dict(f.split("=") for f in fields)
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tool")
+    ap.add_argument("--mb", type=float, default=128)
+    ap.add_argument("--big-mb", type=float, default=1000)
+    ap.add_argument("--dir", default="/tmp")
+    ap.add_argument("--variants", default="summarize,read,scan-simdjson,scan-nlohmann")
+    a = ap.parse_args()
+    sizes = [a.mb] + ([a.big_mb] if a.big_mb > 0 else [])
+    for mb in sizes:
+        path = os.path.join(a.dir, f"roofline_kineto_{int(mb)}mb.json")
+        if not os.path.exists(path) or os.path.getsize(path) < mb * 1e6:
+            subprocess.run([a.tool, "generate", path, str(mb)], check=True)
+        rows = []
+        if mb == a.mb:  # json.load on the 1 GB file needs ~5 GB of RAM: only on the first size
+            rows.append(run([sys.executable, "-c", PY_LOAD, path]))
+        for v in a.variants.split(","):
+            try:
+                rows.append(run([a.tool, v, path]))
+            except subprocess.CalledProcessError as e:
+                print(f"{v}: failed: {e.stderr.strip()}")
+        py = next((r for n, r in rows if n == "json.load"), None)
+        print(f"\n== {os.path.basename(path)} ({float(rows[0][1]['file_mb']):.1f} MB)")
+        print(f"{'variant':<16} {'wall s':>8} {'MB/s':>8} {'cpu MB/s':>9} {'x json.load':>12} {'peak RSS MB':>12}")
+        for n, r in rows:
+            ratio = f"{float(r['mb_per_s']) / float(py['mb_per_s']):.1f}x" if py else "-"
+            print(f"{n:<16} {float(r['wall_s']):>8.2f} {float(r['mb_per_s']):>8.1f} {float(r['cpu_mb_per_s']):>9.1f} {ratio:>12} {float(r['peak_rss_mb']):>12.1f}")
+
+if __name__ == "__main__":
+    main()
