@@ -49,7 +49,7 @@ TEST_CASE("the catalog holds every documented id exactly once") {
 }
 
 TEST_CASE("every value has a source, every unknown says why, every derivation gives its formula") {
-    const std::regex citation_list(R"((\[(S[0-9]+|O[0-9]+|C[0-9]+)\])+)");
+    const std::regex citation_list(R"((\[(S[0-9]+|O[0-9]+|C[0-9]+|M[0-9]+)\])+)");
     const std::regex one_citation(R"(\[[^\]]+\])");
     for (const auto& g : gpu_catalog::builtin().all()) {
         for_each_spec_value(g, [&](const std::string& field, const spec_value& v, bool optional) {

@@ -30,20 +30,10 @@
 #include <vector>     // std::vector
 
 #include "roofline/cuda/event_timer.hpp"  // quantile
+#include "roofline/trace/power.hpp"        // clocks_event_reason bits
 
 namespace roofline {
 
-/// NVML clock-event reason bits (see the header comment).
-namespace clocks_event_reason {
-inline constexpr std::uint64_t gpu_idle = 0x1;
-inline constexpr std::uint64_t applications_clocks_setting = 0x2;
-inline constexpr std::uint64_t sw_power_cap = 0x4;
-inline constexpr std::uint64_t hw_slowdown = 0x8;
-inline constexpr std::uint64_t sync_boost = 0x10;
-inline constexpr std::uint64_t sw_thermal_slowdown = 0x20;
-inline constexpr std::uint64_t hw_thermal_slowdown = 0x40;
-inline constexpr std::uint64_t hw_power_brake_slowdown = 0x80;
-}  // namespace clocks_event_reason
 
 /// One reading of one GPU. NaN marks a value NVML did not give.
 struct nvml_sample {

@@ -27,7 +27,7 @@
 namespace roofline {
 
 /// Time of one phase.
-struct phase_time {
+struct phase_total {
     kernel_phase phase = kernel_phase::other;
     double count = 0;    ///< GPU activities
     double total_s = 0;  ///< summed durations
@@ -56,7 +56,7 @@ struct trace_summary {
     double kernel_time_s = 0;
     double gpu_time_s = 0;  ///< kernels + memcpy + memset
     read_stats stats;       ///< of the reader
-    std::vector<phase_time> phases;         ///< every phase with time, longest first
+    std::vector<phase_total> phases;         ///< every phase with time, longest first
     std::vector<kernel_name_time> kernels;  ///< every name, longest total first
 
     /// Total time of `p` (0 if absent).
@@ -101,7 +101,7 @@ public:
         s.format = std::move(format);
         s.stats = stats;
         s.kernels = rows_;
-        std::vector<phase_time> phases(kernel_phase_count);
+        std::vector<phase_total> phases(kernel_phase_count);
         for (std::size_t i = 0; i < kernel_phase_count; ++i) phases[i].phase = all_kernel_phases[i];
         for (const auto& k : s.kernels) {
             auto& p = phases[static_cast<std::size_t>(k.phase)];
@@ -120,7 +120,7 @@ public:
             s.phases.push_back(p);
         }
         std::sort(s.phases.begin(), s.phases.end(),
-                  [](const phase_time& a, const phase_time& b) { return a.total_s > b.total_s; });
+                  [](const phase_total& a, const phase_total& b) { return a.total_s > b.total_s; });
         std::sort(s.kernels.begin(), s.kernels.end(), [](const kernel_name_time& a, const kernel_name_time& b) {
             return a.total_s != b.total_s ? a.total_s > b.total_s : a.name < b.name;
         });

@@ -26,7 +26,6 @@ inline void sm90_common(gpu_spec& g) {
     g.boost_clock_hz = cited(mhz(1980), "[S10]", "older 'max boost'; tensor peaks assume 1830 MHz");
     g.max_clock_hz = cited(mhz(1980), "[S10]");
     g.base_clock_hz = unknown("no primary source reached (UNCONF)");
-    g.l2_bytes = cited(50 * mib, "[S10]", "50 MB; cudaDeviceProp reports 52428800 B = 50 MiB");
     g.l2_bandwidth_bytes_per_s = unknown("not published");
     g.smem_per_sm_bytes = cited(228 * kib, "[S1][S3]");
     g.smem_per_block_bytes = cited(232448, "[S1][S2]", "227 KiB opt-in = 228 KiB minus 1 KiB reserved");
@@ -87,6 +86,7 @@ inline gpu_spec h100_sxm() {
     g.memory_type = "HBM3";
     g.memory_bytes = cited(gb(80), "[S10][S21]");
     g.memory_bandwidth_bytes_per_s = cited(tb_per_s(3.35), "[S10][S21]");
+    g.l2_bytes = cited(50 * mib, "[S10]", "50 MB; cudaDeviceProp reports 52428800 B = 50 MiB");
     g.pcie_gen.note = "H100 PCIe figure UNCONF from a primary page";
     return g;
 }
@@ -101,7 +101,11 @@ inline gpu_spec h200_sxm() {
     detail::sm90_common(g);
     g.memory_type = "HBM3e";
     g.memory_bytes = cited(gb(141), "[S10][S21]");
-    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(4.8), "[S10][S21]");
+    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(4.8), "[S10][S21]",
+                                           "device query: 6016-bit bus x 3201 MHz x 2 = 4.81 TB/s [M1]");
+    g.l2_bytes = cited(60 * mib, "[M1]",
+                       "cudaDeviceProp.l2CacheSize = 62914560 B on this project's H200 (2026-11-30); "
+                       "HARDWARE.md lists 50 MB, the H100 figure");
     return g;
 }
 

@@ -122,6 +122,10 @@ inline const std::vector<citation>& catalog_sources() {
          "cudaGetDeviceProperties of 8 B200s as recorded in a Kineto trace "
          "(AMD-AGI/TraceLens @171dd74, tests/traces/b200/eager_trace.json.gz): name "
          "\"NVIDIA B200\", CC 10.0, 148 SMs, 191503138816 B, smem 233472/232448 B."},
+        {"[M1]",
+         "Measured by this project on one NVIDIA H200 SXM, driver 580, CUDA 13.0, 2026-11-30: "
+         "cudaGetDeviceProperties and microbenchmarks (data/measurements/h200/, "
+         "examples/measure/README.md)."},
         {"[C09]",
          "Field case C09: kekzl/imp#606 and karpathy/nanochat#60, RTX 5090 and RTX PRO "
          "6000 dense, accumulate-aware peaks (5090 BF16 209.5 TF; PRO 503.8, Max-Q 438.9)."},
