@@ -1,7 +1,7 @@
 #pragma once
 // Achievable ceilings: what well-tuned kernels and libraries reach, as fractions of the
 // datasheet, and measured interconnect profiles. The lower bound on time uses datasheet
-// ceilings; the modeled ("predicted") time uses these, so that a verdict can say both "x% of
+// ceilings; the modeled ("predicted") time uses achievable ones, so that a verdict can say both "x% of
 // speed of light" and "y% of what this hardware is known to achieve". Calibration
 // (`roofline calibrate`) replaces them with values fitted on the user's own card.
 
@@ -14,28 +14,17 @@
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/models/collective.hpp"
+#include "roofline/models/kernel_time.hpp"
 
 namespace roofline {
 
-/// Fractions of datasheet ceilings that production kernels reach.
-struct achievable_fractions {
-    /// Tensor-core GEMM: 0.75, the middle of the 0.72-0.80 that torch/cuBLAS reach of dense
-    /// BF16/FP8 peak on H100, H200, B200, GB200, B300 (stas00/ml-engineering MAMF table, [S10];
-    /// HARDWARE.md §6). RTX PRO 6000 WS BF16 measured 368 of ~504 TF = 0.73 [S17].
-    double tensor = 0.75;
-    /// Vector FP32/FP64: no derating (B300 FFMA measured at 99% of peak, [S9]).
-    double vector = 1.0;
-    /// DRAM streaming: 0.90. H200 device-to-device copy measured 4.3 of 4.8 TB/s here
-    /// (device/KINDS.md, 2026-10-28); RTX PRO 6000 Max-Q read roof 1.6 of 1.792 TB/s [S24];
-    /// B300 HBM read 0.95 of post-ECC peak [S9].
-    double dram = 0.90;
-};
-
-/// Datasheet ceilings scaled by achievable fractions (link and latency unchanged).
-inline ceilings achievable_ceilings(ceilings c, const achievable_fractions& f = {}) {
-    for (auto k : all_peak_keys) c.flops_at(k) *= is_tensor(k) ? f.tensor : f.vector;
-    c.bytes_at(memory_level::dram) *= f.dram;
-    c.origin = "achievable (datasheet x published efficiencies)";
+/// Datasheet ceilings at the achievable fractions of `models/kernel_time.hpp` (the one place
+/// those constants live), for a serving engine: decode and prefill steps are replayed as CUDA
+/// graphs by SGLang and vLLM, so each kernel pays the graph-replay launch cost, not the eager one.
+inline ceilings achievable_ceilings(const ceilings& datasheet, const kernel_efficiency& e = {}) {
+    ceilings c = achievable(datasheet, e);
+    c.launch_latency_s = e.graph_launch_floor_s;
+    c.origin = "achievable (datasheet x published efficiencies, CUDA-graph launches)";
     return c;
 }
 

@@ -52,7 +52,7 @@ struct serving_setup {
     /// SGLang's default `--chunked-prefill-size` (8192 tokens on large-memory GPUs; sglang
     /// server_args.py): the largest prefill batch one step takes.
     double prefill_chunk_tokens = 8192;
-    achievable_fractions fractions;
+    kernel_efficiency fractions;
     verdict_thresholds thresholds;
 };
 

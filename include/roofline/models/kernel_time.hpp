@@ -23,12 +23,16 @@ namespace roofline {
 ///  * dram 0.90: H200 device-to-device copy 4.3 of 4.8 TB/s (device/KINDS.md, and 4.28 TB/s in
 ///    our sweep), B300 HBM read 0.95 of post-ECC peak (HARDWARE.md section 6);
 ///  * launch floor 5 us: one back-to-back eager launch of a small kernel (our H200 sweep: a 1 MiB
-///    copy takes 6.3 us of which 0.5 us moves bytes); CUDA graphs shrink it.
+///    copy takes 6.3 us of which 0.5 us moves bytes); CUDA graphs shrink it;
+///  * graph launch floor 0.52 us: one empty kernel replayed from a 1,000-kernel CUDA graph on our
+///    H200 (data/measurements/h200/ceilings.json, graph_empty_kernel; a tiny PyTorch add_ takes
+///    0.86 us), what graph-replayed serving steps pay per kernel.
 struct kernel_efficiency {
     double tensor = 0.75;
     double vector = 1.0;
     double dram = 0.90;
     double launch_floor_s = 5e-6;
+    double graph_launch_floor_s = 0.52e-6;
     const char* source =
         "tensor 0.75 (torch/cuBLAS reach 0.72-0.80 of dense peak, HARDWARE.md 6); dram 0.90 (H200 copy 4.3 of "
         "4.8 TB/s); launch floor 5 us (H200 eager small-kernel launch)";
