@@ -4,6 +4,8 @@
 // Every input error names where it happened so that a user can open the file and look:
 //   trace.json: byte 18,422: event 311: "dur" is negative
 // `parse_error` carries the pieces separately so that callers (and tests) can inspect them.
+// Messages are one line: they quote keys and values from the input, so control characters in
+// them are written as escapes ("\n", "\x01").
 
 #include <stdexcept>  // std::runtime_error
 #include <string>     // std::string
@@ -11,10 +13,37 @@
 
 namespace roofline {
 
-/// Base of every error the library throws for bad input or bad usage.
+namespace detail {
+
+/// `s` with line breaks and other control characters escaped, so that it prints as one line.
+inline std::string one_line(const std::string& s) {
+    std::string out;
+    out.reserve(s.size());
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (u < 0x20 || u == 0x7f) {
+            constexpr char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace detail
+
+/// Base of every error the library throws for bad input or bad usage. `what()` is one line
+/// (control characters escaped).
 class error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit error(const std::string& what) : std::runtime_error(detail::one_line(what)) {}
+    explicit error(const char* what) : error(std::string(what)) {}
 };
 
 /// Bad usage: an unknown GPU id, dtype or option value. The message names the value and,

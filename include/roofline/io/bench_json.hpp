@@ -202,6 +202,11 @@ inline std::string fill_bench_run(const nlohmann::json& o, bench_run& r, std::st
         }
     }
     if (!bad.empty()) return bad;
+    // A run that took no time measured nothing (and every rate derived from it would divide by 0).
+    if (r.duration_s && *r.duration_s == 0) {
+        field = "duration";
+        return "zero";
+    }
 
     // Latency statistics: unit by suffix. NaN means "no request produced this metric" (SGLang
     // writes NaN e.g. for TPOT when every output has one token): left unknown, not an error.

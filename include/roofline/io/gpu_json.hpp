@@ -379,6 +379,11 @@ class gpu_json_reader {
              field == "max_threads_per_sm") &&
             std::floor(v) != v)
             fail(field, "must be a whole number, got " + show(v));
+        // Counts are used as ints (the CUDA layer matches sm_count to the device's).
+        if ((field == "sm_count" || field == "pcie_gen" || field == "registers_per_sm" ||
+             field == "max_threads_per_sm") &&
+            v > 2147483647.0)
+            fail(field, "must be below 2^31, got " + show(v));
         if (field == "p2p" && v != 1) fail(field, "expected true or false");
     }
 

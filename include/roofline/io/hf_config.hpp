@@ -76,7 +76,8 @@ public:
         if (v.is_number_integer() || v.is_number_unsigned()) return v.get<long long>();
         if (v.is_number_float()) {
             const double d = v.get<double>();
-            if (std::isfinite(d) && d == std::floor(d)) return static_cast<long long>(d);
+            // 1e300 is integral but not a long long (converting it would be undefined).
+            if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18) return static_cast<long long>(d);
         }
         throw parse_error(file_, place_, key, "expected an integer, got " + std::string(v.type_name()));
     }
@@ -305,6 +306,12 @@ inline model_config read_hf_config(const std::string& path) {
 
     c.hidden_size = r.required_positive("hidden_size");
     c.num_layers = r.required_positive("num_hidden_layers");
+    // Per-layer work (parameter counts, KV cache, the step model) loops over layers: a
+    // mistyped count must not make it run for hours. The deepest models have a few hundred.
+    constexpr int max_layers = 10000;
+    if (c.num_layers > max_layers)
+        throw parse_error(path, place, "num_hidden_layers",
+                          "expected at most " + std::to_string(max_layers) + " layers, got " + std::to_string(c.num_layers));
     c.num_attention_heads = r.required_positive("num_attention_heads");
     c.vocab_size = r.required_positive("vocab_size");
     c.num_kv_heads = r.count("num_key_value_heads", c.num_attention_heads);
@@ -402,6 +409,9 @@ inline model_config read_hf_config(const std::string& path) {
     }
 
     c.mtp_layers = r.count("num_nextn_predict_layers", r.count("mtp_num_hidden_layers", 0));
+    if (c.mtp_layers > max_layers)
+        throw parse_error(path, place, "num_nextn_predict_layers",
+                          "expected at most " + std::to_string(max_layers) + " layers, got " + std::to_string(c.mtp_layers));
 
     // --- quantisation ---
     c.quant.unquantized = model_dtype(r.has("torch_dtype") || r.has("dtype") ? r : top);

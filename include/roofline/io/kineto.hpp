@@ -122,7 +122,8 @@ public:
             throw parse_error(t_.file, "byte " + std::to_string(offset), std::string(key), "malformed JSON");
         if (key == "baseTimeNanoseconds") {
             if (v.is_number_integer()) t_.base_time_ns = v.get<std::int64_t>();
-            else if (v.is_number()) t_.base_time_ns = static_cast<std::int64_t>(v.get<double>());
+            else if (v.is_number() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) < 9.2e18)
+                t_.base_time_ns = static_cast<std::int64_t>(v.get<double>());
             return;
         }
         if (key == "deviceProperties" && v.is_array()) {
@@ -423,7 +424,7 @@ private:
     static int int_of(const nlohmann::json& o, const char* key) {
         const auto it = o.find(key);
         if (it == o.end() || !it->is_number()) return -1;
-        return static_cast<int>(it->get<double>());
+        return to_int_or<int>(it->get<double>(), -1);
     }
     static double real_of(const nlohmann::json& o, const char* key) {
         const auto it = o.find(key);

@@ -98,7 +98,7 @@ inline collective_sweep read_nccl_tests(const std::string& path) {
             if (!tk.empty() && tk[0] == "Rank") {
                 ++s.ranks;
                 const auto close = body.find(']');
-                s.devices.emplace_back(close == std::string_view::npos ? std::string() : std::string(trim(body.substr(close + 1))));
+                s.devices.emplace_back(close == std::string_view::npos ? std::string() : valid_utf8(trim(body.substr(close + 1))));
             } else if (!tk.empty() && tk[0] == "size") {
                 header_tokens = tk.size();
                 int g = -1;
@@ -189,7 +189,8 @@ inline collective_sweep read_nccl_tests(const std::string& path) {
     }
     if (!any_line) throw parse_error(path, "line 1", "", "empty file");
     if (!have_header)
-        throw parse_error(path, "", "", "no nccl-tests result table (no \"#  size  count  type ...\" header)");
+        throw parse_error(path, lines.place(), "",
+                          "no nccl-tests result table (no \"#  size  count  type ...\" header up to here)");
     return s;
 }
 
@@ -236,7 +237,7 @@ inline collective_sweep read_nccl_tests_json(const std::string& path) {
         if (r.contains("count")) p.count = num(r["count"]).value_or(0);
         if (r.contains("type") && r["type"].is_string()) p.type = r["type"].get<std::string>();
         if (r.contains("redop") && r["redop"].is_string()) p.redop = r["redop"].get<std::string>();
-        if (r.contains("root")) p.root = static_cast<int>(num(r["root"]).value_or(-1));
+        if (r.contains("root")) p.root = to_int_or<int>(num(r["root"]).value_or(-1), -1);
         bool bad = false;
         for (const char* key : {"out_of_place", "in_place"}) {
             const auto it = r.find(key);

@@ -214,7 +214,7 @@ inline ncu_report read_ncu_csv(const std::string& path) {
     }
     if (!any) throw parse_error(path, "line 1", "", "empty file");
     if (header.empty())
-        throw parse_error(path, "", "", "not an Nsight Compute CSV (no \"ID\",\"Process ID\",... header)");
+        throw parse_error(path, csv.place(), "", "not an Nsight Compute CSV (no \"ID\",\"Process ID\",... header up to here)");
     auto col = [&](std::string_view n) -> int {
         for (std::size_t i = 0; i < header.size(); ++i)
             if (header[i] == n) return static_cast<int>(i);
@@ -233,8 +233,8 @@ inline ncu_report read_ncu_csv(const std::string& path) {
         if (it == by_id.end()) {
             kernel_profile k;
             k.id = key;
-            k.name = cell(c_name);
-            k.device = cell(c_dev);
+            k.name = valid_utf8(cell(c_name));
+            k.device = valid_utf8(cell(c_dev));
             k.compute_capability = cell(c_cc);
             k.block_size = cell(c_block);
             k.grid_size = cell(c_grid);
@@ -255,9 +255,13 @@ inline ncu_report read_ncu_csv(const std::string& path) {
             if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
                 r.stats.skip("bad_value(" + metric + ")");
             } else {
-                k.text_metrics[metric] = std::string(v);
+                k.text_metrics[metric] = valid_utf8(v);
                 ++r.stats.events_kept;
             }
+            return false;
+        }
+        if (!std::isfinite(*x)) {  // "nan", "inf", or beyond the range of a double
+            r.stats.skip("bad_value(" + metric + ")");
             return false;
         }
         out = *x * ncu_unit_scale(unit);

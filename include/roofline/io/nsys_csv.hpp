@@ -15,7 +15,7 @@
 // Source: ../shared/FORMATS.md section 4 and the RTX 5090 sample report.
 
 #include <algorithm>         // std::min
-#include <cmath>             // std::isnan
+#include <cmath>             // std::isnan, std::isfinite
 #include <cstddef>           // std::size_t
 #include <cstdint>           // std::int64_t, std::uint32_t
 #include <initializer_list>  // std::initializer_list
@@ -108,7 +108,10 @@ inline nsys_report detect_nsys_report(const std::string& path) {
     std::vector<std::string> cells;
     std::string raw;
     if (!io::detail::nsys_find_header(csv, cells, raw))
-        throw parse_error(path, "", "", "not an nsys stats CSV report (no header with \"Name\" and a time column)");
+        throw parse_error(path, csv.line_number() == 0 ? "line 1" : csv.place(), "",
+                          csv.line_number() == 0 ? "empty file"
+                                                 : "not an nsys stats CSV report (no header with \"Name\" and a time "
+                                                   "column up to here)");
     for (const auto& c : cells)
         if (io::detail::nsys_split_header(c).key == "start") return nsys_report::cuda_gpu_trace;
     return nsys_report::cuda_gpu_kern_sum;
@@ -159,6 +162,10 @@ inline trace_summary read_nsys_kern_sum(const std::string& path, const kernel_ru
             st.skip(!total ? "bad_value(Total Time)" : "bad_value(Instances)");
             continue;
         }
+        if (!std::isfinite(*total) || !std::isfinite(*count)) {  // "nan", "inf" parse as numbers
+            st.skip(!std::isfinite(*total) ? "non_finite(Total Time)" : "non_finite(Instances)");
+            continue;
+        }
         if (*total < 0 || *count < 0) {
             st.skip("negative_value");
             continue;
@@ -166,9 +173,9 @@ inline trace_summary read_nsys_kern_sum(const std::string& path, const kernel_ru
         auto opt = [&](int c, std::optional<double> s) {
             if (c < 0 || !s) return kernel_event::unknown;
             const auto v = parse_grouped_number(cells[static_cast<std::size_t>(c)]);
-            return v ? *v * *s : kernel_event::unknown;
+            return v && std::isfinite(*v) ? *v * *s : kernel_event::unknown;
         };
-        const std::string& name = cells[static_cast<std::size_t>(c_name)];
+        const std::string name = valid_utf8(cells[static_cast<std::size_t>(c_name)]);
         const auto activity = nsys_activity(name);
         const auto phase = activity == gpu_activity::memcpy   ? kernel_phase::memcpy
                            : activity == gpu_activity::memset ? kernel_phase::memset
@@ -232,9 +239,11 @@ inline kernel_trace read_nsys_gpu_trace(const std::string& path, const kernel_ru
         const auto start = num(c_start), dur = num(c_dur);
         if (!start) { st.skip("bad_value(Start)"); continue; }
         if (!dur) { st.skip("bad_value(Duration)"); continue; }
+        if (!std::isfinite(*start)) { st.skip("non_finite(Start)"); continue; }  // "nan", "inf"
+        if (!std::isfinite(*dur)) { st.skip("non_finite(Duration)"); continue; }
         if (*dur < 0) { st.skip("negative_dur"); continue; }
         kernel_event e;
-        e.name = t.strings->intern(cells[static_cast<std::size_t>(c_name)]);
+        e.name = t.strings->intern(valid_utf8(cells[static_cast<std::size_t>(c_name)]));
         e.activity = nsys_activity(e.name);
         if (e.activity == gpu_activity::kernel) {
             auto it = phases.find(e.name.data());
@@ -251,16 +260,20 @@ inline kernel_trace read_nsys_gpu_trace(const std::string& path, const kernel_ru
         }
         e.start_s = start_s - origin_s;
         e.duration_s = *dur * *s_dur;
-        if (const auto v = num(c_corr)) e.correlation = static_cast<std::int64_t>(*v);
-        if (const auto v = num(c_strm)) e.stream = static_cast<std::int64_t>(*v);
-        if (const auto v = num(c_reg)) e.registers_per_thread = static_cast<int>(*v);
+        if (const auto v = num(c_corr)) e.correlation = to_int_or<std::int64_t>(*v, -1);
+        if (const auto v = num(c_strm)) e.stream = to_int_or<std::int64_t>(*v, -1);
+        if (const auto v = num(c_reg)) e.registers_per_thread = to_int_or<int>(*v, -1);
         for (int i = 0; i < 3; ++i) {
-            if (const auto g = num(c_grid[i]); g && *g >= 0) e.grid[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(*g);
-            if (const auto b = num(c_block[i]); b && *b >= 0) e.block[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(*b);
+            if (const auto g = num(c_grid[i])) e.grid[static_cast<std::size_t>(i)] = to_int_or<std::uint32_t>(*g, 0);
+            if (const auto b = num(c_block[i])) e.block[static_cast<std::size_t>(i)] = to_int_or<std::uint32_t>(*b, 0);
         }
-        const auto ssm = num(c_ssm), dsm = num(c_dsm);
+        auto finite = [&](int c) {  // optional columns: "nan" or "inf" mean unknown
+            const auto v = num(c);
+            return v && std::isfinite(*v) ? v : std::nullopt;
+        };
+        const auto ssm = finite(c_ssm), dsm = finite(c_dsm);
         if (ssm || dsm) e.shared_memory_bytes = ssm.value_or(0) * mb_scale(c_ssm) + dsm.value_or(0) * mb_scale(c_dsm);
-        if (const auto b = num(c_bytes)) e.bytes = *b * mb_scale(c_bytes);
+        if (const auto b = finite(c_bytes)) e.bytes = *b * mb_scale(c_bytes);
         if (c_dev >= 0) {  // "NVIDIA H100 80GB HBM3 (0)" -> 0
             const std::string& d = cells[static_cast<std::size_t>(c_dev)];
             const auto open = d.rfind('(');

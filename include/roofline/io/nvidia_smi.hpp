@@ -9,7 +9,8 @@
 //   `N/A`. Clock-event reasons come as the hex `clocks_event_reasons.active` bitmask and/or one
 //   Active/Not Active column per reason; the pre-R535 `clocks_throttle_reasons.*` names are
 //   accepted as aliases. Several GPUs interleave; rows are matched to GPUs by `index` (or by
-//   `uuid`/`pci.bus_id` in order of first appearance). A log written with `noheader` needs the
+//   `uuid`/`pci.bus_id` in order of first appearance; without any of them, rows sharing a
+//   timestamp are GPUs 0, 1, ... in order). A log written with `noheader` needs the
 //   `--query-gpu` field list (`nvidia_smi_options::query_fields`).
 // - `nvidia-smi dmon [-s pucvmet] [-o DT]`: a whitespace-aligned table under two `#` lines (names
 //   then units), `-` for n/a; the header may repeat and the latest one rules.
@@ -218,12 +219,21 @@ inline power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_o
     gpu_key_map keys;
     bool any_line = false;
 
+    bool has_gpu_key = false;   // an index, uuid or pci.bus_id column
+    int timestamp_column = -1;
+    std::string previous_timestamp;
+    int previous_position = 0;
     auto set_columns = [&](const std::vector<std::string>& hdr) {
         columns.clear();
         bool known = false;
+        has_gpu_key = false;
+        timestamp_column = -1;
         for (const auto& h : hdr) {
             columns.push_back(classify_smi_column(h));
-            known = known || columns.back().kind != smi_field::other;
+            const auto kind = columns.back().kind;
+            known = known || kind != smi_field::other;
+            has_gpu_key = has_gpu_key || kind == smi_field::index || kind == smi_field::uuid || kind == smi_field::bus_id;
+            if (kind == smi_field::timestamp && timestamp_column < 0) timestamp_column = static_cast<int>(columns.size() - 1);
         }
         return known;
     };
@@ -260,6 +270,16 @@ inline power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_o
             log.stats.skip("wrong_column_count");
             continue;
         }
+        // Without an index, uuid or bus id, rows that share a timestamp are GPUs 0, 1, ... of one
+        // sample (nvidia-smi writes one row per GPU, in index order), counted before any check
+        // so that a bad row does not shift the GPUs after it.
+        int position = 0;
+        if (!has_gpu_key && timestamp_column >= 0) {
+            const std::string_view ts = trim(cells[static_cast<std::size_t>(timestamp_column)]);
+            position = !previous_timestamp.empty() && ts == previous_timestamp ? previous_position + 1 : 0;
+            previous_timestamp = std::string(ts);
+            previous_position = position;
+        }
         power_sample s;
         double draw = power_sample::unknown, draw_avg = power_sample::unknown,
                draw_inst = power_sample::unknown, limit = power_sample::unknown,
@@ -288,7 +308,7 @@ inline power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_o
                     else bad = "bad_value(index)";
                     break;
                 case smi_field::name:
-                    gpu_name = std::string(v);
+                    gpu_name = valid_utf8(v);
                     break;
                 case smi_field::uuid:
                 case smi_field::bus_id:
@@ -364,7 +384,7 @@ inline power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_o
         if (std::isnan(s.max_sm_clock_hz)) s.max_sm_clock_hz = clk_max_gr;
         if (mask_active) s.clocks_event_reasons = mask_active;
         else if (any_bit_known) s.clocks_event_reasons = mask_bits;
-        s.gpu_index = index ? *index : gpu_key.empty() ? 0 : keys.get(gpu_key);
+        s.gpu_index = index ? *index : !gpu_key.empty() ? keys.get(gpu_key) : position;
         remember_gpu_name(log, s.gpu_index, gpu_name);
         log.samples.push_back(s);
         ++log.stats.events_kept;
@@ -439,9 +459,12 @@ inline power_log read_nvidia_smi_dmon(const std::string& path) {
             const std::string& n = names[i];
             const std::string& v = cells[i];
             if (n == "date") {
-                if (v.size() == 8 && parse_int(v)) {
-                    const auto d = *parse_int(v);
-                    day_s = 86400.0 * static_cast<double>(days_from_civil(d / 10000, static_cast<unsigned>(d / 100 % 100), static_cast<unsigned>(d % 100)));
+                const auto d = v.size() == 8 && v.find_first_not_of("0123456789") == std::string::npos ? parse_int(v)
+                                                                                                      : std::nullopt;
+                const auto month = d ? *d / 100 % 100 : 0, day = d ? *d % 100 : 0;
+                if (d && month >= 1 && month <= 12 && day >= 1 && day <= 31) {
+                    day_s = 86400.0 * static_cast<double>(days_from_civil(*d / 10000, static_cast<unsigned>(month),
+                                                                          static_cast<unsigned>(day)));
                 } else {
                     bad = "bad_value(date)";
                 }

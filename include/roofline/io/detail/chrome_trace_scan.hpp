@@ -35,6 +35,7 @@
 #endif
 
 #include "roofline/core/error.hpp"
+#include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 
 namespace roofline::io::detail {
@@ -135,6 +136,10 @@ public:
     static constexpr std::size_t padding = 64;
     /// Largest single top-level value or event accepted.
     static constexpr std::size_t max_value_bytes = std::size_t(1) << 30;
+    /// Deepest nesting of brackets accepted inside one value or event: the event parsers
+    /// recurse (simdjson stops at 1024 levels; nlohmann's dump() would overflow the stack), and
+    /// no trace nests deeper than a few levels.
+    static constexpr int max_depth = 1000;
 
     /// `simd`: use the 64-byte block scan of the events array where SSE2 exists (tests turn it
     /// off to compare with the byte-by-byte scan).
@@ -174,6 +179,8 @@ public:
                     throw error_here("malformed JSON: expected ':' after key \"" + key + "\"");
                 ++pos_;
                 if (!skip_ws()) throw error_here("truncated: no value for key \"" + key + "\"");
+                if (buf_[pos_] == '}' || buf_[pos_] == ']' || buf_[pos_] == ',')
+                    throw error_here("malformed JSON: no value for key \"" + key + "\"");
                 if (key == "traceEvents") {
                     if (buf_[pos_] != '[') throw error_here("\"traceEvents\" is not an array");
                     events(on_event);
@@ -253,6 +260,12 @@ private:
         }
     }
 
+    parse_error too_deep(std::size_t start) const {
+        return parse_error(in_.path(), in_.place_at(base_ + start), "",
+                           "malformed JSON: the value starting here nests deeper than " + std::to_string(max_depth) +
+                               " levels (event " + std::to_string(index_) + ")");
+    }
+
     parse_error truncated(std::size_t start) const {
         return parse_error(in_.path(), in_.place_at(base_ + start), "",
                            "truncated file: the value starting here is not closed (event " +
@@ -278,7 +291,7 @@ private:
                     continue;
                 }
                 if (ch == '{' || ch == '[') {
-                    ++depth;
+                    if (++depth > max_depth) throw too_deep(start);
                 } else if (ch == '}' || ch == ']') {
                     if (--depth == 0) {
                         ++i;
@@ -321,6 +334,8 @@ private:
                 ++pos_;
                 continue;
             }
+            // A '}' here would scan as an empty value forever (the block scan rejects it too).
+            if (c == '}') throw error_here("malformed JSON: '}' closes the traceEvents array");
             std::size_t start = pos_;
             const std::size_t len = scan_value(start);
             on_event(std::string_view(buf_.data() + start, len), base_ + start, index_);
@@ -406,7 +421,7 @@ private:
                     gap(start, at);
                     start = at;
                 }
-                ++depth;
+                if (++depth > max_depth) throw too_deep(start);
                 return;
             }
             if (depth == 0) {  // closes the traceEvents array
@@ -518,7 +533,7 @@ private:
     }
     static void id(const nlohmann::json& v, std::int64_t& n, std::string_view& text, bool& has) {
         if (v.is_number()) {
-            n = v.is_number_float() ? static_cast<std::int64_t>(v.get<double>()) : v.get<std::int64_t>();
+            n = v.is_number_float() ? to_int_or<std::int64_t>(v.get<double>(), -1) : v.get<std::int64_t>();
             has = true;
         } else if (v.is_string()) {
             text = v.get_ref<const std::string&>();
@@ -531,7 +546,7 @@ private:
     }
     static void integer(const nlohmann::json& v, std::int64_t& out) {
         if (v.is_number_integer()) out = v.get<std::int64_t>();
-        else if (v.is_number_float()) out = static_cast<std::int64_t>(v.get<double>());
+        else if (v.is_number_float()) out = to_int_or<std::int64_t>(v.get<double>(), -1);
     }
     static void real(const nlohmann::json& v, double& out) {
         if (v.is_number()) out = v.get<double>();
@@ -645,7 +660,7 @@ private:
             if (v.get_int64().get(n) == simdjson::SUCCESS) return simdjson::SUCCESS;
             double d = 0;
             if (auto e = v.get_double().get(d)) return e;
-            n = static_cast<std::int64_t>(d);
+            n = to_int_or<std::int64_t>(d, -1);
         } else if (t == simdjson::ondemand::json_type::string) {
             has = true;
             return v.get_string().get(text);
@@ -666,7 +681,7 @@ private:
         if (v.get_int64().get(out) == simdjson::SUCCESS) return simdjson::SUCCESS;
         double d = 0;
         if (auto e = v.get_double().get(d)) return e;
-        out = static_cast<std::int64_t>(d);
+        out = to_int_or<std::int64_t>(d, -1);
         return simdjson::SUCCESS;
     }
     static simdjson::error_code real(simdjson::ondemand::value& v, double& out) {

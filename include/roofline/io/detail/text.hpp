@@ -5,6 +5,7 @@
 #include <charconv>      // std::from_chars
 #include <cmath>         // std::isfinite
 #include <cstdint>       // std::int64_t
+#include <limits>        // std::numeric_limits
 #include <optional>      // std::optional
 #include <string>        // std::string
 #include <string_view>   // std::string_view
@@ -40,6 +41,79 @@ inline bool istarts_with(std::string_view s, std::string_view prefix) {
 inline std::string to_lower(std::string_view s) {
     std::string out(s);
     for (char& c : out) c = lower(c);
+    return out;
+}
+
+/// `v` truncated to the integer type `Int` when it is a number within `Int`'s range, else
+/// `fallback`. (Converting NaN, an infinity or an out-of-range double to an integer is undefined
+/// behaviour; files hold such numbers: "ts": 1e300, "CorrId": "nan".)
+template <class Int>
+constexpr Int to_int_or(double v, Int fallback) {
+    // Bounds in double: min() is a power of two (exact); max() + 1 is one too, and rounding
+    // max() up to it (64-bit types) does no harm because the test is strict.
+    constexpr double lo = static_cast<double>(std::numeric_limits<Int>::min());
+    constexpr double hi = static_cast<double>(std::numeric_limits<Int>::max()) + 1.0;
+    if (!(v > lo - 1.0 && v < hi)) return fallback;
+    return static_cast<Int>(v);
+}
+
+/// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or code points above
+/// U+10FFFF).
+inline bool is_utf8(std::string_view s) {
+    std::size_t i = 0;
+    const std::size_t n = s.size();
+    while (i < n) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        std::size_t len = 0;
+        unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+        if (c >= 0xC2 && c <= 0xDF) len = 2;
+        else if (c == 0xE0) len = 3, lo = 0xA0;
+        else if (c >= 0xE1 && c <= 0xEC) len = 3;
+        else if (c == 0xED) len = 3, hi = 0x9F;
+        else if (c >= 0xEE && c <= 0xEF) len = 3;
+        else if (c == 0xF0) len = 4, lo = 0x90;
+        else if (c >= 0xF1 && c <= 0xF3) len = 4;
+        else if (c == 0xF4) len = 4, hi = 0x8F;
+        else return false;
+        if (i + len > n) return false;
+        const auto c1 = static_cast<unsigned char>(s[i + 1]);
+        if (c1 < lo || c1 > hi) return false;
+        for (std::size_t k = 2; k < len; ++k) {
+            const auto ck = static_cast<unsigned char>(s[i + k]);
+            if (ck < 0x80 || ck > 0xBF) return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
+/// `s` with every byte that is not part of well-formed UTF-8 replaced by U+FFFD. Text from CSV
+/// files (kernel and GPU names) is not validated by any parser, and JSON output must be UTF-8.
+inline std::string valid_utf8(std::string_view s) {
+    if (is_utf8(s)) return std::string(s);
+    std::string out;
+    out.reserve(s.size() + 8);
+    std::size_t i = 0;
+    while (i < s.size()) {
+        // The longest well-formed sequence starting at i (1 to 4 bytes), else one bad byte.
+        std::size_t len = 0;
+        for (std::size_t k = 1; k <= 4 && i + k <= s.size(); ++k)
+            if (is_utf8(s.substr(i, k))) {
+                len = k;
+                break;
+            }
+        if (len == 0) {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        } else {
+            out.append(s.substr(i, len));
+            i += len;
+        }
+    }
     return out;
 }
 

@@ -1,0 +1,48 @@
+// Fuzz target: the top-level splitter of Chrome traces (io/detail/chrome_trace_scan.hpp). The
+// 64-byte SIMD block scan and the byte-by-byte scan must cut any input into the same slices
+// (or both reject it); small buffers make every refill path run.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fuzz_support.hpp"
+#include "roofline/io/detail/chrome_trace_scan.hpp"
+
+namespace {
+
+struct cut {
+    std::vector<std::pair<std::uint64_t, std::string>> events, tops;
+    bool ok = false;
+};
+
+cut split(const std::string& path, std::size_t chunk, bool simd) {
+    cut c;
+    c.ok = roofline::fuzz::expect_only_roofline_errors(
+        [&] {
+            roofline::io::input_file in(path, 256);
+            roofline::io::detail::chrome_trace_splitter s(in, chunk, simd);
+            s.run([&](std::string_view key, std::string_view json, std::uint64_t off) {
+                      c.tops.emplace_back(off, std::string(key) + "=" + std::string(json));
+                  },
+                  [&](std::string_view json, std::uint64_t off, std::size_t) { c.events.emplace_back(off, std::string(json)); });
+        },
+        path);
+    return c;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const auto& path = roofline::fuzz::input_file_for(data, size).path();
+    const std::size_t chunk = 64 + (size % 3) * 100;
+    const cut scalar = split(path, chunk, false);
+    const cut simd = split(path, chunk, true);
+    roofline::fuzz::require(scalar.ok == simd.ok);
+    if (scalar.ok) {
+        roofline::fuzz::require(scalar.tops == simd.tops);
+        roofline::fuzz::require(scalar.events == simd.events);
+    }
+    return 0;
+}

@@ -1,0 +1,16 @@
+// Fuzz target: Nsight Compute CSV, raw and details pages (io/ncu_csv.hpp).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_support.hpp"
+#include "roofline/io/ncu_csv.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace roofline;
+    const auto& path = fuzz::input_file_for(data, size).path();
+    fuzz::expect_only_roofline_errors([&] {
+        const auto r = read_ncu_csv(path);
+        fuzz::require(r.stats.events_kept + r.stats.events_skipped <= r.stats.events_read);
+    }, path);
+    return 0;
+}

@@ -1,0 +1,85 @@
+#pragma once
+// What every fuzz target shares: the fuzzer's bytes as a file the readers can open, and the
+// rule that only `roofline::error` may leave a reader.
+//
+// The readers take paths (they stream files, inflating gzip on the fly), so the bytes go into
+// an anonymous in-memory file (Linux memfd_create) opened through /proc/self/fd/N: no disk
+// traffic, no temporary files left behind by a crash, and exactly the code path users run
+// (input_file, gzip detection, line splitting). Any other exception escaping a reader, and any
+// crash, leak or undefined behaviour the sanitizers see, is a finding.
+
+#include <sys/mman.h>  // memfd_create
+#include <unistd.h>    // ftruncate, pwrite, close
+
+#include <cstddef>  // std::size_t
+#include <cstdint>  // std::uint8_t
+#include <cstdlib>  // std::abort
+#include <string>   // std::string
+
+#include "roofline/core/error.hpp"
+
+namespace roofline::fuzz {
+
+/// An in-memory file holding the current input, reachable by `path()`.
+class memory_file {
+public:
+    explicit memory_file(const char* name = "fuzz-input") {
+        fd_ = memfd_create(name, 0);
+        if (fd_ < 0) std::abort();
+        path_ = "/proc/self/fd/" + std::to_string(fd_);
+    }
+    ~memory_file() { ::close(fd_); }
+    memory_file(const memory_file&) = delete;
+    memory_file& operator=(const memory_file&) = delete;
+
+    /// Replaces the content with `size` bytes at `data`.
+    void assign(const std::uint8_t* data, std::size_t size) {
+        if (::ftruncate(fd_, 0) != 0) std::abort();
+        std::size_t done = 0;
+        while (done < size) {
+            const auto n = ::pwrite(fd_, data + done, size - done, static_cast<off_t>(done));
+            if (n <= 0) std::abort();
+            done += static_cast<std::size_t>(n);
+        }
+    }
+    const std::string& path() const { return path_; }
+
+private:
+    int fd_ = -1;
+    std::string path_;
+};
+
+/// The one file every target writes its input to (one per process: libFuzzer runs inputs one
+/// after another).
+inline memory_file& input_file_for(const std::uint8_t* data, std::size_t size) {
+    static memory_file f;
+    f.assign(data, size);
+    return f;
+}
+
+/// Stops the run (a finding) unless `ok`: for properties the readers promise beyond "no crash".
+inline void require(bool ok) {
+    if (!ok) __builtin_trap();
+}
+
+/// Runs `read` and swallows the documented input errors, after checking that their message is
+/// one line (the CLI prints it as such) and that a `parse_error` names the file read
+/// (`path`, unless empty). Everything else propagates: libFuzzer reports an uncaught exception
+/// as a crash. Returns true when `read` finished without an error.
+template <class F>
+bool expect_only_roofline_errors(F&& read, const std::string& path = {}) {
+    try {
+        read();
+        return true;
+    } catch (const roofline::parse_error& e) {
+        const std::string what = e.what();
+        require(what.find('\n') == std::string::npos && what.find('\r') == std::string::npos);
+        require(path.empty() || e.file() == path);
+    } catch (const roofline::error& e) {
+        const std::string what = e.what();
+        require(what.find('\n') == std::string::npos && what.find('\r') == std::string::npos);
+    }
+    return false;
+}
+
+}  // namespace roofline::fuzz
