@@ -271,11 +271,22 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             out["runs"] = all;
             out["summary"] = {{"events_read", bench.stats.events_read},
                               {"events_skipped", bench.stats.events_skipped}};
+            if (power) {
+                out["summary"]["power_rows_read"] = power->stats.events_read;
+                out["summary"]["power_rows_skipped"] = power->stats.events_skipped;
+            }
             fmt::print("{}\n", out.dump(2));
         }
         if (bench.stats.events_skipped > 0 && !o.json)
             fmt::print("\n{} of {} runs in {} were skipped (malformed)\n", bench.stats.events_skipped,
                        bench.stats.events_read, o.bench);
+        if (power && power->stats.events_skipped > 0 && !o.json) {
+            std::string reasons;
+            for (const auto& [reason, n] : power->stats.skipped_by_reason)
+                reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", n, reason);
+            fmt::print("{}{} of {} rows in {} were skipped ({})\n", bench.stats.events_skipped > 0 ? "" : "\n",
+                       power->stats.events_skipped, power->stats.events_read, o.power, reasons);
+        }
     });
 }
 

@@ -10,7 +10,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    static const kernel_rules rules = load_kernel_rules();
+    static const kernel_rules builtin = load_kernel_rules();
+    const kernel_rules rules = builtin;  // a fresh per-name cache for each input
     const auto& path = fuzz::input_file_for(data, size).path();
     fuzz::expect_only_roofline_errors([&] { (void)detect_nsys_report(path); }, path);
     fuzz::expect_only_roofline_errors([&] {

@@ -100,3 +100,12 @@ TEST_CASE("numbers with thousands separators in both conventions") {
     CHECK_FALSE(parse_grouped_number("12,34").has_value());
     CHECK_FALSE(parse_grouped_number("n/a").has_value());
 }
+
+TEST_CASE("read_all stops at its size limit (a small gzip file can inflate to gigabytes)") {
+    // 100 kB of blanks, gzip-compressed to a few hundred bytes; a 64 kB limit is crossed on the
+    // second 64 kB chunk.
+    const temp_file t(std::string(100000, ' '), ".json.gz");
+    CHECK(io::read_all(t.path()).size() == 100000);
+    CHECK_THROWS_WITH_AS(io::read_all(t.path(), 65536), doctest::Contains("byte 65536 (decompressed): larger than 65536 bytes"),
+                         parse_error);
+}

@@ -25,6 +25,7 @@
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
+#include "roofline/io/detail/json_text.hpp"
 
 namespace roofline {
 
@@ -47,6 +48,8 @@ inline calibration_overrides read_calibration(const std::string& path) {
         doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         throw parse_error(path, "byte " + std::to_string(e.byte), "", "malformed JSON");
+    } catch (const nlohmann::json::exception& e) {  // a number beyond the range of a double
+        throw io::detail::json_exception_error(path, text, e);
     }
     if (!doc.is_object()) throw parse_error(path, "", "", "expected a JSON object");
     calibration_overrides o;

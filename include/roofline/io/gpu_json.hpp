@@ -61,6 +61,7 @@
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
+#include "roofline/io/detail/json_text.hpp"
 
 namespace roofline {
 
@@ -546,6 +547,8 @@ inline void load_gpu_overlay(gpu_catalog& catalog, const std::string& path) {
             reason = ": " + what.substr(colon + 2);
         }
         throw parse_error(path, place, "", "malformed JSON" + reason);
+    } catch (const nlohmann::json::exception& e) {  // a number beyond the range of a double
+        throw io::detail::json_exception_error(path, text, e);
     }
     std::vector<nlohmann::json> entries;
     if (doc.is_array()) {

@@ -37,6 +37,7 @@
 
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
+#include "roofline/io/detail/json_text.hpp"
 #include "roofline/models/model_config.hpp"
 
 namespace roofline {
@@ -55,6 +56,8 @@ inline json read_json_file(const std::string& path) {
         return json::parse(text);
     } catch (const json::parse_error& e) {
         throw parse_error(path, "byte " + std::to_string(e.byte), "", "malformed JSON");
+    } catch (const json::exception& e) {  // a number beyond the range of a double
+        throw io::detail::json_exception_error(path, text, e);
     }
 }
 

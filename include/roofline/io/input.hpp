@@ -192,12 +192,19 @@ private:
     bool partial_ = false, last_had_newline_ = true;
 };
 
-/// The whole (decompressed) content of a small file such as a benchmark result.
-inline std::string read_all(const std::string& path) {
+/// The whole (decompressed) content of a small file such as a benchmark result. Throws
+/// `parse_error` past `max_bytes` of content (default 1 GiB): a few kB of gzip can inflate to
+/// gigabytes, and files read whole are never that large.
+inline std::string read_all(const std::string& path, std::uint64_t max_bytes = std::uint64_t(1) << 30) {
     input_file in(path);
     std::string out;
     std::vector<char> buf(1 << 16);
-    while (const std::size_t n = in.read(buf.data(), buf.size())) out.append(buf.data(), n);
+    while (const std::size_t n = in.read(buf.data(), buf.size())) {
+        if (out.size() + n > max_bytes)
+            throw parse_error(path, in.place_at(max_bytes), "",
+                              "larger than " + std::to_string(max_bytes) + " bytes: not a file that is read whole");
+        out.append(buf.data(), n);
+    }
     return out;
 }
 

@@ -149,7 +149,7 @@ inline collective_sweep read_nccl_tests(const std::string& path) {
         collective_point p;
         std::string bad;
         const auto size = at(c_size) ? parse_double(*at(c_size)) : std::nullopt;
-        if (!size || *size < 0) {
+        if (!size || !std::isfinite(*size) || *size < 0) {
             s.stats.skip("bad_value(size)");
             continue;
         }
@@ -168,7 +168,9 @@ inline collective_sweep read_nccl_tests(const std::string& path) {
                 break;
             }
             const auto tv = parse_double(*t), av = parse_double(*a), bv = parse_double(*b);
-            if (!tv || !av || !bv || *tv < 0 || *av < 0 || *bv < 0) {
+            // "nan" and "inf" parse as numbers; a time or bandwidth must be finite and >= 0.
+            auto ok = [](const std::optional<double>& v) { return v && std::isfinite(*v) && *v >= 0; };
+            if (!ok(tv) || !ok(av) || !ok(bv)) {
                 bad = "bad_value(time/algbw/busbw)";
                 break;
             }
@@ -229,7 +231,7 @@ inline collective_sweep read_nccl_tests_json(const std::string& path) {
         }
         collective_point p;
         const auto size = r.contains("size") ? num(r["size"]) : std::nullopt;
-        if (!size || !(*size >= 0)) {
+        if (!size || !std::isfinite(*size) || *size < 0) {
             s.stats.skip("bad_value(size)");
             continue;
         }
@@ -245,7 +247,8 @@ inline collective_sweep read_nccl_tests_json(const std::string& path) {
             const auto t = it->contains("time") ? num((*it)["time"]) : it->contains("cpu_time") ? num((*it)["cpu_time"]) : std::nullopt;
             const auto a = it->contains("alg_bw") ? num((*it)["alg_bw"]) : std::nullopt;
             const auto b = it->contains("bus_bw") ? num((*it)["bus_bw"]) : std::nullopt;
-            if (!t || !a || !b || !std::isfinite(*t) || *t < 0 || !(*a >= 0) || !(*b >= 0)) {
+            auto ok = [](const std::optional<double>& v) { return v && std::isfinite(*v) && *v >= 0; };
+            if (!ok(t) || !ok(a) || !ok(b)) {
                 bad = true;
                 break;
             }

@@ -107,8 +107,17 @@ public:
         cache_.emplace(std::string(name), p);
         return p;
     }
-    /// Index of the first rule matching `name`, or nullopt (no cache; for explaining).
+    /// Bytes of a name the rules look at: the first 4 KiB. Demangled template names reach a few
+    /// KiB and say what they are up front ("void cutlass::device_kernel<...GroupProblemShape");
+    /// std::regex matches by recursion, one stack frame per character a `\w*` consumes, so a
+    /// 100 KB name overflowed the stack (found by the bad-input corpus), and its time grows
+    /// with the length.
+    static constexpr std::size_t max_name_bytes = 4096;
+
+    /// Index of the first rule matching `name` (its first `max_name_bytes`), or nullopt (no
+    /// cache; for explaining).
     std::optional<std::size_t> matching_rule(std::string_view name) const {
+        name = name.substr(0, max_name_bytes);
         for (std::size_t i = 0; i < rules_.size(); ++i)
             if (std::regex_search(name.begin(), name.end(), rules_[i].regex)) return i;
         return std::nullopt;

@@ -553,8 +553,7 @@ private:
     }
     static void triple(const nlohmann::json& v, std::int64_t (&out)[3]) {
         if (!v.is_array()) return;
-        for (std::size_t i = 0; i < 3 && i < v.size(); ++i)
-            if (v[i].is_number_integer()) out[i] = v[i].get<std::int64_t>();
+        for (std::size_t i = 0; i < 3 && i < v.size(); ++i) integer(v[i], out[i]);
     }
     static void arg(const std::string& k, const nlohmann::json& v, chrome_event& ev) {
         switch (k.empty() ? '\0' : k[0]) {
@@ -698,8 +697,12 @@ private:
         if (auto e = v.get_array().get(arr)) return e;
         std::size_t i = 0;
         for (auto x : arr) {
+            // Elements as `integer` reads them (a float such as 1e20 or 1.0 is no syntax error:
+            // found by fuzzing, it failed the whole trace); non-numbers stay unknown.
+            simdjson::ondemand::value item;
+            if (auto e = x.get(item)) return e;
             std::int64_t n = -1;
-            if (auto e = x.get_int64().get(n)) return e;
+            if (auto e = integer(item, n)) return e;
             if (i < 3) out[i] = n;
             ++i;
         }

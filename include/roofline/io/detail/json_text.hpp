@@ -132,6 +132,23 @@ inline std::string replace_nonfinite(std::string_view text,
     return out;
 }
 
+/// A `parse_error` for a nlohmann/json exception other than a syntax error, thrown while
+/// parsing `text`: out_of_range 406 "number overflow parsing '1e999'" (a number beyond the range
+/// of a double, found by fuzzing; it escaped the readers, which caught only syntax errors). The
+/// place is the line and column of the token the message quotes, searched from byte `from`.
+inline parse_error json_exception_error(const std::string& file, std::string_view text, const nlohmann::json::exception& e,
+                                        std::size_t from = 0) {
+    std::string detail = e.what();
+    if (const auto k = detail.find("] "); detail.rfind("[json.exception.", 0) == 0 && k != std::string::npos)
+        detail = detail.substr(k + 2);
+    std::string place;
+    const auto open = detail.find('\''), close = detail.rfind('\'');
+    if (open != std::string::npos && close > open + 1)
+        if (const auto at = text.find(detail.substr(open + 1, close - open - 1), from); at != std::string_view::npos)
+            place = line_column(text, at);
+    return parse_error(file, place, "", "malformed JSON: " + detail);
+}
+
 /// Parses the value in `text[span]` (non-finite literals allowed). Throws `parse_error` naming
 /// `file` and the line and column in `text` of a syntax error.
 inline nlohmann::json parse_json_span(const std::string& file, std::string_view text, json_span span) {
@@ -150,6 +167,8 @@ inline nlohmann::json parse_json_span(const std::string& file, std::string_view 
         if (const auto k = detail.find(": syntax error"); k != std::string::npos) detail = detail.substr(k + 2);
         else if (const auto k2 = detail.rfind("] "); k2 != std::string::npos) detail = detail.substr(k2 + 2);
         throw parse_error(file, line_column(text, span.begin + pos), "", "malformed JSON: " + detail);
+    } catch (const nlohmann::json::exception& e) {
+        throw json_exception_error(file, text, e, span.begin);
     }
 }
 
