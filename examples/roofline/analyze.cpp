@@ -92,7 +92,8 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                   {"decode_modeled_step_s", a.decode_modeled_step_s},
                   {"prefill_sol_s_per_token", opt_json(a.prefill_sol_s_per_token)},
                   {"prefill_modeled_s_per_token", opt_json(a.prefill_modeled_s_per_token)},
-                  {"decode_share", a.decode_share}};
+                  {"decode_share", a.decode_share},
+                  {"measured_tpot_s", opt_json(a.measured_tpot_s)}};
     j["memory"] = {{"weight_bytes_per_gpu", a.weight_bytes_per_gpu},
                    {"kv_bytes_per_token_per_gpu", a.kv_bytes_per_token_per_gpu},
                    {"kv_capacity_tokens_per_gpu", opt_json(a.kv_capacity_tokens_per_gpu)},
@@ -158,6 +159,10 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
                pct(a.fraction_of_modeled));
     fmt::print("  {:<44} {:>9}  {} of it\n", "speed of light (" + kind + ", datasheet)", human_tokens(sol),
                pct(a.fraction_of_sol));
+    if (a.measured_tpot_s)
+        fmt::print("  measured TPOT {} per token against a modeled decode step of {} ({:.1f}x)\n",
+                   human_time(*a.measured_tpot_s), human_time(a.decode_modeled_step_s),
+                   *a.measured_tpot_s / a.decode_modeled_step_s);
     fmt::print("\nModeled step: decode {} at batch {:.0f}, context {:.0f} (SOL {})", human_time(a.decode_modeled_step_s),
                a.concurrency / a.instances, a.decode_context_tokens, human_time(a.decode_sol_step_s));
     if (a.prefill_modeled_s_per_token)
@@ -169,7 +174,8 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
     for (const auto* p : sorted)
         fmt::print("  {:<28} {:>5.1f}%  {:<14} {:>11} {:>11}\n", p->name, 100.0 * p->share, to_string(p->predicted),
                    human_time(p->sol_step_s), human_time(p->modeled_step_s));
-    fmt::print("  collectives: {} (modeled), {} (SOL)\n", a.modeled_link.source, a.sol_link.source);
+    if (layout.gpus() > 1)
+        fmt::print("  collectives: {} (modeled), {} (SOL)\n", a.modeled_link.source, a.sol_link.source);
 
     if (a.power) {
         const auto& p = *a.power;

@@ -95,6 +95,9 @@ struct serving_analysis {
     std::optional<double> achieved_tokens_per_s;
     std::optional<double> fraction_of_modeled, fraction_of_sol;
     bool consistent = true;               ///< false when achieved exceeds the modeled roof
+    /// Measured time per output token (median TPOT, else mean) against the modeled decode step:
+    /// a per-step view of the same gap, independent of how prefill was scheduled.
+    std::optional<double> measured_tpot_s;
 
     // Memory and concurrency checks.
     double weight_bytes_per_gpu = 0;
@@ -314,6 +317,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     } else {
         a.notes.push_back("the bench file has no throughput the model can be compared with");
     }
+    a.measured_tpot_s = run.median_tpot_s ? run.median_tpot_s : run.mean_tpot_s;
     if (a.fraction_of_modeled && *a.fraction_of_modeled > setup.thresholds.above_roof) {
         a.consistent = false;
         a.warnings.push_back("achieved " + fmt_num(*a.achieved_tokens_per_s) + " tok/s is " + fmt_pct(*a.fraction_of_modeled) +
@@ -444,9 +448,19 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                           fmt_pct(wall_phase_share) + "); " + achieved_txt;
     } else {
         a.result.what = bound::latency;
+        // Where the gap goes, from what the power log says about residency.
+        std::string gap = "the gap is launch/scheduling overhead, slow kernels or a smaller live batch";
+        if (a.power && a.power->median_utilization_gpu) {
+            const double u = *a.power->median_utilization_gpu;
+            if (u >= 0.9)
+                gap = "kernels were resident " + fmt_pct(u) + " of the time, so the gap is inside the kernels "
+                      "(efficiency, polling), not idle time";
+            else
+                gap = "the GPU had no kernel resident " + fmt_pct(1.0 - u) + " of the time: host, launch or "
+                      "scheduler overhead";
+        }
         a.result.reason = achieved_txt + ": no roof is near. The modeled wall would be " + wall_phase + " (" +
-                          fmt_pct(wall_phase_share) + ", " + std::string(to_string(modeled_wall)) +
-                          "-bound); the gap is launch/scheduling overhead, untuned kernels or a smaller live batch";
+                          fmt_pct(wall_phase_share) + ", " + std::string(to_string(modeled_wall)) + "-bound); " + gap;
     }
     if (a.power) {
         const auto& p = *a.power;
