@@ -330,6 +330,10 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     a.weight_bytes_per_gpu = params.total_weight_bytes / per_instance;
     const dtype kv = setup.kv_cache.value_or(m.quant.kv_cache);
     a.kv_bytes_per_token_per_gpu = kv_per_gpu(m, kv, setup.layout.tp).bytes_per_token_per_gpu / setup.layout.pp;
+    if (g.memory_bytes.known() && a.weight_bytes_per_gpu > *g.memory_bytes.value)
+        a.warnings.push_back("the weights need " + fmt_num(a.weight_bytes_per_gpu / 1e9, 1) + " GB per GPU but " + g.id +
+                             " has " + fmt_num(*g.memory_bytes.value / 1e9) +
+                             " GB: the served checkpoint must be quantised (--quant) or spread over more GPUs");
     if (g.memory_bytes.known() && a.kv_bytes_per_token_per_gpu > 0) {
         // SGLang's default --mem-fraction-static is ~0.9 on large GPUs (server_args.py); the
         // rest holds activations and CUDA graphs.
@@ -354,6 +358,15 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     }
 
     // --- power ---
+    if (power && power->stats.events_skipped > 0) {
+        std::string why;
+        for (const auto& [reason, n] : power->stats.skipped_by_reason)
+            why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+        a.warnings.push_back(power->file + ": " + std::to_string(power->stats.events_skipped) + " of " +
+                             std::to_string(power->stats.events_read) + " power samples skipped (" + why + ")");
+    }
+    if (power && power->samples.empty())
+        a.warnings.push_back(power->file + ": no usable power samples: the power picture is missing");
     if (power && !power->samples.empty()) {
         a.power = summarize_power(power->samples, &g);
         const auto& p = *a.power;
