@@ -368,7 +368,20 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     if (power && power->samples.empty())
         a.warnings.push_back(power->file + ": no usable power samples: the power picture is missing");
     if (power && !power->samples.empty()) {
-        a.power = summarize_power(power->samples, &g);
+        // The run's window: samples with a kernel resident at least half the sample period. Logs
+        // usually start before and end after the benchmark; idle samples would dilute the draw.
+        std::vector<power_sample> busy;
+        std::size_t with_util = 0;
+        for (const auto& smp : power->samples) {
+            if (std::isfinite(smp.utilization_gpu)) ++with_util;
+            if (!std::isfinite(smp.utilization_gpu) || smp.utilization_gpu >= 0.5) busy.push_back(smp);
+        }
+        if (busy.empty()) busy = power->samples;
+        if (with_util > 0 && busy.size() < power->samples.size())
+            a.notes.push_back("power: " + std::to_string(power->samples.size() - busy.size()) + " of " +
+                              std::to_string(power->samples.size()) +
+                              " samples had utilization.gpu below 50% (outside the run) and were left out");
+        a.power = summarize_power(busy, &g);
         const auto& p = *a.power;
         if (!p.limit_from_log && p.limit_w)
             a.notes.push_back("the power log has no power limit: " + g.id + "'s default " + fmt_num(*p.limit_w) +
