@@ -77,12 +77,17 @@ struct serving_analysis {
     std::string lengths_source;
     double decode_context_tokens = 0;  ///< mean context during decode: ISL + OSL/2
     int instances = 1;                  ///< model instances: gpu_count / layout.gpus()
+    /// Sequences decoded per step per instance: the concurrency, or fewer when the KV cache
+    /// cannot hold them all (the rest queue).
+    double decode_batch = 0;
+    bool fits = true;                   ///< false when the weights alone exceed GPU memory
 
     // The model.
     double decode_sol_step_s = 0, decode_modeled_step_s = 0;
     std::optional<double> prefill_sol_s_per_token, prefill_modeled_s_per_token;
     double decode_share = 1.0;            ///< modeled share of busy time in decode
     std::vector<serving_phase> phases;
+    link_kind link = link_kind::pcie;   ///< the link collectives were priced on
     link_params sol_link, modeled_link;
     std::string ceilings_origin;
 
@@ -164,14 +169,16 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.concurrency_source = "max_concurrency";
     } else if (run.concurrency) {
         a.concurrency = *run.concurrency;
-        a.concurrency_source = "concurrency (mean requests in flight)";
+        a.concurrency_source = "bench key 'concurrency': mean requests in flight, queued ones included";
     } else if (run.max_concurrent_requests) {
         a.concurrency = *run.max_concurrent_requests;
         a.concurrency_source = "max_concurrent_requests";
     } else {
         throw usage_error(run.file + ": the run gives no concurrency (max_concurrency, concurrency): pass --concurrency");
     }
-    if (!(a.concurrency >= 1)) throw usage_error(run.file + ": concurrency must be >= 1");
+    if (!(a.concurrency >= 1) || !std::isfinite(a.concurrency))
+        throw usage_error(run.file + ": " + a.concurrency_source + " = " + fmt_num(a.concurrency, 2) +
+                          ": the concurrency must be a finite number >= 1");
 
     const auto per_request = [&](const std::optional<double>& total) -> std::optional<double> {
         if (total && run.completed && *run.completed > 0) return *total / *run.completed;
@@ -183,14 +190,28 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.lengths_source = "--isl/--osl";
     }
     if (!a.isl || !a.osl) {
-        if (run.random_input_len && run.random_output_len && (!a.isl && !a.osl)) {
-            a.isl = run.random_input_len;
-            a.osl = run.random_output_len;
-            a.lengths_source = "random_input_len/random_output_len";
-        } else if (auto i = per_request(run.total_input_tokens), o = per_request(run.total_output_tokens); i && o) {
+        // Measured means first (what the requests really were); the generator's nominal lengths
+        // only for random datasets with fixed lengths.
+        const auto mean_of = [](const std::vector<double>& v) -> std::optional<double> {
+            if (v.empty()) return std::nullopt;
+            double t = 0;
+            for (double x : v) t += x;
+            return t / static_cast<double>(v.size());
+        };
+        const bool nominal_ok = (run.dataset.empty() || run.dataset == "random") &&
+                                (!run.random_range_ratio || *run.random_range_ratio == 1.0);
+        if (auto i = per_request(run.total_input_tokens), o = per_request(run.total_output_tokens); i && o) {
             if (!a.isl) a.isl = i;
             if (!a.osl) a.osl = o;
             a.lengths_source = "total tokens / completed requests";
+        } else if (auto mi = mean_of(run.input_lens), mo = mean_of(run.output_lens); mi && mo) {
+            if (!a.isl) a.isl = mi;
+            if (!a.osl) a.osl = mo;
+            a.lengths_source = "mean of input_lens/output_lens";
+        } else if (run.random_input_len && run.random_output_len && nominal_ok) {
+            if (!a.isl) a.isl = run.random_input_len;
+            if (!a.osl) a.osl = run.random_output_len;
+            a.lengths_source = "random_input_len/random_output_len";
         }
     }
     if (!a.isl || !a.osl) {
@@ -211,6 +232,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
 
     // --- ceilings and links ---
     const link_kind lk = setup.link.value_or(g.default_link());
+    a.link = lk;
     const ceilings sol_c = setup.ceilings_override ? *setup.ceilings_override : datasheet_ceilings(g, lk);
     const ceilings mod_c = achievable_ceilings(sol_c, setup.fractions);
     a.ceilings_origin = sol_c.origin;
@@ -225,6 +247,14 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.modeled_link = *setup.link_override;
     } else if (auto prof = find_link_profile(g, lk)) {
         a.modeled_link = link_params_from_profile(*prof);
+    } else if (auto p2p_prof = find_link_profile(g, link_kind::pcie); p2p_prof && lk == link_kind::pcie_no_p2p) {
+        // Without P2P every byte is staged through host memory and crosses PCIe twice (ours): half
+        // the measured P2P bus bandwidth, with the no-P2P step latency fitted to C03.
+        a.modeled_link = link_params_from_profile(*p2p_prof);
+        a.modeled_link.beta_bytes_per_s /= 2.0;
+        a.modeled_link.alpha_s = std::max(a.modeled_link.alpha_s, a.sol_link.alpha_s);
+        a.modeled_link.p2p = false;
+        a.modeled_link.source = "half the measured P2P busbw (staged through the host): " + a.modeled_link.source;
     } else {
         a.modeled_link = a.sol_link;
         if (per_instance > 1)
@@ -238,9 +268,42 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     sol_link_c.link_bytes_per_s = a.sol_link.beta_bytes_per_s;
     mod_link_c.link_bytes_per_s = a.modeled_link.beta_bytes_per_s;
 
+    // --- memory: weights and how many sequences the KV cache holds ---
+    const auto params = count_parameters(m);
+    a.weight_bytes_per_gpu = params.total_weight_bytes / per_instance;
+    const dtype kv = setup.kv_cache.value_or(m.quant.kv_cache);
+    a.kv_bytes_per_token_per_gpu = kv_per_gpu(m, kv, setup.layout.tp).bytes_per_token_per_gpu / setup.layout.pp;
+    a.decode_batch = c_instance;
+    if (g.memory_bytes.known() && a.weight_bytes_per_gpu > *g.memory_bytes.value) {
+        a.fits = false;
+        a.warnings.push_back("the weights need " + fmt_num(a.weight_bytes_per_gpu / 1e9, 1) + " GB per GPU but " + g.id +
+                             " has " + fmt_num(*g.memory_bytes.value / 1e9) +
+                             " GB: this setup cannot run as given (quantise with --quant, or use more GPUs)");
+    }
+    if (g.memory_bytes.known() && a.kv_bytes_per_token_per_gpu > 0) {
+        // SGLang's default --mem-fraction-static is ~0.9 on large GPUs (server_args.py); the
+        // rest holds activations and CUDA graphs.
+        const double usable = 0.9 * *g.memory_bytes.value - a.weight_bytes_per_gpu;
+        a.kv_capacity_tokens_per_gpu = std::max(0.0, usable) / a.kv_bytes_per_token_per_gpu;
+        if (a.isl) {
+            // A sequence holds ISL + OSL/2 tokens on average while it decodes, ISL + OSL at its end.
+            const double per_seq_tokens = *a.isl + *a.osl;
+            a.kv_tokens_needed_per_gpu = c_instance / setup.layout.dp * per_seq_tokens;
+            const double fit = *a.kv_capacity_tokens_per_gpu * setup.layout.dp / a.decode_context_tokens;
+            if (fit < c_instance) {
+                a.decode_batch = std::max(1.0, std::floor(fit));
+                a.warnings.push_back(
+                    "the KV cache holds about " + fmt_num(*a.kv_capacity_tokens_per_gpu) + " tokens per GPU: only ~" +
+                    fmt_num(a.decode_batch) + " of the " + fmt_num(c_instance) + " requests of ~" +
+                    fmt_num(a.decode_context_tokens) + " tokens fit at once, so the decode batch is modeled at " +
+                    fmt_num(a.decode_batch) + " (the rest queue)");
+            }
+        }
+    }
+
     // --- decode step ---
-    const auto dec = price(m, step_batch::decode(c_instance, a.decode_context_tokens), setup, sol_link_c, mod_link_c,
-                           a.sol_link, a.modeled_link);
+    const auto dec = price(m, step_batch::decode(a.decode_batch, a.decode_context_tokens), setup, sol_link_c,
+                           mod_link_c, a.sol_link, a.modeled_link);
     a.decode_sol_step_s = dec.sol.lower_bound_s;
     a.decode_modeled_step_s = dec.modeled.lower_bound_s;
     for (const auto& n : dec.modeled_model.notes) a.notes.push_back(n);
@@ -263,7 +326,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     // --- steady-state roofs ---
     const double ratio = (a.isl && a.osl && *a.osl > 0) ? *a.isl / *a.osl : 0.0;
     const auto out_rate = [&](double t_dec, std::optional<double> t_pre) {
-        return 1.0 / (t_dec / c_instance + (t_pre ? ratio * *t_pre : 0.0));
+        return 1.0 / (t_dec / a.decode_batch + (t_pre ? ratio * *t_pre : 0.0));
     };
     a.sol_output_tokens_per_s = a.instances * out_rate(a.decode_sol_step_s, a.prefill_sol_s_per_token);
     a.modeled_output_tokens_per_s = a.instances * out_rate(a.decode_modeled_step_s, a.prefill_modeled_s_per_token);
@@ -272,7 +335,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.modeled_total_tokens_per_s = a.modeled_output_tokens_per_s * (1.0 + ratio);
     }
     const double r_mod = a.modeled_output_tokens_per_s / a.instances;
-    a.decode_share = pre ? r_mod * a.decode_modeled_step_s / c_instance : 1.0;
+    a.decode_share = pre ? r_mod * a.decode_modeled_step_s / a.decode_batch : 1.0;
 
     const auto add_phases = [&](const priced_step& p, const std::string& stage, double stage_share) {
         for (auto ph : all_step_phases) {
@@ -325,30 +388,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                              "or the engine does less work than modeled (speculative decoding, prefix caching)");
     }
 
-    // --- memory and concurrency checks ---
-    const auto params = count_parameters(m);
-    a.weight_bytes_per_gpu = params.total_weight_bytes / per_instance;
-    const dtype kv = setup.kv_cache.value_or(m.quant.kv_cache);
-    a.kv_bytes_per_token_per_gpu = kv_per_gpu(m, kv, setup.layout.tp).bytes_per_token_per_gpu / setup.layout.pp;
-    if (g.memory_bytes.known() && a.weight_bytes_per_gpu > *g.memory_bytes.value)
-        a.warnings.push_back("the weights need " + fmt_num(a.weight_bytes_per_gpu / 1e9, 1) + " GB per GPU but " + g.id +
-                             " has " + fmt_num(*g.memory_bytes.value / 1e9) +
-                             " GB: the served checkpoint must be quantised (--quant) or spread over more GPUs");
-    if (g.memory_bytes.known() && a.kv_bytes_per_token_per_gpu > 0) {
-        // SGLang's default --mem-fraction-static is ~0.9 on large GPUs (server_args.py); the
-        // rest holds activations and CUDA graphs.
-        const double usable = 0.9 * *g.memory_bytes.value - a.weight_bytes_per_gpu;
-        a.kv_capacity_tokens_per_gpu = std::max(0.0, usable) / a.kv_bytes_per_token_per_gpu;
-        if (a.isl) {
-            const double per_seq_tokens = *a.isl + *a.osl;  // at the end of a request
-            a.kv_tokens_needed_per_gpu = c_instance / setup.layout.dp * per_seq_tokens;
-            if (*a.kv_tokens_needed_per_gpu > *a.kv_capacity_tokens_per_gpu)
-                a.warnings.push_back(
-                    "the KV cache holds about " + fmt_num(*a.kv_capacity_tokens_per_gpu) + " tokens per GPU but " +
-                    fmt_num(c_instance) + " requests of " + fmt_num(per_seq_tokens) + " tokens need " +
-                    fmt_num(*a.kv_tokens_needed_per_gpu) + ": fewer requests ran at once than the client sent");
-        }
-    }
+    // --- concurrency check ---
     if (run.request_throughput_per_s && run.mean_e2el_s) {
         a.implied_concurrency = *run.request_throughput_per_s * *run.mean_e2el_s;
         if (*a.implied_concurrency < 0.5 * a.concurrency)
@@ -367,6 +407,15 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     }
     if (power && power->samples.empty())
         a.warnings.push_back(power->file + ": no usable power samples: the power picture is missing");
+    if (power && !power->gpu_names.empty()) {
+        bool known = false;
+        for (const auto& n : power->gpu_names)
+            for (const auto& d : g.device_names)
+                if (n == d) known = true;
+        if (!known && !g.device_names.empty())
+            a.warnings.push_back(power->file + " was logged on \"" + power->gpu_names.front() + "\", not on " + g.id +
+                                 " (\"" + g.device_names.front() + "\"): check --gpu or the log");
+    }
     if (power && !power->samples.empty()) {
         // The run's window: samples with a kernel resident at least half the sample period. Logs
         // usually start before and end after the benchmark; idle samples would dilute the draw.
@@ -411,13 +460,13 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     // per second. Phases run one after another, so each roof's share is below 1 even at SOL.
     if (a.fraction_of_sol) {
         double comp = 0, mem = 0, link = 0;
-        const double steps_per_s = *a.fraction_of_sol * (a.sol_output_tokens_per_s / a.instances) / c_instance;
+        const double steps_per_s = *a.fraction_of_sol * (a.sol_output_tokens_per_s / a.instances) / a.decode_batch;
         for (auto ph : all_step_phases) {
             comp += steps_per_s * dec.sol.at(ph).compute_s;
             mem += steps_per_s * dec.sol.at(ph).memory_s;
             link += steps_per_s * dec.sol.at(ph).link_s;
             if (pre) {
-                const double pre_steps_per_s = steps_per_s * c_instance * ratio / pre_tokens;
+                const double pre_steps_per_s = steps_per_s * a.decode_batch * ratio / pre_tokens;
                 comp += pre_steps_per_s * pre->sol.at(ph).compute_s;
                 mem += pre_steps_per_s * pre->sol.at(ph).memory_s;
                 link += pre_steps_per_s * pre->sol.at(ph).link_s;
@@ -432,13 +481,20 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     for (std::size_t b = 1; b < share_by_bound.size(); ++b)
         if (share_by_bound[b] > share_by_bound[wall]) wall = b;
     const bound modeled_wall = static_cast<bound>(wall);
+    // The largest phase within the wall's bound class (so "the wall is X, Y-bound" names a Y-bound phase).
     std::string wall_phase;
     double wall_phase_share = 0;
     for (const auto& p : a.phases)
-        if (p.share > wall_phase_share) {
+        if (p.predicted == modeled_wall && p.share > wall_phase_share) {
             wall_phase_share = p.share;
             wall_phase = p.name;
         }
+
+    // A client that offers requests slower than the server can take them caps throughput at
+    // request rate x output length, whatever the hardware.
+    std::optional<double> offered_output_tokens_per_s;
+    if (run.request_rate_per_s && std::isfinite(*run.request_rate_per_s) && *run.request_rate_per_s > 0 && a.osl)
+        offered_output_tokens_per_s = *run.request_rate_per_s * *a.osl;
 
     a.result.utilization = e.utilization;
     const auto& th = setup.thresholds;
@@ -450,8 +506,21 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
               " tok/s"
         : std::string("no achieved throughput to compare");
 
-    if (a.power && a.power->at_limit(th) && a.power->cap_active(th) && a.power->clock_held(th) &&
-        modeled_wall == bound::compute) {
+    const bool power_held = a.power && a.power->at_limit(th) && a.power->cap_active(th) && a.power->clock_held(th);
+    if (!a.fits) {
+        a.result.what = modeled_wall;
+        a.result.reason = "this setup does not fit in GPU memory (see the warnings): the roof below is "
+                          "what it would reach if it did; the modeled wall is " + wall_phase;
+    } else if (offered_output_tokens_per_s && a.achieved_tokens_per_s && a.achieved_metric == "output_throughput" &&
+               *a.achieved_tokens_per_s >= 0.9 * *offered_output_tokens_per_s &&
+               *offered_output_tokens_per_s < th.near_ceiling * a.modeled_output_tokens_per_s) {
+        a.result.what = bound::latency;
+        a.result.reason = "the client offered " + fmt_num(*run.request_rate_per_s, 2) + " requests/s x " +
+                          fmt_num(*a.osl) + " output tokens = " + fmt_num(*offered_output_tokens_per_s) +
+                          " tok/s and the server delivered " + fmt_num(*a.achieved_tokens_per_s) +
+                          ": the load, not the hardware, set the throughput (" +
+                          fmt_pct(*a.fraction_of_modeled) + " of the modeled roof)";
+    } else if (power_held && modeled_wall == bound::compute) {
         a.result.what = bound::power;
         a.result.reason = "board at " + fmt_pct(*a.power->fraction_of_limit) + " of its power limit with the cap active and "
                           "the SM clock held at " + fmt_pct(*a.power->clock_fraction_of_max) +
@@ -485,9 +554,15 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                 gap = "the GPU had no kernel resident " + fmt_pct(1.0 - u) + " of the time: host, launch or "
                       "scheduler overhead";
         }
-        a.result.reason = achieved_txt + ": no roof is near. The modeled wall would be " + wall_phase + " (" +
-                          fmt_pct(wall_phase_share) + ", " + std::string(to_string(modeled_wall)) + "-bound); " + gap;
+        a.result.reason = achieved_txt + ": no roof is near (below " + fmt_pct(th.near_ceiling) +
+                          " of it). The modeled wall would be " + wall_phase + " (" + fmt_pct(wall_phase_share) + ", " +
+                          std::string(to_string(modeled_wall)) + "-bound); " + gap;
     }
+    if (power_held && a.result.what != bound::power)
+        a.result.notes.push_back("the board sat at its power limit with the cap active and the SM clock at " +
+                                 fmt_pct(*a.power->clock_fraction_of_max) +
+                                 " of max: compute phases ran derated, but the modeled wall is " +
+                                 std::string(to_string(modeled_wall)) + "-bound, which the SM clock does not set");
     if (a.power) {
         const auto& p = *a.power;
         if (p.at_limit(th) && p.cap_active(th) && !p.clock_held(th))
