@@ -161,7 +161,7 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
     r.ambiguous = true;
     r.method = "ambiguous";
     r.reason = "ambiguous: " + basis + " fits " + join(r.candidates) + "; using " + r.id +
-               (enforced_limit_w ? "" : " (a power log's enforced limit would tell editions apart)") + ": pass --gpu";
+               (enforced_limit_w ? "" : " (the enforced power limit in a power log would tell editions apart)") + ": pass --gpu";
     return r;
 }
 

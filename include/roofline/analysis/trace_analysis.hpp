@@ -401,7 +401,11 @@ inline void classify_row(analysis_row& r, const context& c, std::optional<double
     if (std::isfinite(l.median_kernel_s) && l.median_kernel_s < c.options->efficiency.launch_floor_s)
         e.latency_hints.push_back("kernels of ~" + dur(l.median_kernel_s) + ", shorter than the " +
                                   dur(c.options->efficiency.launch_floor_s) + " eager launch floor");
-    if (std::isfinite(l.occupancy_pct) && l.occupancy_pct < 25)
+    // Tensor-core GEMM and attention kernels run at low occupancy by design (large tiles, one CTA
+    // per SM), and NCCL kernels use a few blocks: the estimate is a hint only for the others.
+    const bool occupancy_matters = r.phase != kernel_phase::gemm && r.phase != kernel_phase::moe_gemm &&
+                                   r.phase != kernel_phase::attention && r.phase != kernel_phase::communication;
+    if (occupancy_matters && std::isfinite(l.occupancy_pct) && l.occupancy_pct < 25)
         e.latency_hints.push_back("est. occupancy " + num(l.occupancy_pct) + "%");
     if (r.span_s > 0 && r.busy_s > 0 && r.busy_s / r.span_s < 0.8)
         e.latency_hints.push_back("GPU busy " + pct(r.busy_s / r.span_s) + " of the window");
@@ -544,12 +548,12 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         if (e.activity == gpu_activity::kernel && e.op >= 0 && e.collective < 0) by_op[e.op].push_back(i);
     }
     std::unordered_map<std::int32_t, int> op_work_index;
-    std::size_t unpriced_ops = 0;
+    std::map<std::string, double> unpriced_op_time;  // op name -> kernel time
     for (auto& [op, idx] : by_op) {
         const auto& o = t.ops[static_cast<std::size_t>(op)];
         auto w = price_op(o, g);
         if (!w) {
-            ++unpriced_ops;
+            for (auto i : idx) unpriced_op_time[std::string(o.name)] += t.events[i].duration_s;
             continue;
         }
         const std::size_t main = *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
@@ -621,8 +625,15 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             }
         }
     }
-    if (unpriced_ops > 0)
-        a.notes.push_back(std::to_string(unpriced_ops) + " launching op(s) without a shape model (or without Input Dims)");
+    if (!unpriced_op_time.empty()) {
+        std::vector<std::pair<double, std::string>> v;
+        for (const auto& [n, s] : unpriced_op_time) v.push_back({s, n});
+        std::sort(v.rbegin(), v.rend());
+        std::string list;
+        for (std::size_t k = 0; k < v.size() && k < 5; ++k) list += (k ? ", " : "") + v[k].second + " " + dur(v[k].first);
+        a.notes.push_back("kernels of ops without a shape model (or without Input Dims) are unpriced: " + list +
+                          (v.size() > 5 ? ", ..." : ""));
+    }
 
     // ---- steps ----
     struct step_window {
@@ -926,26 +937,55 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             v.what = static_cast<bound>(best);
             v.utilization = win.utilization;
             const std::string share = pct(by[best] / total);
-            const analysis_row* lead = nullptr;
+            // Contributors to the winning bound: phases with that verdict by their wall time.
+            const double rest_total = non_comm;
+            std::vector<std::pair<double, const analysis_row*>> parts;
             for (const auto& r : rows)
-                if (r.result && static_cast<std::size_t>(r.result->what) == best && (!lead || r.total_s > lead->total_s))
-                    lead = &r;
+                if (r.result && static_cast<std::size_t>(r.result->what) == best && r.phase != kernel_phase::communication &&
+                    rest_total > 0)
+                    parts.push_back({rest * r.total_s / rest_total, &r});
+            std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+            const analysis_row* lead = parts.empty() ? nullptr : parts.front().second;
+            const auto brief = [](const analysis_row& r) {  // "(memory 40%)": its most used roof
+                const bool mem = r.utilization.memory >= r.utilization.compute;
+                return std::string(mem ? "(memory " : "(compute ") + pct(mem ? r.utilization.memory : r.utilization.compute) +
+                       ")";
+            };
+            std::string list;
+            if (v.what == bound::latency && idle > 0) list = "idle " + pct(idle / total);
+            for (std::size_t k = 0; k < parts.size() && k < 4; ++k) {
+                if (parts[k].first / total < 0.01) break;
+                list += (list.empty() ? "" : ", ") + parts[k].second->name + " " + pct(parts[k].first / total);
+                if (v.what == bound::latency) list += " " + brief(*parts[k].second);
+            }
             if (v.what == bound::latency && idle >= by[best] * 0.5) {
                 v.reason = "the GPU is idle " + pct(idle / total) + " of the window (busy " + pct(win.busy_s / total) +
                            "): the host does not keep it fed (launch overhead, Python, synchronisation)";
                 if (lead) v.reason += "; the kernels themselves: " + lead->result->reason;
+            } else if (v.what == bound::latency) {
+                v.reason = "no roof is near for " + share + " of the window (" + list +
+                           "): kernels well below their ceilings";
+                if (win.busy_s / total >= 0.8)
+                    v.reason += ", and the GPU is busy " + pct(win.busy_s / total) +
+                                " of the time, so this is kernel efficiency or small work per kernel, not launch gaps";
             } else if (v.what == bound::communication) {
                 v.reason = "exposed collectives take " + pct(exposed / total) + " of the window";
-                if (lead) {
-                    if (lead->busbw_bytes_per_s)
-                        v.reason += " (busbw " + num(*lead->busbw_bytes_per_s / 1e9) + " GB/s, link at " +
-                                    pct(lead->utilization.communication) + " of its ceiling)";
+                const analysis_row* c_row = nullptr;
+                for (const auto& r : rows)
+                    if (r.phase == kernel_phase::communication) c_row = &r;
+                if (c_row && c_row->result) {
+                    if (c_row->busbw_bytes_per_s)
+                        v.reason += " (busbw " + num(*c_row->busbw_bytes_per_s / 1e9) + " GB/s, link at " +
+                                    pct(c_row->utilization.communication) + " of its ceiling)";
                     else
-                        v.reason += " (" + lead->result->reason + ")";
+                        v.reason += " (" + c_row->result->reason + ")";
                 }
+            } else if (lead && parts.front().first >= 0.75 * by[best]) {
+                v.reason = lead->name + " (" + pct(parts.front().first / total) + " of the window) is " +
+                           std::string(to_string(v.what)) + "-bound: " + lead->result->reason;
             } else if (lead) {
-                v.reason = lead->name + " (" + share + " of the window) is " + std::string(to_string(v.what)) +
-                           "-bound: " + lead->result->reason;
+                v.reason = std::string(to_string(v.what)) + "-bound phases take " + share + " of the window (" + list +
+                           "); largest: " + lead->name + ": " + lead->result->reason;
             } else {
                 v.reason = share + " of the window";
             }

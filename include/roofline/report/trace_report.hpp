@@ -82,11 +82,42 @@ inline std::string labelled(std::string_view label, std::string_view text) {
     return l + wrap(text, 9, 100, 9) + "\n";
 }
 
+/// A mangled name the demangler could not read (Kineto truncates very long CUTLASS names):
+/// its nested name and the first template argument that names the algorithm, e.g.
+/// "_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x...GemmUniversal..." ->
+/// "cutlass::device_kernel<...GemmUniversal...>".
+inline std::string mangled_display(std::string_view n) {
+    std::vector<std::string> ids;
+    std::string head;
+    bool in_head = n.rfind("_ZN", 0) == 0;
+    std::size_t i = in_head ? 3 : 2;
+    while (i < n.size()) {
+        if (std::isdigit(static_cast<unsigned char>(n[i]))) {
+            std::size_t len = 0;
+            while (i < n.size() && std::isdigit(static_cast<unsigned char>(n[i]))) len = len * 10 + static_cast<std::size_t>(n[i++] - '0');
+            if (len == 0 || i + len > n.size()) break;
+            const std::string id(n.substr(i, len));
+            i += len;
+            if (in_head) head += (head.empty() ? "" : "::") + id;
+            else ids.push_back(id);
+        } else {
+            if (n[i] == 'I' || n[i] == 'E') in_head = false;
+            ++i;
+        }
+    }
+    if (head.empty()) return std::string(n);
+    for (std::string_view key : {"Gemm", "Mma", "Attention", "Fmha", "fmha", "Conv", "gemm", "attention"})
+        for (const auto& id : ids)
+            if (id.find(key) != std::string::npos) return head + "<..." + id + "...>";
+    return head + "<...>";
+}
+
 /// A kernel name for a table: namespaces, "void " and the parameter list dropped, template
 /// arguments kept ("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>,
 /// std::array<char*, 3ul> >(int, ...)" -> "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>,
 /// array<char*, 3ul> >").
 inline std::string display_kernel_name(std::string_view n) {
+    if (n.rfind("_Z", 0) == 0) return mangled_display(n);
     if (n.rfind("void ", 0) == 0) n.remove_prefix(5);
     // Drop the parameter list: the last top-level "(...)" at the end.
     if (!n.empty() && n.back() == ')') {
@@ -126,6 +157,13 @@ inline std::string display_kernel_name(std::string_view n) {
 /// namespace component ("at::native::vectorized_elementwise_kernel<8, ...>(...)" ->
 /// "vectorized_elementwise_kernel").
 inline std::string short_kernel_name(std::string_view n) {
+    if (n.rfind("_Z", 0) == 0) {
+        const std::string m = mangled_display(n);
+        const auto p = m.find("<...");
+        const std::string head = m.substr(0, p);
+        const auto q = head.rfind("::");
+        return (q == std::string::npos ? head : head.substr(q + 2)) + (p == std::string::npos ? "" : m.substr(p));
+    }
     if (n.rfind("void ", 0) == 0) n.remove_prefix(5);
     n = n.substr(0, n.find_first_of("<("));
     while (!n.empty() && n.back() == ' ') n.remove_suffix(1);
@@ -444,7 +482,8 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
     o += "Work of the longest kernels:\n";
     for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
         const auto& r = a.kernels[i];
-        const std::string what = !r.example.empty() ? r.example : (r.unknown_reason.empty() ? "no model" : r.unknown_reason);
+        std::string what = !r.example.empty() ? r.example : (r.unknown_reason.empty() ? "no model" : r.unknown_reason);
+        for (const auto& x : r.notes) what += "; " + x;
         o += "  " + wrap(ellipsize_middle(short_kernel_name(r.name), 36) + ": " + what, 4, 100, 2) + "\n";
     }
     if (!a.steps.empty())
@@ -458,13 +497,9 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
         o += "\nWarnings:\n";
         for (const auto& x : a.warnings) o += "  ! " + wrap(x, 4, 100, 4) + "\n";
     }
-    std::vector<std::string> notes = a.notes;
-    for (const auto& r : a.kernels)
-        for (const auto& x : r.notes)
-            if (std::find(notes.begin(), notes.end(), x) == notes.end()) notes.push_back(x);
-    if (!notes.empty()) {
+    if (!a.notes.empty()) {
         o += "\nNotes:\n";
-        for (const auto& x : notes) o += "  - " + wrap(x, 4, 100, 4) + "\n";
+        for (const auto& x : a.notes) o += "  - " + wrap(x, 4, 100, 4) + "\n";
     }
     return o;
 }
@@ -523,18 +558,18 @@ inline roofline_chart trace_roofline_chart(const trace_analysis& a, const gpu_sp
         }
         if (drawn >= max_points) break;
         chart_point p;
-        p.label = std::string(to_string(r.phase)) + ": " + short_kernel_name(r.name);
+        p.label = short_kernel_name(r.name);
         p.arithmetic_intensity = r.work.total_flops() / r.work.dram_bytes();
         p.achieved_flops_per_s = r.work.total_flops() / r.priced_s;
         p.time_share = r.share;
         p.bound = r.result ? r.result->what : bound::latency;
-        p.detail = fmt::format("{}\ncompute {} / memory {} of the datasheet ceilings\n{}", r.example,
+        p.detail = fmt::format("{}\n{}\ncompute {} / memory {} of the datasheet ceilings\n{}", to_string(r.phase), r.example,
                                pct0(r.utilization.compute), pct0(r.utilization.memory),
                                r.result ? r.result->reason : r.unknown_reason);
         chart.points.push_back(std::move(p));
         ++drawn;
     }
-    chart.notes.push_back(fmt::format("circles: kernels with modeled FLOP and DRAM bytes ({} drawn); window {} , GPU busy {}",
+    chart.notes.push_back(fmt::format("circles: kernels with modeled FLOP and DRAM bytes ({} drawn); window {}, GPU busy {}",
                                       drawn, format_seconds(a.window.span_s), format_percent(a.busy_fraction)));
     if (without > 0)
         chart.notes.push_back(fmt::format("{} kernel name{} without FLOP or bytes (copies, collectives, unmodeled) not drawn",
