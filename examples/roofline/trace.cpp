@@ -8,15 +8,15 @@
 //
 // TRACE is a Kineto/PyTorch profiler trace (.json, .json.gz) or an nsys stats CSV report. An
 // nsys `cuda_gpu_kern_sum` report has no timeline: only its time summary is printed.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "cli.hpp"
 #include "roofline/analysis/trace_analysis.hpp"
@@ -43,12 +43,15 @@ struct trace_cli_options {
     std::size_t top = 12;
 };
 
-std::uint64_t as_count(double x) { return static_cast<std::uint64_t>(x + 0.5); }
+std::uint64_t as_count(double x) {
+    return static_cast<std::uint64_t>(x + 0.5);
+}
 
 // An nsys kernel summary (no timeline): the time tables only, as before the verdicts existed.
 void print_summary_only(const trace_summary& s, const trace_cli_options& o) {
-    const std::string why = "an nsys cuda_gpu_kern_sum report has no timeline or shapes: verdicts need a Kineto trace "
-                            "or an nsys cuda_gpu_trace report";
+    const std::string why =
+        "an nsys cuda_gpu_kern_sum report has no timeline or shapes: verdicts need a Kineto trace "
+        "or an nsys cuda_gpu_trace report";
     if (o.json) {
         nlohmann::ordered_json j;
         j["verdict"] = {{"bound", "unknown"}, {"reason", why}};
@@ -62,7 +65,8 @@ void print_summary_only(const trace_summary& s, const trace_cli_options& o) {
         sum["events_kept"] = s.stats.events_kept;
         sum["events_skipped"] = s.stats.events_skipped;
         sum["skipped_by_reason"] = nlohmann::ordered_json::object();
-        for (const auto& [reason, n] : s.stats.skipped_by_reason) sum["skipped_by_reason"][reason] = n;
+        for (const auto& [reason, n] : s.stats.skipped_by_reason)
+            sum["skipped_by_reason"][reason] = n;
         j["phases"] = nlohmann::ordered_json::array();
         for (const auto& p : s.phases)
             j["phases"].push_back({{"phase", std::string(to_string(p.phase))},
@@ -85,16 +89,17 @@ void print_summary_only(const trace_summary& s, const trace_cli_options& o) {
         std::puts(j.dump(2).c_str());
         return;
     }
-    fmt::print("{} ({}): {:.0f} kernels, {:.3f} ms of kernel time, {:.3f} ms of GPU activity\n", s.file, s.format,
-               s.kernel_count, s.kernel_time_s * 1e3, s.gpu_time_s * 1e3);
-    fmt::print("events: {} read, {} kept, {} skipped\n{}\n\n", s.stats.events_read, s.stats.events_kept,
-               s.stats.events_skipped, why);
+    fmt::print("{} ({}): {:.0f} kernels, {:.3f} ms of kernel time, {:.3f} ms of GPU activity\n",
+               s.file, s.format, s.kernel_count, s.kernel_time_s * 1e3, s.gpu_time_s * 1e3);
+    fmt::print("events: {} read, {} kept, {} skipped\n{}\n\n", s.stats.events_read,
+               s.stats.events_kept, s.stats.events_skipped, why);
     auto pt = report::text_table::with_headers({"phase", "count", "total", "share"});
     for (const auto& p : s.phases)
-        pt.add_row({std::string(to_string(p.phase)), report::format_count(p.count), report::format_seconds(p.total_s),
-                    report::format_percent(p.share)});
+        pt.add_row({std::string(to_string(p.phase)), report::format_count(p.count),
+                    report::format_seconds(p.total_s), report::format_percent(p.share)});
     fmt::print("{}\n", pt.render(100));
-    auto kt = report::text_table::with_headers({"kernel", "phase", "count", "total", "mean", "share"});
+    auto kt =
+        report::text_table::with_headers({"kernel", "phase", "count", "total", "mean", "share"});
     const std::size_t n = o.top == 0 ? s.kernels.size() : std::min(o.top, s.kernels.size());
     for (std::size_t i = 0; i < n; ++i) {
         const auto& k = s.kernels[i];
@@ -108,42 +113,55 @@ void print_summary_only(const trace_summary& s, const trace_cli_options& o) {
 }  // namespace
 
 void add_trace_command(CLI::App& app, common_options& common) {
-    auto* cmd = app.add_subcommand("trace", "What bounds a measured trace: per kernel, phase and step verdicts "
-                                            "(Kineto .json/.json.gz, nsys stats CSV)");
+    auto* cmd =
+        app.add_subcommand("trace",
+                           "What bounds a measured trace: per kernel, phase and step verdicts "
+                           "(Kineto .json/.json.gz, nsys stats CSV)");
     static trace_cli_options o;
-    cmd->add_option("TRACE", o.path, "Kineto/PyTorch profiler trace (.json, .json.gz) or nsys stats CSV "
-                                     "(cuda_gpu_trace; cuda_gpu_kern_sum gives the time summary only)")
+    cmd->add_option("TRACE", o.path,
+                    "Kineto/PyTorch profiler trace (.json, .json.gz) or nsys stats CSV "
+                    "(cuda_gpu_trace; cuda_gpu_kern_sum gives the time summary only)")
         ->required();
-    cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV logged while the trace was taken");
-    cmd->add_option("--power-offset", o.power_offset,
-                    "seconds added to the trace's Unix time to get the log's (for traces without a Unix clock: "
-                    "the trace's start after the log's first sample); default: detected");
-    cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`); default: from the trace's device properties");
+    cmd->add_option("--power", o.power,
+                    "nvidia-smi --query-gpu CSV logged while the trace was taken");
+    cmd->add_option(
+        "--power-offset", o.power_offset,
+        "seconds added to the trace's Unix time to get the log's (for traces without a Unix clock: "
+        "the trace's start after the log's first sample); default: detected");
+    cmd->add_option("--gpu", o.gpu,
+                    "GPU id (see `roofline gpus`); default: from the trace's device properties");
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
     cmd->add_option("--device", o.device, "GPU of the trace to analyse (default: the busiest)");
-    cmd->add_option("--model", o.model, "Hugging Face config.json, to price kernels without shapes (CUDA graphs)");
+    cmd->add_option("--model", o.model,
+                    "Hugging Face config.json, to price kernels without shapes (CUDA graphs)");
     cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json for --model");
     cmd->add_option("--tp", o.tp, "tensor parallel degree for --model")->check(CLI::PositiveNumber);
     cmd->add_option("--ep", o.ep, "expert parallel degree for --model")->check(CLI::PositiveNumber);
-    cmd->add_option("--batch", o.batch, "sequences per step for --model (decode: one new token each)")
+    cmd->add_option("--batch", o.batch,
+                    "sequences per step for --model (decode: one new token each)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--context", o.context, "mean cached context per sequence for --model, tokens")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--prefill-tokens", o.prefill_tokens,
                     "prompt tokens per sequence: the step is a prefill of --batch prompts")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--steps", o.steps, "steps in the trace for --model (default: ProfilerSteps or annotations, else 1)")
+    cmd->add_option(
+           "--steps", o.steps,
+           "steps in the trace for --model (default: ProfilerSteps or annotations, else 1)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--rules", o.rules_path, "Kernel-name rules (JSON) tried before the built-in data/kernel_rules.json");
+    cmd->add_option("--rules", o.rules_path,
+                    "Kernel-name rules (JSON) tried before the built-in data/kernel_rules.json");
     cmd->add_flag("--json", o.json, "print JSON (verdict, phases, kernels, steps, summary, power)");
     cmd->add_flag("--csv", o.csv, "print CSV (one record per window, phase, kernel and step)");
-    cmd->add_option("--svg", o.svg, "write the roofline chart (one circle per kernel) to this SVG file");
+    cmd->add_option("--svg", o.svg,
+                    "write the roofline chart (one circle per kernel) to this SVG file");
     cmd->add_option("--html", o.html, "write an HTML report (verdict, tables, chart) to this file");
     cmd->add_option("--top", o.top, "kernel names listed in the text report (0: all)");
     cmd->callback([&common] {
         if (o.json && o.csv) throw usage_error("--json and --csv exclude each other");
         if (o.model.empty() != !o.batch.has_value())
-            throw usage_error(o.model.empty() ? "--batch needs --model" : "--model needs --batch (sequences per step)");
+            throw usage_error(o.model.empty() ? "--batch needs --model"
+                                              : "--model needs --batch (sequences per step)");
         const auto rules = load_kernel_rules(o.rules_path);
         const auto format = detect_trace_format(o.path);
         if (format == trace_format::nsys_cuda_gpu_kern_sum) {
@@ -152,7 +170,8 @@ void add_trace_command(CLI::App& app, common_options& common) {
         }
         kineto_options ko;
         ko.rules = &rules;
-        const kernel_trace t = format == trace_format::kineto ? read_kineto(o.path, ko) : read_nsys_gpu_trace(o.path, rules);
+        const kernel_trace t = format == trace_format::kineto ? read_kineto(o.path, ko)
+                                                              : read_nsys_gpu_trace(o.path, rules);
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
 
         trace_analysis_options ao;
@@ -172,8 +191,9 @@ void add_trace_command(CLI::App& app, common_options& common) {
             ao.layout.tp = o.tp;
             ao.layout.ep = o.ep;
             ao.layout.validate();
-            ao.batch = o.prefill_tokens ? step_batch::prefill(*o.batch, *o.prefill_tokens, o.context.value_or(0))
-                                        : step_batch::decode(*o.batch, o.context.value_or(0));
+            ao.batch = o.prefill_tokens
+                           ? step_batch::prefill(*o.batch, *o.prefill_tokens, o.context.value_or(0))
+                           : step_batch::decode(*o.batch, o.context.value_or(0));
             ao.steps = o.steps.value_or(0);
         } else if (!o.quant.empty() || o.context || o.prefill_tokens || o.steps) {
             throw usage_error("--quant, --context, --prefill-tokens and --steps need --model");
@@ -181,7 +201,9 @@ void add_trace_command(CLI::App& app, common_options& common) {
         const auto a = analyze_trace(t, catalog, ao);
         const gpu_spec& g = catalog.at(a.gpu.id);
 
-        if (!o.svg.empty()) report::write_text_file(o.svg, report::render_roofline_svg(report::trace_roofline_chart(a, g)));
+        if (!o.svg.empty())
+            report::write_text_file(
+                o.svg, report::render_roofline_svg(report::trace_roofline_chart(a, g)));
         if (!o.html.empty()) report::write_text_file(o.html, report::render_trace_html(a, g));
         if (o.json) {
             std::puts(report::trace_analysis_json(a, o.power).dump(2).c_str());

@@ -10,7 +10,8 @@ using namespace roofline;
 
 TEST_CASE("the B200 and H100 sample traces resolve by their device names") {
     const auto catalog = gpu_catalog::builtin();
-    const auto b200 = test::shared_sample("kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz");
+    const auto b200 =
+        test::shared_sample("kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz");
     if (test::have_sample(b200)) {
         const auto t = read_kineto(b200.string());
         REQUIRE(!t.devices.empty());

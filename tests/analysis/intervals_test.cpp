@@ -32,7 +32,8 @@ TEST_CASE("exposed communication is the collectives minus the compute, overlap t
     CHECK(exposed[1].end_s == 30);
     CHECK(total_length_s(exposed) == doctest::Approx(10.0));
     CHECK(total_length_s(intersect(comm, compute)) == doctest::Approx(10.0));
-    CHECK(total_length_s(exposed) + total_length_s(intersect(comm, compute)) == doctest::Approx(total_length_s(comm)));
+    CHECK(total_length_s(exposed) + total_length_s(intersect(comm, compute)) ==
+          doctest::Approx(total_length_s(comm)));
 }
 
 TEST_CASE("a difference with several holes in one interval keeps every piece") {

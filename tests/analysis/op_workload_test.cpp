@@ -9,7 +9,8 @@
 using namespace roofline;
 
 namespace {
-cpu_op op(std::string_view name, std::string_view dims, std::string_view types, std::string_view concrete = {}) {
+cpu_op op(std::string_view name, std::string_view dims, std::string_view types,
+          std::string_view concrete = {}) {
     cpu_op o;
     o.name = name;
     o.input_dims = dims;
@@ -26,8 +27,9 @@ const gpu_spec& h200() {
 TEST_CASE("aten::mm prices 2 m n k FLOP and each operand once") {
     // The gemm_power recording: [16384 x 16384] x [16384 x 16384] bf16.
     // F = 2 x 16384^3 = 8,796,093,022,208; B = 3 x 16384^2 x 2 = 1,610,612,736.
-    const auto w = price_op(op("aten::mm", "[[16384,16384],[16384,16384]]",
-                               R"(["c10::BFloat16","c10::BFloat16"])"), h200());
+    const auto w = price_op(
+        op("aten::mm", "[[16384,16384],[16384,16384]]", R"(["c10::BFloat16","c10::BFloat16"])"),
+        h200());
     REQUIRE(w);
     CHECK(w->kind == "gemm");
     CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(8796093022208.0));
@@ -40,17 +42,20 @@ TEST_CASE("aten::addmm adds the bias read to the GEMM") {
     // bias [4096], A [64, 1024], B [1024, 4096] bf16:
     // F = 2 x 64 x 4096 x 1024 = 536,870,912;
     // B = (64x1024 + 1024x4096 + 64x4096) x 2 + 4096 x 2 = 9,043,968 + 8,192 = 9,052,160.
-    const auto w = price_op(op("aten::addmm", "[[4096],[64,1024],[1024,4096],[],[]]",
-                               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])"),
-                            h200());
+    const auto w =
+        price_op(op("aten::addmm", "[[4096],[64,1024],[1024,4096],[],[]]",
+                    R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])"),
+                 h200());
     REQUIRE(w);
     CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(536870912.0));
     CHECK(w->work.dram_bytes() == doctest::Approx(9052160.0));
 }
 
 TEST_CASE("fp32 GEMMs run on the fp32 vector pipe, linear folds leading dims into m") {
-    // linear: input [2, 8, 64] fp32, weight [32, 64]: m = 16, n = 32, k = 64; F = 2 x 16 x 32 x 64 = 65,536.
-    const auto w = price_op(op("aten::linear", "[[2,8,64],[32,64],[]]", R"(["float","float",""])"), h200());
+    // linear: input [2, 8, 64] fp32, weight [32, 64]: m = 16, n = 32, k = 64; F = 2 x 16 x 32 x 64
+    // = 65,536.
+    const auto w =
+        price_op(op("aten::linear", "[[2,8,64],[32,64],[]]", R"(["float","float",""])"), h200());
     REQUIRE(w);
     CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(65536.0));
     CHECK(w->work.flops_at(peak_key::tf32) == 0);
@@ -66,7 +71,8 @@ TEST_CASE("aten::_grouped_mm: 2 M K N FLOP, the weights of the groups that get r
         // B = 64 x 4096 x 3072 x 2 + 4096 x 4096 x 2 + 4096 x 3072 x 2
         //   = 1,610,612,736 + 33,554,432 + 25,165,824 = 1,669,332,992.
         const auto w = price_op(op("aten::_grouped_mm", "[[4096,4096],[64,4096,3072],[64],[],[]]",
-                                   R"(["c10::BFloat16","c10::BFloat16","int","",""])"), h200());
+                                   R"(["c10::BFloat16","c10::BFloat16","int","",""])"),
+                                h200());
         REQUIRE(w);
         CHECK(w->kind == "grouped_gemm");
         CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(103079215104.0));
@@ -76,7 +82,8 @@ TEST_CASE("aten::_grouped_mm: 2 M K N FLOP, the weights of the groups that get r
         // active = 32 (1 - (31/32)^8) = 32 x (1 - 0.775701) = 7.17757.
         // B = 7.17757 x 64 x 16 x 2 + 8 x 64 x 2 + 8 x 16 x 2 = 14,699.7 + 1,024 + 256 = 15,979.7.
         const auto w = price_op(op("aten::_grouped_mm", "[[8,64],[32,64,16],[32],[],[]]",
-                                   R"(["c10::BFloat16","c10::BFloat16","int","",""])"), h200());
+                                   R"(["c10::BFloat16","c10::BFloat16","int","",""])"),
+                                h200());
         REQUIRE(w);
         CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(2.0 * 8 * 64 * 16));
         CHECK(w->work.dram_bytes() == doctest::Approx(15979.7).epsilon(1e-4));
@@ -87,9 +94,11 @@ TEST_CASE("SDPA decode: KV read once, F = B Hq Lk 2 (D + Dv)") {
     // The decode_attention recording (cuDNN backend, [B, H, L, D]): q [64, 32, 1, 128],
     // k and v [64, 8, 8192, 128] bf16.
     // F = 64 x 32 x 8192 x 2 x 256 = 8,589,934,592.
-    // B = k + v + q + o = 2 x 64x8x8192x128x2 + 2 x 64x32x128x2 = 2,147,483,648 + 1,048,576 = 2,148,532,224.
+    // B = k + v + q + o = 2 x 64x8x8192x128x2 + 2 x 64x32x128x2 = 2,147,483,648 + 1,048,576 =
+    // 2,148,532,224.
     const auto w = price_op(
-        op("aten::_cudnn_attention_forward", "[[64,32,1,128],[64,8,8192,128],[64,8,8192,128],[],[],[],[],[],[],[],[],[],[]]",
+        op("aten::_cudnn_attention_forward",
+           "[[64,32,1,128],[64,8,8192,128],[64,8,8192,128],[],[],[],[],[],[],[],[],[],[]]",
            R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","","","","Scalar","Scalar","Scalar","Scalar","Scalar","Scalar",""])",
            R"(["","","","","","","1","8192","False","0.","False","False",""])"),
         h200());
@@ -109,12 +118,14 @@ TEST_CASE("SDPA prefill: is_causal from Concrete Inputs halves the pairs") {
     const std::string types =
         R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","","Scalar","Scalar","","Scalar"])";
     const auto causal = price_op(op("aten::scaled_dot_product_attention", dims, types,
-                                    R"(["","","","","0.","True","","True"])"), h200());
+                                    R"(["","","","","0.","True","","True"])"),
+                                 h200());
     REQUIRE(causal);
     CHECK(causal->work.flops_at(peak_key::bf16) == doctest::Approx(8598323200.0));
     CHECK(causal->work.dram_bytes() == doctest::Approx(20971520.0));
     const auto full = price_op(op("aten::scaled_dot_product_attention", dims, types,
-                                  R"(["","","","","0.","False","","True"])"), h200());
+                                  R"(["","","","","0.","False","","True"])"),
+                               h200());
     REQUIRE(full);
     CHECK(full->work.flops_at(peak_key::bf16) == doctest::Approx(17179869184.0));
     // Not recorded: the smaller (causal) work, and the assumption said.
@@ -126,12 +137,14 @@ TEST_CASE("SDPA prefill: is_causal from Concrete Inputs halves the pairs") {
 }
 
 TEST_CASE("the flash backend's [B, L, H, D] layout is read as such") {
-    // _flash_attention_forward q [1, 1024, 32, 128], k/v [1, 1024, 8, 128], is_causal (index 8) True.
-    const auto w = price_op(op("aten::_flash_attention_forward",
-                               "[[1,1024,32,128],[1,1024,8,128],[1,1024,8,128],[],[],[],[],[],[],[],[]]",
-                               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","","","Scalar","Scalar","Scalar","Scalar","Scalar","Scalar"])",
-                               R"(["","","","","","1024","1024","0.","True","False","0.088"])"),
-                            h200());
+    // _flash_attention_forward q [1, 1024, 32, 128], k/v [1, 1024, 8, 128], is_causal (index 8)
+    // True.
+    const auto w = price_op(
+        op("aten::_flash_attention_forward",
+           "[[1,1024,32,128],[1,1024,8,128],[1,1024,8,128],[],[],[],[],[],[],[],[]]",
+           R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","","","Scalar","Scalar","Scalar","Scalar","Scalar","Scalar"])",
+           R"(["","","","","","1024","1024","0.","True","False","0.088"])"),
+        h200());
     REQUIRE(w);
     CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(8598323200.0));
 }
@@ -140,14 +153,17 @@ TEST_CASE("elementwise and copies are priced by bytes read plus bytes written") 
     SUBCASE("add with out=: two reads and one write of 2^30 bf16") {
         // B = 3 x 2^30 x 2 = 6,442,450,944 (the elementwise recording); F = 2^30 on the fp32 pipe.
         const auto w = price_op(op("aten::add", "[[1073741824],[1073741824],[],[1073741824]]",
-                                   R"(["c10::BFloat16","c10::BFloat16","Scalar","c10::BFloat16"])"), h200());
+                                   R"(["c10::BFloat16","c10::BFloat16","Scalar","c10::BFloat16"])"),
+                                h200());
         REQUIRE(w);
         CHECK(w->work.dram_bytes() == doctest::Approx(6442450944.0));
         CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(1073741824.0));
     }
     SUBCASE("an in-place cast copy_ reads the source and writes the destination") {
         // dst [64, 32] fp32 written (8,192 B), src bf16 read (4,096 B): 12,288.
-        const auto w = price_op(op("aten::copy_", "[[64,32],[64,32],[]]", R"(["float","c10::BFloat16","Scalar"])"), h200());
+        const auto w = price_op(
+            op("aten::copy_", "[[64,32],[64,32],[]]", R"(["float","c10::BFloat16","Scalar"])"),
+            h200());
         REQUIRE(w);
         CHECK(w->work.dram_bytes() == doctest::Approx(12288.0));
         CHECK(w->work.total_flops() == 0);
@@ -162,14 +178,19 @@ TEST_CASE("elementwise and copies are priced by bytes read plus bytes written") 
 }
 
 TEST_CASE("ops without a model or without shapes are not priced") {
-    CHECK_FALSE(price_op(op("aten::sort", "[[256],[],[]]", R"(["long int","Scalar","Scalar"])"), h200()));
+    CHECK_FALSE(
+        price_op(op("aten::sort", "[[256],[],[]]", R"(["long int","Scalar","Scalar"])"), h200()));
     CHECK_FALSE(price_op(op("aten::mm", "", ""), h200()));
-    CHECK_FALSE(price_op(op("aten::mm", "[[4,5],[6,7]]", R"(["float","float"])"), h200()));  // k mismatch
-    CHECK_FALSE(price_op(op("aten::mm", "[[4,5],[5", R"(["float","float"])"), h200()));      // truncated
+    CHECK_FALSE(
+        price_op(op("aten::mm", "[[4,5],[6,7]]", R"(["float","float"])"), h200()));  // k mismatch
+    CHECK_FALSE(
+        price_op(op("aten::mm", "[[4,5],[5", R"(["float","float"])"), h200()));  // truncated
     // A TensorList parses (cat), but its element type is not recorded: unpriced.
-    const auto args = op_arguments(op("aten::cat", "[[[1,2],[1,2]],[]]", R"(["TensorList","Scalar"])"));
+    const auto args =
+        op_arguments(op("aten::cat", "[[[1,2],[1,2]],[]]", R"(["TensorList","Scalar"])"));
     REQUIRE(args);
     CHECK((*args)[0].is_list);
     CHECK((*args)[0].shapes.size() == 2);
-    CHECK_FALSE(price_op(op("aten::cat", "[[[1,2],[1,2]],[]]", R"(["TensorList","Scalar"])"), h200()));
+    CHECK_FALSE(
+        price_op(op("aten::cat", "[[[1,2],[1,2]],[]]", R"(["TensorList","Scalar"])"), h200()));
 }

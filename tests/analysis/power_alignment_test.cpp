@@ -16,7 +16,8 @@ namespace {
 // A log sampled every 0.1 s from `log_start` for `seconds`, busy (util 90%, 500 W, 1500 of
 // 1980 MHz, cap active) during [busy_from, busy_to), idle (0%, 80 W) otherwise. Busy bounds sit
 // between samples, so that rounding of the Unix-time clock cannot move a sample across them.
-std::vector<power_sample> synthetic_log(double log_start, double seconds, double busy_from, double busy_to) {
+std::vector<power_sample> synthetic_log(double log_start, double seconds, double busy_from,
+                                        double busy_to) {
     std::vector<power_sample> v;
     for (int k = 0; k * 0.1 < seconds; ++k) {
         power_sample s;
@@ -39,7 +40,8 @@ constexpr double zone = 7200.0;            // the log's local time is UTC+02:00
 TEST_CASE("a log in UTC+02:00 is aligned by the zone, and the activity onset checks it") {
     // Kernels from trace time 0.5 s to 3.5 s; the log shows the GPU busy from 0.6 s (one
     // sample period late, as nvidia-smi's trailing averages are) to 3.6 s, in local time.
-    const auto log = synthetic_log(epoch + zone - 10.0, 20.0, epoch + zone + 0.55, epoch + zone + 3.55);
+    const auto log =
+        synthetic_log(epoch + zone - 10.0, 20.0, epoch + zone + 0.55, epoch + zone + 3.55);
     const auto a = align_power(log, epoch, 0.5, 3.5);
     CHECK(a.ok);
     CHECK(a.offset_s == doctest::Approx(zone));
@@ -69,7 +71,8 @@ TEST_CASE("a trace without a Unix clock is aligned by activity onset") {
 }
 
 TEST_CASE("--power-offset is used as given, and a window on an idle log is a bad alignment") {
-    const auto log = synthetic_log(epoch + zone - 10.0, 20.0, epoch + zone + 0.55, epoch + zone + 3.55);
+    const auto log =
+        synthetic_log(epoch + zone - 10.0, 20.0, epoch + zone + 0.55, epoch + zone + 3.55);
     const auto good = align_power(log, epoch, 0.5, 3.5, zone);
     CHECK(good.method == "--power-offset");
     CHECK(good.warnings.empty());
@@ -98,7 +101,8 @@ TEST_CASE("a window shorter than the 1-s power average takes the nearest busy pe
     CHECK(sel.note.find("before the window") != std::string::npos);
 }
 
-TEST_CASE("the gemm_power recording aligns at UTC with its activity onset 0.2 s after the first kernel") {
+TEST_CASE(
+    "the gemm_power recording aligns at UTC with its activity onset 0.2 s after the first kernel") {
     const auto path = test::repo_data("samples/h200/gemm_power/nvidia_smi.csv.gz");
     if (!test::have_sample(path)) return;
     const auto log = read_nvidia_smi_csv(path.string());

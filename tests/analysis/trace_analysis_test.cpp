@@ -19,8 +19,10 @@ struct recording {
 };
 std::optional<recording> load(const std::string& name) {
     const auto dir = test::repo_data("samples/h200/" + name);
-    if (!test::have_sample(dir / "trace.json.gz") || !test::have_sample(dir / "nvidia_smi.csv.gz")) return std::nullopt;
-    return recording{read_kineto((dir / "trace.json.gz").string()), read_nvidia_smi_csv((dir / "nvidia_smi.csv.gz").string())};
+    if (!test::have_sample(dir / "trace.json.gz") || !test::have_sample(dir / "nvidia_smi.csv.gz"))
+        return std::nullopt;
+    return recording{read_kineto((dir / "trace.json.gz").string()),
+                     read_nvidia_smi_csv((dir / "nvidia_smi.csv.gz").string())};
 }
 trace_analysis analyze(const recording& r) {
     trace_analysis_options o;
@@ -85,7 +87,8 @@ TEST_CASE("decode_attention: memory-bound, with the cap touched at full clock no
     CHECK(at.utilization.memory == doctest::Approx(0.93).epsilon(0.03));
     CHECK(at.utilization.compute < 0.05);
     bool noted = false;
-    for (const auto& n : a.window.result->notes) noted = noted || n.find("power cap was touched") != std::string::npos;
+    for (const auto& n : a.window.result->notes)
+        noted = noted || n.find("power cap was touched") != std::string::npos;
     CHECK(noted);
 }
 
@@ -114,7 +117,8 @@ TEST_CASE("allreduce_2gpu: exposed 256 MiB all-reduces make the step communicati
     CHECK(a.window.result->what == bound::communication);
     // The collective runs on the GEMM's stream: nothing overlaps it; 4.42 of 4.66 ms.
     CHECK(a.overlapped_communication_s == 0.0);
-    CHECK(a.exposed_communication_s / (a.window_end_s - a.window_start_s) == doctest::Approx(0.95).epsilon(0.02));
+    CHECK(a.exposed_communication_s / (a.window_end_s - a.window_start_s) ==
+          doctest::Approx(0.95).epsilon(0.02));
     const auto& c = phase(a, kernel_phase::communication);
     REQUIRE(c.busbw_bytes_per_s);
     // busbw = 268,435,456 B / ~884 us x 2 (n-1)/n = ~304 GB/s (the README's sweep: 302 GB/s).
@@ -123,7 +127,8 @@ TEST_CASE("allreduce_2gpu: exposed 256 MiB all-reduces make the step communicati
     CHECK(c.utilization.communication == doctest::Approx(0.67).epsilon(0.03));
     CHECK(a.window.result->reason.find("exposed collectives take 95%") != std::string::npos);
     bool polling = false;
-    for (const auto& n : a.window.result->notes) polling = polling || n.find("polling") != std::string::npos;
+    for (const auto& n : a.window.result->notes)
+        polling = polling || n.find("polling") != std::string::npos;
     CHECK(polling);  // ~94% utilization.gpu at ~310 W
 }
 
@@ -137,7 +142,8 @@ kernel_trace two_streams(double comm_start_s) {
     d.id = 0;
     d.name = "NVIDIA H200";
     t.devices.push_back(d);
-    auto add = [&](std::string_view name, kernel_phase p, std::int64_t stream, double start, double dur) {
+    auto add = [&](std::string_view name, kernel_phase p, std::int64_t stream, double start,
+                   double dur) {
         kernel_event e;
         e.name = t.strings->intern(name);
         e.phase = p;
@@ -147,7 +153,7 @@ kernel_trace two_streams(double comm_start_s) {
         e.duration_s = dur;
         t.events.push_back(e);
     };
-    add("nvjet_sm90_gemm", kernel_phase::gemm, 7, 0.0, 10e-3);              // [0, 10) ms
+    add("nvjet_sm90_gemm", kernel_phase::gemm, 7, 0.0, 10e-3);  // [0, 10) ms
     add("ncclDevKernel_AllReduce", kernel_phase::communication, 8, comm_start_s, 4e-3);
     return t;
 }
@@ -218,7 +224,8 @@ TEST_CASE("a trace without GPU activity or with an unknown GPU is a usage error"
     CHECK_THROWS_AS(analyze_trace(t, gpu_catalog::builtin()), usage_error);
     auto s = two_streams(0);
     s.devices.clear();
-    CHECK_THROWS_WITH_AS(analyze_trace(s, gpu_catalog::builtin()), doctest::Contains("pass --gpu"), usage_error);
+    CHECK_THROWS_WITH_AS(analyze_trace(s, gpu_catalog::builtin()), doctest::Contains("pass --gpu"),
+                         usage_error);
     trace_analysis_options o;
     o.gpu_id = "b200";
     CHECK(analyze_trace(s, gpu_catalog::builtin(), o).gpu.id == "b200");

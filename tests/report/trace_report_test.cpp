@@ -31,18 +31,22 @@ TEST_CASE("the JSON has every key the issue names, with the recorded verdict") {
     const auto j = report::trace_analysis_json(*a, "nvidia_smi.csv.gz");
     CHECK(j.at("verdict").at("bound") == "power");
     CHECK(j.at("verdict").at("reason").get<std::string>().find("700 W") != std::string::npos);
-    for (const char* k : {"kernel_count", "kernel_time_s", "events_read", "events_skipped"}) CHECK(j.at("summary").contains(k));
+    for (const char* k : {"kernel_count", "kernel_time_s", "events_read", "events_skipped"})
+        CHECK(j.at("summary").contains(k));
     CHECK(j.at("summary").at("kernel_count") == 15);
     REQUIRE(j.at("phases").size() == 2);
     for (const auto& p : j.at("phases")) {
-        for (const char* k : {"name", "time_s", "share", "bound", "roof_utilization", "phase", "count", "total_s"})
+        for (const char* k :
+             {"name", "time_s", "share", "bound", "roof_utilization", "phase", "count", "total_s"})
             CHECK(p.contains(k));
-        for (const char* k : {"compute", "memory", "power", "communication"}) CHECK(p.at("roof_utilization").contains(k));
+        for (const char* k : {"compute", "memory", "power", "communication"})
+            CHECK(p.at("roof_utilization").contains(k));
     }
     const auto& gemm = j.at("phases").at(0);
     CHECK(gemm.at("name") == "gemm");
     CHECK(gemm.at("bound") == "power");
-    CHECK(gemm.at("roof_utilization").at("power").get<double>() == doctest::Approx(692.0 / 700.0).epsilon(0.01));
+    CHECK(gemm.at("roof_utilization").at("power").get<double>() ==
+          doctest::Approx(692.0 / 700.0).epsilon(0.01));
     CHECK(j.at("kernels").size() == 2);
     CHECK(j.at("kernels").at(0).contains("mean_s"));
     const auto& p = j.at("power");
@@ -76,7 +80,10 @@ TEST_CASE("the CSV has one record per window, phase, kernel and step") {
     std::ostringstream out;
     report::write_trace_csv(out, *a);
     const auto csv = out.str();
-    CHECK(csv.rfind("level,name,phase,count,total_s,mean_s,share,bound,compute,memory,communication,power,", 0) == 0);
+    CHECK(
+        csv.rfind(
+            "level,name,phase,count,total_s,mean_s,share,bound,compute,memory,communication,power,",
+            0) == 0);
     std::size_t records = 0;
     for (char c : csv) records += c == '\n';
     CHECK(records == 1 + 1 + 2 + 2 + 3);  // header, window, 2 phases, 2 kernels, 3 steps
@@ -89,10 +96,12 @@ TEST_CASE("the chart draws the power-capped roof and the kernel; SVG and HTML ar
     const auto g = gpus::h200_sxm();
     const auto chart = report::trace_roofline_chart(*a, g);
     bool capped = false;
-    for (const auto& c : chart.ceilings) capped = capped || c.style == report::ceiling_style::power_capped;
+    for (const auto& c : chart.ceilings)
+        capped = capped || c.style == report::ceiling_style::power_capped;
     CHECK(capped);
     REQUIRE(chart.points.size() == 1);  // the GEMM (the 4-byte memsets have no FLOP)
-    CHECK(chart.points[0].arithmetic_intensity == doctest::Approx(8796093022208.0 / 1610612736.0));  // 5461
+    CHECK(chart.points[0].arithmetic_intensity ==
+          doctest::Approx(8796093022208.0 / 1610612736.0));  // 5461
     CHECK(chart.points[0].bound == bound::power);
     const auto svg = report::render_roofline_svg(chart);
     CHECK(test::markup_problem(svg) == "");
@@ -105,11 +114,15 @@ TEST_CASE("kernel names are shortened for tables and labels") {
     using report::detail::trace_rep::display_kernel_name;
     using report::detail::trace_rep::short_kernel_name;
     const std::string n =
-        "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul> >"
+        "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+        "std::array<char*, 3ul> >"
         "(int, at::native::CUDAFunctor_add<float>, std::array<char*, 3ul>)";
-    CHECK(display_kernel_name(n) == "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, array<char*, 3ul> >");
+    CHECK(display_kernel_name(n) ==
+          "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>, array<char*, 3ul> >");
     CHECK(short_kernel_name(n) == "vectorized_elementwise_kernel");
     CHECK(short_kernel_name("Memset (Device)") == "Memset");
-    CHECK(short_kernel_name("_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel"
-                            "13GemmUniversalINS5_17GroupProblemShape") == "device_kernel<...GemmUniversal...>");
+    CHECK(
+        short_kernel_name(
+            "_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel"
+            "13GemmUniversalINS5_17GroupProblemShape") == "device_kernel<...GemmUniversal...>");
 }

@@ -30,10 +30,10 @@ namespace roofline {
 
 /// The catalog entry a trace's GPU resolved to.
 struct gpu_resolution {
-    std::string id;                       ///< catalog id; empty when nothing matched
-    std::string method;                   ///< "--gpu", "device name", "device name stem + power limit", ...
-    std::string reason;                   ///< one line for people
-    bool ambiguous = false;               ///< several entries fit; `id` is the first of `candidates`
+    std::string id;          ///< catalog id; empty when nothing matched
+    std::string method;      ///< "--gpu", "device name", "device name stem + power limit", ...
+    std::string reason;      ///< one line for people
+    bool ambiguous = false;  ///< several entries fit; `id` is the first of `candidates`
     std::vector<std::string> candidates;  ///< entries that fit the evidence (one when resolved)
 };
 
@@ -42,8 +42,10 @@ namespace detail::gpu_match {
 inline std::string squash(std::string_view s) {
     std::string out;
     for (char c : s) {
-        if (c >= 'A' && c <= 'Z') out += static_cast<char>(c - 'A' + 'a');
-        else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) out += c;
+        if (c >= 'A' && c <= 'Z')
+            out += static_cast<char>(c - 'A' + 'a');
+        else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            out += c;
     }
     return out;
 }
@@ -52,7 +54,9 @@ inline std::string join(const std::vector<std::string>& v) {
     for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
     return out;
 }
-inline std::string watts(double w) { return std::to_string(static_cast<long long>(w + 0.5)) + " W"; }
+inline std::string watts(double w) {
+    return std::to_string(static_cast<long long>(w + 0.5)) + " W";
+}
 }  // namespace detail::gpu_match
 
 /// Resolves the GPU of a trace.
@@ -110,17 +114,19 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
     }
     if (r.candidates.empty() && device->compute_major >= 0 && device->num_sms > 0) {
         for (const auto& g : all)
-            if (g.cc_major == device->compute_major && g.cc_minor == device->compute_minor && g.sm_count.known() &&
-                static_cast<int>(*g.sm_count.value) == device->num_sms)
+            if (g.cc_major == device->compute_major && g.cc_minor == device->compute_minor &&
+                g.sm_count.known() && static_cast<int>(*g.sm_count.value) == device->num_sms)
                 r.candidates.push_back(g.id);
         if (!r.candidates.empty())
             basis = "compute capability " + std::to_string(device->compute_major) + "." +
-                    std::to_string(device->compute_minor) + " and " + std::to_string(device->num_sms) + " SMs";
+                    std::to_string(device->compute_minor) + " and " +
+                    std::to_string(device->num_sms) + " SMs";
     }
     if (basis.empty()) basis = "device name \"" + device->name + "\"";
     if (r.candidates.empty()) {
-        r.reason = "no catalog entry matches \"" + device->name + "\" (CC " + std::to_string(device->compute_major) +
-                   "." + std::to_string(device->compute_minor) + ", " + std::to_string(device->num_sms) +
+        r.reason = "no catalog entry matches \"" + device->name + "\" (CC " +
+                   std::to_string(device->compute_major) + "." +
+                   std::to_string(device->compute_minor) + ", " + std::to_string(device->num_sms) +
                    " SMs): pass --gpu";
         return r;
     }
@@ -130,20 +136,24 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
         for (const auto& id : r.candidates) {
             const auto* g = catalog.find(id);
             if (g->memory_bytes.known() &&
-                std::fabs(device->total_global_mem_bytes - *g->memory_bytes.value) <= 0.10 * *g->memory_bytes.value)
+                std::fabs(device->total_global_mem_bytes - *g->memory_bytes.value) <=
+                    0.10 * *g->memory_bytes.value)
                 kept.push_back(id);
         }
         if (!kept.empty() && kept.size() < r.candidates.size()) {
             r.candidates = kept;
-            basis += " and " + std::to_string(static_cast<long long>(device->total_global_mem_bytes / 1e9 + 0.5)) +
-                     " GB of memory";
+            basis +=
+                " and " +
+                std::to_string(static_cast<long long>(device->total_global_mem_bytes / 1e9 + 0.5)) +
+                " GB of memory";
         }
     }
     if (r.candidates.size() > 1 && enforced_limit_w && *enforced_limit_w > 0) {
         std::vector<std::string> kept;
         for (const auto& id : r.candidates) {
             const auto* g = catalog.find(id);
-            if (g->power_limit_w.known() && std::fabs(*g->power_limit_w.value - *enforced_limit_w) <= 0.05 * *enforced_limit_w)
+            if (g->power_limit_w.known() &&
+                std::fabs(*g->power_limit_w.value - *enforced_limit_w) <= 0.05 * *enforced_limit_w)
                 kept.push_back(id);
         }
         if (!kept.empty() && kept.size() < r.candidates.size()) {
@@ -153,7 +163,8 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
     }
     r.id = r.candidates.front();
     if (r.candidates.size() == 1) {
-        r.method = basis.rfind("compute", 0) == 0 ? "compute capability and SM count" : "device name stem";
+        r.method =
+            basis.rfind("compute", 0) == 0 ? "compute capability and SM count" : "device name stem";
         if (basis.find("power limit") != std::string::npos) r.method += " + power limit";
         r.reason = basis + ": " + r.id;
         return r;
@@ -161,7 +172,10 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
     r.ambiguous = true;
     r.method = "ambiguous";
     r.reason = "ambiguous: " + basis + " fits " + join(r.candidates) + "; using " + r.id +
-               (enforced_limit_w ? "" : " (the enforced power limit in a power log would tell editions apart)") + ": pass --gpu";
+               (enforced_limit_w
+                    ? ""
+                    : " (the enforced power limit in a power log would tell editions apart)") +
+               ": pass --gpu";
     return r;
 }
 

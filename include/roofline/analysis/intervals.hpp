@@ -35,11 +35,14 @@ using interval_set = std::vector<time_interval>;
 /// The union of `v` as a normalised set (touching intervals merge; empty ones are dropped).
 inline interval_set merge_intervals(std::vector<time_interval> v) {
     std::erase_if(v, [](const time_interval& i) { return !(i.end_s > i.start_s); });
-    std::sort(v.begin(), v.end(), [](const time_interval& a, const time_interval& b) { return a.start_s < b.start_s; });
+    std::sort(v.begin(), v.end(),
+              [](const time_interval& a, const time_interval& b) { return a.start_s < b.start_s; });
     interval_set out;
     for (const auto& i : v) {
-        if (!out.empty() && i.start_s <= out.back().end_s) out.back().end_s = std::max(out.back().end_s, i.end_s);
-        else out.push_back(i);
+        if (!out.empty() && i.start_s <= out.back().end_s)
+            out.back().end_s = std::max(out.back().end_s, i.end_s);
+        else
+            out.push_back(i);
     }
     return out;
 }
@@ -58,8 +61,10 @@ inline interval_set intersect(const interval_set& a, const interval_set& b) {
     while (i < a.size() && j < b.size()) {
         const double s = std::max(a[i].start_s, b[j].start_s), e = std::min(a[i].end_s, b[j].end_s);
         if (e > s) out.push_back({s, e});
-        if (a[i].end_s < b[j].end_s) ++i;
-        else ++j;
+        if (a[i].end_s < b[j].end_s)
+            ++i;
+        else
+            ++j;
     }
     return out;
 }

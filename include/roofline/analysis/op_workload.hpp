@@ -44,12 +44,13 @@ namespace roofline {
 /// One argument of a profiled op: a tensor (shape + element type), a list of tensors, or a
 /// non-tensor (Scalar, None, ScalarList).
 struct op_argument {
-    std::vector<std::vector<std::int64_t>> shapes;  ///< one shape for a tensor, several for a TensorList
-    bool is_list = false;                           ///< TensorList
-    std::string type;                               ///< `Input type` text: "c10::BFloat16", "float", "Scalar", ""
-    std::string concrete;                           ///< `Concrete Inputs` text: "True", "0.", "" (unknown)
-    double element_bytes = 0;                       ///< 0 for non-tensors
-    std::optional<dtype> element_dtype;             ///< for float types the models know
+    std::vector<std::vector<std::int64_t>>
+        shapes;                ///< one shape for a tensor, several for a TensorList
+    bool is_list = false;      ///< TensorList
+    std::string type;          ///< `Input type` text: "c10::BFloat16", "float", "Scalar", ""
+    std::string concrete;      ///< `Concrete Inputs` text: "True", "0.", "" (unknown)
+    double element_bytes = 0;  ///< 0 for non-tensors
+    std::optional<dtype> element_dtype;  ///< for float types the models know
 
     bool is_tensor() const { return element_bytes > 0 && !shapes.empty(); }
     /// Elements of a tensor (a 0-dimensional tensor has one); summed over a TensorList.
@@ -72,9 +73,9 @@ struct op_argument {
 
 /// What one op had to do.
 struct op_work {
-    workload work;            ///< FLOP, minimum DRAM bytes, one launch
-    std::string kind;         ///< "gemm", "grouped_gemm", "attention", "elementwise", "copy", "norm"
-    std::string description;  ///< e.g. "mm [16384x16384] x [16384x16384] bf16"
+    workload work;     ///< FLOP, minimum DRAM bytes, one launch
+    std::string kind;  ///< "gemm", "grouped_gemm", "attention", "elementwise", "copy", "norm"
+    std::string description;               ///< e.g. "mm [16384x16384] x [16384x16384] bf16"
     std::vector<std::string> assumptions;  ///< what the shapes did not say and was assumed
     double tensor_bytes = 0;  ///< bytes of all tensor arguments (the working set, for the L2 check)
 };
@@ -89,15 +90,24 @@ inline bool element_type(std::string_view t, double& bytes, std::optional<dtype>
         std::optional<dtype> d;
     };
     static const entry table[] = {
-        {"c10::BFloat16", 2, dtype::bf16},       {"c10::Half", 2, dtype::fp16},
-        {"float", 4, dtype::fp32},               {"double", 8, dtype::fp64},
-        {"c10::Float8_e4m3fn", 1, dtype::fp8_e4m3}, {"c10::Float8_e4m3fnuz", 1, dtype::fp8_e4m3},
-        {"c10::Float8_e5m2", 1, dtype::fp8_e5m2}, {"c10::Float8_e5m2fnuz", 1, dtype::fp8_e5m2},
-        {"c10::Float8_e8m0fnu", 1, std::nullopt}, {"c10::Float4_e2m1fn_x2", 1, std::nullopt},
-        {"long int", 8, std::nullopt},           {"int", 4, std::nullopt},
-        {"short int", 2, std::nullopt},          {"signed char", 1, dtype::int8},
-        {"unsigned char", 1, std::nullopt},      {"bool", 1, std::nullopt},
-        {"c10::complex<float>", 8, std::nullopt}, {"c10::complex<double>", 16, std::nullopt},
+        {"c10::BFloat16", 2, dtype::bf16},
+        {"c10::Half", 2, dtype::fp16},
+        {"float", 4, dtype::fp32},
+        {"double", 8, dtype::fp64},
+        {"c10::Float8_e4m3fn", 1, dtype::fp8_e4m3},
+        {"c10::Float8_e4m3fnuz", 1, dtype::fp8_e4m3},
+        {"c10::Float8_e5m2", 1, dtype::fp8_e5m2},
+        {"c10::Float8_e5m2fnuz", 1, dtype::fp8_e5m2},
+        {"c10::Float8_e8m0fnu", 1, std::nullopt},
+        {"c10::Float4_e2m1fn_x2", 1, std::nullopt},
+        {"long int", 8, std::nullopt},
+        {"int", 4, std::nullopt},
+        {"short int", 2, std::nullopt},
+        {"signed char", 1, dtype::int8},
+        {"unsigned char", 1, std::nullopt},
+        {"bool", 1, std::nullopt},
+        {"c10::complex<float>", 8, std::nullopt},
+        {"c10::complex<double>", 16, std::nullopt},
         {"c10::complex<c10::Half>", 4, std::nullopt},
     };
     for (const auto& e : table)
@@ -112,7 +122,7 @@ inline bool element_type(std::string_view t, double& bytes, std::optional<dtype>
 /// A tiny reader of the compact JSON Kineto writes for `Input Dims` (nested integer lists) and
 /// for `Input type` / `Concrete Inputs` (lists of strings).
 class list_reader {
-public:
+  public:
     explicit list_reader(std::string_view s) : s_(s) {}
 
     /// `Input Dims`: a list whose items are shapes ([1,2]), lists of shapes ([[1,2],[3]]) or [].
@@ -124,7 +134,8 @@ public:
             bool list = false;
             if (!eat('[')) return false;
             if (eat(']')) {
-                arg.emplace_back();  // [] : a 0-dimensional tensor or a non-tensor (decided by the type)
+                arg.emplace_back();  // [] : a 0-dimensional tensor or a non-tensor (decided by the
+                                     // type)
             } else if (peek() == '[') {
                 list = true;
                 for (;;) {
@@ -171,9 +182,11 @@ public:
         }
     }
 
-private:
+  private:
     void ws() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
+        while (i_ < s_.size() &&
+               (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r'))
+            ++i_;
     }
     char peek() {
         ws();
@@ -236,7 +249,8 @@ inline bool one_of(std::string_view n, std::initializer_list<std::string_view> n
 }
 
 /// NumPy/PyTorch broadcast of shapes; empty optional when they do not broadcast.
-inline std::optional<std::vector<std::int64_t>> broadcast(const std::vector<const std::vector<std::int64_t>*>& shapes) {
+inline std::optional<std::vector<std::int64_t>> broadcast(
+    const std::vector<const std::vector<std::int64_t>*>& shapes) {
     std::size_t rank = 0;
     for (auto* s : shapes) rank = std::max(rank, s->size());
     std::vector<std::int64_t> out(rank, 1);
@@ -245,8 +259,10 @@ inline std::optional<std::vector<std::int64_t>> broadcast(const std::vector<cons
             const std::size_t o = rank - s->size() + i;
             const auto d = (*s)[i];
             if (d == 1) continue;
-            if (out[o] == 1) out[o] = d;
-            else if (out[o] != d) return std::nullopt;
+            if (out[o] == 1)
+                out[o] = d;
+            else if (out[o] != d)
+                return std::nullopt;
         }
     return out;
 }
@@ -260,7 +276,8 @@ inline std::optional<dtype> scalar_type_code(std::string_view s) {
     return std::nullopt;
 }
 
-inline op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, const gpu_spec& g, std::string desc) {
+inline op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, const gpu_spec& g,
+                         std::string desc) {
     op_work w;
     const auto path = gemm_compute_path(b, a, g);
     w.work = gemm_workload(shape, a, b, c, path.peak);
@@ -270,7 +287,8 @@ inline op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, con
                     std::string(to_string(path.peak)) + " rate";
     if (!path.note.empty()) w.assumptions.push_back(path.note);
     if (a == dtype::fp32 && path.peak == peak_key::fp32)
-        w.assumptions.push_back("fp32 GEMM priced on the fp32 vector pipe (PyTorch's default, TF32 off)");
+        w.assumptions.push_back(
+            "fp32 GEMM priced on the fp32 vector pipe (PyTorch's default, TF32 off)");
     return w;
 }
 
@@ -286,7 +304,8 @@ inline std::optional<std::vector<op_argument>> op_arguments(const cpu_op& op) {
     if (!list_reader(op.input_dims).dims(dims, lists)) return std::nullopt;
     std::vector<std::string> types, concrete;
     if (!op.input_types.empty() && !list_reader(op.input_types).strings(types)) types.clear();
-    if (!op.concrete_inputs.empty() && !list_reader(op.concrete_inputs).strings(concrete)) concrete.clear();
+    if (!op.concrete_inputs.empty() && !list_reader(op.concrete_inputs).strings(concrete))
+        concrete.clear();
     std::vector<op_argument> args(dims.size());
     for (std::size_t i = 0; i < dims.size(); ++i) {
         auto& a = args[i];
@@ -344,7 +363,8 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
             std::vector<std::int64_t> ba(sa.begin(), sa.end() - 2), bb(sb.begin(), sb.end() - 2);
             const auto batch = broadcast({&ba, &bb});
             if (!batch) return std::nullopt;
-            s = {double(sa[sa.size() - 2]), double(sb.back()), double(sa.back()), product(*batch, 0, batch->size())};
+            s = {double(sa[sa.size() - 2]), double(sb.back()), double(sa.back()),
+                 product(*batch, 0, batch->size())};
         } else {
             return std::nullopt;
         }
@@ -352,13 +372,15 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
         std::vector<std::string> notes;
         if (n == "_scaled_mm") {
             std::optional<dtype> o;
-            for (std::size_t i = 4; i < args.size() && !o; ++i) o = scalar_type_code(args[i].concrete);
+            for (std::size_t i = 4; i < args.size() && !o; ++i)
+                o = scalar_type_code(args[i].concrete);
             c = o.value_or(dtype::bf16);
             if (!o) notes.push_back("_scaled_mm output dtype not recorded: bf16 assumed");
         }
         out = make_gemm(s, *dt(A), *dt(B), c, g, desc);
         // Bias (addmm/baddbmm first argument, linear third) is read once.
-        const op_argument* bias = has_bias_first ? tensor(0) : (n == "linear" ? tensor(2) : nullptr);
+        const op_argument* bias =
+            has_bias_first ? tensor(0) : (n == "linear" ? tensor(2) : nullptr);
         if (bias) out->work.bytes_at(memory_level::dram) += bias->bytes();
         for (auto& x : notes) out->assumptions.push_back(std::move(x));
     }
@@ -374,18 +396,21 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
         const auto path = gemm_compute_path(b, a, g);
         op_work w;
         w.kind = "grouped_gemm";
-        w.description = "_grouped_mm " + shape_text(sa) + " x " + shape_text(sb) + " " + std::string(to_string(a)) +
-                        " at the " + std::string(to_string(path.peak)) + " rate";
+        w.description = "_grouped_mm " + shape_text(sa) + " x " + shape_text(sb) + " " +
+                        std::string(to_string(a)) + " at the " + std::string(to_string(path.peak)) +
+                        " rate";
         if (sa.size() == 2 && sb.size() == 3 && sa[1] == sb[1]) {
             // A [M, K] rows split into G groups by offsets; B [G, K, N].
             const double M = double(sa[0]), K = double(sa[1]), G = double(sb[0]), N = double(sb[2]);
             const double active = M > 0 ? expected_active_experts(G, 1, M) : 0.0;
             w.work.flops_at(path.peak) = 2.0 * M * K * N;
-            w.work.bytes_at(memory_level::dram) =
-                active * K * N * bytes_per_element(b) + M * K * bytes_per_element(a) + M * N * bytes_per_element(a);
-            w.assumptions.push_back("rows spread uniformly over the " + std::to_string(static_cast<long long>(G)) +
-                                    " groups: weights of " +
-                                    std::to_string(static_cast<long long>(active + 0.5)) + " groups read");
+            w.work.bytes_at(memory_level::dram) = active * K * N * bytes_per_element(b) +
+                                                  M * K * bytes_per_element(a) +
+                                                  M * N * bytes_per_element(a);
+            w.assumptions.push_back(
+                "rows spread uniformly over the " + std::to_string(static_cast<long long>(G)) +
+                " groups: weights of " + std::to_string(static_cast<long long>(active + 0.5)) +
+                " groups read");
         } else if (sa.size() == 3 && sb.size() == 3 && sa[0] == sb[0] && sa[2] == sb[1]) {
             const double G = double(sa[0]), M = double(sa[1]), K = double(sa[2]), N = double(sb[2]);
             w.work = gemm_workload({M, N, K, G}, a, b, a, path.peak);
@@ -406,12 +431,15 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
     }
 
     // ---- attention ----
-    else if (one_of(n, {"scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
-                        "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention",
-                        "_scaled_dot_product_fused_attention_overrideable", "_cudnn_attention_forward",
-                        "_flash_attention_forward", "_efficient_attention_forward"})) {
+    else if (one_of(
+                 n,
+                 {"scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
+                  "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention",
+                  "_scaled_dot_product_fused_attention_overrideable", "_cudnn_attention_forward",
+                  "_flash_attention_forward", "_efficient_attention_forward"})) {
         const op_argument *Q = tensor(0), *K = tensor(1), *V = tensor(2);
-        if (!Q || !K || !V || !dt(Q) || Q->shape().size() != 4 || K->shape().size() != 4 || V->shape().size() != 4)
+        if (!Q || !K || !V || !dt(Q) || Q->shape().size() != 4 || K->shape().size() != 4 ||
+            V->shape().size() != 4)
             return std::nullopt;
         // Backends below SDPA take [B, L, H, D]; SDPA itself [B, H, L, D].
         const bool blhd = one_of(n, {"_flash_attention_forward", "_efficient_attention_forward"});
@@ -419,34 +447,47 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
         const auto& k = K->shape();
         const auto& v = V->shape();
         const double B = double(q[0]);
-        const double Hq = double(blhd ? q[2] : q[1]), Lq = double(blhd ? q[1] : q[2]), D = double(q[3]);
+        const double Hq = double(blhd ? q[2] : q[1]), Lq = double(blhd ? q[1] : q[2]),
+                     D = double(q[3]);
         const double Lk = double(blhd ? k[1] : k[2]);
         const double Dv = double(v[3]);
         // Position of is_causal (bool) or custom_mask_type (int: 0 none) in the op's schema
         // (aten/src/ATen/native/native_functions.yaml).
         std::size_t at = 0;
         bool mask_type = false;
-        if (n == "scaled_dot_product_attention") at = 5;
-        else if (n == "_scaled_dot_product_flash_attention") at = 4;
-        else if (n == "_scaled_dot_product_efficient_attention" || n == "_scaled_dot_product_cudnn_attention") at = 6;
-        else if (n == "_cudnn_attention_forward") at = 10;
-        else if (n == "_flash_attention_forward") at = 8;
-        else if (n == "_efficient_attention_forward") at = 9, mask_type = true;
+        if (n == "scaled_dot_product_attention")
+            at = 5;
+        else if (n == "_scaled_dot_product_flash_attention")
+            at = 4;
+        else if (n == "_scaled_dot_product_efficient_attention" ||
+                 n == "_scaled_dot_product_cudnn_attention")
+            at = 6;
+        else if (n == "_cudnn_attention_forward")
+            at = 10;
+        else if (n == "_flash_attention_forward")
+            at = 8;
+        else if (n == "_efficient_attention_forward")
+            at = 9, mask_type = true;
         std::optional<bool> causal;
         if (at > 0 && at < args.size() && !args[at].concrete.empty()) {
             const auto& c = args[at].concrete;
-            if (mask_type) causal = c != "0";
-            else if (c == "True") causal = true;
-            else if (c == "False") causal = false;
+            if (mask_type)
+                causal = c != "0";
+            else if (c == "True")
+                causal = true;
+            else if (c == "False")
+                causal = false;
         }
         op_work w;
         w.kind = "attention";
-        if (!causal && Lq > 1) w.assumptions.push_back("is_causal not recorded: priced causal (the smaller work)");
+        if (!causal && Lq > 1)
+            w.assumptions.push_back("is_causal not recorded: priced causal (the smaller work)");
         const bool is_causal = causal.value_or(Lq > 1) && Lk >= Lq;
         const double pairs = attention_pairs({1, Lq, Lk - Lq}, 0.0, is_causal);
         const dtype act = *dt(Q);
         w.work.flops_at(peak_of(act)) = B * Hq * pairs * 2.0 * (D + Dv);
-        double bytes = Q->bytes() + K->bytes() + V->bytes() + B * Hq * Lq * Dv * bytes_per_element(act);
+        double bytes =
+            Q->bytes() + K->bytes() + V->bytes() + B * Hq * Lq * Dv * bytes_per_element(act);
         for (std::size_t i = 3; i < args.size(); ++i)  // attention mask / bias, sequence offsets
             if (args[i].is_tensor() && !args[i].is_list) bytes += args[i].bytes();
         w.work.bytes_at(memory_level::dram) = bytes;
@@ -457,8 +498,9 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
     }
 
     // ---- norms and softmax: read the input (and weights), write the output ----
-    else if (one_of(n, {"rms_norm", "_fused_rms_norm", "layer_norm", "native_layer_norm", "group_norm",
-                        "native_group_norm", "softmax", "_softmax", "log_softmax", "_log_softmax"})) {
+    else if (one_of(n,
+                    {"rms_norm", "_fused_rms_norm", "layer_norm", "native_layer_norm", "group_norm",
+                     "native_group_norm", "softmax", "_softmax", "log_softmax", "_log_softmax"})) {
         const op_argument* X = tensor(0);
         if (!X) return std::nullopt;
         op_work w;
@@ -482,8 +524,8 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
         const double row = double(W->shape()[1]) * W->element_bytes;
         w.work.bytes_at(memory_level::dram) = I->bytes() + 2.0 * I->elements() * row;
         w.work.launches = 1;
-        w.description = "embedding " + std::to_string(static_cast<long long>(I->elements())) + " rows of " +
-                        shape_text(W->shape());
+        w.description = "embedding " + std::to_string(static_cast<long long>(I->elements())) +
+                        " rows of " + shape_text(W->shape());
         out = std::move(w);
     }
 
@@ -502,18 +544,20 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
             bool bool_out;
         };
         static const ew table[] = {
-            {"add", 3, 1, false}, {"sub", 3, 1, false}, {"rsub", 3, 1, false}, {"mul", 2, 1, false},
-            {"div", 2, 1, false}, {"maximum", 2, 1, false}, {"minimum", 2, 1, false},
-            {"neg", 1, 0, false}, {"abs", 1, 0, false}, {"exp", 1, 0, false}, {"log", 1, 0, false},
-            {"sqrt", 1, 0, false}, {"rsqrt", 1, 0, false}, {"sin", 1, 0, false}, {"cos", 1, 0, false},
-            {"tanh", 1, 0, false}, {"sigmoid", 1, 0, false}, {"silu", 1, 0, false}, {"gelu", 2, 0, false},
-            {"relu", 1, 0, false}, {"reciprocal", 1, 0, false}, {"square", 1, 0, false}, {"pow", 2, 0, false},
-            {"clamp", 3, 0, false}, {"clamp_min", 2, 0, false}, {"clamp_max", 2, 0, false},
-            {"where", 3, 0, false}, {"masked_fill", 3, 0, false}, {"sign", 1, 0, false},
-            {"eq", 2, 0, true}, {"ne", 2, 0, true}, {"lt", 2, 0, true}, {"le", 2, 0, true},
-            {"gt", 2, 0, true}, {"ge", 2, 0, true}, {"logical_not", 1, 0, true},
-            {"copy", 3, 0, false}, {"clone", 2, 0, false}, {"contiguous", 2, 0, false},
-            {"_to_copy", 7, 0, false}, {"fill", 2, 0, false}, {"zero", 1, 0, false},
+            {"add", 3, 1, false},         {"sub", 3, 1, false},       {"rsub", 3, 1, false},
+            {"mul", 2, 1, false},         {"div", 2, 1, false},       {"maximum", 2, 1, false},
+            {"minimum", 2, 1, false},     {"neg", 1, 0, false},       {"abs", 1, 0, false},
+            {"exp", 1, 0, false},         {"log", 1, 0, false},       {"sqrt", 1, 0, false},
+            {"rsqrt", 1, 0, false},       {"sin", 1, 0, false},       {"cos", 1, 0, false},
+            {"tanh", 1, 0, false},        {"sigmoid", 1, 0, false},   {"silu", 1, 0, false},
+            {"gelu", 2, 0, false},        {"relu", 1, 0, false},      {"reciprocal", 1, 0, false},
+            {"square", 1, 0, false},      {"pow", 2, 0, false},       {"clamp", 3, 0, false},
+            {"clamp_min", 2, 0, false},   {"clamp_max", 2, 0, false}, {"where", 3, 0, false},
+            {"masked_fill", 3, 0, false}, {"sign", 1, 0, false},      {"eq", 2, 0, true},
+            {"ne", 2, 0, true},           {"lt", 2, 0, true},         {"le", 2, 0, true},
+            {"gt", 2, 0, true},           {"ge", 2, 0, true},         {"logical_not", 1, 0, true},
+            {"copy", 3, 0, false},        {"clone", 2, 0, false},     {"contiguous", 2, 0, false},
+            {"_to_copy", 7, 0, false},    {"fill", 2, 0, false},      {"zero", 1, 0, false},
         };
         const ew* e = nullptr;
         for (const auto& x : table)
@@ -523,8 +567,10 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
         const op_argument* out_arg = nullptr;
         for (std::size_t i = 0; i < args.size(); ++i) {
             if (!args[i].is_tensor() || args[i].is_list) continue;
-            if (!in_place && i >= e->arity && !out_arg) out_arg = &args[i];
-            else reads.push_back(&args[i]);
+            if (!in_place && i >= e->arity && !out_arg)
+                out_arg = &args[i];
+            else
+                reads.push_back(&args[i]);
         }
         const op_argument* self = tensor(base == "where" ? 1 : 0);  // where(cond, self, other)
         if (!self) return std::nullopt;
@@ -553,12 +599,14 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
                 out_elements = product(*o, 0, o->size());
                 written = out_elements * (e->bool_out ? 1.0 : self->element_bytes);
                 if (base == "_to_copy")
-                    w.assumptions.push_back("_to_copy output dtype not recorded: the input's assumed");
+                    w.assumptions.push_back(
+                        "_to_copy output dtype not recorded: the input's assumed");
             }
         }
         w.work.bytes_at(memory_level::dram) = read + written;
-        if (e->flops > 0) w.work.flops_at(self->element_dtype == dtype::fp64 ? peak_key::fp64 : peak_key::fp32) =
-            e->flops * out_elements;
+        if (e->flops > 0)
+            w.work.flops_at(self->element_dtype == dtype::fp64 ? peak_key::fp64 : peak_key::fp32) =
+                e->flops * out_elements;
         w.work.launches = 1;
         w.description = std::string(n) + " " + shape_text(self->shape()) + " " + self->type;
         out = std::move(w);

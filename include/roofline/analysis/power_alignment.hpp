@@ -45,7 +45,8 @@ namespace roofline {
 /// Unix time (seconds, UTC) of the trace's time origin (`start_s` = 0), or NaN when the trace's
 /// clock is not a Unix clock (no `baseTimeNanoseconds` and timestamps before September 2001).
 inline double trace_epoch_s(const kernel_trace& t) {
-    if (t.base_time_ns) return static_cast<double>(*t.base_time_ns) * 1e-9 + t.time_origin_us * 1e-6;
+    if (t.base_time_ns)
+        return static_cast<double>(*t.base_time_ns) * 1e-9 + t.time_origin_us * 1e-6;
     const double s = t.time_origin_us * 1e-6;
     return s > 1e9 ? s : std::numeric_limits<double>::quiet_NaN();
 }
@@ -54,7 +55,8 @@ inline double trace_epoch_s(const kernel_trace& t) {
 inline double sample_period_s(const std::vector<power_sample>& s) {
     std::vector<double> d;
     for (std::size_t i = 1; i < s.size(); ++i)
-        if (std::isfinite(s[i].wall_time_s) && std::isfinite(s[i - 1].wall_time_s) && s[i].wall_time_s > s[i - 1].wall_time_s)
+        if (std::isfinite(s[i].wall_time_s) && std::isfinite(s[i - 1].wall_time_s) &&
+            s[i].wall_time_s > s[i - 1].wall_time_s)
             d.push_back(s[i].wall_time_s - s[i - 1].wall_time_s);
     if (d.empty()) return std::numeric_limits<double>::quiet_NaN();
     std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
@@ -76,7 +78,8 @@ inline std::vector<bool> busy_samples(const std::vector<power_sample>& s) {
     }
     std::vector<bool> out(s.size(), false);
     for (std::size_t i = 0; i < s.size(); ++i)
-        out[i] = std::isfinite(s[i].utilization_gpu) ? s[i].utilization_gpu > 0.05 : s[i].power_draw_w > threshold;
+        out[i] = std::isfinite(s[i].utilization_gpu) ? s[i].utilization_gpu > 0.05
+                                                     : s[i].power_draw_w > threshold;
     return out;
 }
 
@@ -88,7 +91,8 @@ struct sample_run {
 };
 
 /// Runs of at least `min_samples` consecutive busy samples (samples in time order).
-inline std::vector<sample_run> busy_runs(const std::vector<power_sample>& s, std::size_t min_samples) {
+inline std::vector<sample_run> busy_runs(const std::vector<power_sample>& s,
+                                         std::size_t min_samples) {
     const auto busy = busy_samples(s);
     std::vector<sample_run> out;
     for (std::size_t i = 0; i < s.size();) {
@@ -111,7 +115,8 @@ struct power_alignment {
     /// the time of the trace's origin after the log's first sample (other traces).
     double offset_s = std::numeric_limits<double>::quiet_NaN();
     std::string basis;   ///< "unix time" or "log start"
-    std::string method;  ///< "--power-offset", "timestamps (log in UTC)", "timestamps (log in UTC+02:00)", "activity onset"
+    std::string method;  ///< "--power-offset", "timestamps (log in UTC)", "timestamps (log in
+                         ///< UTC+02:00)", "activity onset"
     /// Log time of the trace's time 0 (so log time = origin_log_s + trace time).
     double origin_log_s = std::numeric_limits<double>::quiet_NaN();
     /// Log activity onset nearest the window minus the first kernel's log time, seconds.
@@ -141,8 +146,9 @@ inline std::string secs(double s, int digits = 2) {
 /// [first_kernel_s, last_kernel_s] (trace seconds) and whose origin is at Unix time
 /// `trace_epoch` (NaN when unknown). `busy_fraction`: the trace's GPU busy share of its window,
 /// for the idle-log check. `user_offset_s`: `--power-offset`.
-inline power_alignment align_power(const std::vector<power_sample>& samples, double trace_epoch, double first_kernel_s,
-                                   double last_kernel_s, std::optional<double> user_offset_s = std::nullopt,
+inline power_alignment align_power(const std::vector<power_sample>& samples, double trace_epoch,
+                                   double first_kernel_s, double last_kernel_s,
+                                   std::optional<double> user_offset_s = std::nullopt,
                                    double busy_fraction = 1.0) {
     using detail::align::secs;
     power_alignment a;
@@ -152,7 +158,8 @@ inline power_alignment align_power(const std::vector<power_sample>& samples, dou
     for (const auto& x : samples)
         if (std::isfinite(x.wall_time_s)) s.push_back(x);
     if (s.empty()) {
-        a.warnings.push_back("the power log has no timestamps: its samples cannot be placed on the trace");
+        a.warnings.push_back(
+            "the power log has no timestamps: its samples cannot be placed on the trace");
         return a;
     }
     const double L0 = s.front().wall_time_s, L1 = s.back().wall_time_s;
@@ -161,7 +168,8 @@ inline power_alignment align_power(const std::vector<power_sample>& samples, dou
     // Sustained onsets: busy for three samples after an idle one (or at the log's start).
     std::vector<double> onsets;
     for (std::size_t i = 0; i + 2 < s.size(); ++i)
-        if (busy[i] && busy[i + 1] && busy[i + 2] && (i == 0 || !busy[i - 1])) onsets.push_back(s[i].wall_time_s);
+        if (busy[i] && busy[i + 1] && busy[i + 2] && (i == 0 || !busy[i - 1]))
+            onsets.push_back(s[i].wall_time_s);
     const auto busy_near = [&](double t0, double t1) {
         std::size_t n = 0, b = 0;
         for (std::size_t i = 0; i < s.size(); ++i)
@@ -178,10 +186,12 @@ inline power_alignment align_power(const std::vector<power_sample>& samples, dou
         bool found = false;
         for (int k = -48; k <= 56; ++k) {
             const double z = k * 900.0;
-            const double w0 = trace_epoch + first_kernel_s + z, w1 = trace_epoch + last_kernel_s + z;
+            const double w0 = trace_epoch + first_kernel_s + z,
+                         w1 = trace_epoch + last_kernel_s + z;
             if (w1 < L0 - period || w0 > L1 + period) continue;
             const double score = busy_near(w0 - 2.0, w1 + 2.0);
-            if (!found || score > best_score + 1e-9 || (std::fabs(score - best_score) <= 1e-9 && std::fabs(z) < std::fabs(best_z))) {
+            if (!found || score > best_score + 1e-9 ||
+                (std::fabs(score - best_score) <= 1e-9 && std::fabs(z) < std::fabs(best_z))) {
                 best_z = z;
                 best_score = score;
                 found = true;
@@ -191,8 +201,9 @@ inline power_alignment align_power(const std::vector<power_sample>& samples, dou
             a.offset_s = 0;
             a.origin_log_s = trace_epoch;
             a.method = "timestamps";
-            a.warnings.push_back("the trace window lies outside the power log in every time zone (log covers " +
-                                 secs(L1 - L0, 1) + "): no samples align; pass --power-offset");
+            a.warnings.push_back(
+                "the trace window lies outside the power log in every time zone (log covers " +
+                secs(L1 - L0, 1) + "): no samples align; pass --power-offset");
             return a;
         }
         a.offset_s = best_z;
@@ -200,15 +211,17 @@ inline power_alignment align_power(const std::vector<power_sample>& samples, dou
         a.method = "timestamps (log in " + detail::align::zone_text(best_z) + ")";
     } else {
         if (onsets.empty()) {
-            a.warnings.push_back("the trace has no Unix clock and the log shows no sustained rise of activity: "
-                                 "pass --power-offset");
+            a.warnings.push_back(
+                "the trace has no Unix clock and the log shows no sustained rise of activity: "
+                "pass --power-offset");
             return a;
         }
         a.origin_log_s = onsets.front() - first_kernel_s;
         a.offset_s = a.origin_log_s - L0;
         a.method = "activity onset";
-        a.warnings.push_back("aligned by activity onset: the trace's first kernel is taken to start the log's first "
-                             "busy period; if the trace is a window of a longer run, pass --power-offset");
+        a.warnings.push_back(
+            "aligned by activity onset: the trace's first kernel is taken to start the log's first "
+            "busy period; if the trace is a window of a longer run, pass --power-offset");
     }
 
     // Checks.
@@ -226,8 +239,10 @@ inline power_alignment align_power(const std::vector<power_sample>& samples, dou
     if (std::isfinite(nearest)) a.onset_skew_s = nearest;
     const double window = w1 - w0;
     if (window >= 2.0 && window >= 10 * period && busy_fraction >= 0.5 && busy_near(w0, w1) < 0.3)
-        a.warnings.push_back("bad alignment: the trace's GPU is busy " + std::to_string(static_cast<int>(busy_fraction * 100)) +
-                             "% of its window but the log shows it idle then: check --power-offset and the GPU index");
+        a.warnings.push_back("bad alignment: the trace's GPU is busy " +
+                             std::to_string(static_cast<int>(busy_fraction * 100)) +
+                             "% of its window but the log shows it idle then: check --power-offset "
+                             "and the GPU index");
     return a;
 }
 
@@ -240,7 +255,7 @@ struct power_selection {
     double start_log_s = std::numeric_limits<double>::quiet_NaN();  ///< first sample used
     double end_log_s = std::numeric_limits<double>::quiet_NaN();    ///< last sample used
     double period_s = std::numeric_limits<double>::quiet_NaN();     ///< sample period of the log
-    std::string note;  ///< one line: why these samples
+    std::string note;                                               ///< one line: why these samples
 };
 
 /// Chooses the samples (one GPU, time order) for the trace window [first_kernel_s,
@@ -249,9 +264,11 @@ struct power_selection {
 /// `averaging_s` of window (nvidia-smi's 1-s power average), the nearest busy period of at least
 /// `min_samples` samples within `max_distance_s` of the window is used instead, minus its first
 /// `averaging_s`.
-inline power_selection select_power_samples(const std::vector<power_sample>& samples, const power_alignment& a,
-                                            double first_kernel_s, double last_kernel_s, std::size_t min_samples = 10,
-                                            double averaging_s = 1.0, double max_distance_s = 120.0) {
+inline power_selection select_power_samples(const std::vector<power_sample>& samples,
+                                            const power_alignment& a, double first_kernel_s,
+                                            double last_kernel_s, std::size_t min_samples = 10,
+                                            double averaging_s = 1.0,
+                                            double max_distance_s = 120.0) {
     using detail::align::secs;
     power_selection sel;
     if (!a.ok) return sel;
@@ -287,23 +304,28 @@ inline power_selection select_power_samples(const std::vector<power_sample>& sam
             sel.start_log_s = sel.samples.front().wall_time_s;
             sel.end_log_s = sel.samples.back().wall_time_s;
         }
-        sel.note = "the window (" + secs(window, 3) + ") is shorter than nvidia-smi's " + secs(averaging_s, 0) +
-                   " power average and no sustained busy period lies within " + secs(max_distance_s, 0) +
-                   ": power evidence from " + std::to_string(sel.samples.size()) + " samples, ramping";
+        sel.note = "the window (" + secs(window, 3) + ") is shorter than nvidia-smi's " +
+                   secs(averaging_s, 0) +
+                   " power average and no sustained busy period lies within " +
+                   secs(max_distance_s, 0) + ": power evidence from " +
+                   std::to_string(sel.samples.size()) + " samples, ramping";
         return sel;
     }
     for (std::size_t i = best->first; i <= best->last; ++i)
-        if (s[i].wall_time_s >= best->start_s + averaging_s || best->end_s - best->start_s < 2 * averaging_s)
+        if (s[i].wall_time_s >= best->start_s + averaging_s ||
+            best->end_s - best->start_s < 2 * averaging_s)
             sel.samples.push_back(s[i]);
     sel.source = "busy period";
     sel.start_log_s = sel.samples.front().wall_time_s;
     sel.end_log_s = sel.samples.back().wall_time_s;
     const double span = best->end_s - best->start_s;
     std::string where = best_d == 0 ? "around the window"
-                                    : secs(best_d, 1) + (best->end_s < w0 ? " before the window" : " after the window");
-    sel.note = "the window (" + secs(window, 3) + ") is shorter than nvidia-smi's " + secs(averaging_s, 0) +
-               " power average: evidence from the busy period " + where + " (" + secs(span, 1) + ", " +
-               std::to_string(sel.samples.size()) + " samples after its first second), taken to run the traced work";
+                                    : secs(best_d, 1) + (best->end_s < w0 ? " before the window"
+                                                                          : " after the window");
+    sel.note = "the window (" + secs(window, 3) + ") is shorter than nvidia-smi's " +
+               secs(averaging_s, 0) + " power average: evidence from the busy period " + where +
+               " (" + secs(span, 1) + ", " + std::to_string(sel.samples.size()) +
+               " samples after its first second), taken to run the traced work";
     return sel;
 }
 

@@ -66,7 +66,7 @@ struct trace_analysis_options {
     std::string gpu_id;                    ///< `--gpu`; empty: resolved from the trace
     const power_log* power = nullptr;      ///< `--power`
     std::optional<double> power_offset_s;  ///< `--power-offset`
-    int device = -1;                       ///< GPU of the trace to analyse; -1: the one with the most GPU time
+    int device = -1;  ///< GPU of the trace to analyse; -1: the one with the most GPU time
     /// `--model`: prices kernels without shapes (CUDA-graph traces) with `batch` per step.
     const model_config* model = nullptr;
     parallel_layout layout;
@@ -81,7 +81,8 @@ struct trace_analysis_options {
 struct latency_evidence {
     double kernels = 0;
     double median_kernel_s = std::numeric_limits<double>::quiet_NaN();
-    /// Share of the group's kernel time in kernels whose grid has fewer blocks than the GPU has SMs.
+    /// Share of the group's kernel time in kernels whose grid has fewer blocks than the GPU has
+    /// SMs.
     double small_grid_share = std::numeric_limits<double>::quiet_NaN();
     double median_grid_blocks = std::numeric_limits<double>::quiet_NaN();
     /// Time-weighted Kineto `est. achieved occupancy %` over kernels that report one (> 0).
@@ -96,15 +97,18 @@ struct analysis_row {
     double count = 0;    ///< activities
     double total_s = 0;  ///< summed durations
     double share = 0;    ///< of the analysed GPU's summed activity time
-    double min_s = std::numeric_limits<double>::quiet_NaN(), max_s = std::numeric_limits<double>::quiet_NaN();
-    double span_s = 0;   ///< steps and windows: first start to last end
-    double busy_s = 0;   ///< steps and windows: union of activity
+    double min_s = std::numeric_limits<double>::quiet_NaN(),
+           max_s = std::numeric_limits<double>::quiet_NaN();
+    double span_s = 0;    ///< steps and windows: first start to last end
+    double busy_s = 0;    ///< steps and windows: union of activity
     double priced_s = 0;  ///< time of the activities with modeled work
-    std::string pricing;  ///< evidence used: "shapes", "collective", "bytes", "model" (joined by '+')
-    workload work;        ///< summed modeled work
-    roof_times sol;       ///< summed per-activity roof times at datasheet ceilings
-    double achievable_s = 0;  ///< summed lower bounds at achievable ceilings (models/kernel_time.hpp)
-    roof_utilization utilization;  ///< roof time / priced time
+    std::string
+        pricing;     ///< evidence used: "shapes", "collective", "bytes", "model" (joined by '+')
+    workload work;   ///< summed modeled work
+    roof_times sol;  ///< summed per-activity roof times at datasheet ceilings
+    double achievable_s =
+        0;  ///< summed lower bounds at achievable ceilings (models/kernel_time.hpp)
+    roof_utilization utilization;            ///< roof time / priced time
     std::optional<double> compute_at_clock;  ///< compute utilisation at the measured SM clock
     std::optional<power_evidence> power;
     std::optional<double> energy_j;
@@ -113,14 +117,19 @@ struct analysis_row {
     std::vector<std::string> notes;
     latency_evidence latency;
     // communication
-    double exposed_s = std::numeric_limits<double>::quiet_NaN();     ///< collectives not overlapped by compute
+    double exposed_s =
+        std::numeric_limits<double>::quiet_NaN();  ///< collectives not overlapped by compute
     double overlapped_s = std::numeric_limits<double>::quiet_NaN();
     std::optional<double> busbw_bytes_per_s;  ///< measured, nccl-tests definition
-    std::string example;  ///< one op or collective this row ran, with shapes
+    std::string example;                      ///< one op or collective this row ran, with shapes
 
-    double mean_s() const { return count > 0 ? total_s / count : std::numeric_limits<double>::quiet_NaN(); }
+    double mean_s() const {
+        return count > 0 ? total_s / count : std::numeric_limits<double>::quiet_NaN();
+    }
     /// "compute", ..., "latency", or "unknown".
-    std::string bound_name() const { return result ? std::string(to_string(result->what)) : "unknown"; }
+    std::string bound_name() const {
+        return result ? std::string(to_string(result->what)) : "unknown";
+    }
 };
 
 /// The power picture of the analysed GPU.
@@ -128,9 +137,10 @@ struct trace_power {
     int gpu_index = 0;
     std::string gpu_name;  ///< as the log names it
     power_alignment alignment;
-    std::string source;    ///< "trace window" or "busy period"
-    std::string note;      ///< why those samples
-    double start_log_s = std::numeric_limits<double>::quiet_NaN(), end_log_s = std::numeric_limits<double>::quiet_NaN();
+    std::string source;  ///< "trace window" or "busy period"
+    std::string note;    ///< why those samples
+    double start_log_s = std::numeric_limits<double>::quiet_NaN(),
+           end_log_s = std::numeric_limits<double>::quiet_NaN();
     power_evidence evidence;
     std::optional<double> median_sm_clock_hz, max_sm_clock_hz, mean_draw_w;
     std::optional<double> energy_j;            ///< over the trace window
@@ -147,9 +157,10 @@ struct trace_analysis {
     int device = -1;
     std::vector<int> devices;  ///< devices with activity in the trace
     ceilings datasheet;
-    double reference_clock_hz = std::numeric_limits<double>::quiet_NaN();  ///< clock the peaks assume
+    double reference_clock_hz =
+        std::numeric_limits<double>::quiet_NaN();  ///< clock the peaks assume
     double window_start_s = 0, window_end_s = 0;
-    analysis_row window;  ///< the whole window of the analysed GPU
+    analysis_row window;                ///< the whole window of the analysed GPU
     std::vector<analysis_row> phases;   ///< longest first
     std::vector<analysis_row> kernels;  ///< by name, longest first
     std::vector<analysis_row> steps;    ///< ProfilerStep or annotation windows, in time order
@@ -157,7 +168,8 @@ struct trace_analysis {
     // timeline
     double busy_fraction = 0;
     std::size_t idle_gaps = 0;
-    double median_gap_s = std::numeric_limits<double>::quiet_NaN(), max_gap_s = std::numeric_limits<double>::quiet_NaN();
+    double median_gap_s = std::numeric_limits<double>::quiet_NaN(),
+           max_gap_s = std::numeric_limits<double>::quiet_NaN();
     double concurrency = 1;  ///< summed activity time / busy time (1: strictly serial)
     std::size_t streams = 0;
     double communication_s = 0, exposed_communication_s = 0, overlapped_communication_s = 0;
@@ -219,7 +231,8 @@ inline std::optional<double> weighted_median(std::vector<std::pair<double, doubl
 }
 
 /// Power evidence of samples weighted by `w` (the phase's busy share of each sample period).
-inline power_evidence weighted_power(const std::vector<power_sample>& s, const std::vector<double>& w, const gpu_spec* g) {
+inline power_evidence weighted_power(const std::vector<power_sample>& s,
+                                     const std::vector<double>& w, const gpu_spec* g) {
     power_evidence e;
     std::vector<std::pair<double, double>> draw, limit, clock, util;
     double wr = 0, wc = 0;
@@ -228,7 +241,8 @@ inline power_evidence weighted_power(const std::vector<power_sample>& s, const s
         ++e.samples;
         draw.push_back({s[i].power_draw_w, w[i]});
         limit.push_back({s[i].power_limit_w, w[i]});
-        if (s[i].max_sm_clock_hz > 0) clock.push_back({s[i].sm_clock_hz / s[i].max_sm_clock_hz, w[i]});
+        if (s[i].max_sm_clock_hz > 0)
+            clock.push_back({s[i].sm_clock_hz / s[i].max_sm_clock_hz, w[i]});
         util.push_back({s[i].utilization_gpu, w[i]});
         if (s[i].clocks_event_reasons) {
             wr += w[i];
@@ -240,14 +254,16 @@ inline power_evidence weighted_power(const std::vector<power_sample>& s, const s
     e.limit_w = weighted_median(limit);
     e.limit_from_log = e.limit_w.has_value();
     if (!e.limit_w && g && g->power_limit_w.known()) e.limit_w = g->power_limit_w.value;
-    if (e.median_draw_w && e.limit_w && *e.limit_w > 0) e.fraction_of_limit = *e.median_draw_w / *e.limit_w;
+    if (e.median_draw_w && e.limit_w && *e.limit_w > 0)
+        e.fraction_of_limit = *e.median_draw_w / *e.limit_w;
     e.clock_fraction_of_max = weighted_median(clock);
     if (wr > 0) e.power_cap_active_fraction = wc / wr;
     e.median_utilization_gpu = weighted_median(util);
     return e;
 }
 
-/// Maps a Kineto/NCCL collective name to the model's op; nullopt for others (send, recv, broadcast).
+/// Maps a Kineto/NCCL collective name to the model's op; nullopt for others (send, recv,
+/// broadcast).
 inline std::optional<collective_op> collective_of(std::string_view name) {
     std::string n;
     for (char c : name)
@@ -261,24 +277,30 @@ inline std::optional<collective_op> collective_of(std::string_view name) {
 
 inline step_phase step_phase_of(kernel_phase p) {
     switch (p) {
-        case kernel_phase::gemm: return step_phase::dense_gemm;
-        case kernel_phase::moe_gemm: return step_phase::moe_gemm;
-        case kernel_phase::attention: return step_phase::attention;
-        case kernel_phase::communication: return step_phase::communication;
-        case kernel_phase::sampling: return step_phase::sampling;
-        default: return step_phase::norm_elementwise;
+        case kernel_phase::gemm:
+            return step_phase::dense_gemm;
+        case kernel_phase::moe_gemm:
+            return step_phase::moe_gemm;
+        case kernel_phase::attention:
+            return step_phase::attention;
+        case kernel_phase::communication:
+            return step_phase::communication;
+        case kernel_phase::sampling:
+            return step_phase::sampling;
+        default:
+            return step_phase::norm_elementwise;
     }
 }
 
 /// The modeled work and price of one activity.
 struct event_price {
     bool priced = false;
-    bool helper = false;       ///< launched by an op whose work another kernel carries
-    std::string source;        ///< "shapes", "collective", "bytes", "model"
+    bool helper = false;  ///< launched by an op whose work another kernel carries
+    std::string source;   ///< "shapes", "collective", "bytes", "model"
     workload work;
     roof_times sol;
     double achievable_s = 0;
-    int op_work = -1;          ///< index into the op-work table (shapes)
+    int op_work = -1;  ///< index into the op-work table (shapes)
     std::optional<double> busbw;
     std::string example;
 };
@@ -287,7 +309,8 @@ inline void add_roofs(roof_times& acc, const roof_times& t) {
     acc.tensor_s += t.tensor_s;
     acc.vector_s += t.vector_s;
     acc.compute_s += t.compute_s;
-    for (std::size_t i = 0; i < memory_level_count; ++i) acc.memory_level_s[i] += t.memory_level_s[i];
+    for (std::size_t i = 0; i < memory_level_count; ++i)
+        acc.memory_level_s[i] += t.memory_level_s[i];
     acc.memory_s += t.memory_s;
     acc.link_s += t.link_s;
     acc.latency_s += t.latency_s;
@@ -326,7 +349,8 @@ inline void add_event(analysis_row& r, const context& c, std::size_t i) {
         r.work += p.work;
         add_roofs(r.sol, p.sol);
         r.achievable_s += p.achievable_s;
-        if (r.pricing.find(p.source) == std::string::npos) r.pricing += (r.pricing.empty() ? "" : "+") + p.source;
+        if (r.pricing.find(p.source) == std::string::npos)
+            r.pricing += (r.pricing.empty() ? "" : "+") + p.source;
         if (r.example.empty()) r.example = p.example;
     }
 }
@@ -335,13 +359,12 @@ inline void add_event(analysis_row& r, const context& c, std::size_t i) {
 inline latency_evidence latency_of(const context& c, const std::vector<std::size_t>& idx) {
     latency_evidence l;
     std::vector<std::pair<double, double>> durs, grids;
-    double t_all = 0, t_small = 0, t_known = 0, occ_w = 0, occ_t = 0;
+    double t_small = 0, t_known = 0, occ_w = 0, occ_t = 0;
     for (auto i : idx) {
         const auto& e = c.trace->events[i];
         if (e.activity != gpu_activity::kernel) continue;
         l.kernels += 1;
         durs.push_back({e.duration_s, 1.0});
-        t_all += e.duration_s;
         const double blocks = double(e.grid[0]) * e.grid[1] * e.grid[2];
         if (blocks > 0) {
             t_known += e.duration_s;
@@ -367,14 +390,17 @@ inline void classify_row(analysis_row& r, const context& c, std::optional<double
     const auto& th = c.options->thresholds;
     if (!(r.priced_s > 0)) {
         if (r.unknown_reason.empty())
-            r.unknown_reason = "no modeled work: no shapes (record_shapes off, or an op the shape table does not price)"
-                               " and no --model";
+            r.unknown_reason =
+                "no modeled work: no shapes (record_shapes off, or an op the shape table does not "
+                "price)"
+                " and no --model";
         return;
     }
     const double t = r.priced_s;
     r.utilization.compute = r.sol.compute_s / t;
     r.utilization.memory = r.sol.memory_s / t;
-    for (std::size_t i = 0; i < memory_level_count; ++i) r.utilization.memory_level[i] = r.sol.memory_level_s[i] / t;
+    for (std::size_t i = 0; i < memory_level_count; ++i)
+        r.utilization.memory_level[i] = r.sol.memory_level_s[i] / t;
     r.utilization.communication = r.sol.link_s / t;
     phase_evidence e;
     e.utilization = r.utilization;
@@ -397,22 +423,27 @@ inline void classify_row(analysis_row& r, const context& c, std::optional<double
     const auto& l = r.latency;
     if (std::isfinite(l.small_grid_share) && l.small_grid_share >= 0.5)
         e.latency_hints.push_back("grids of ~" + num(l.median_grid_blocks) +
-                                  (l.median_grid_blocks < 1.5 ? " block on " : " blocks on ") + num(c.sm_count) + " SMs");
-    if (std::isfinite(l.median_kernel_s) && l.median_kernel_s < c.options->efficiency.launch_floor_s)
+                                  (l.median_grid_blocks < 1.5 ? " block on " : " blocks on ") +
+                                  num(c.sm_count) + " SMs");
+    if (std::isfinite(l.median_kernel_s) &&
+        l.median_kernel_s < c.options->efficiency.launch_floor_s)
         e.latency_hints.push_back("kernels of ~" + dur(l.median_kernel_s) + ", shorter than the " +
-                                  dur(c.options->efficiency.launch_floor_s) + " eager launch floor");
+                                  dur(c.options->efficiency.launch_floor_s) +
+                                  " eager launch floor");
     // Tensor-core GEMM and attention kernels run at low occupancy by design (large tiles, one CTA
     // per SM), and NCCL kernels use a few blocks: the estimate is a hint only for the others.
-    const bool occupancy_matters = r.phase != kernel_phase::gemm && r.phase != kernel_phase::moe_gemm &&
-                                   r.phase != kernel_phase::attention && r.phase != kernel_phase::communication;
+    const bool occupancy_matters =
+        r.phase != kernel_phase::gemm && r.phase != kernel_phase::moe_gemm &&
+        r.phase != kernel_phase::attention && r.phase != kernel_phase::communication;
     if (occupancy_matters && std::isfinite(l.occupancy_pct) && l.occupancy_pct < 25)
         e.latency_hints.push_back("est. occupancy " + num(l.occupancy_pct) + "%");
     if (r.span_s > 0 && r.busy_s > 0 && r.busy_s / r.span_s < 0.8)
         e.latency_hints.push_back("GPU busy " + pct(r.busy_s / r.span_s) + " of the window");
     r.result = classify(e, th);
     if (r.result->what == bound::power && r.compute_at_clock)
-        r.result->reason += " (compute at " + pct(*r.compute_at_clock) + " of the ceiling at that clock, " +
-                            pct(r.utilization.compute) + " of the datasheet peak)";
+        r.result->reason += " (compute at " + pct(*r.compute_at_clock) +
+                            " of the ceiling at that clock, " + pct(r.utilization.compute) +
+                            " of the datasheet peak)";
     // A collective row far from its link but exposed is still about communication; one that is
     // overlapped has no critical-path share and reads as latency with that said.
     if (r.phase == kernel_phase::communication && r.result->what == bound::latency &&
@@ -426,18 +457,23 @@ inline void classify_row(analysis_row& r, const context& c, std::optional<double
     std::string msg;
     if (above(comp)) msg = "compute at " + pct(comp) + " of its ceiling";
     if (above(r.utilization.memory))
-        msg += (msg.empty() ? "" : ", ") + std::string("DRAM at ") + pct(r.utilization.memory) + " of its bandwidth";
-    if (above(r.utilization.communication)) msg += (msg.empty() ? "" : ", ") + std::string("link at ") + pct(r.utilization.communication);
+        msg += (msg.empty() ? "" : ", ") + std::string("DRAM at ") + pct(r.utilization.memory) +
+               " of its bandwidth";
+    if (above(r.utilization.communication))
+        msg +=
+            (msg.empty() ? "" : ", ") + std::string("link at ") + pct(r.utilization.communication);
     if (!msg.empty()) {
         const double l2 = c.gpu->l2_bytes.value_or(0);
-        const bool l2_fit = above(r.utilization.memory) && !above(comp) && !above(r.utilization.communication) &&
-                            r.count > 0 && l2 > 0 && r.sol.memory_s > 0 &&
-                            r.work.dram_bytes() / r.count < l2;
+        const bool l2_fit = above(r.utilization.memory) && !above(comp) &&
+                            !above(r.utilization.communication) && r.count > 0 && l2 > 0 &&
+                            r.sol.memory_s > 0 && r.work.dram_bytes() / r.count < l2;
         if (l2_fit) {
-            r.notes.push_back(msg + ": its tensors (" + mb(r.work.dram_bytes() / r.count) + " per call) fit in the " +
-                              mb(l2) + " L2, so repeated reads need not reach DRAM");
+            r.notes.push_back(msg + ": its tensors (" + mb(r.work.dram_bytes() / r.count) +
+                              " per call) fit in the " + mb(l2) +
+                              " L2, so repeated reads need not reach DRAM");
         } else {
-            const std::string w = r.name + ": " + msg + ": above the roof, so an input is wrong (GPU or SKU: --gpu; "
+            const std::string w = r.name + ": " + msg +
+                                  ": above the roof, so an input is wrong (GPU or SKU: --gpu; "
                                   "dtype; shapes) or the work is less than modeled";
             r.notes.push_back(w);
             if (warnings) note_once(*warnings, w);
@@ -465,7 +501,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     for (const auto& [d, s] : time_by_device) a.devices.push_back(d);
     if (options.device >= 0) {
         if (!time_by_device.count(options.device))
-            throw usage_error(t.file + ": no GPU activity on device " + std::to_string(options.device));
+            throw usage_error(t.file + ": no GPU activity on device " +
+                              std::to_string(options.device));
         a.device = options.device;
     } else {
         double best = -1;
@@ -473,8 +510,9 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             if (s > best) best = s, a.device = d;
     }
     if (a.devices.size() > 1)
-        a.notes.push_back("the trace has activity on " + std::to_string(a.devices.size()) + " GPUs; analysing device " +
-                          std::to_string(a.device) + " (the busiest; --device picks another)");
+        a.notes.push_back("the trace has activity on " + std::to_string(a.devices.size()) +
+                          " GPUs; analysing device " + std::to_string(a.device) +
+                          " (the busiest; --device picks another)");
 
     // ---- power log: the GPU index ----
     std::vector<power_sample> gpu_samples;
@@ -483,12 +521,17 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     if (options.power && !options.power->samples.empty()) {
         std::map<int, std::size_t> per_index;
         for (const auto& s : options.power->samples) ++per_index[s.gpu_index];
-        if (per_index.count(a.device)) log_index = a.device;
-        else if (per_index.size() == 1) log_index = per_index.begin()->first;
-        else log_index = per_index.begin()->first;
+        if (per_index.count(a.device))
+            log_index = a.device;
+        else if (per_index.size() == 1)
+            log_index = per_index.begin()->first;
+        else
+            log_index = per_index.begin()->first;
         gpu_samples = options.power->samples_of(log_index);
         std::sort(gpu_samples.begin(), gpu_samples.end(),
-                  [](const power_sample& x, const power_sample& y) { return x.wall_time_s < y.wall_time_s; });
+                  [](const power_sample& x, const power_sample& y) {
+                      return x.wall_time_s < y.wall_time_s;
+                  });
         std::vector<double> lim;
         for (const auto& s : gpu_samples) lim.push_back(s.power_limit_w);
         log_limit = detail::finite_median(lim);
@@ -506,7 +549,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     a.datasheet = datasheet_ceilings(g);
     ceilings achievable_c = achievable(a.datasheet, options.efficiency);
     achievable_c.launch_latency_s = 0;  // kernel durations do not include their launch
-    a.reference_clock_hz = g.tensor_clock_hz.value_or(g.boost_clock_hz.value_or(std::numeric_limits<double>::quiet_NaN()));
+    a.reference_clock_hz = g.tensor_clock_hz.value_or(
+        g.boost_clock_hz.value_or(std::numeric_limits<double>::quiet_NaN()));
     if (a.gpu.ambiguous) a.warnings.push_back("GPU " + a.gpu.reason);
 
     context c;
@@ -520,10 +564,13 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     std::vector<std::size_t> mine;
     for (std::size_t i = 0; i < t.events.size(); ++i)
         if (t.events[i].device == a.device) mine.push_back(i);
-    std::sort(mine.begin(), mine.end(), [&](std::size_t x, std::size_t y) { return t.events[x].start_s < t.events[y].start_s; });
+    std::sort(mine.begin(), mine.end(), [&](std::size_t x, std::size_t y) {
+        return t.events[x].start_s < t.events[y].start_s;
+    });
 
     // ---- pricing ----
-    const auto price = [&](event_price& p, const workload& w, const std::string& source, const ceilings& sol_c) {
+    const auto price = [&](event_price& p, const workload& w, const std::string& source,
+                           const ceilings& sol_c) {
         p.priced = true;
         p.source = source;
         p.work = w;
@@ -545,7 +592,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     std::unordered_map<std::int32_t, std::vector<std::size_t>> by_op;
     for (auto i : mine) {
         const auto& e = t.events[i];
-        if (e.activity == gpu_activity::kernel && e.op >= 0 && e.collective < 0) by_op[e.op].push_back(i);
+        if (e.activity == gpu_activity::kernel && e.op >= 0 && e.collective < 0)
+            by_op[e.op].push_back(i);
     }
     std::unordered_map<std::int32_t, int> op_work_index;
     std::map<std::string, double> unpriced_op_time;  // op name -> kernel time
@@ -556,9 +604,10 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             for (auto i : idx) unpriced_op_time[std::string(o.name)] += t.events[i].duration_s;
             continue;
         }
-        const std::size_t main = *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
-            return t.events[x].duration_s < t.events[y].duration_s;
-        });
+        const std::size_t main =
+            *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
+                return t.events[x].duration_s < t.events[y].duration_s;
+            });
         const int wi = static_cast<int>(c.op_works.size());
         c.op_works.push_back(*w);
         c.op_names.push_back(std::string(o.name));
@@ -587,18 +636,20 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             double bytes = op == collective_op::all_gather ? out_b : in_b;
             if (op && ranks >= 1 && std::isfinite(bytes) && bytes >= 0) {
                 const std::string kname(e.name);
-                const auto algo = kname.find("TREE") != std::string::npos && *op == collective_op::all_reduce
-                                      ? collective_algorithm::tree
-                                      : collective_algorithm::ring;
+                const auto algo =
+                    kname.find("TREE") != std::string::npos && *op == collective_op::all_reduce
+                        ? collective_algorithm::tree
+                        : collective_algorithm::ring;
                 const auto cost = collective_time(*op, bytes, ranks, *link, algo);
                 price(p, cost.work(), "collective", a.datasheet);
                 if (e.duration_s > 0) p.busbw = busbw(*op, ranks, bytes, e.duration_s);
-                p.example = std::string(to_string(*op)) + " of " + mb(bytes) + " over " + std::to_string(ranks) +
-                            " ranks (" + std::string(to_string(algo)) + ")";
+                p.example = std::string(to_string(*op)) + " of " + mb(bytes) + " over " +
+                            std::to_string(ranks) + " ranks (" + std::string(to_string(algo)) + ")";
             }
             continue;
         }
-        if ((e.activity == gpu_activity::memset || e.activity == gpu_activity::memcpy) && std::isfinite(e.bytes) && e.bytes > 0) {
+        if ((e.activity == gpu_activity::memset || e.activity == gpu_activity::memcpy) &&
+            std::isfinite(e.bytes) && e.bytes > 0) {
             workload w;
             w.launches = 1;
             const std::string_view n = e.name;
@@ -606,7 +657,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                 w.bytes_at(memory_level::dram) = e.bytes;
                 price(p, w, "bytes", a.datasheet);
                 p.example = "memset of " + mb(e.bytes);
-            } else if (n.find("HtoD") != std::string_view::npos || n.find("DtoH") != std::string_view::npos) {
+            } else if (n.find("HtoD") != std::string_view::npos ||
+                       n.find("DtoH") != std::string_view::npos) {
                 w.link_bytes = e.bytes;
                 if (std::isfinite(pcie_c.link_bytes_per_s)) {
                     price(p, w, "bytes", pcie_c);
@@ -630,9 +682,11 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         for (const auto& [n, s] : unpriced_op_time) v.push_back({s, n});
         std::sort(v.rbegin(), v.rend());
         std::string list;
-        for (std::size_t k = 0; k < v.size() && k < 5; ++k) list += (k ? ", " : "") + v[k].second + " " + dur(v[k].first);
-        a.notes.push_back("kernels of ops without a shape model (or without Input Dims) are unpriced: " + list +
-                          (v.size() > 5 ? ", ..." : ""));
+        for (std::size_t k = 0; k < v.size() && k < 5; ++k)
+            list += (k ? ", " : "") + v[k].second + " " + dur(v[k].first);
+        a.notes.push_back(
+            "kernels of ops without a shape model (or without Input Dims) are unpriced: " + list +
+            (v.size() > 5 ? ", ..." : ""));
     }
 
     // ---- steps ----
@@ -650,14 +704,17 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             steps.push_back({"ProfilerStep#" + std::to_string(s.number), 0, 0, {}});
         }
         for (auto i : mine)
-            if (t.events[i].step >= 0 && slot.count(t.events[i].step)) steps[slot[t.events[i].step]].idx.push_back(i);
+            if (t.events[i].step >= 0 && slot.count(t.events[i].step))
+                steps[slot[t.events[i].step]].idx.push_back(i);
     } else {
         std::vector<const annotation*> gpu_ann;
         for (const auto& an : t.annotations)
-            if (an.gpu && (an.device == a.device || an.device < 0) && std::string_view(an.name).rfind("nccl:", 0) != 0)
+            if (an.gpu && (an.device == a.device || an.device < 0) &&
+                std::string_view(an.name).rfind("nccl:", 0) != 0)
                 gpu_ann.push_back(&an);
         std::sort(gpu_ann.begin(), gpu_ann.end(), [](auto* x, auto* y) {
-            return x->start_s != y->start_s ? x->start_s < y->start_s : x->duration_s > y->duration_s;
+            return x->start_s != y->start_s ? x->start_s < y->start_s
+                                            : x->duration_s > y->duration_s;
         });
         double covered_until = -1e300;
         for (auto* an : gpu_ann) {
@@ -679,7 +736,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     if (options.model && options.batch) {
         step_options so;
         const step_model sm = model_step(*options.model, *options.batch, options.layout, g, so);
-        const double n_steps = options.steps > 0 ? options.steps : (steps.empty() ? 1.0 : double(steps.size()));
+        const double n_steps =
+            options.steps > 0 ? options.steps : (steps.empty() ? 1.0 : double(steps.size()));
         a.tokens = options.batch->tokens() * n_steps;
         std::array<bool, kernel_phase_count> shape_priced{};
         for (auto i : mine)
@@ -702,11 +760,13 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             for (auto i : idx) {
                 const double f = t.events[i].duration_s / time;
                 price(c.prices[i], total * f, "model", a.datasheet);
-                c.prices[i].example = "--model " + std::string(to_string(sp)) + " x " + num(n_steps) + " steps";
+                c.prices[i].example =
+                    "--model " + std::string(to_string(sp)) + " x " + num(n_steps) + " steps";
             }
         }
-        a.notes.push_back("--model priced kernels without shapes: " + num(n_steps) + " step(s) of " +
-                          num(options.batch->tokens()) + " tokens, each phase's work spread over its kernels by time");
+        a.notes.push_back("--model priced kernels without shapes: " + num(n_steps) +
+                          " step(s) of " + num(options.batch->tokens()) +
+                          " tokens, each phase's work spread over its kernels by time");
         for (const auto& n : sm.notes) a.notes.push_back(n);
     }
 
@@ -722,7 +782,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         ++streams[e.stream];
         (e.phase == kernel_phase::communication ? comm_iv : compute_iv).push_back(iv);
     }
-    const interval_set busy = merge_intervals(all_iv), comm = merge_intervals(comm_iv), compute = merge_intervals(compute_iv);
+    const interval_set busy = merge_intervals(all_iv), comm = merge_intervals(comm_iv),
+                       compute = merge_intervals(compute_iv);
     a.window_start_s = busy.front().start_s;
     a.window_end_s = busy.back().end_s;
     const double span = a.window_end_s - a.window_start_s;
@@ -749,19 +810,22 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         if (log_index >= 0 && static_cast<std::size_t>(log_index) < options.power->gpu_names.size())
             pw.gpu_name = options.power->gpu_names[static_cast<std::size_t>(log_index)];
         if (log_index == a.device)
-            pw.notes.push_back("log GPU index " + std::to_string(log_index) + " taken as the trace's CUDA device " +
-                               std::to_string(a.device) + " (true unless CUDA_VISIBLE_DEVICES reorders them)");
+            pw.notes.push_back("log GPU index " + std::to_string(log_index) +
+                               " taken as the trace's CUDA device " + std::to_string(a.device) +
+                               " (true unless CUDA_VISIBLE_DEVICES reorders them)");
         else if (log_index >= 0)
-            pw.notes.push_back("the log has no GPU index " + std::to_string(a.device) + ": using index " +
-                               std::to_string(log_index));
-        if (props && !pw.gpu_name.empty() && detail::gpu_match::squash(pw.gpu_name) != detail::gpu_match::squash(props->name))
-            a.warnings.push_back("the power log's GPU " + std::to_string(log_index) + " is \"" + pw.gpu_name +
-                                 "\" but the trace ran on \"" + props->name + "\"");
-        pw.alignment = align_power(gpu_samples, trace_epoch_s(t), a.window_start_s, a.window_end_s, options.power_offset_s,
-                                   a.busy_fraction);
+            pw.notes.push_back("the log has no GPU index " + std::to_string(a.device) +
+                               ": using index " + std::to_string(log_index));
+        if (props && !pw.gpu_name.empty() &&
+            detail::gpu_match::squash(pw.gpu_name) != detail::gpu_match::squash(props->name))
+            a.warnings.push_back("the power log's GPU " + std::to_string(log_index) + " is \"" +
+                                 pw.gpu_name + "\" but the trace ran on \"" + props->name + "\"");
+        pw.alignment = align_power(gpu_samples, trace_epoch_s(t), a.window_start_s, a.window_end_s,
+                                   options.power_offset_s, a.busy_fraction);
         for (const auto& w : pw.alignment.warnings)
             (pw.alignment.ok ? pw.notes : a.warnings).push_back(w);
-        const auto sel = select_power_samples(gpu_samples, pw.alignment, a.window_start_s, a.window_end_s);
+        const auto sel =
+            select_power_samples(gpu_samples, pw.alignment, a.window_start_s, a.window_end_s);
         pw.source = sel.source;
         pw.note = sel.note;
         pw.start_log_s = sel.start_log_s;
@@ -793,7 +857,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             c.max_clock_hz = pw.max_sm_clock_hz;
             const auto& ev = pw.evidence;
             if (!ev.limit_from_log && ev.limit_w)
-                pw.notes.push_back("the log has no power limit: " + g.id + "'s default " + num(*ev.limit_w) + " W assumed");
+                pw.notes.push_back("the log has no power limit: " + g.id + "'s default " +
+                                   num(*ev.limit_w) + " W assumed");
         }
         a.power = std::move(pw);
     }
@@ -804,12 +869,15 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         for (auto i : mine) {
             const auto& e = t.events[i];
             all_s += e.duration_s;
-            if (e.activity == gpu_activity::kernel && e.op < 0 && !c.prices[i].priced) ++unlinked, unlinked_s += e.duration_s;
+            if (e.activity == gpu_activity::kernel && e.op < 0 && !c.prices[i].priced)
+                ++unlinked, unlinked_s += e.duration_s;
         }
         if (unlinked > 0)
-            a.notes.push_back(std::to_string(unlinked) + " kernel(s) (" + pct(all_s > 0 ? unlinked_s / all_s : 0) +
-                              " of the GPU time) have no launching op in the trace (launched before the profiler "
-                              "recorded ops, or replayed from a CUDA graph): no shapes price them");
+            a.notes.push_back(
+                std::to_string(unlinked) + " kernel(s) (" +
+                pct(all_s > 0 ? unlinked_s / all_s : 0) +
+                " of the GPU time) have no launching op in the trace (launched before the profiler "
+                "recorded ops, or replayed from a CUDA graph): no shapes price them");
     }
 
     // ---- rows ----
@@ -848,7 +916,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
 
     // Builds phase rows of a set of activities and returns the window verdict and time by bound.
     const auto analyze_window = [&](const std::vector<std::size_t>& idx, analysis_row& win,
-                                    std::vector<analysis_row>* phase_rows_out, std::array<double, 6>* by_bound_out,
+                                    std::vector<analysis_row>* phase_rows_out,
+                                    std::array<double, 6>* by_bound_out,
                                     std::vector<std::string>* warnings) {
         std::vector<time_interval> iv, civ, kiv;
         double act = 0;
@@ -886,17 +955,22 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                 comm_share = win.span_s > 0 ? r.exposed_s / win.span_s : 0.0;
                 if (r.overlapped_s > 0.5 * total_length_s(ps))
                     r.notes.push_back("collectives overlapped by compute on other streams " +
-                                      pct(r.overlapped_s / total_length_s(ps)) + " of their time: mostly off the critical path");
+                                      pct(r.overlapped_s / total_length_s(ps)) +
+                                      " of their time: mostly off the critical path");
                 double bw_t = 0, bw_s = 0;
                 for (auto i : pidx)
-                    if (c.prices[i].busbw) bw_t += t.events[i].duration_s, bw_s += *c.prices[i].busbw * t.events[i].duration_s;
+                    if (c.prices[i].busbw)
+                        bw_t += t.events[i].duration_s,
+                            bw_s += *c.prices[i].busbw * t.events[i].duration_s;
                 if (bw_t > 0) r.busbw_bytes_per_s = bw_s / bw_t;
             }
             const auto pe = phase_power(pidx, act > 0 ? r.total_s / act : 0, r);
             classify_row(r, c, comm_share, pe, warnings);
             rows.push_back(std::move(r));
         }
-        std::sort(rows.begin(), rows.end(), [](const analysis_row& x, const analysis_row& y) { return x.total_s > y.total_s; });
+        std::sort(rows.begin(), rows.end(), [](const analysis_row& x, const analysis_row& y) {
+            return x.total_s > y.total_s;
+        });
         // Wall time by bound: idle -> latency, exposed collectives -> communication, the rest of
         // the busy time split over the other phases by their activity time.
         std::array<double, 6> by{};
@@ -909,8 +983,9 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         for (const auto& r : rows) {
             const std::size_t k = r.result ? static_cast<std::size_t>(r.result->what) : 5;
             if (r.phase == kernel_phase::communication) {
-                by[r.result && r.result->what != bound::communication ? k : static_cast<std::size_t>(bound::communication)] +=
-                    exposed;
+                by[r.result && r.result->what != bound::communication
+                       ? k
+                       : static_cast<std::size_t>(bound::communication)] += exposed;
             } else if (non_comm > 0) {
                 by[k] += rest * r.total_s / non_comm;
             }
@@ -923,14 +998,16 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                 win.utilization.memory_level[i] = win.sol.memory_level_s[i] / win.span_s;
             win.utilization.communication = win.sol.link_s / win.span_s;
         }
-        // Verdict: the bound that accounts for the most wall time (unknown only if nothing is known).
+        // Verdict: the bound that accounts for the most wall time (unknown only if nothing is
+        // known).
         std::size_t best = 5;
         for (std::size_t k = 0; k < 5; ++k)
             if (by[k] > 0 && (best == 5 || by[k] > by[best])) best = k;
         const double total = win.span_s > 0 ? win.span_s : 1.0;
         if (best != 5 && by[5] > by[best] && by[best] / total < 0.25) best = 5;
         if (best == 5) {
-            win.unknown_reason = pct(by[5] / total) + " of the window has no modeled work: record the trace with "
+            win.unknown_reason = pct(by[5] / total) +
+                                 " of the window has no modeled work: record the trace with "
                                  "record_shapes=True or pass --model";
         } else {
             verdict v;
@@ -941,33 +1018,38 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             const double rest_total = non_comm;
             std::vector<std::pair<double, const analysis_row*>> parts;
             for (const auto& r : rows)
-                if (r.result && static_cast<std::size_t>(r.result->what) == best && r.phase != kernel_phase::communication &&
-                    rest_total > 0)
+                if (r.result && static_cast<std::size_t>(r.result->what) == best &&
+                    r.phase != kernel_phase::communication && rest_total > 0)
                     parts.push_back({rest * r.total_s / rest_total, &r});
-            std::sort(parts.begin(), parts.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+            std::sort(parts.begin(), parts.end(),
+                      [](const auto& x, const auto& y) { return x.first > y.first; });
             const analysis_row* lead = parts.empty() ? nullptr : parts.front().second;
             const auto brief = [](const analysis_row& r) {  // "(memory 40%)": its most used roof
                 const bool mem = r.utilization.memory >= r.utilization.compute;
-                return std::string(mem ? "(memory " : "(compute ") + pct(mem ? r.utilization.memory : r.utilization.compute) +
-                       ")";
+                return std::string(mem ? "(memory " : "(compute ") +
+                       pct(mem ? r.utilization.memory : r.utilization.compute) + ")";
             };
             std::string list;
             if (v.what == bound::latency && idle > 0) list = "idle " + pct(idle / total);
             for (std::size_t k = 0; k < parts.size() && k < 4; ++k) {
                 if (parts[k].first / total < 0.01) break;
-                list += (list.empty() ? "" : ", ") + parts[k].second->name + " " + pct(parts[k].first / total);
+                list += (list.empty() ? "" : ", ") + parts[k].second->name + " " +
+                        pct(parts[k].first / total);
                 if (v.what == bound::latency) list += " " + brief(*parts[k].second);
             }
             if (v.what == bound::latency && idle >= by[best] * 0.5) {
-                v.reason = "the GPU is idle " + pct(idle / total) + " of the window (busy " + pct(win.busy_s / total) +
-                           "): the host does not keep it fed (launch overhead, Python, synchronisation)";
+                v.reason =
+                    "the GPU is idle " + pct(idle / total) + " of the window (busy " +
+                    pct(win.busy_s / total) +
+                    "): the host does not keep it fed (launch overhead, Python, synchronisation)";
                 if (lead) v.reason += "; the kernels themselves: " + lead->result->reason;
             } else if (v.what == bound::latency) {
                 v.reason = "no roof is near for " + share + " of the window (" + list +
                            "): kernels well below their ceilings";
                 if (win.busy_s / total >= 0.8)
                     v.reason += ", and the GPU is busy " + pct(win.busy_s / total) +
-                                " of the time, so this is kernel efficiency or small work per kernel, not launch gaps";
+                                " of the time, so this is kernel efficiency or small work per "
+                                "kernel, not launch gaps";
             } else if (v.what == bound::communication) {
                 v.reason = "exposed collectives take " + pct(exposed / total) + " of the window";
                 const analysis_row* c_row = nullptr;
@@ -975,17 +1057,20 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                     if (r.phase == kernel_phase::communication) c_row = &r;
                 if (c_row && c_row->result) {
                     if (c_row->busbw_bytes_per_s)
-                        v.reason += " (busbw " + num(*c_row->busbw_bytes_per_s / 1e9) + " GB/s, link at " +
-                                    pct(c_row->utilization.communication) + " of its ceiling)";
+                        v.reason += " (busbw " + num(*c_row->busbw_bytes_per_s / 1e9) +
+                                    " GB/s, link at " + pct(c_row->utilization.communication) +
+                                    " of its ceiling)";
                     else
                         v.reason += " (" + c_row->result->reason + ")";
                 }
             } else if (lead && parts.front().first >= 0.75 * by[best]) {
-                v.reason = lead->name + " (" + pct(parts.front().first / total) + " of the window) is " +
-                           std::string(to_string(v.what)) + "-bound: " + lead->result->reason;
+                v.reason = lead->name + " (" + pct(parts.front().first / total) +
+                           " of the window) is " + std::string(to_string(v.what)) +
+                           "-bound: " + lead->result->reason;
             } else if (lead) {
-                v.reason = std::string(to_string(v.what)) + "-bound phases take " + share + " of the window (" + list +
-                           "); largest: " + lead->name + ": " + lead->result->reason;
+                v.reason = std::string(to_string(v.what)) + "-bound phases take " + share +
+                           " of the window (" + list + "); largest: " + lead->name + ": " +
+                           lead->result->reason;
             } else {
                 v.reason = share + " of the window";
             }
@@ -1000,18 +1085,21 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     a.window.share = 1.0;
     if (a.power && a.window.result) {
         const auto& ev = a.power->evidence;
-        if (ev.median_utilization_gpu && *ev.median_utilization_gpu >= 0.9 && ev.fraction_of_limit &&
-            *ev.fraction_of_limit < 0.7 && a.window.result->what == bound::communication)
-            a.window.result->notes.push_back("nvidia-smi utilization.gpu " + pct(*ev.median_utilization_gpu) + " at " +
-                                             pct(*ev.fraction_of_limit) +
-                                             " of the power limit: collective kernels resident and polling, not computing");
+        if (ev.median_utilization_gpu && *ev.median_utilization_gpu >= 0.9 &&
+            ev.fraction_of_limit && *ev.fraction_of_limit < 0.7 &&
+            a.window.result->what == bound::communication)
+            a.window.result->notes.push_back(
+                "nvidia-smi utilization.gpu " + pct(*ev.median_utilization_gpu) + " at " +
+                pct(*ev.fraction_of_limit) +
+                " of the power limit: collective kernels resident and polling, not computing");
         a.window.power = ev;
         a.window.energy_j = a.power->energy_j;
     }
     // Collect phase notes on the window verdict (the cap touched, ...).
     for (const auto& r : a.phases)
         if (r.result && a.window.result && r.result->what == a.window.result->what)
-            for (const auto& n : r.result->notes) note_once(a.window.result->notes, r.name + ": " + n);
+            for (const auto& n : r.result->notes)
+                note_once(a.window.result->notes, r.name + ": " + n);
 
     // Kernel-name rows.
     {
@@ -1030,9 +1118,10 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
             for (auto i : idx)
                 if (c.prices[i].helper) ++helpers, helper_of = c.prices[i].op_work;
             if (helpers > 0 && r.priced_s == 0)
-                r.unknown_reason = "launched by " + c.op_names[static_cast<std::size_t>(helper_of)] +
-                                   " with a longer kernel that carries the op's work (" +
-                                   c.op_works[static_cast<std::size_t>(helper_of)].description + ")";
+                r.unknown_reason =
+                    "launched by " + c.op_names[static_cast<std::size_t>(helper_of)] +
+                    " with a longer kernel that carries the op's work (" +
+                    c.op_works[static_cast<std::size_t>(helper_of)].description + ")";
             std::optional<double> comm_share;
             if (r.phase == kernel_phase::communication) {
                 std::vector<time_interval> piv;
@@ -1043,21 +1132,25 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                 comm_share = span > 0 ? r.exposed_s / span : 0.0;
                 double bw_t = 0, bw_s = 0;
                 for (auto i : idx)
-                    if (c.prices[i].busbw) bw_t += t.events[i].duration_s, bw_s += *c.prices[i].busbw * t.events[i].duration_s;
+                    if (c.prices[i].busbw)
+                        bw_t += t.events[i].duration_s,
+                            bw_s += *c.prices[i].busbw * t.events[i].duration_s;
                 if (bw_t > 0) r.busbw_bytes_per_s = bw_s / bw_t;
             }
             for (auto i : idx) {
                 const int wi = c.prices[i].op_work;
                 if (wi >= 0)
-                    for (const auto& n : c.op_works[static_cast<std::size_t>(wi)].assumptions) note_once(r.notes, n);
+                    for (const auto& n : c.op_works[static_cast<std::size_t>(wi)].assumptions)
+                        note_once(r.notes, n);
             }
             const auto pe = phase_power(idx, gpu_time > 0 ? r.total_s / gpu_time : 0, r);
             classify_row(r, c, comm_share, pe, nullptr);
             a.kernels.push_back(std::move(r));
         }
-        std::sort(a.kernels.begin(), a.kernels.end(), [](const analysis_row& x, const analysis_row& y) {
-            return x.total_s != y.total_s ? x.total_s > y.total_s : x.name < y.name;
-        });
+        std::sort(a.kernels.begin(), a.kernels.end(),
+                  [](const analysis_row& x, const analysis_row& y) {
+                      return x.total_s != y.total_s ? x.total_s > y.total_s : x.name < y.name;
+                  });
     }
 
     // Step rows.
@@ -1071,10 +1164,12 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
 
     // Notes.
     if (a.priced_share < 0.5)
-        a.notes.push_back("only " + pct(a.priced_share) + " of the GPU time has modeled work" +
-                          (t.ops.empty() ? ": the trace links no kernels to ops (record_shapes off, or a CUDA-graph "
-                                           "replay); pass --model and the batch"
-                                         : ""));
+        a.notes.push_back(
+            "only " + pct(a.priced_share) + " of the GPU time has modeled work" +
+            (t.ops.empty()
+                 ? ": the trace links no kernels to ops (record_shapes off, or a CUDA-graph "
+                   "replay); pass --model and the batch"
+                 : ""));
     if (a.power) {
         auto& pw = *a.power;
         if (!pw.note.empty()) note_once(pw.notes, pw.note);
