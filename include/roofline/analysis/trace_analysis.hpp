@@ -934,6 +934,14 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         win.busy_s = total_length_s(b);
         win.latency = latency_of(c, idx);
         const double exposed = total_length_s(subtract(cm, cp));
+        // Serialisation: kernels that never overlap (summed time = busy time).
+        std::map<std::int64_t, int> win_streams;
+        for (auto i : idx) ++win_streams[t.events[i].stream];
+        const bool serial = win.busy_s > 0 && act / win.busy_s < 1.05;
+        const std::string serial_hint =
+            serial ? "; kernels ran one at a time on " + std::to_string(win_streams.size()) +
+                         (win_streams.size() == 1 ? " stream" : " streams") + " (no overlap)"
+                   : std::string();
         // Phase rows.
         std::map<kernel_phase, std::vector<std::size_t>> by_phase;
         for (auto i : idx) by_phase[t.events[i].phase].push_back(i);
@@ -1041,7 +1049,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                 v.reason =
                     "the GPU is idle " + pct(idle / total) + " of the window (busy " +
                     pct(win.busy_s / total) +
-                    "): the host does not keep it fed (launch overhead, Python, synchronisation)";
+                    "): the host does not keep it fed (launch overhead, Python, synchronisation)" +
+                    serial_hint;
                 if (lead) v.reason += "; the kernels themselves: " + lead->result->reason;
             } else if (v.what == bound::latency) {
                 v.reason = "no roof is near for " + share + " of the window (" + list +
@@ -1050,6 +1059,7 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                     v.reason += ", and the GPU is busy " + pct(win.busy_s / total) +
                                 " of the time, so this is kernel efficiency or small work per "
                                 "kernel, not launch gaps";
+                v.reason += serial_hint;
             } else if (v.what == bound::communication) {
                 v.reason = "exposed collectives take " + pct(exposed / total) + " of the window";
                 const analysis_row* c_row = nullptr;
