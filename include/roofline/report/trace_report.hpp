@@ -387,7 +387,9 @@ inline text_table trace_phase_table(const trace_analysis& a) {
                                         k ? pct0(r.utilization.memory) : "-"};
         if (link) row.push_back(k ? pct0(r.utilization.communication) : "-");
         row.push_back(r.power ? opt_pct(r.power->fraction_of_limit) : "-");
-        row.push_back(k ? format_seconds(r.sol.lower_bound_s) : "-");
+        row.push_back(!k                           ? "-"
+                      : r.sol.lower_bound_s < 1e-9 ? "< 1 ns"
+                                                   : format_seconds(r.sol.lower_bound_s));
         t.add_row(row);
     }
     return t;
