@@ -56,8 +56,13 @@
 #include "roofline/io/trace_file.hpp"
 
 #include "roofline/analysis/achievable.hpp"
+#include "roofline/analysis/gpu_match.hpp"
+#include "roofline/analysis/intervals.hpp"
+#include "roofline/analysis/op_workload.hpp"
+#include "roofline/analysis/power_alignment.hpp"
 #include "roofline/analysis/power_summary.hpp"
 #include "roofline/analysis/serving.hpp"
+#include "roofline/analysis/trace_analysis.hpp"
 #include "roofline/analysis/verdict.hpp"
 
 #include "roofline/report/csv.hpp"
@@ -70,3 +75,4 @@
 #include "roofline/report/svg_pareto.hpp"
 #include "roofline/report/svg_roofline.hpp"
 #include "roofline/report/table.hpp"
+#include "roofline/report/trace_report.hpp"
