@@ -534,7 +534,8 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.result.reason = achieved_txt + ": above the roof, so an input is wrong; the modeled wall is " + wall_phase;
     } else if (near && comm_share / std::max(total_share, 1e-300) >= th.communication_share) {
         a.result.what = bound::communication;
-        a.result.reason = "collectives take " + fmt_pct(comm_share) + " of the modeled time (" +
+        a.result.reason = "collectives take " + fmt_pct(comm_share) + " of the modeled time (at " +
+                          fmt_num(a.modeled_link.beta_bytes_per_s / 1e9, 1) + " GB/s bus bandwidth, " +
                           a.modeled_link.source.substr(0, a.modeled_link.source.find(" (")) + "); " + achieved_txt;
     } else if (near) {
         a.result.what = modeled_wall == bound::communication ? bound::communication : modeled_wall;
