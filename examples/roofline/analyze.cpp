@@ -159,7 +159,7 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
     fmt::print("  {:<44} {:>9}  {} of it\n", "speed of light (" + kind + ", datasheet)", human_tokens(sol),
                pct(a.fraction_of_sol));
     fmt::print("\nModeled step: decode {} at batch {:.0f}, context {:.0f} (SOL {})", human_time(a.decode_modeled_step_s),
-               a.concurrency / a.instances, a.decode_context_tokens, human_time(a.decode_sol_step_s));
+               a.decode_sequences, a.decode_context_tokens, human_time(a.decode_sol_step_s));
     if (a.prefill_modeled_s_per_token)
         fmt::print("; prefill {} per token", human_time(*a.prefill_modeled_s_per_token));
     fmt::print("\n  {:<28} {:>6}  {:<14} {:>11} {:>11}\n", "phase", "share", "bound", "SOL/step", "model/step");
