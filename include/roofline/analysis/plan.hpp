@@ -52,6 +52,7 @@
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/models/attention.hpp"
+#include "roofline/models/capacity.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/gemm.hpp"
 #include "roofline/models/kernel_time.hpp"
@@ -274,7 +275,9 @@ struct plan_gpu {
 /// collective profile where one is known (analysis/achievable.hpp), power coefficients and limit.
 /// `speed_of_light`: datasheet ceilings and link instead (no efficiency, no launch cost): the
 /// roof the modeled numbers must stay under.
-inline plan_gpu prepare_gpu(const gpu_spec& g, const kernel_efficiency& e = {}, bool speed_of_light = false) {
+/// `link_override` replaces the link of every layout (e.g. fitted to the user's nccl-tests).
+inline plan_gpu prepare_gpu(const gpu_spec& g, const kernel_efficiency& e = {}, bool speed_of_light = false,
+                            const std::optional<link_params>& link_override = std::nullopt) {
     plan_gpu p;
     p.spec = &g;
     for (std::size_t w = 0; w < dtype_count; ++w)
@@ -289,12 +292,16 @@ inline plan_gpu prepare_gpu(const gpu_spec& g, const kernel_efficiency& e = {}, 
         return p;
     }
     try {
-        link_params l = default_link_params(g, lk);
-        if (auto prof = find_link_profile(g, lk); prof && !speed_of_light) l = link_params_from_profile(*prof);
-        p.link = l;
-        p.link_source = l.source;
-        p.modeled.link_bytes_per_s = l.beta_bytes_per_s;
+        p.link = default_link_params(g, lk);
+        if (auto prof = find_link_profile(g, lk); prof && !speed_of_light) p.link = link_params_from_profile(*prof);
     } catch (const usage_error&) {
+        p.link.reset();  // no bandwidth known for this GPU's link
+    }
+    if (link_override) p.link = *link_override;
+    if (p.link) {
+        p.link_source = p.link->source;
+        p.modeled.link_bytes_per_s = p.link->beta_bytes_per_s;
+    } else {
         p.link_source = "no link bandwidth known: one GPU per instance only";
     }
     p.memory_bytes = g.memory_bytes.value_or(std::numeric_limits<double>::quiet_NaN());
@@ -888,6 +895,8 @@ struct plan_request {
     bool power_limit = true;  ///< price at the default power limit where power coefficients are known
     /// Price at datasheet ceilings and links (speed of light) instead of achievable ones.
     bool speed_of_light = false;
+    /// Collective link parameters for every GPU instead of the default or measured profile.
+    std::optional<link_params> link_override;
 };
 
 /// Why a configuration was rejected.
@@ -918,9 +927,14 @@ struct plan_point {
     plan_rejection rejection = plan_rejection::none;
     bool meets_slo = false;
 
-    // Memory per GPU (bytes) and what the KV cache holds.
-    double usable_bytes = 0, weight_bytes = 0, activation_bytes = 0, kv_bytes = 0, kv_bytes_per_sequence = 0;
-    double max_concurrency = 0;  ///< requests the KV caches of the deployment hold at ISL + OSL
+    // Memory per GPU (bytes) and what the KV cache holds; NaN when not checked (idle, unpriced).
+    double usable_bytes = std::numeric_limits<double>::quiet_NaN();
+    double weight_bytes = std::numeric_limits<double>::quiet_NaN();
+    double activation_bytes = std::numeric_limits<double>::quiet_NaN();
+    double kv_bytes = std::numeric_limits<double>::quiet_NaN();
+    double kv_bytes_per_sequence = std::numeric_limits<double>::quiet_NaN();
+    /// Requests the KV caches of the deployment hold at ISL + OSL tokens each.
+    double max_concurrency = std::numeric_limits<double>::quiet_NaN();
 
     // Steps (the bottleneck pipeline stage) and the steady state.
     double decode_step_s = std::numeric_limits<double>::quiet_NaN();   ///< one decode step of C / (instances pp)
@@ -1113,7 +1127,7 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
     std::vector<plan_gpu> gpus;
     gpus.reserve(rq.gpus.size());
     for (const auto& g : rq.gpus) {
-        gpus.push_back(prepare_gpu(g, rq.efficiency, rq.speed_of_light));
+        gpus.push_back(prepare_gpu(g, rq.efficiency, rq.speed_of_light, rq.link_override));
         out.gpu_ids.push_back(g.id);
         if (!gpus.back().unpriced.empty()) out.unpriced.push_back(gpus.back().unpriced);
         else if (!gpus.back().power && rq.power_limit && !rq.speed_of_light)
@@ -1197,8 +1211,8 @@ inline std::string describe_rejection(const plan_point& p, const plan_result& r)
     switch (p.rejection) {
         case plan_rejection::none: return {};
         case plan_rejection::idle_instances:
-            return fmt(p.concurrency) + " requests in flight for " + std::to_string(p.instances) +
-                   " model instances: some would sit idle";
+            return fmt(p.concurrency) + (p.concurrency == 1 ? " request" : " requests") + " in flight for " +
+                   std::to_string(p.instances) + " model instances: some would sit idle";
         case plan_rejection::weights:
             return "weights need " + gb(p.weight_bytes) + " per GPU, more than the " + gb(p.usable_bytes) +
                    " usable of a " + gpu;
@@ -1216,6 +1230,41 @@ inline std::string describe_rejection(const plan_point& p, const plan_result& r)
         }
     }
     return {};
+}
+
+/// A measured (or claimed) operating point set against a plan point of the same deployment.
+struct measurement_check {
+    double implied_concurrency = 0;  ///< Little's law: output tok/s / tok/s per user
+    double max_concurrency = 0;      ///< what the KV caches hold (the plan point's)
+    double fraction_of_roof = 0;     ///< measured output tok/s / the point's roof
+    bool consistent = true;
+    std::string reason;              ///< why not, with the numbers
+};
+
+/// Checks `output_tokens_per_s` (deployment) at `tokens_per_s_per_user` against `roof` (case
+/// C13): by Little's law the pair implies output / per-user streams decoding at once, which the
+/// KV cache must hold; and the output rate must stay under the roof. Pass a NaN per-user rate
+/// when only throughput is known. Throws `usage_error` for a non-positive throughput.
+inline measurement_check check_measurement(const plan_point& roof, double output_tokens_per_s,
+                                           double tokens_per_s_per_user = std::numeric_limits<double>::quiet_NaN()) {
+    using detail::plan::fmt;
+    if (!(output_tokens_per_s > 0)) throw usage_error("plan: measured throughput must be positive");
+    measurement_check m;
+    m.max_concurrency = roof.max_concurrency;
+    if (tokens_per_s_per_user > 0) m.implied_concurrency = implied_concurrent_streams(output_tokens_per_s, tokens_per_s_per_user);
+    if (roof.fits() && roof.output_tokens_per_s > 0) m.fraction_of_roof = output_tokens_per_s / roof.output_tokens_per_s;
+    if (m.implied_concurrency > 0 && std::isfinite(roof.max_concurrency) && m.implied_concurrency > roof.max_concurrency) {
+        m.consistent = false;
+        m.reason = "Little's law: " + fmt(output_tokens_per_s) + " tok/s at " + fmt(tokens_per_s_per_user, 1) +
+                   " tok/s per user means " + fmt(m.implied_concurrency) + " streams decoding at once, but the KV cache "
+                   "holds " + fmt(roof.max_concurrency) + " (case C13)";
+    } else if (m.fraction_of_roof > 1.0) {
+        m.consistent = false;
+        m.reason = fmt(output_tokens_per_s) + " output tok/s is " + fmt(100 * m.fraction_of_roof) + "% of the roof (" +
+                   fmt(roof.output_tokens_per_s) + "): an input is wrong (lengths, layout, dtype, link) or the engine "
+                   "does less work than modeled";
+    }
+    return m;
 }
 
 }  // namespace roofline
