@@ -3,9 +3,9 @@
 set(_plan_glm --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
     --gpus rtx-pro-6000 --counts 8 --isl 1024 --osl 1024)
 roofline_cli_test(plan_glm5_front ARGS plan ${_plan_glm}
-    PASS "650 configurations, 155 fit in memory.*Pareto front.*rtx-pro-6000 +8 +TP1 EP2 DP4 PP2 +1,024")
+    PASS "650 configurations, 283 fit in memory.*Pareto front.*rtx-pro-6000 +8 +TP1 EP2 DP4 PP2 +1,024")
 roofline_cli_test(plan_glm5_rejections ARGS plan ${_plan_glm}
-    PASS "Rejected: 400 weights do not fit; 95 KV cache does not fit")
+    PASS "Rejected: 233 weights do not fit; 107 KV cache does not fit; 27 fewer requests than instances")
 # --json: nlohmann writes object keys sorted; the contract keys of a point, in that order, then the
 # top-level pareto[], points[] and points_evaluated.
 roofline_cli_test(plan_json_point_keys ARGS plan ${_plan_glm} --json
@@ -22,7 +22,8 @@ roofline_cli_test(plan_slo_none ARGS plan ${_plan_glm} --tpot-slo-ms 1
     PASS "No configuration fits and meets the SLOs")
 roofline_cli_test(plan_dense_all_gpus ARGS plan --model data/samples/h200-serving/config.json --gpus all
     --counts 1-8 --isl 1024 --osl 512 --concurrency 64,256 PASS "Pareto front.*h200-sxm|b200|b300|gb")
-roofline_cli_test(plan_unknown_gpu ARGS plan ${_plan_glm} --gpus rtx-pro-7000 EXIT 2)
+roofline_cli_test(plan_unknown_gpu ARGS plan --model data/models/glm-5/config.json --gpus b200,rtx-pro-7000
+    --counts 8 --isl 1024 --osl 1024 EXIT 2)
 roofline_cli_test(plan_bad_counts ARGS plan --model data/models/glm-5/config.json --gpus b200 --counts 0,8
     --isl 1024 --osl 1024 EXIT 2)
 roofline_cli_test(plan_bad_concurrency ARGS plan ${_plan_glm} --concurrency 4,x EXIT 2)
