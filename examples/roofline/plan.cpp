@@ -162,7 +162,7 @@ nlohmann::json point_json(const plan_point& p, const plan_result& r) {
         {"energy_per_token_at_limit_j", json_number(p.energy_per_token_at_limit_j)},
     };
     if (p.fits()) {
-        j["bound"] = std::string(to_string(p.bound_));
+        j["bound"] = std::string(to_string(p.overall_bound));
         j["decode_bound"] = std::string(to_string(p.decode_bound));
         j["prefill_bound"] = std::string(to_string(p.prefill_bound));
         j["decode_phase"] = std::string(to_string(p.decode_phase));
@@ -191,7 +191,7 @@ std::vector<std::string> csv_row(const plan_point& p, const plan_result& r) {
             csv_number(p.concurrency), f ? "1" : "0", std::string(to_string(p.rejection)),
             f ? std::string() : describe_rejection(p, r), p.meets_slo ? "1" : "0", csv_number(p.tokens_per_s_per_gpu),
             csv_number(p.tokens_per_s_per_user), csv_number(p.output_tokens_per_s), csv_number(p.ttft_s),
-            csv_number(p.tpot_s), f ? std::string(to_string(p.bound_)) : "", f ? std::string(to_string(p.decode_bound)) : "",
+            csv_number(p.tpot_s), f ? std::string(to_string(p.overall_bound)) : "", f ? std::string(to_string(p.decode_bound)) : "",
             f ? std::string(to_string(p.prefill_bound)) : "", f ? std::string(to_string(p.decode_phase)) : "",
             f ? std::string(to_string(p.prefill_phase)) : "", csv_number(p.decode_step_s), csv_number(p.prefill_step_s),
             csv_number(p.decode_share), csv_number(p.max_concurrency), csv_number(p.weight_bytes),

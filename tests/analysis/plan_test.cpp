@@ -554,7 +554,7 @@ TEST_CASE("published: MLPerf Inference v5.1 Offline on 8x B200 (NVFP4) under the
         MESSAGE("MLPerf " << r.name << ": measured " << r.measured << " out tok/s, roof " << mod.output_tokens_per_s
                           << " (TP" << mod.layout.tp << " EP" << mod.layout.ep << " DP" << mod.layout.dp << " PP"
                           << mod.layout.pp << " x" << mod.instances << " at " << mod.concurrency << ", "
-                          << to_string(mod.bound_) << "), SOL " << sol.output_tokens_per_s << ", ratio "
+                          << to_string(mod.overall_bound) << "), SOL " << sol.output_tokens_per_s << ", ratio "
                           << r.measured / mod.output_tokens_per_s);
     }
 }

@@ -380,6 +380,7 @@ struct step_coefficients {
     const plan_gpu* gpu = nullptr;
     double act_b = 2;
     double launch_s = 0, dram_bytes_per_s = 0, link_bytes_per_s = 0;
+    double s_per_dram_byte = 0, s_per_link_byte = 0;  ///< reciprocals: a multiply per term, not a divide
     link_params link;
     double e_dram = 0;
     // lm_head on the last stage, per sampled row on this GPU
@@ -411,6 +412,8 @@ struct step_coefficients {
         k.launch_s = g.modeled.launch_latency_s;
         k.dram_bytes_per_s = g.modeled.bytes_at(memory_level::dram);
         k.link_bytes_per_s = g.modeled.link_bytes_per_s;
+        k.s_per_dram_byte = 1.0 / k.dram_bytes_per_s;
+        k.s_per_link_byte = k.link_bytes_per_s > 0 ? 1.0 / k.link_bytes_per_s : 0.0;
         k.power_known = g.power.has_value();
         if (g.power) k.e_dram = g.power->joules_per_dram_byte;
         const double tp = l.tp, dp = l.dp, ep = l.ep, moe_tp = l.moe_tp();
@@ -602,8 +605,8 @@ struct step_terms {
         t.phase = phase;
         t.layers = layers;
         t.compute_s = compute_s;
-        t.memory_s = memory_bytes / k.dram_bytes_per_s;
-        t.link_s = link_bytes > 0 ? link_bytes / k.link_bytes_per_s : 0.0;
+        t.memory_s = memory_bytes * k.s_per_dram_byte;
+        t.link_s = link_bytes * k.s_per_link_byte;
         t.latency_s = latency_s;
         t.flop_joules = joules;
         t.dram_bytes = memory_bytes;
@@ -761,6 +764,7 @@ inline fast_step price_terms(const step_terms& st, double compute_scale = 1.0) {
         f.dram_bytes += t.layers * t.dram_bytes;
     }
     for (std::size_t i = 0; i < step_phase_count; ++i) {
+        if (!(f.phases[i].lower_bound_s > 0)) continue;  // an empty phase stays `latency`
         // As `price_step`: the bound with the most time, latency unless another has more.
         std::size_t best = static_cast<std::size_t>(bound::latency);
         for (std::size_t b = 0; b < 5; ++b)
@@ -946,7 +950,11 @@ struct plan_point {
     double tokens_per_s_per_gpu = std::numeric_limits<double>::quiet_NaN(); ///< (input + output) / count
     double tokens_per_s_per_user = std::numeric_limits<double>::quiet_NaN();///< output, 1 / TPOT
     double decode_share = std::numeric_limits<double>::quiet_NaN();
-    bound decode_bound = bound::latency, prefill_bound = bound::latency, bound_ = bound::latency;
+    /// The bound with the most time in the decode step / the prefill chunk; `power` when the power
+    /// limit holds the clock down in a compute-bound step.
+    bound decode_bound = bound::latency, prefill_bound = bound::latency;
+    /// The bound with the most time over the busy cycle (decode and prefill by their shares).
+    bound overall_bound = bound::latency;
     step_phase decode_phase = step_phase::attention, prefill_phase = step_phase::attention;  ///< dominant phases
 
     // Power per GPU at the enforced (default) limit; NaN where the coefficients are unknown.
@@ -1086,9 +1094,9 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     std::size_t best = static_cast<std::size_t>(bound::latency);
     for (std::size_t i = 0; i < cycle.size(); ++i)
         if (cycle[i] > cycle[best]) best = i;
-    p.bound_ = static_cast<bound>(best);
-    if (p.bound_ == bound::compute && ((dec.capped && rates.decode_share >= 0.5) || (pre.capped && rates.decode_share < 0.5)))
-        p.bound_ = bound::power;
+    p.overall_bound = static_cast<bound>(best);
+    if (p.overall_bound == bound::compute && ((dec.capped && rates.decode_share >= 0.5) || (pre.capped && rates.decode_share < 0.5)))
+        p.overall_bound = bound::power;
     p.power_capped = dec.capped || pre.capped;
     if (std::isfinite(dec.power_w) && std::isfinite(pre.power_w)) {
         p.power_w = rates.decode_share * dec.power_w + (1.0 - rates.decode_share) * pre.power_w;
