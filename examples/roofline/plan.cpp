@@ -210,8 +210,16 @@ std::string model_line(const model_config& m, const plan_options& o, const plan_
 
 void print_text(const plan_result& r, const model_config& m, const plan_options& o, const plan_request& rq) {
     fmt::print("roofline plan: {}\n", model_line(m, o, r));
+    // Counts with runs of consecutive numbers collapsed: 1,2,4,8 or 1-64.
     std::string counts;
-    for (int n : rq.counts) counts += (counts.empty() ? "" : ",") + std::to_string(n);
+    for (std::size_t i = 0; i < rq.counts.size();) {
+        std::size_t j = i;
+        while (j + 1 < rq.counts.size() && rq.counts[j + 1] == rq.counts[j] + 1) ++j;
+        counts += (counts.empty() ? "" : ",") + std::to_string(rq.counts[i]);
+        if (j >= i + 2) counts += "-" + std::to_string(rq.counts[j]);
+        else if (j == i + 1) counts += "," + std::to_string(rq.counts[j]);
+        i = j + 1;
+    }
     std::string gpus;
     for (const auto& id : r.gpu_ids) gpus += (gpus.empty() ? "" : ", ") + id;
     fmt::print("GPUs {} x {{{}}}; {} layouts x {} concurrencies: {} configurations, {} fit in memory",
@@ -259,7 +267,10 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
                    "dec/pre: bound of\nthe decode step / prefill chunk (comp, mem, comm, lat, pwr = compute held "
                    "by the power limit).\n");
     }
-    for (const auto& u : r.unpriced) fmt::print("! {}\n", u);
+    if (!r.unpriced.empty()) {
+        fmt::print("\nNot priced:\n");
+        for (const auto& u : r.unpriced) fmt::print("  ! {}\n", u);
+    }
     if (!r.notes.empty()) {
         fmt::print("\nNotes:\n");
         for (const auto& n : r.notes) fmt::print("  - {}\n", n);

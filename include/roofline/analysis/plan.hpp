@@ -41,6 +41,8 @@
 #include <optional>   // std::optional
 #include <string>     // std::string
 #include <string_view>  // std::string_view
+#include <tuple>      // std::tie
+#include <utility>    // std::pair
 #include <vector>     // std::vector
 
 #include "roofline/analysis/achievable.hpp"
@@ -261,6 +263,10 @@ struct plan_gpu {
     double top_clock_hz = 0;   ///< highest SM clock priced: min(max clock, clock of the peaks)
     double peak_clock_hz = 0;  ///< the clock the tensor peaks assume
     double memory_bytes = std::numeric_limits<double>::quiet_NaN();
+    /// GPUs one model instance may span: the scale-up (NVLink or one host's PCIe) domain; 0 = no
+    /// limit known. Collectives between domains (InfiniBand, Ethernet) are not modeled.
+    int scale_up_gpus = 0;
+    std::string scale_up_source;
     std::string unpriced;      ///< non-empty: why this GPU cannot price the model
     /// `gemm_compute_path(weights, activations, *spec).peak` for every pair of dtypes, resolved
     /// once (the notes it builds are not needed per layout).
@@ -270,6 +276,24 @@ struct plan_gpu {
         return gemm_peak[static_cast<std::size_t>(weights) * dtype_count + static_cast<std::size_t>(activations)];
     }
 };
+
+/// GPUs in one scale-up domain of `g`, the most one model instance spans here, and the source:
+///  * HGX baseboards (h100-sxm, h200-sxm, b200, b300): 8 GPUs on one NVLink switch tray
+///    ([S8] NVIDIA HGX platform, [S5] DGX B200: eight GPUs);
+///  * GB200 / GB300 NVL72: 72 GPUs in one NVLink domain ([S6] GB200 NVL72);
+///  * GB10 (DGX Spark): 1, two systems meet over Ethernet, not GPU links ([S19]);
+///  * PCIe cards (RTX PRO 6000 editions, RTX 5090): 8, one host, the size of the measured
+///    collective profiles (analysis/achievable.hpp);
+///  * anything else (a user GPU file): 0, no limit known.
+inline std::pair<int, std::string> scale_up_domain(const gpu_spec& g) {
+    const auto is = [&](std::string_view prefix) { return g.id.rfind(prefix, 0) == 0; };
+    if (g.id == "h100-sxm" || g.id == "h200-sxm" || g.id == "b200" || g.id == "b300")
+        return {8, "HGX baseboard of 8 GPUs ([S8][S5])"};
+    if (is("gb200") || is("gb300")) return {72, "NVL72 NVLink domain ([S6])"};
+    if (g.id == "gb10") return {1, "one GPU per DGX Spark ([S19])"};
+    if (is("rtx-pro-6000") || g.id == "rtx-5090") return {8, "one PCIe host of 8 GPUs (measured profiles)"};
+    return {0, "no scale-up domain size known"};
+}
 
 /// Prepares `g` for planning: achievable ceilings (`e`), the GPU's default link with its measured
 /// collective profile where one is known (analysis/achievable.hpp), power coefficients and limit.
@@ -306,6 +330,7 @@ inline plan_gpu prepare_gpu(const gpu_spec& g, const kernel_efficiency& e = {}, 
     }
     p.memory_bytes = g.memory_bytes.value_or(std::numeric_limits<double>::quiet_NaN());
     if (!(p.memory_bytes > 0)) p.unpriced = g.id + ": memory capacity is unknown";
+    std::tie(p.scale_up_gpus, p.scale_up_source) = scale_up_domain(g);
     p.power = default_power_coefficients(g);
     p.power_limit_w = g.power_limit_w.value_or(std::numeric_limits<double>::quiet_NaN());
     p.peak_clock_hz = g.tensor_clock_hz.value_or(g.boost_clock_hz.value_or(0.0));
@@ -405,6 +430,11 @@ struct step_coefficients {
         }
         if (l.tp * l.dp * l.pp > 1 && !g.link) {
             k.unpriced = g.spec->id + ": " + g.link_source;
+            return k;
+        }
+        if (g.scale_up_gpus > 0 && l.gpus() > g.scale_up_gpus) {
+            k.unpriced = g.spec->id + ": an instance spans at most " + std::to_string(g.scale_up_gpus) + " GPUs (" +
+                         g.scale_up_source + "); links between domains are not modeled";
             return k;
         }
         if (g.link) k.link = *g.link;
@@ -901,6 +931,8 @@ struct plan_request {
     bool speed_of_light = false;
     /// Collective link parameters for every GPU instead of the default or measured profile.
     std::optional<link_params> link_override;
+    /// GPUs one instance may span, for every GPU instead of `scale_up_domain` (0: no limit).
+    std::optional<int> max_gpus_per_instance;
 };
 
 /// Why a configuration was rejected.
@@ -929,6 +961,7 @@ struct plan_point {
     int instances = 1;
     double concurrency = 0;  ///< requests in flight over the deployment
     plan_rejection rejection = plan_rejection::none;
+    std::uint16_t unpriced_reason = 0;  ///< index into `plan_result::unpriced` when rejection == unpriced
     bool meets_slo = false;
 
     // Memory per GPU (bytes) and what the KV cache holds; NaN when not checked (idle, unpriced).
@@ -981,7 +1014,7 @@ struct plan_result {
     std::size_t meeting_slo = 0;        ///< points that fit and meet the SLOs
     std::array<std::size_t, 6> rejected{};  ///< points per `plan_rejection`
     std::vector<std::string> gpu_ids;
-    std::vector<std::string> unpriced;  ///< per GPU that cannot be priced, why
+    std::vector<std::string> unpriced;  ///< why GPUs or layouts could not be priced (each reason once)
     std::vector<std::string> notes;
     double kv_bytes_per_token = 0;      ///< whole model, at the KV dtype
     dtype kv_cache = dtype::bf16;
@@ -1134,14 +1167,20 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
     const plan_model pm = digest_model(model, rq.activations);
     std::vector<plan_gpu> gpus;
     gpus.reserve(rq.gpus.size());
+    std::string no_power;
     for (const auto& g : rq.gpus) {
         gpus.push_back(prepare_gpu(g, rq.efficiency, rq.speed_of_light, rq.link_override));
+        if (rq.max_gpus_per_instance) {
+            gpus.back().scale_up_gpus = *rq.max_gpus_per_instance;
+            gpus.back().scale_up_source = "as requested";
+        }
         out.gpu_ids.push_back(g.id);
-        if (!gpus.back().unpriced.empty()) out.unpriced.push_back(gpus.back().unpriced);
-        else if (!gpus.back().power && rq.power_limit && !rq.speed_of_light)
-            out.notes.push_back(g.id + ": no power coefficients (models/power.hpp has measured H200 SXM only): power "
-                                       "is not modeled; energy per token at the limit is an upper bound");
+        if (gpus.back().unpriced.empty() && !gpus.back().power && rq.power_limit && !rq.speed_of_light)
+            no_power += (no_power.empty() ? "" : ", ") + g.id;
     }
+    if (!no_power.empty())
+        out.notes.push_back("no power coefficients for " + no_power + " (models/power.hpp has measured H200 SXM "
+                            "only): power not modeled; energy per token at the power limit is an upper bound");
     // KV bytes of one full-length sequence (ISL + OSL tokens), and each TP degree's share of it.
     const double kv_full = kv_bytes_for_context(model, rq.isl + rq.osl, model.quant.kv_cache);
     int max_count = 1;
@@ -1160,6 +1199,12 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
             for (const auto& pl : layouts[ni]) {
                 const auto k = step_coefficients::build(pm, gpus[gi], pl.layout);
                 ++out.layouts_evaluated;
+                std::uint16_t reason = 0;
+                if (!k.unpriced.empty()) {
+                    auto it = std::find(out.unpriced.begin(), out.unpriced.end(), k.unpriced);
+                    if (it == out.unpriced.end()) it = out.unpriced.insert(it, k.unpriced);
+                    reason = static_cast<std::uint16_t>(std::min<std::ptrdiff_t>(it - out.unpriced.begin(), 65535));
+                }
                 const double weight_bytes = pm.weights.bytes_per_gpu(pl.layout);
                 double& share = kv_share[static_cast<std::size_t>(pl.layout.tp)];
                 if (share < 0) share = kv_share_per_gpu(model, model.quant.kv_cache, pl.layout.tp);
@@ -1171,6 +1216,7 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
                     p.count = rq.counts[ni];
                     p.layout = pl.layout;
                     p.instances = pl.instances;
+                    p.unpriced_reason = reason;
                     detail::plan::evaluate_point(rq, pm, k, pl, kv_seq, weight_bytes, conc, scratch, cache, p);
                     ++out.points_evaluated;
                     ++out.rejected[static_cast<std::size_t>(p.rejection)];
@@ -1231,11 +1277,8 @@ inline std::string describe_rejection(const plan_point& p, const plan_result& r)
             return "the KV cache of " + fmt(p.concurrency) + " requests needs " + gb(p.kv_bytes) + " per GPU; " +
                    gb(std::max(0.0, p.usable_bytes - p.weight_bytes - p.activation_bytes)) +
                    " remain beside weights and activations (holds " + fmt(p.max_concurrency) + " requests)";
-        case plan_rejection::unpriced: {
-            for (const auto& u : r.unpriced)
-                if (u.rfind(gpu + ":", 0) == 0) return u;
-            return gpu + ": no link bandwidth known for collectives: one GPU per instance only";
-        }
+        case plan_rejection::unpriced:
+            return p.unpriced_reason < r.unpriced.size() ? r.unpriced[p.unpriced_reason] : gpu + ": cannot be priced";
     }
     return {};
 }
