@@ -200,16 +200,44 @@ std::vector<std::string> csv_row(const plan_point& p, const plan_result& r) {
             csv_number(p.energy_per_token_j), csv_number(p.energy_per_token_at_limit_j)};
 }
 
+/// `text` broken at spaces into lines of at most `width` columns; continuation lines indented.
+std::string wrap(const std::string& text, std::size_t width = 100, const std::string& indent = "  ") {
+    std::string out, line;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line = indent + word;
+        } else {
+            line += (line.empty() ? "" : " ") + word;
+        }
+        start = end + 1;
+    }
+    return out + line + "\n";
+}
+
+/// A display name for the model: the config's stem, or its folder when the file is "config.json".
+std::string model_name(const model_config& m, const std::string& path) {
+    const std::filesystem::path p(path);
+    if (p.stem() == "config" && p.has_parent_path() && !p.parent_path().filename().empty())
+        return p.parent_path().filename().string();
+    return m.name.empty() ? p.stem().string() : m.name;
+}
+
 std::string model_line(const model_config& m, const plan_options& o, const plan_result& r) {
     const auto pc = count_parameters(m);
     return fmt::format("{} ({}, {}): {:.1f} B parameters, {:.1f} B active; ISL {} / OSL {}; KV cache {} ({} per token)",
-                       o.model, m.family.empty() ? "model" : m.family, m.quant.quantized() ? m.quant.method : "unquantised",
+                       model_name(m, o.model), m.family.empty() ? "model" : m.family,
+                       m.quant.quantized() ? m.quant.method : "unquantised",
                        pc.total_params / 1e9, pc.active_params / 1e9, report::format_count(o.isl),
                        report::format_count(o.osl), to_string(r.kv_cache), report::format_bytes(r.kv_bytes_per_token));
 }
 
 void print_text(const plan_result& r, const model_config& m, const plan_options& o, const plan_request& rq) {
-    fmt::print("roofline plan: {}\n", model_line(m, o, r));
+    fmt::print("{}", wrap("roofline plan: " + model_line(m, o, r)));
     // Counts with runs of consecutive numbers collapsed: 1,2,4,8 or 1-64.
     std::string counts;
     for (std::size_t i = 0; i < rq.counts.size();) {
@@ -222,14 +250,17 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
     }
     std::string gpus;
     for (const auto& id : r.gpu_ids) gpus += (gpus.empty() ? "" : ", ") + id;
-    fmt::print("GPUs {} x {{{}}}; {} layouts x {} concurrencies: {} configurations, {} fit in memory",
-               gpus, counts, report::format_count(static_cast<double>(r.layouts_evaluated)), rq.concurrencies.size(),
-               report::format_count(static_cast<double>(r.points_evaluated)),
-               report::format_count(static_cast<double>(r.fitting)));
-    if (rq.ttft_slo_s || rq.tpot_slo_s)
-        fmt::print(", {} meet the SLOs (TTFT <= {}, TPOT <= {})", report::format_count(static_cast<double>(r.meeting_slo)),
-                   rq.ttft_slo_s ? human_time(*rq.ttft_slo_s) : "any", rq.tpot_slo_s ? human_time(*rq.tpot_slo_s) : "any");
-    fmt::print("\n");
+    std::string summary = fmt::format("GPUs {} x {{{}}}; {} layouts x {} concurrencies: {} configurations, {} fit in memory",
+                                      gpus, counts, report::format_count(static_cast<double>(r.layouts_evaluated)),
+                                      rq.concurrencies.size(), report::format_count(static_cast<double>(r.points_evaluated)),
+                                      report::format_count(static_cast<double>(r.fitting)));
+    if (rq.ttft_slo_s || rq.tpot_slo_s) {
+        std::string slo;
+        if (rq.ttft_slo_s) slo += "TTFT <= " + human_time(*rq.ttft_slo_s);
+        if (rq.tpot_slo_s) slo += std::string(slo.empty() ? "" : ", ") + "TPOT <= " + human_time(*rq.tpot_slo_s);
+        summary += fmt::format(", {} meet the SLOs ({})", report::format_count(static_cast<double>(r.meeting_slo)), slo);
+    }
+    fmt::print("{}", wrap(summary));
     std::string rej;
     const std::pair<plan_rejection, const char*> why[] = {{plan_rejection::weights, "weights do not fit"},
                                                           {plan_rejection::activations, "activations do not fit"},
@@ -240,7 +271,7 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
         const auto n = r.rejected[static_cast<std::size_t>(k)];
         if (n) rej += fmt::format("{}{} {}", rej.empty() ? "" : "; ", report::format_count(static_cast<double>(n)), text);
     }
-    if (!rej.empty()) fmt::print("Rejected: {}\n", rej);
+    if (!rej.empty()) fmt::print("{}", wrap("Rejected: " + rej));
     fmt::print("\nPareto front: tokens/s per GPU (input + output) against output tokens/s per user;\n{}\n\n",
                rq.speed_of_light ? "speed of light: datasheet ceilings and links"
                                  : "roofs with modeled efficiency: achievable ceilings, measured links, never above "
@@ -263,26 +294,18 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
                        human_time(p.ttft_s), human_time(p.tpot_s),
                        short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
         fmt::print("{}", t.render(100));
-        fmt::print("\nlayout: TP tensor, EP expert, DP attention-data, PP pipeline parallel; xN instances. "
-                   "dec/pre: bound of\nthe decode step / prefill chunk (comp, mem, comm, lat, pwr = compute held "
-                   "by the power limit).\n");
+        fmt::print("\n{}", wrap("layout: TP tensor, EP expert, DP attention-data, PP pipeline parallel; xN "
+                                 "instances. dec/pre: bound of the decode step / prefill chunk (comp, mem, comm, lat; "
+                                 "pwr: compute held down by the power limit).", 100, ""));
     }
     if (!r.unpriced.empty()) {
         fmt::print("\nNot priced:\n");
-        for (const auto& u : r.unpriced) fmt::print("  ! {}\n", u);
+        for (const auto& u : r.unpriced) fmt::print("{}", wrap("  ! " + u, 100, "    "));
     }
     if (!r.notes.empty()) {
         fmt::print("\nNotes:\n");
-        for (const auto& n : r.notes) fmt::print("  - {}\n", n);
+        for (const auto& n : r.notes) fmt::print("{}", wrap("  - " + n, 100, "    "));
     }
-}
-
-/// A display name for the model: the config's stem, or its folder when the file is "config.json".
-std::string model_name(const model_config& m, const std::string& path) {
-    const std::filesystem::path p(path);
-    if (p.stem() == "config" && p.has_parent_path() && !p.parent_path().filename().empty())
-        return p.parent_path().filename().string();
-    return m.name.empty() ? p.stem().string() : m.name;
 }
 
 void write_svg(const plan_result& r, const model_config& m, const plan_options& o, const plan_request& rq) {

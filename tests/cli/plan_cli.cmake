@@ -17,7 +17,7 @@ roofline_cli_test(plan_json_reason ARGS plan ${_plan_glm} --json
 roofline_cli_test(plan_csv ARGS plan ${_plan_glm} --csv
     PASS "^gpu,count,tp,ep,dp,pp,instances,concurrency,fits,rejection,reason,meets_slo,tokens_per_s_per_gpu.*\nrtx-pro-6000,8,1,1,1,1,8,1,0,idle_instances,1 request in flight for 8 model instances")
 roofline_cli_test(plan_slo_filters ARGS plan ${_plan_glm} --tpot-slo-ms 20 --ttft-slo-ms 2000
-    PASS "meet the SLOs \\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
+    PASS "69[ \n]+meet the SLOs[ \n]+\\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
 roofline_cli_test(plan_slo_none ARGS plan ${_plan_glm} --tpot-slo-ms 1
     PASS "No configuration fits and meets the SLOs")
 roofline_cli_test(plan_dense_all_gpus ARGS plan --model data/samples/h200-serving/config.json --gpus all

@@ -29,7 +29,14 @@
 // vLLM and SGLang require); pp divides what is left and is at most the layer count; on MoE models
 // attention DP (dp) divides what is left and ep divides tp x dp and the expert count; dense models
 // get dp = ep = 1 (attention DP there is the same as more instances). The rest of the GPUs serve
-// as identical instances: instances = count / (tp dp pp).
+// as identical instances: instances = count / (tp dp pp). An instance spans at most one scale-up
+// domain (`scale_up_domain`: an HGX baseboard of 8, an NVL72 rack, one PCIe host): links between
+// domains are not modeled, so larger instances are rejected as unpriced, not guessed.
+//
+// Not modeled: queueing before admission (TTFT is the prefill alone), pipeline bubbles, routing
+// skew, CUDA-graph batch limits and host overheads between steps, each of which keeps real runs
+// under the roof; speculative decoding and prefix caching, which do less work per token than
+// modeled, so the roof does not bound runs that use them.
 
 #include <algorithm>  // std::max, std::min, std::find
 #include <array>      // std::array
@@ -288,10 +295,10 @@ struct plan_gpu {
 inline std::pair<int, std::string> scale_up_domain(const gpu_spec& g) {
     const auto is = [&](std::string_view prefix) { return g.id.rfind(prefix, 0) == 0; };
     if (g.id == "h100-sxm" || g.id == "h200-sxm" || g.id == "b200" || g.id == "b300")
-        return {8, "HGX baseboard of 8 GPUs ([S8][S5])"};
-    if (is("gb200") || is("gb300")) return {72, "NVL72 NVLink domain ([S6])"};
-    if (g.id == "gb10") return {1, "one GPU per DGX Spark ([S19])"};
-    if (is("rtx-pro-6000") || g.id == "rtx-5090") return {8, "one PCIe host of 8 GPUs (measured profiles)"};
+        return {8, "an HGX baseboard [S8][S5]"};
+    if (is("gb200") || is("gb300")) return {72, "an NVL72 NVLink domain [S6]"};
+    if (g.id == "gb10") return {1, "one GPU per DGX Spark [S19]"};
+    if (is("rtx-pro-6000") || g.id == "rtx-5090") return {8, "one PCIe host, as the measured collective profiles"};
     return {0, "no scale-up domain size known"};
 }
 
@@ -434,7 +441,7 @@ struct step_coefficients {
         }
         if (g.scale_up_gpus > 0 && l.gpus() > g.scale_up_gpus) {
             k.unpriced = g.spec->id + ": an instance spans at most " + std::to_string(g.scale_up_gpus) + " GPUs (" +
-                         g.scale_up_source + "); links between domains are not modeled";
+                         g.scale_up_source + "): links between domains are not modeled";
             return k;
         }
         if (g.link) k.link = *g.link;
