@@ -202,17 +202,20 @@ std::vector<std::string> csv_row(const plan_point& p, const plan_result& r) {
 
 /// `text` broken at spaces into lines of at most `width` columns; continuation lines indented.
 std::string wrap(const std::string& text, std::size_t width = 100, const std::string& indent = "  ") {
-    std::string out, line;
-    std::size_t start = 0;
+    std::string out;
+    std::size_t start = text.find_first_not_of(' ');
+    if (start == std::string::npos) return text + "\n";
+    std::string line = text.substr(0, start);  // the leading spaces stay
+    const std::size_t lead = line.size();
     while (start <= text.size()) {
         auto end = text.find(' ', start);
         if (end == std::string::npos) end = text.size();
         const std::string word = text.substr(start, end - start);
-        if (!line.empty() && line.size() + 1 + word.size() > width) {
+        if (line.size() > lead && line.size() + 1 + word.size() > width) {
             out += line + "\n";
             line = indent + word;
         } else {
-            line += (line.empty() ? "" : " ") + word;
+            line += (line.size() > lead ? " " : "") + word;
         }
         start = end + 1;
     }
