@@ -639,4 +639,20 @@ TEST_CASE("C13 and the seed run: check_measurement flags what Little's law or th
                                         << " total tok/s (SOL " << sol.tokens_per_s_per_gpu * 8 << "), measured/roof "
                                         << m.fraction_of_roof << (m.consistent ? "" : "  ! " + m.reason));
     }
+    // With the tuned-NCCL profile of the same 8-card system (analysis/achievable.hpp: busbw
+    // 37.6 GB/s, 32 KB all-reduce 26.2 us) the TP8 roof at ISL = OSL = 1024 clears the measurement.
+    plan_request rq;
+    rq.gpus = {g};
+    rq.counts = {8};
+    rq.isl = rq.osl = 1024;
+    rq.concurrencies = {live_batch(c, g, 8, 1024, 1024, 1024, tp8)};
+    rq.link_override = link_params_from_profile({"rtx-pro-6000", link_kind::pcie, 8, 37.6e9, 32768, 26.2e-6, "tuned NCCL"});
+    const auto tuned = run_plan(c, rq);
+    const auto it = std::find_if(tuned.points.begin(), tuned.points.end(), [](const plan_point& p) {
+        return p.layout.tp == 8 && p.layout.ep == 1 && p.layout.pp == 1 && p.layout.dp == 1;
+    });
+    REQUIRE(it != tuned.points.end());
+    REQUIRE(it->fits());
+    CHECK(it->tokens_per_s_per_gpu * 8 >= 3740);
+    MESSAGE("seed TP8 ISL = OSL = 1024 with tuned NCCL: roof " << it->tokens_per_s_per_gpu * 8 << " total tok/s");
 }
