@@ -87,6 +87,7 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                         {"lengths_source", a.lengths_source},
                         {"decode_context_tokens", a.decode_context_tokens},
                         {"decode_batch", a.decode_batch},
+                        {"decode_sequences_per_step", a.decode_sequences},
                         {"fits", a.fits},
                         {"link", std::string(to_string(a.link))},
                         {"instances", a.instances},
@@ -170,7 +171,7 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
                    human_time(*a.measured_tpot_s), human_time(a.decode_modeled_step_s),
                    *a.measured_tpot_s / a.decode_modeled_step_s);
     fmt::print("\nModeled step: decode {} at batch {:.0f}, context {:.0f} (SOL {})", human_time(a.decode_modeled_step_s),
-               a.decode_batch, a.decode_context_tokens, human_time(a.decode_sol_step_s));
+               a.decode_sequences, a.decode_context_tokens, human_time(a.decode_sol_step_s));
     if (a.prefill_modeled_s_per_token)
         fmt::print("; prefill {} per token", human_time(*a.prefill_modeled_s_per_token));
     fmt::print("\n  {:<28} {:>6}  {:<14} {:>11} {:>11}\n", "phase", "share", "bound", "SOL/step", "model/step");

@@ -31,4 +31,4 @@ roofline_cli_test(analyze_h200_serving ARGS analyze data/samples/h200-serving/be
 roofline_cli_test(analyze_power_log_all_bad ARGS ${_glm_no_power} --power tests/cli/data/nvidia_smi_negative.csv
     PASS "2 of 2 power samples skipped.*no usable power samples")
 roofline_cli_test(analyze_unquantised_does_not_fit ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
-    --model data/models/glm-5/config.json PASS "weights need 186.0 GB per GPU but rtx-pro-6000 has 96 GB")
+    --model data/models/glm-5/config.json PASS "weights need 189.7 GB per GPU but rtx-pro-6000 has 96 GB")

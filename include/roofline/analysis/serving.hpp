@@ -2,11 +2,11 @@
 // What bounds a serving run: a benchmark result (SGLang / vLLM) paired with a model of the
 // served model's decode and prefill steps at the run's concurrency and lengths.
 //
-// Steady state. With C requests in flight, each of ISL prompt and OSL output tokens, the
-// engine alternates decode steps (batch B = C sequences at mean context L = ISL + OSL/2) and
-// prefill chunks. If a decode step takes t_dec and prefill costs t_pre per prompt token, a fully
-// busy engine produces output tokens at
-//     r_out = 1 / ( t_dec / B + (ISL / OSL) x t_pre )         per model instance,
+// Steady state (analysis/steady_state.hpp, shared with `roofline plan`). With C requests in
+// flight, each of ISL prompt and OSL output tokens, the engine alternates decode steps (b = C / pp
+// sequences at mean context L = ISL + OSL/2) and prefill chunks. If a decode step takes t_dec and
+// prefill costs t_pre per prompt token, a fully busy engine produces output tokens at
+//     r_out = 1 / ( t_dec / b + (ISL / OSL) x t_pre )         per model instance,
 // and total (input + output) tokens at r_out x (1 + ISL / OSL). The time shares of decode and
 // prefill follow from the two terms, and each splits further into its phases (attention, MoE
 // GEMM, dense GEMM, communication, ...). Two prices are computed for every phase:
@@ -26,11 +26,13 @@
 
 #include "roofline/analysis/achievable.hpp"
 #include "roofline/analysis/power_summary.hpp"
+#include "roofline/analysis/steady_state.hpp"
 #include "roofline/analysis/verdict.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/models/kv_cache.hpp"
+#include "roofline/models/memory.hpp"
 #include "roofline/models/parameters.hpp"
 #include "roofline/models/transformer.hpp"
 #include "roofline/trace/bench.hpp"
@@ -49,9 +51,8 @@ struct serving_setup {
     std::optional<link_kind> link;        ///< default: the GPU's default link
     std::optional<link_params> link_override;  ///< e.g. from calibration; replaces the profile
     std::optional<ceilings> ceilings_override; ///< e.g. from calibration; replaces datasheet ceilings
-    /// SGLang's default `--chunked-prefill-size` (8192 tokens on large-memory GPUs; sglang
-    /// server_args.py): the largest prefill batch one step takes.
-    double prefill_chunk_tokens = 8192;
+    /// The largest prefill batch one step takes (SGLang's default `--chunked-prefill-size`).
+    double prefill_chunk_tokens = default_prefill_chunk_tokens;
     kernel_efficiency fractions;
     verdict_thresholds thresholds;
 };
@@ -77,9 +78,10 @@ struct serving_analysis {
     std::string lengths_source;
     double decode_context_tokens = 0;  ///< mean context during decode: ISL + OSL/2
     int instances = 1;                  ///< model instances: gpu_count / layout.gpus()
-    /// Sequences decoded per step per instance: the concurrency, or fewer when the KV cache
-    /// cannot hold them all (the rest queue).
+    /// Requests decoding at once per instance: the concurrency, or fewer when the KV cache cannot
+    /// hold them all (the rest queue).
     double decode_batch = 0;
+    double decode_sequences = 0;        ///< per decode step: decode_batch / pp (pipeline micro-batches)
     bool fits = true;                   ///< false when the weights alone exceed GPU memory
 
     // The model.
@@ -221,7 +223,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.notes.push_back("input/output lengths are not in the bench file: decode attention is priced at its "
                           "floor (one cached token) and prefill is not modeled; pass --isl and --osl for a tighter roof");
     }
-    a.decode_context_tokens = a.isl ? std::max(1.0, *a.isl + *a.osl / 2.0) : 1.0;
+    a.decode_context_tokens = a.isl ? mean_decode_context_tokens(*a.isl, *a.osl) : 1.0;
 
     const int per_instance = setup.layout.gpus();
     if (setup.gpu_count % per_instance != 0)
@@ -229,6 +231,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                           std::to_string(per_instance));
     a.instances = setup.gpu_count / per_instance;
     const double c_instance = a.concurrency / a.instances;
+    // Pipeline stages each hold one of pp micro-batches (analysis/steady_state.hpp).
 
     // --- ceilings and links ---
     const link_kind lk = setup.link.value_or(g.default_link());
@@ -269,8 +272,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     mod_link_c.link_bytes_per_s = a.modeled_link.beta_bytes_per_s;
 
     // --- memory: weights and how many sequences the KV cache holds ---
-    const auto params = count_parameters(m);
-    a.weight_bytes_per_gpu = params.total_weight_bytes / per_instance;
+    a.weight_bytes_per_gpu = weight_bytes_per_gpu(m, setup.layout);
     const dtype kv = setup.kv_cache.value_or(m.quant.kv_cache);
     a.kv_bytes_per_token_per_gpu = kv_per_gpu(m, kv, setup.layout.tp).bytes_per_token_per_gpu / setup.layout.pp;
     a.decode_batch = c_instance;
@@ -281,9 +283,9 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                              " GB: this setup cannot run as given (quantise with --quant, or use more GPUs)");
     }
     if (g.memory_bytes.known() && a.kv_bytes_per_token_per_gpu > 0) {
-        // SGLang's default --mem-fraction-static is ~0.9 on large GPUs (server_args.py); the
-        // rest holds activations and CUDA graphs.
-        const double usable = 0.9 * *g.memory_bytes.value - a.weight_bytes_per_gpu;
+        // The engine's memory budget (vLLM gpu_memory_utilization, SGLang --mem-fraction-static:
+        // ~0.9); the rest holds activations and CUDA graphs.
+        const double usable = default_memory_utilization * *g.memory_bytes.value - a.weight_bytes_per_gpu;
         a.kv_capacity_tokens_per_gpu = std::max(0.0, usable) / a.kv_bytes_per_token_per_gpu;
         if (a.isl) {
             // A sequence holds ISL + OSL/2 tokens on average while it decodes, ISL + OSL at its end.
@@ -301,8 +303,11 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         }
     }
 
+    // Pipeline stages each hold one of pp micro-batches (analysis/steady_state.hpp).
+    a.decode_sequences = a.decode_batch / setup.layout.pp;
+
     // --- decode step ---
-    const auto dec = price(m, step_batch::decode(a.decode_batch, a.decode_context_tokens), setup, sol_link_c,
+    const auto dec = price(m, step_batch::decode(a.decode_sequences, a.decode_context_tokens), setup, sol_link_c,
                            mod_link_c, a.sol_link, a.modeled_link);
     a.decode_sol_step_s = dec.sol.lower_bound_s;
     a.decode_modeled_step_s = dec.modeled.lower_bound_s;
@@ -312,30 +317,26 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     std::optional<priced_step> pre;
     double pre_tokens = 0;
     if (a.isl) {
-        const double isl = std::max(1.0, *a.isl);
-        pre_tokens = std::min(setup.prefill_chunk_tokens, isl * c_instance);
-        step_batch b = isl <= setup.prefill_chunk_tokens
-                           ? step_batch::prefill(std::max(1.0, pre_tokens / isl), std::min(isl, pre_tokens))
-                           : step_batch::prefill(1, setup.prefill_chunk_tokens, isl / 2.0);
-        pre_tokens = b.tokens();
-        pre = price(m, b, setup, sol_link_c, mod_link_c, a.sol_link, a.modeled_link);
+        const auto chunk = steady_prefill_chunk(*a.isl, c_instance, setup.prefill_chunk_tokens);
+        pre_tokens = chunk.tokens;
+        pre = price(m, chunk.batch(), setup, sol_link_c, mod_link_c, a.sol_link, a.modeled_link);
         a.prefill_sol_s_per_token = pre->sol.lower_bound_s / pre_tokens;
         a.prefill_modeled_s_per_token = pre->modeled.lower_bound_s / pre_tokens;
     }
 
     // --- steady-state roofs ---
     const double ratio = (a.isl && a.osl && *a.osl > 0) ? *a.isl / *a.osl : 0.0;
-    const auto out_rate = [&](double t_dec, std::optional<double> t_pre) {
-        return 1.0 / (t_dec / a.decode_batch + (t_pre ? ratio * *t_pre : 0.0));
-    };
-    a.sol_output_tokens_per_s = a.instances * out_rate(a.decode_sol_step_s, a.prefill_sol_s_per_token);
-    a.modeled_output_tokens_per_s = a.instances * out_rate(a.decode_modeled_step_s, a.prefill_modeled_s_per_token);
+    const auto sol_rates = steady_state(a.decode_sol_step_s, a.decode_sequences, a.decode_batch,
+                                        a.prefill_sol_s_per_token, ratio);
+    const auto mod_rates = steady_state(a.decode_modeled_step_s, a.decode_sequences, a.decode_batch,
+                                        a.prefill_modeled_s_per_token, ratio);
+    a.sol_output_tokens_per_s = a.instances * sol_rates.output_tokens_per_s;
+    a.modeled_output_tokens_per_s = a.instances * mod_rates.output_tokens_per_s;
     if (a.isl) {
-        a.sol_total_tokens_per_s = a.sol_output_tokens_per_s * (1.0 + ratio);
-        a.modeled_total_tokens_per_s = a.modeled_output_tokens_per_s * (1.0 + ratio);
+        a.sol_total_tokens_per_s = a.instances * sol_rates.total_tokens_per_s;
+        a.modeled_total_tokens_per_s = a.instances * mod_rates.total_tokens_per_s;
     }
-    const double r_mod = a.modeled_output_tokens_per_s / a.instances;
-    a.decode_share = pre ? r_mod * a.decode_modeled_step_s / a.decode_batch : 1.0;
+    a.decode_share = mod_rates.decode_share;
 
     const auto add_phases = [&](const priced_step& p, const std::string& stage, double stage_share) {
         for (auto ph : all_step_phases) {
@@ -460,13 +461,13 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     // per second. Phases run one after another, so each roof's share is below 1 even at SOL.
     if (a.fraction_of_sol) {
         double comp = 0, mem = 0, link = 0;
-        const double steps_per_s = *a.fraction_of_sol * (a.sol_output_tokens_per_s / a.instances) / a.decode_batch;
+        const double steps_per_s = *a.fraction_of_sol * (a.sol_output_tokens_per_s / a.instances) / a.decode_sequences;
         for (auto ph : all_step_phases) {
             comp += steps_per_s * dec.sol.at(ph).compute_s;
             mem += steps_per_s * dec.sol.at(ph).memory_s;
             link += steps_per_s * dec.sol.at(ph).link_s;
             if (pre) {
-                const double pre_steps_per_s = steps_per_s * a.decode_batch * ratio / pre_tokens;
+                const double pre_steps_per_s = steps_per_s * a.decode_sequences * ratio / pre_tokens;
                 comp += pre_steps_per_s * pre->sol.at(ph).compute_s;
                 mem += pre_steps_per_s * pre->sol.at(ph).memory_s;
                 link += pre_steps_per_s * pre->sol.at(ph).link_s;
