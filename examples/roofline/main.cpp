@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     roofline::cli::add_trace_command(app, common);
     roofline::cli::add_model_command(app, common);
     roofline::cli::add_kernel_command(app, common);
+    roofline::cli::add_calibrate_command(app, common);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -49,6 +49,8 @@ struct serving_setup {
     std::optional<link_kind> link;        ///< default: the GPU's default link
     std::optional<link_params> link_override;  ///< e.g. from calibration; replaces the profile
     std::optional<ceilings> ceilings_override; ///< e.g. from calibration; replaces datasheet ceilings
+    /// Replaces the modeled (achievable) ceilings, e.g. calibrated ones (`apply_calibration`).
+    std::optional<ceilings> modeled_ceilings_override;
     /// SGLang's default `--chunked-prefill-size` (8192 tokens on large-memory GPUs; sglang
     /// server_args.py): the largest prefill batch one step takes.
     double prefill_chunk_tokens = 8192;
@@ -212,7 +214,8 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     // --- ceilings and links ---
     const link_kind lk = setup.link.value_or(g.default_link());
     const ceilings sol_c = setup.ceilings_override ? *setup.ceilings_override : datasheet_ceilings(g, lk);
-    const ceilings mod_c = achievable_ceilings(sol_c, setup.fractions);
+    const ceilings mod_c =
+        setup.modeled_ceilings_override ? *setup.modeled_ceilings_override : achievable_ceilings(sol_c, setup.fractions);
     a.ceilings_origin = sol_c.origin;
     try {
         a.sol_link = default_link_params(g, lk);
