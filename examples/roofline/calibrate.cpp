@@ -8,7 +8,7 @@
 // Inputs are recognised by content (io/measurements.hpp): roofline.ceilings/1 (measure_ceilings),
 // roofline.kernels/1 (kernel_sweep.py), the validation sweep and its power phases,
 // roofline.allreduce_sweep/1, nccl-tests stdout or JSON, ncu --csv, nvidia-smi --query-gpu CSV
-// (a header-less log needs --smi-fields). The text report lists every fitted value with its
+// (a header-less log needs --smi-fields), Kineto traces recorded with shapes (GEMM rates). The text report lists every fitted value with its
 // residuals (in sample and cross-validated); --json prints the overlay itself.
 
 #include <cmath>

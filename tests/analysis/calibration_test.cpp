@@ -181,7 +181,7 @@ TEST_CASE("a link fit recovers alpha-beta from a synthetic all-reduce sweep") {
         CHECK(l.params.alpha_s == doctest::Approx(2e-6).epsilon(1e-6));
         CHECK(l.params.base_latency_s == doctest::Approx(10e-6).epsilon(1e-6));
         CHECK(l.ranks == 8);
-        CHECK(l.points == 24);
+        CHECK(l.points == 22);  // 1 KiB x 4^k up to 1 GiB: 11 sizes per sweep
         CHECK(l.median_abs_error < 1e-9);
     }
     SUBCASE("one rank count: L = base + 2 alpha split with NCCL's 0.47 us NVLink hop") {
@@ -204,10 +204,11 @@ TEST_CASE("the link fit on nccl-tests stdout (16 H100s over two nodes) reaches t
     const auto path = roofline::test::shared_sample("nccl/all_reduce_perf_2x8xH100.txt");
     if (!roofline::test::have_sample(path)) return;
     const auto l = fit_link({read_nccl_tests(path.string())}, link_kind::nvlink);
-    // The largest sizes reach busbw 318 GB/s; the ring beta is the busbw plateau, so the fit
-    // lands between the 1 GiB and 2 GiB points' busbw (298-318 GB/s) and above.
-    CHECK(l.params.beta_bytes_per_s > 290e9);
-    CHECK(l.params.beta_bytes_per_s < 400e9);
+    // busbw reaches 318 GB/s at 2 GiB; relative residuals weigh every size alike, and the 4-64 MB
+    // points (busbw 22-100 GB/s, where NCCL changes protocol across the two nodes) pull beta
+    // below that plateau. It stays within 250-350 GB/s.
+    CHECK(l.params.beta_bytes_per_s > 250e9);
+    CHECK(l.params.beta_bytes_per_s < 350e9);
     CHECK(l.ranks == 16);
     // Small messages take 122-136 us: the latency term carries it.
     CHECK(l.params.base_latency_s + 30 * l.params.alpha_s == doctest::Approx(123e-6).epsilon(0.15));
@@ -247,9 +248,9 @@ TEST_CASE("a power fit recovers static, per-FLOP and per-byte energy from sample
     CHECK(std::isnan(c.flop_energy_at(peak_key::fp16)));
     CHECK(p.rms_residual_w < 1e-6);
     CHECK(predicted_power_w(c, pts[4]) == doctest::Approx(pts[4].power_w));
-    // Too few samples for the four coefficients.
-    pts.resize(4);
-    CHECK_THROWS_WITH_AS(fit_power(pts), doctest::Contains("at least 5 steady samples"), usage_error);
+    // Too few samples for the four coefficients (static, bf16, fp8, DRAM): 3 of the 5 needed.
+    const std::vector<power_point> few = {pts[0], pts[3], pts[6]};
+    CHECK_THROWS_WITH_AS(fit_power(few), doctest::Contains("at least 5 steady samples"), usage_error);
 }
 
 TEST_CASE("ceilings are the envelope: the largest rate, the smallest latency, the best rate per clock") {
@@ -338,4 +339,21 @@ TEST_CASE("calibrated kernel predictions on the recorded H200 sweep: median <= 1
     // median <= 12%; bf16 GEMM is the worst (short GEMMs run above the sustained capped clock).
     CHECK(all.calibrated_power_clock.median <= 0.06);
     for (const auto& r : rep.rows) CHECK(r.calibrated_power_clock.median <= 0.12);
+}
+
+TEST_CASE("a profiler trace recorded with shapes gives GEMM rate points (the H200 power-capped GEMM)") {
+    const auto path = roofline::test::repo_data("samples/h200/gemm_power/trace.json.gz");
+    if (!roofline::test::have_sample(path)) return;
+    CHECK(detect_measurement_format(path.string()) == measurement_format::kineto_trace);
+    const auto pts = trace_gemm_points(read_kineto(path.string()));
+    // 3 steps x 4 aten::mm of 16384^3 bf16 (data/samples/h200/gemm_power/README.md); the trace
+    // has 15 GEMM kernels, 12 of them linked to a recorded aten::mm, of 12.30-12.77 ms:
+    // 2 x 16384^3 / 12.77 ms = 689 TFLOP/s up to 2 x 16384^3 / 12.30 ms = 715 TFLOP/s.
+    REQUIRE(pts.size() == 12);
+    for (const auto& p : pts) {
+        CHECK(p.key == "bf16");
+        CHECK(p.value >= 688e12);
+        CHECK(p.value <= 716e12);
+        CHECK(std::isnan(p.clock_hz));
+    }
 }

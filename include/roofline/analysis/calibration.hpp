@@ -4,7 +4,8 @@
 // What is fitted, and how (least squares with Eigen; every fit keeps its residuals):
 //
 // 1. Achievable ceilings per rate class and memory level: the upper envelope of what measured
-//    kernels reached (microbenchmarks, sweep records, Nsight Compute kernels): the ceiling is the
+//    kernels reached (microbenchmarks, sweep records, Nsight Compute kernels, GEMMs of profiler
+//    traces recorded with shapes): the ceiling is the
 //    largest achieved rate, and for rate classes also the largest rate per SM clock cycle
 //    (phi = FLOP/s / f), because a power cap lowers the clock and the rate with it.
 //
@@ -56,6 +57,7 @@
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/io/calibration.hpp"
+#include "roofline/io/kineto.hpp"
 #include "roofline/io/measurements.hpp"
 #include "roofline/io/nccl_tests.hpp"
 #include "roofline/io/ncu_csv.hpp"
@@ -444,6 +446,51 @@ inline std::map<std::string, std::pair<double, calibration_source>> fit_ceilings
     return out;
 }
 
+/// Ceiling points from a profiler trace recorded with shapes: every GEMM-like CPU op
+/// (aten::mm, aten::addmm, aten::bmm, aten::_scaled_mm, aten::linear) whose `Input Dims` give its
+/// FLOP (2 M N K per batch), at the rate of the GPU time of the kernels it launched. The clock is
+/// unknown (a trace has none). Ops without shapes, or with dtypes of no tensor rate class, are
+/// left out.
+inline std::vector<ceiling_point> trace_gemm_points(const kernel_trace& t) {
+    std::map<std::int32_t, double> gpu_time;  // op index -> kernel time it launched
+    for (const auto& e : t.events)
+        if (e.activity == gpu_activity::kernel && e.op >= 0) gpu_time[e.op] += e.duration_s;
+    std::vector<ceiling_point> out;
+    for (const auto& [idx, dur] : gpu_time) {
+        const auto& op = t.ops[static_cast<std::size_t>(idx)];
+        if (!(dur > 0) || op.input_dims.empty()) continue;
+        const auto dims = parse_input_dims(op.input_dims);
+        if (!dims) continue;
+        const auto at = [&](std::size_t i) -> const std::vector<std::int64_t>* {
+            return i < dims->size() && !(*dims)[i].empty() ? &(*dims)[i] : nullptr;
+        };
+        double flops = 0;
+        const std::string_view n = op.name;
+        if ((n == "aten::mm" || n == "aten::_scaled_mm") && at(0) && at(1) && at(0)->size() == 2 && at(1)->size() == 2)
+            flops = 2.0 * double((*at(0))[0]) * double((*at(0))[1]) * double((*at(1))[1]);
+        else if (n == "aten::addmm" && at(1) && at(2) && at(1)->size() == 2 && at(2)->size() == 2)
+            flops = 2.0 * double((*at(1))[0]) * double((*at(1))[1]) * double((*at(2))[1]);
+        else if (n == "aten::bmm" && at(0) && at(1) && at(0)->size() == 3 && at(1)->size() == 3)
+            flops = 2.0 * double((*at(0))[0]) * double((*at(0))[1]) * double((*at(0))[2]) * double((*at(1))[2]);
+        else if (n == "aten::linear" && at(0) && at(1) && at(1)->size() == 2) {
+            double rows = 1;
+            for (std::size_t i = 0; i + 1 < at(0)->size(); ++i) rows *= double((*at(0))[i]);
+            flops = 2.0 * rows * double((*at(1))[1]) * double((*at(1))[0]);
+        }
+        if (!(flops > 0)) continue;
+        const std::string_view types = op.input_types;
+        std::optional<peak_key> k;
+        if (types.find("Float8_e4m3") != std::string_view::npos || types.find("Float8_e5m2") != std::string_view::npos)
+            k = peak_key::fp8;
+        else if (types.find("BFloat16") != std::string_view::npos) k = peak_key::bf16;
+        else if (types.find("Half") != std::string_view::npos) k = peak_key::fp16;
+        if (!k) continue;
+        out.push_back({std::string(to_string(*k)), flops / dur, std::numeric_limits<double>::quiet_NaN(), t.file,
+                       "trace " + std::string(n) + " " + std::string(op.input_dims)});
+    }
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // 3. Links
 // ---------------------------------------------------------------------------------------------
@@ -808,7 +855,7 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                 throw parse_error(path, "", "",
                                   "not a recognised measurement file (accepted: roofline.ceilings/1, roofline.kernels/1, "
                                   "roofline.allreduce_sweep/1, the validation sweep and its power phases, nccl-tests "
-                                  "stdout or JSON, ncu --csv, nvidia-smi --query-gpu CSV)");
+                                  "stdout or JSON, ncu --csv, nvidia-smi --query-gpu CSV, Kineto traces)");
             case measurement_format::ceilings_json: {
                 const auto c = read_ceilings_report(path);
                 in.records_read = c.stats.events_read;
@@ -925,6 +972,14 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                     }
                     in.records_used += used ? 1 : 0;
                 }
+                break;
+            }
+            case measurement_format::kineto_trace: {
+                const auto t = read_kineto(path);
+                in.records_read = t.events.size();
+                const auto pts = trace_gemm_points(t);
+                in.records_used = pts.size();
+                ceiling_pts.insert(ceiling_pts.end(), pts.begin(), pts.end());
                 break;
             }
             case measurement_format::nvidia_smi_csv: {

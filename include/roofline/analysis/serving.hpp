@@ -217,6 +217,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     const ceilings mod_c =
         setup.modeled_ceilings_override ? *setup.modeled_ceilings_override : achievable_ceilings(sol_c, setup.fractions);
     a.ceilings_origin = sol_c.origin;
+    if (setup.modeled_ceilings_override) a.ceilings_origin += "; modeled: " + mod_c.origin;
     try {
         a.sol_link = default_link_params(g, lk);
     } catch (const usage_error&) {

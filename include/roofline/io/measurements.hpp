@@ -147,6 +147,7 @@ enum class measurement_format {
     nccl_tests_json,     ///< nccl-tests -J report
     ncu_csv,             ///< ncu --csv (raw or details page)
     nvidia_smi_csv,      ///< nvidia-smi --query-gpu CSV (header-less logs need their field list)
+    kineto_trace,        ///< PyTorch profiler (Kineto) trace, .json or .json.gz
 };
 
 /// "roofline.ceilings/1", "roofline.kernels/1", "validation sweep", ...
@@ -162,6 +163,7 @@ inline std::string to_string(measurement_format f) {
         case measurement_format::nccl_tests_json: return "nccl-tests JSON";
         case measurement_format::ncu_csv: return "Nsight Compute CSV";
         case measurement_format::nvidia_smi_csv: return "nvidia-smi CSV";
+        case measurement_format::kineto_trace: return "Kineto trace";
     }
     return "unknown";
 }
@@ -200,6 +202,9 @@ inline measurement_format detect_measurement_format(const std::string& path) {
     std::size_t i = 0;
     while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
     if (i < head.size() && head[i] == '{') {
+        // Kineto traces can be large: told by their keys near the top, never parsed whole here.
+        if (head.find("\"traceEvents\"") != std::string::npos || head.find("\"schemaVersion\"") != std::string::npos)
+            return measurement_format::kineto_trace;
         nlohmann::json doc;
         try {
             doc = io::detail::read_json_file(path);
