@@ -3,7 +3,10 @@
 //   roofline analyze BENCH --gpu ID --count N --model CONFIG.json [--quant hf_quant_config.json]
 //                    [--tp N --ep N --dp N --pp N] [--power nvidia-smi.csv] [--isl N --osl N]
 //                    [--concurrency N] [--kv-dtype bf16|fp8] [--link nvlink|pcie|pcie-no-p2p]
-//                    [--run K] [--json]
+//                    [--run K] [--calibration FILE] [--json]
+//
+// --calibration: the modeled (achievable) ceilings, launch floor and link parameters come from a
+// `roofline calibrate` overlay; speed of light stays at the datasheet.
 
 #include <cmath>
 #include <optional>
@@ -16,6 +19,7 @@
 #include "cli.hpp"
 #include "roofline/analysis/serving.hpp"
 #include "roofline/io/bench_json.hpp"
+#include "roofline/io/calibration.hpp"
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/nvidia_smi.hpp"
@@ -25,7 +29,7 @@ namespace roofline::cli {
 namespace {
 
 struct analyze_options {
-    std::string bench, gpu, model, quant, power, kv_dtype, link;
+    std::string bench, gpu, model, quant, power, kv_dtype, link, calibration;
     int count = 1, tp = 0, ep = 1, dp = 1, pp = 1, run = 0;
     std::optional<double> isl, osl, concurrency;
     bool json = false;
@@ -238,6 +242,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
     cmd->add_option("--run", o.run, "analyse only run K (1-based) of a multi-run file; default: every run")
         ->check(finite_positive);
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`) for the modeled ceilings");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->callback([&common] {
         if (o.isl.has_value() != o.osl.has_value())
@@ -270,6 +275,24 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             else if (o.link == "pcie") s.link = link_kind::pcie;
             else if (o.link == "pcie-no-p2p") s.link = link_kind::pcie_no_p2p;
             else throw usage_error("--link: unknown link \"" + o.link + "\" (accepted: nvlink, pcie, pcie-no-p2p)");
+        }
+        if (!o.calibration.empty()) {
+            // Modeled ceilings: achievable ones with the overlay's measurements in; the serving
+            // engine replays CUDA graphs, so each kernel pays the calibrated graph launch floor.
+            const auto cal = read_calibration(o.calibration);
+            const link_kind lk = s.link.value_or(g.default_link());
+            ceilings used = achievable_ceilings(datasheet_ceilings(g, lk), s.fractions);
+            link_params lp;
+            try {
+                lp = default_link_params(g, lk);
+            } catch (const usage_error&) {
+                lp.beta_bytes_per_s = used.link_bytes_per_s;
+            }
+            apply_calibration(used, lp, s.fractions, cal);
+            used.launch_latency_s = s.fractions.graph_launch_floor_s;
+            used.origin = "calibrated: " + o.calibration + " (CUDA-graph launches)";
+            s.modeled_ceilings_override = used;
+            if (cal.link_for(lk)) s.link_override = lp;
         }
         std::size_t first = 0, last = bench.runs.size();
         if (o.run > 0) {

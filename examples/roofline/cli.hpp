@@ -37,5 +37,6 @@ void add_trace_command(CLI::App& app, common_options& common);
 void add_model_command(CLI::App& app, common_options& common);
 void add_kernel_command(CLI::App& app, common_options& common);
 void add_plan_command(CLI::App& app, common_options& common);
+void add_calibrate_command(CLI::App& app, common_options& common);
 
 }  // namespace roofline::cli

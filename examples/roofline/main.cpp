@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     roofline::cli::add_model_command(app, common);
     roofline::cli::add_kernel_command(app, common);
     roofline::cli::add_plan_command(app, common);
+    roofline::cli::add_calibrate_command(app, common);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

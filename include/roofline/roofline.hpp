@@ -50,6 +50,7 @@
 #include "roofline/io/input.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/kineto.hpp"
+#include "roofline/io/measurements.hpp"
 #include "roofline/io/nccl_tests.hpp"
 #include "roofline/io/ncu_csv.hpp"
 #include "roofline/io/nsys_csv.hpp"
@@ -58,6 +59,7 @@
 #include "roofline/io/trace_file.hpp"
 
 #include "roofline/analysis/achievable.hpp"
+#include "roofline/analysis/calibration.hpp"
 #include "roofline/analysis/gpu_match.hpp"
 #include "roofline/analysis/intervals.hpp"
 #include "roofline/analysis/op_workload.hpp"

@@ -226,7 +226,10 @@ class list_reader {
 
 inline std::string shape_text(const std::vector<std::int64_t>& s) {
     std::string out = "[";
-    for (std::size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (i) out += 'x';
+        out += std::to_string(s[i]);
+    }
     return out + "]";
 }
 

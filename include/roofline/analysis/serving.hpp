@@ -51,6 +51,8 @@ struct serving_setup {
     std::optional<link_kind> link;        ///< default: the GPU's default link
     std::optional<link_params> link_override;  ///< e.g. from calibration; replaces the profile
     std::optional<ceilings> ceilings_override; ///< e.g. from calibration; replaces datasheet ceilings
+    /// Replaces the modeled (achievable) ceilings, e.g. calibrated ones (`apply_calibration`).
+    std::optional<ceilings> modeled_ceilings_override;
     /// The largest prefill batch one step takes (SGLang's default `--chunked-prefill-size`).
     double prefill_chunk_tokens = default_prefill_chunk_tokens;
     kernel_efficiency fractions;
@@ -237,8 +239,10 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     const link_kind lk = setup.link.value_or(g.default_link());
     a.link = lk;
     const ceilings sol_c = setup.ceilings_override ? *setup.ceilings_override : datasheet_ceilings(g, lk);
-    const ceilings mod_c = achievable_ceilings(sol_c, setup.fractions);
+    const ceilings mod_c =
+        setup.modeled_ceilings_override ? *setup.modeled_ceilings_override : achievable_ceilings(sol_c, setup.fractions);
     a.ceilings_origin = sol_c.origin;
+    if (setup.modeled_ceilings_override) a.ceilings_origin += "; modeled: " + mod_c.origin;
     try {
         a.sol_link = default_link_params(g, lk);
     } catch (const usage_error&) {
