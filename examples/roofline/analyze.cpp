@@ -3,7 +3,10 @@
 //   roofline analyze BENCH --gpu ID --count N --model CONFIG.json [--quant hf_quant_config.json]
 //                    [--tp N --ep N --dp N --pp N] [--power nvidia-smi.csv] [--isl N --osl N]
 //                    [--concurrency N] [--kv-dtype bf16|fp8] [--link nvlink|pcie|pcie-no-p2p]
-//                    [--run K] [--json]
+//                    [--run K] [--calibration FILE] [--json]
+//
+// --calibration: the modeled (achievable) ceilings, launch floor and link parameters come from a
+// `roofline calibrate` overlay; speed of light stays at the datasheet.
 
 #include <cmath>
 #include <optional>
@@ -16,6 +19,7 @@
 #include "cli.hpp"
 #include "roofline/analysis/serving.hpp"
 #include "roofline/io/bench_json.hpp"
+#include "roofline/io/calibration.hpp"
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/nvidia_smi.hpp"
@@ -25,7 +29,7 @@ namespace roofline::cli {
 namespace {
 
 struct analyze_options {
-    std::string bench, gpu, model, quant, power, kv_dtype, link;
+    std::string bench, gpu, model, quant, power, kv_dtype, link, calibration;
     int count = 1, tp = 0, ep = 1, dp = 1, pp = 1, run = 0;
     std::optional<double> isl, osl, concurrency;
     bool json = false;
@@ -86,13 +90,18 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                         {"osl", opt_json(a.osl)},
                         {"lengths_source", a.lengths_source},
                         {"decode_context_tokens", a.decode_context_tokens},
+                        {"decode_batch", a.decode_batch},
+                        {"decode_sequences_per_step", a.decode_sequences},
+                        {"fits", a.fits},
+                        {"link", std::string(to_string(a.link))},
                         {"instances", a.instances},
                         {"ceilings", a.ceilings_origin}};
     j["steps"] = {{"decode_sol_step_s", a.decode_sol_step_s},
                   {"decode_modeled_step_s", a.decode_modeled_step_s},
                   {"prefill_sol_s_per_token", opt_json(a.prefill_sol_s_per_token)},
                   {"prefill_modeled_s_per_token", opt_json(a.prefill_modeled_s_per_token)},
-                  {"decode_share", a.decode_share}};
+                  {"decode_share", a.decode_share},
+                  {"measured_tpot_s", opt_json(a.measured_tpot_s)}};
     j["memory"] = {{"weight_bytes_per_gpu", a.weight_bytes_per_gpu},
                    {"kv_bytes_per_token_per_gpu", a.kv_bytes_per_token_per_gpu},
                    {"kv_capacity_tokens_per_gpu", opt_json(a.kv_capacity_tokens_per_gpu)},
@@ -129,13 +138,16 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
     fmt::print("\n");
     if (!run.tag.empty()) fmt::print("  {}\n", run.tag);
     const auto params = count_parameters(m);
+    const link_kind lk = a.link;
     fmt::print("\nGPU     {} x {} ({}), {}\n", o.count, g.id, g.name,
-               g.default_link() == link_kind::nvlink ? "NVLink" : "PCIe, no NVLink");
+               lk == link_kind::nvlink ? "NVLink" : lk == link_kind::pcie ? "PCIe with P2P, no NVLink"
+                                                                             : "PCIe without P2P (through the host)");
     fmt::print("Layout  TP{} EP{} DP{} PP{} ({} instance{})\n", layout.tp, layout.ep, layout.dp, layout.pp,
                a.instances, a.instances == 1 ? "" : "s");
     fmt::print("Model   {} ({}): {:.1f} B parameters, {:.1f} B active; weights {:.1f} GB per GPU\n", o.model,
                m.family, params.total_params / 1e9, params.active_params / 1e9, a.weight_bytes_per_gpu / 1e9);
-    fmt::print("Run     {} requests in flight ({})", human_tokens(a.concurrency), a.concurrency_source);
+    fmt::print("Run     {} request{} in flight [{}]", human_tokens(a.concurrency), a.concurrency == 1 ? "" : "s",
+               a.concurrency_source);
     if (a.isl) fmt::print(", ISL {} / OSL {} ({})", human_tokens(*a.isl), human_tokens(*a.osl), a.lengths_source);
     else fmt::print(", lengths unknown");
     fmt::print("\n");
@@ -151,15 +163,19 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
     const double modeled = total ? *a.modeled_total_tokens_per_s : a.modeled_output_tokens_per_s;
     const double sol = total ? *a.sol_total_tokens_per_s : a.sol_output_tokens_per_s;
     const std::string kind = total ? "total" : "output";
-    fmt::print("{:<46} {:>9}  {}\n", "Throughput", "tok/s", "achieved is");
+    fmt::print("{:<46} {:>9}  {}\n", "Throughput", "tok/s", "achieved / roof");
     if (a.achieved_tokens_per_s)
         fmt::print("  {:<44} {:>9}\n", "achieved: " + a.achieved_metric, human_tokens(*a.achieved_tokens_per_s));
-    fmt::print("  {:<44} {:>9}  {} of it\n", "modeled roof (" + kind + ", achievable ceilings)", human_tokens(modeled),
+    fmt::print("  {:<44} {:>9}  {}\n", "modeled roof (" + kind + ", achievable ceilings)", human_tokens(modeled),
                pct(a.fraction_of_modeled));
-    fmt::print("  {:<44} {:>9}  {} of it\n", "speed of light (" + kind + ", datasheet)", human_tokens(sol),
+    fmt::print("  {:<44} {:>9}  {}\n", "speed of light (" + kind + ", datasheet)", human_tokens(sol),
                pct(a.fraction_of_sol));
+    if (a.measured_tpot_s)
+        fmt::print("  measured TPOT {} per token against a modeled decode step of {} ({:.1f}x)\n",
+                   human_time(*a.measured_tpot_s), human_time(a.decode_modeled_step_s),
+                   *a.measured_tpot_s / a.decode_modeled_step_s);
     fmt::print("\nModeled step: decode {} at batch {:.0f}, context {:.0f} (SOL {})", human_time(a.decode_modeled_step_s),
-               a.concurrency / a.instances, a.decode_context_tokens, human_time(a.decode_sol_step_s));
+               a.decode_sequences, a.decode_context_tokens, human_time(a.decode_sol_step_s));
     if (a.prefill_modeled_s_per_token)
         fmt::print("; prefill {} per token", human_time(*a.prefill_modeled_s_per_token));
     fmt::print("\n  {:<28} {:>6}  {:<14} {:>11} {:>11}\n", "phase", "share", "bound", "SOL/step", "model/step");
@@ -169,7 +185,12 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
     for (const auto* p : sorted)
         fmt::print("  {:<28} {:>5.1f}%  {:<14} {:>11} {:>11}\n", p->name, 100.0 * p->share, to_string(p->predicted),
                    human_time(p->sol_step_s), human_time(p->modeled_step_s));
-    fmt::print("  collectives: {} (modeled), {} (SOL)\n", a.modeled_link.source, a.sol_link.source);
+    if (layout.gpus() > 1) {
+        fmt::print("  collectives modeled at {:.1f} GB/s bus bandwidth, {:.1f} us per ring step ({})\n",
+                   a.modeled_link.beta_bytes_per_s / 1e9, a.modeled_link.alpha_s * 1e6, a.modeled_link.source);
+        fmt::print("  speed of light at {:.1f} GB/s per direction ({})\n", a.sol_link.beta_bytes_per_s / 1e9,
+                   a.sol_link.source);
+    }
 
     if (a.power) {
         const auto& p = *a.power;
@@ -204,24 +225,31 @@ void add_analyze_command(CLI::App& app, common_options& common) {
     static analyze_options o;
     cmd->add_option("bench", o.bench, "SGLang bench_serving JSON/JSONL or vLLM --save-result JSON")->required();
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
-    cmd->add_option("--count", o.count, "GPUs serving the run")->check(CLI::PositiveNumber);
+    cmd->add_option("--count", o.count, "GPUs serving the run")->check(finite_positive);
     cmd->add_option("--model", o.model, "Hugging Face config.json of the served model")->required();
     cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json (NVFP4 checkpoints)");
-    cmd->add_option("--tp", o.tp, "tensor parallel degree (default: --count / (dp x pp))")->check(CLI::PositiveNumber);
-    cmd->add_option("--ep", o.ep, "expert parallel degree")->check(CLI::PositiveNumber);
-    cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(CLI::PositiveNumber);
-    cmd->add_option("--pp", o.pp, "pipeline parallel degree")->check(CLI::PositiveNumber);
+    cmd->add_option("--tp", o.tp, "tensor parallel degree (default: --count / (dp x pp))")->check(finite_positive);
+    cmd->add_option("--ep", o.ep, "expert parallel degree")->check(finite_positive);
+    cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(finite_positive);
+    cmd->add_option("--pp", o.pp, "pipeline parallel degree")->check(finite_positive);
     cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV logged during the run");
-    cmd->add_option("--isl", o.isl, "input tokens per request (overrides the bench file)")->check(CLI::PositiveNumber);
-    cmd->add_option("--osl", o.osl, "output tokens per request (overrides the bench file)")->check(CLI::PositiveNumber);
+    cmd->add_option("--isl", o.isl, "input tokens per request (overrides the bench file)")->check(finite_positive);
+    cmd->add_option("--osl", o.osl, "output tokens per request (overrides the bench file)")->check(finite_positive);
     cmd->add_option("--concurrency", o.concurrency, "requests in flight (overrides the bench file)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: from --quant or the model)");
     cmd->add_option("--link", o.link, "interconnect: nvlink, pcie, pcie-no-p2p (default: from the GPU)");
-    cmd->add_option("--run", o.run, "analyse only run K (1-based) of a multi-run file; default: every run");
+    cmd->add_option("--run", o.run, "analyse only run K (1-based) of a multi-run file; default: every run")
+        ->check(finite_positive);
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`) for the modeled ceilings");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->callback([&common] {
+        if (o.isl.has_value() != o.osl.has_value())
+            throw usage_error("--isl and --osl go together: give both (input and output tokens per request)");
+        if (o.concurrency && *o.concurrency > 1e7)
+            throw usage_error("--concurrency " + std::to_string(*o.concurrency) + ": more than 10 million requests in flight");
+        if (o.count > 100000) throw usage_error("--count " + std::to_string(o.count) + ": more than 100,000 GPUs");
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
         const gpu_spec& g = catalog.at(o.gpu);
         model_config m = read_hf_config(o.model);
@@ -247,6 +275,24 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             else if (o.link == "pcie") s.link = link_kind::pcie;
             else if (o.link == "pcie-no-p2p") s.link = link_kind::pcie_no_p2p;
             else throw usage_error("--link: unknown link \"" + o.link + "\" (accepted: nvlink, pcie, pcie-no-p2p)");
+        }
+        if (!o.calibration.empty()) {
+            // Modeled ceilings: achievable ones with the overlay's measurements in; the serving
+            // engine replays CUDA graphs, so each kernel pays the calibrated graph launch floor.
+            const auto cal = read_calibration(o.calibration);
+            const link_kind lk = s.link.value_or(g.default_link());
+            ceilings used = achievable_ceilings(datasheet_ceilings(g, lk), s.fractions);
+            link_params lp;
+            try {
+                lp = default_link_params(g, lk);
+            } catch (const usage_error&) {
+                lp.beta_bytes_per_s = used.link_bytes_per_s;
+            }
+            apply_calibration(used, lp, s.fractions, cal);
+            used.launch_latency_s = s.fractions.graph_launch_floor_s;
+            used.origin = "calibrated: " + o.calibration + " (CUDA-graph launches)";
+            s.modeled_ceilings_override = used;
+            if (cal.link_for(lk)) s.link_override = lp;
         }
         std::size_t first = 0, last = bench.runs.size();
         if (o.run > 0) {

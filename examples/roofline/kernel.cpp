@@ -8,15 +8,20 @@
 //   roofline kernel copy --bytes N --gpu ID                       (N bytes read and N written)
 //   roofline kernel collective --op all_reduce|all_gather|reduce_scatter|all_to_all --bytes N
 //                       --ranks R --gpu ID [--link nvlink|pcie|pcie-no-p2p]
-// Every subcommand accepts --json, --gpu-file F and --calibration F.
+// Every subcommand accepts --json, --gpu-file F, --calibration F and --sm-clock-mhz F.
 //
 // Two times are reported:
 //  * lower_bound_s: the roofline at datasheet ceilings (max over roofs + latency terms);
 //  * predicted_time_s: the same workload at achievable ceilings (datasheet x the efficiencies
-//    below) plus a launch floor per kernel. Calibration replaces any ceiling it names.
+//    below) plus a launch floor per kernel. Calibration replaces any ceiling it names, and where
+//    it has a fitted curve for the kernel's family (models/kernel_time.hpp) the curve sets
+//    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the
+//    calibrated power model allows under the GPU's power limit, else the maximum clock. MoE
+//    layers sum the curve over their gate_up and down grouped GEMMs.
 // JSON keys (stable): predicted_time_s, lower_bound_s, bound, flops, bytes, link_bytes,
 // arithmetic_intensity, ceilings {datasheet, used}, efficiency, roof_times, notes, and a
-// per-kernel object (gemm, moe, attention, copy, collective).
+// per-kernel object (gemm, moe, attention, copy, collective); with a curve also `calibrated`
+// {family, peak, clock_hz, clock_source, time_s, parts, curve, fit}.
 
 #include <cmath>
 #include <optional>
@@ -36,12 +41,14 @@
 #include "roofline/models/gemm.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/moe.hpp"
+#include "roofline/models/power.hpp"
 
 namespace roofline::cli {
 namespace {
 
 struct kernel_common {
     std::string gpu, gpu_file, calibration, link;
+    double sm_clock_mhz = 0;
     bool json = false;
 };
 
@@ -59,11 +66,21 @@ nlohmann::json ceilings_json(const ceilings& c) {
             {"origin", c.origin}};
 }
 
+std::string human_time(double s) {
+    if (s >= 1.0) return fmt::format("{:.3f} s", s);
+    if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
+    return fmt::format("{:.1f} us", s * 1e6);
+}
+
 /// The GPU, its datasheet ceilings and the ceilings used for the prediction.
 struct pricing_context {
     gpu_spec gpu;
     ceilings datasheet, used;
     kernel_efficiency eff;
+    link_params link;           ///< alpha-beta of the link in force (calibrated when the overlay has it)
+    std::optional<calibration> cal;
+    double sm_clock_hz = 0;     ///< --sm-clock-mhz (0: not given)
+    std::vector<std::string> notes;
 };
 
 pricing_context make_context(const kernel_common& o, std::optional<link_kind> link = std::nullopt) {
@@ -73,22 +90,118 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     const link_kind lk = link ? *link : (o.link.empty() ? p.gpu.default_link() : parse_link_kind(o.link));
     p.datasheet = datasheet_ceilings(p.gpu, lk);
     p.used = achievable(p.datasheet, p.eff);
-    if (!o.calibration.empty()) p.used = apply_calibration(p.used, read_calibration(o.calibration));
+    try {
+        p.link = default_link_params(p.gpu, lk);
+    } catch (const usage_error&) {
+        p.link.beta_bytes_per_s = std::nan("");  // only collectives need it; they say so
+    }
+    if (!std::isfinite(o.sm_clock_mhz) || o.sm_clock_mhz < 0) throw usage_error("--sm-clock-mhz must be a positive number");
+    p.sm_clock_hz = o.sm_clock_mhz * 1e6;
+    if (!o.calibration.empty()) {
+        p.cal = read_calibration(o.calibration);
+        apply_calibration(p.used, p.link, p.eff, *p.cal);
+        if (!p.cal->gpu.empty() && p.cal->gpu != p.gpu.id)
+            p.notes.push_back("the calibration was made on " + p.cal->gpu + ", not " + p.gpu.id);
+    }
     return p;
 }
 
-/// Prices `w`, fills the common JSON keys, prints a text summary unless --json.
+/// One kernel a calibrated curve prices, with the clock it assumed.
+struct curve_part {
+    std::string name;
+    kernel_features features;
+};
+
+/// The SM clock for `k` under curve `c`: --sm-clock-mhz, else the power-capped clock of the
+/// calibrated power model, else the GPU's maximum clock.
+std::pair<double, std::string> clock_for(const pricing_context& p, const kernel_features& k, const kernel_curve& c) {
+    if (p.sm_clock_hz > 0) return {p.sm_clock_hz, "given (--sm-clock-mhz)"};
+    const double max_clock = p.gpu.max_clock_hz.value_or(p.gpu.boost_clock_hz.value_or(std::nan("")));
+    if (!std::isfinite(max_clock)) throw usage_error(p.gpu.id + ": the maximum SM clock is unknown: give --sm-clock-mhz");
+    if (p.cal && p.cal->power) {
+        const auto& pw = *p.cal->power;
+        const double limit = std::isfinite(pw.power_limit_w) ? pw.power_limit_w : p.gpu.power_limit_w.value_or(std::nan(""));
+        if (std::isfinite(limit)) {
+            const double f = power_capped_clock_hz(k, c, p.used, pw.coefficients, limit, max_clock);
+            return {f, f < max_clock ? fmt::format("power-capped at {:.0f} W (calibrated power model)", limit)
+                                     : fmt::format("maximum clock (under the {:.0f} W limit)", limit)};
+        }
+    }
+    return {max_clock, "maximum clock"};
+}
+
+/// Prices `w`, fills the common JSON keys, prints a text summary unless --json. When the
+/// calibration has a curve for every one of `parts`, the curves set the prediction; `rest`
+/// (work outside the parts, e.g. a MoE layer's shared experts and all-to-all) adds its
+/// roofline time at the used ceilings.
 nlohmann::json report(const std::string& title, const workload& w, const pricing_context& p,
-                      const std::vector<std::string>& notes) {
+                      std::vector<std::string> notes, const std::vector<curve_part>& parts = {},
+                      const workload* rest = nullptr) {
     const auto t = price_kernel(w, p.datasheet, p.used);
     const auto& lb = t.lower_bound;
     const auto& pr = t.predicted;
+    notes.insert(notes.end(), p.notes.begin(), p.notes.end());
     nlohmann::json j;
     j["kernel"] = title;
     j["gpu"] = p.gpu.id;
     j["predicted_time_s"] = pr.lower_bound_s;
     j["lower_bound_s"] = lb.lower_bound_s;
     j["bound"] = std::string(to_string(pr.predicted));
+    bool all_curves = !parts.empty();
+    for (const auto& part : parts) all_curves = all_curves && p.eff.curve_for(part.features.family, part.features.peak);
+    if (all_curves) {
+        double total = 0, device = 0, largest = -1;
+        nlohmann::json pj = nlohmann::json::array();
+        for (const auto& part : parts) {
+            const auto* c = p.eff.curve_for(part.features.family, part.features.peak);
+            const auto [f, why] = clock_for(p, part.features, *c);
+            const auto ct = calibrated_kernel_time(part.features, *c, p.used, f, why);
+            total += ct.time_s;
+            device += ct.device_s;
+            if (c->floor_s > ct.device_s)
+                notes.push_back(fmt::format("{}: the per-call floor {} (host issue time per call in the calibration "
+                                            "sweep) sets the time; the kernel itself takes {}",
+                                            part.name, human_time(c->floor_s), human_time(ct.device_s)));
+            if (ct.time_s > largest) largest = ct.time_s, j["bound"] = std::string(to_string(ct.predicted));
+            pj.push_back({{"name", part.name},
+                          {"family", std::string(to_string(c->family))},
+                          {"peak", std::string(to_string(c->peak))},
+                          {"time_s", ct.time_s},
+                          {"device_s", ct.device_s},
+                          {"compute_s", ct.compute_s},
+                          {"memory_s", ct.memory_s},
+                          {"clock_hz", ct.clock_hz},
+                          {"clock_source", ct.clock_source},
+                          {"bound", std::string(to_string(ct.predicted))},
+                          {"curve",
+                           {{"fixed_latency_s", c->fixed_latency_s},
+                            {"flops_per_clock", num_or_null(c->flops_per_clock)},
+                            {"bytes_per_s", num_or_null(c->bytes_per_s)},
+                            {"floor_s", c->floor_s},
+                            {"tile_rows", c->tile_rows},
+                            {"causal_block_keys", c->causal_block_keys}}},
+                          {"fit",
+                           {{"points", c->fit.points},
+                            {"median_abs_error", num_or_null(c->fit.median_abs_error)},
+                            {"p90_abs_error", num_or_null(c->fit.p90_abs_error)},
+                            {"cv_median_abs_error", num_or_null(c->fit.cv_median_abs_error)},
+                            {"cv_p90_abs_error", num_or_null(c->fit.cv_p90_abs_error)}}}});
+        }
+        if (rest) {
+            const double r = time_lower_bound(*rest, p.used).lower_bound_s;
+            total += r;
+            device += r;
+        }
+        j["predicted_time_s"] = total;
+        j["calibrated"] = {{"time_s", total},
+                           {"device_time_s", device},
+                           {"parts", pj},
+                           {"source", p.cal ? p.cal->source : std::string()}};
+        notes.push_back("predicted by the calibrated curve" + std::string(parts.size() > 1 ? "s" : "") + " of " +
+                        (p.cal ? p.cal->source : std::string("the calibration")) + " at " +
+                        fmt::format("{:.0f} MHz", pj.front()["clock_hz"].get<double>() / 1e6) + " (" +
+                        pj.front()["clock_source"].get<std::string>() + ")");
+    }
     j["flops"] = w.total_flops();
     nlohmann::json by = nlohmann::json::object();
     for (auto k : all_peak_keys)
@@ -102,16 +215,12 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
                        {"latency_s", pr.latency_s}};
     j["ceilings"] = {{"datasheet", ceilings_json(p.datasheet)}, {"used", ceilings_json(p.used)}};
     j["efficiency"] = {{"tensor", p.eff.tensor}, {"vector", p.eff.vector}, {"dram", p.eff.dram},
-                       {"launch_floor_s", p.eff.launch_floor_s}, {"source", p.eff.source}};
+                       {"launch_floor_s", p.eff.launch_floor_s}, {"source", p.eff.source},
+                       {"curves", p.eff.curves.size()}};
     j["notes"] = notes;
     return j;
 }
 
-std::string human_time(double s) {
-    if (s >= 1.0) return fmt::format("{:.3f} s", s);
-    if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
-    return fmt::format("{:.1f} us", s * 1e6);
-}
 
 std::string human_bytes(double b) {
     if (b >= 1e9) return fmt::format("{:.2f} GB", b / 1e9);
@@ -151,7 +260,8 @@ void print(const nlohmann::json& j, const kernel_common& o, const std::vector<st
 void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("--gpu-file", o.gpu_file, "JSON file that adds or overrides GPU entries");
-    cmd->add_option("--calibration", o.calibration, "JSON with measured ceilings that replace the defaults");
+    cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`): measured ceilings and curves");
+    cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves (default: the power-capped clock)");
     cmd->add_flag("--json", o.json, "Print JSON");
     if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie or pcie-no-p2p (default: the GPU's)");
 }
@@ -196,7 +306,7 @@ void add_gemm(CLI::App* kernel) {
         std::vector<std::string> notes;
         if (!path.note.empty()) notes.push_back(path.note);
         const std::string title = fmt::format("gemm {:g}x{:g}x{:g} {}", o.m, o.n, o.k, to_string(a));
-        auto j = report(title, w, p, notes);
+        auto j = report(title, w, p, notes, {{"gemm", gemm_features(w, path.peak)}});
         j["gemm"] = {{"m", o.m}, {"n", o.n}, {"k", o.k}, {"batch", o.batch}, {"a_dtype", std::string(to_string(a))},
                      {"b_dtype", std::string(to_string(b))}, {"peak", std::string(to_string(path.peak))},
                      {"native", path.native}};
@@ -284,7 +394,43 @@ void add_moe(CLI::App* kernel) {
             }
         const std::string title = fmt::format("moe T={:g} E={} k={} h={:g} i={:g} {}", o.tokens, o.experts, o.topk,
                                               o.hidden, o.inter, to_string(m.weights));
-        auto j = report(title, r.work, p, notes);
+        // Calibrated curves price the routed experts as two grouped GEMMs (gate_up, down) on the
+        // busiest EP rank; shared experts and the all-to-all are priced at the used ceilings.
+        std::vector<curve_part> parts;
+        workload rest;
+        {
+            const int per_rank = m.experts / m.ep;
+            int busiest = 0;
+            double busiest_rows = -1;
+            for (int rk = 0; rk < m.ep; ++rk) {
+                double rows = 0;
+                for (int e = rk * per_rank; e < (rk + 1) * per_rank; ++e) rows += r.tokens_per_expert[static_cast<std::size_t>(e)];
+                if (rows > busiest_rows) busiest_rows = rows, busiest = rk;
+            }
+            std::vector<double> rows;
+            if (m.routing.type == moe_routing::kind::uniform) {
+                rows = uniform_group_rows(busiest_rows, r.active_experts / m.ep);
+            } else {
+                for (int e = busiest * per_rank; e < (busiest + 1) * per_rank; ++e)
+                    rows.push_back(r.tokens_per_expert[static_cast<std::size_t>(e)]);
+            }
+            const double i = m.inter / m.tp;
+            const auto gu = grouped_gemm_workload(rows, 2 * i, m.hidden, m.activations, m.weights, dtype::bf16, r.path.peak);
+            const auto dn = grouped_gemm_workload(rows, m.hidden, i, m.activations, m.weights, dtype::bf16, r.path.peak);
+            parts = {{"gate_up", grouped_gemm_features(rows, 2 * i, m.hidden, gu, r.path.peak)},
+                     {"down", grouped_gemm_features(rows, m.hidden, i, dn, r.path.peak)}};
+            if (m.shared_experts > 0) {
+                const double si = m.shared_experts * (m.shared_inter > 0 ? m.shared_inter : m.inter) / m.tp;
+                const double own = m.tokens / m.ep;
+                rest.flops_at(r.path.peak) = r.flops_shared;
+                rest.bytes_at(memory_level::dram) = 3.0 * m.hidden * si * bytes_per_element(m.weights) +
+                                                    own * (2.0 * m.hidden + 3.0 * si) * bytes_per_element(m.activations);
+                rest.launches += 2;
+            }
+            rest.link_bytes = r.all_to_all_bytes;
+            rest.launches += m.ep > 1 ? 2 : 0;
+        }
+        auto j = report(title, r.work, p, notes, parts, &rest);
         j["moe"] = {{"routing", o.routing},
                     {"active_experts", r.active_experts},
                     {"mean_tokens_per_expert", r.mean_tokens_per_expert},
@@ -393,7 +539,8 @@ void add_attention(CLI::App* kernel) {
         std::vector<std::string> notes, lines;
         const std::string title = fmt::format("attention B={:g} q={:g} kv={:g} H={:g}{} {}", o.batch, o.q_len, o.kv_len,
                                               o.heads, o.mla ? " MLA" : "", to_string(d));
-        auto j = report(title, w, p, notes);
+        auto j = report(title, w, p, notes,
+                        {{"attention", attention_features(w, math, o.batch, o.q_len, o.heads, d_qk + d_pe, o.causal)}});
         j["attention"] = {{"kind", o.mla ? "mla" : "gqa"}, {"causal", o.causal}, {"absorbed", o.absorbed},
                           {"pairs_per_sequence", attention_pairs(g, s.index_topk > 0 ? s.index_topk : s.window, s.causal)},
                           {"kv_bytes_per_token", attention_kv_bytes_per_token(s, kv)}};
@@ -437,7 +584,7 @@ void add_copy(CLI::App* kernel) {
         workload w;
         w.bytes_at(memory_level::dram) = 2.0 * o.bytes;
         w.launches = 1;
-        auto j = report(fmt::format("copy {}", human_bytes(o.bytes)), w, p, {});
+        auto j = report(fmt::format("copy {}", human_bytes(o.bytes)), w, p, {}, {{"copy", copy_features(o.bytes)}});
         j["copy"] = {{"bytes", o.bytes}};
         print(j, o.c, {});
     });
@@ -464,10 +611,12 @@ void add_collective(CLI::App* kernel) {
         require_positive("--bytes", o.bytes);
         require_positive("--ranks", o.ranks);
         auto p = make_context(o.c);
-        // Link ceilings are not derated: beta is the datasheet link (or the calibrated one).
-        link_params lp = default_link_params(p.gpu, p.datasheet.link);
-        if (std::isfinite(p.used.link_bytes_per_s) && p.used.link_bytes_per_s != p.datasheet.link_bytes_per_s)
-            lp.beta_bytes_per_s = p.used.link_bytes_per_s, lp.source += "; beta from calibration";
+        // Link ceilings are not derated: alpha and beta are NCCL's and the datasheet link's, or
+        // the calibrated ones (apply_calibration, for the link in force).
+        if (!std::isfinite(p.link.beta_bytes_per_s)) p.link = default_link_params(p.gpu, p.datasheet.link);  // says why
+        link_params lp = p.link;
+        if (p.cal && !p.cal->link_for(p.datasheet.link) && p.cal->link_bytes_per_s)
+            lp.beta_bytes_per_s = *p.cal->link_bytes_per_s, lp.source += "; beta from calibration";
         p.used.launch_latency_s = 0;  // the collective's base latency covers its launch
         collective_cost c;
         if (o.algorithm.empty()) {

@@ -23,11 +23,20 @@ int main(int argc, char** argv) {
     roofline::cli::add_model_command(app, common);
     roofline::cli::add_kernel_command(app, common);
     roofline::cli::add_inspect_command(app, common);
+    roofline::cli::add_plan_command(app, common);
+    roofline::cli::add_calibrate_command(app, common);
     try {
         app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        const int rc = app.exit(e);
-        return rc == 0 ? 0 : 2;
+        // Bad usage: one line, like every other input error.
+        std::fprintf(stderr, "roofline: error: %s (see --help)\n", e.what());
+        return 2;
     } catch (const roofline::error& e) {
         std::fprintf(stderr, "roofline: error: %s\n", e.what());
         return 2;

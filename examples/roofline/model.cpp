@@ -9,7 +9,6 @@
 // layers[] (per layer: layer, mlp, attention, mtp, params, active_params, weight_bytes,
 // params_by_class, weight_dtypes), and kv_per_gpu under --tp.
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,50 +18,12 @@
 #include "cli.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/hf_config.hpp"
+#include "roofline/io/quant_option.hpp"
 #include "roofline/models/kv_cache.hpp"
 #include "roofline/models/parameters.hpp"
 
 namespace roofline::cli {
 namespace {
-
-/// Applies `--quant`: a ModelOpt hf_quant_config.json path, or a preset name. Presets quantise
-/// every linear layer except lm_head (routers, embeddings and norms never are), the ModelOpt
-/// default; "bf16" removes any quantisation.
-void apply_quant_option(model_config& c, const std::string& q) {
-    if (q.empty()) return;
-    if (std::filesystem::exists(q)) {
-        apply_hf_quant_config(c, q);
-        return;
-    }
-    weight_quantization w;
-    w.unquantized = c.quant.unquantized;
-    w.kv_cache = c.quant.kv_cache;
-    w.source = "--quant " + q;
-    w.producer = "preset";
-    if (q == "bf16" || q == "none") {
-        w.weights = w.activations = c.quant.unquantized;
-    } else if (q == "nvfp4") {
-        w.method = "nvfp4";
-        w.weights = w.activations = dtype::nvfp4;
-        w.group_size = 16;
-        w.exclude_patterns = {"lm_head"};
-    } else if (q == "mxfp4") {
-        w.method = "mxfp4";
-        w.weights = dtype::mxfp4;
-        w.activations = dtype::bf16;
-        w.group_size = 32;
-        w.exclude_patterns = {"lm_head", "model.layers.*.self_attn"};
-    } else if (q == "fp8") {
-        w.method = "fp8";
-        w.weights = w.activations = dtype::fp8_e4m3;
-        w.exclude_patterns = {"lm_head"};
-    } else {
-        throw usage_error("--quant \"" + q +
-                          "\": neither a file nor a preset (accepted: a hf_quant_config.json path, nvfp4, fp8, "
-                          "mxfp4, bf16)");
-    }
-    c.quant = w;
-}
 
 std::string gb(double b) {
     if (b >= 1e9) return fmt::format("{:.2f} GB", b / 1e9);

@@ -1,7 +1,7 @@
 // `roofline roof`: the ceilings of one GPU, its ridge points, and the classic roofline chart.
 //
 //   roofline roof --gpu h200-sxm --dtype bf16 [--svg roof.svg] [--html roof.html] [--json|--csv]
-//                 [--sm-clock-mhz 1410]
+//                 [--sm-clock-mhz 1410] [--calibration FILE]
 //
 // --dtype takes one dtype or a comma-separated list (bf16,fp8): the first is the headline; each
 // gets a compute roof in the chart. The tables list every rate class the GPU has.
@@ -10,12 +10,14 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/roofline.hpp"
+#include "roofline/io/calibration.hpp"
 #include "roofline/report/csv.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/html.hpp"
@@ -36,6 +38,7 @@ struct roof_options {
     bool json = false;
     bool csv = false;
     double sm_clock_mhz = 0.0;
+    std::string calibration;
 };
 
 /// The requested rate class's peak, or a usage error saying why there is none.
@@ -119,13 +122,19 @@ report::text_table memory_table(const gpu_spec& g, const ceilings& c) {
 }
 
 report::roofline_chart chart_for(const gpu_spec& g, const ceilings& c,
-                                 const std::vector<peak_key>& keys, const roof_options& o) {
+                                 const std::vector<peak_key>& keys, const roof_options& o,
+                                 const std::optional<calibration>& cal = std::nullopt) {
     auto chart = report::make_roofline_chart(g, c, keys);
     if (o.sm_clock_mhz > 0.0) {
-        const double ref = g.tensor_clock_hz.require(g.id, "tensor_clock_hz");
+        double ref = g.tensor_clock_hz.require(g.id, "tensor_clock_hz");
+        // A calibrated peak scales with its measured FLOP per clock: the clock it stands for is
+        // peak / phi.
+        if (cal && cal->flops_per_clock[static_cast<std::size_t>(keys.front())])
+            ref = c.flops_at(keys.front()) / *cal->flops_per_clock[static_cast<std::size_t>(keys.front())];
         chart.ceilings.push_back(
             report::power_capped_roof(c, keys.front(), o.sm_clock_mhz * 1e6, ref));
     }
+    if (cal) chart.notes.push_back("Measured ceilings from the calibration " + cal->source + ".");
     if (!std::isfinite(c.bytes_at(memory_level::l2)))
         chart.notes.push_back("L2 bandwidth not published for this GPU: no L2 slope drawn.");
     chart.notes.push_back(
@@ -151,14 +160,19 @@ void run_roof(const roof_options& o) {
     }
     if (o.sm_clock_mhz < 0.0 || !std::isfinite(o.sm_clock_mhz))
         throw usage_error("--sm-clock-mhz: must be a positive number of MHz");
-    const ceilings c = datasheet_ceilings(g);
+    ceilings c = datasheet_ceilings(g);
+    std::optional<calibration> cal;
+    if (!o.calibration.empty()) {
+        cal = read_calibration(o.calibration);
+        c = apply_calibration(c, *cal);
+    }
     for (auto d : dtypes) require_peak(g, c, d);
     const dtype head = dtypes.front();
     const double peak = c.flops_at(peak_of(head)), dram = c.bytes_at(memory_level::dram);
     const double ridge = ridge_point(c, peak_of(head));
 
     if (!o.svg_path.empty())
-        report::write_text_file(o.svg_path, report::render_roofline_svg(chart_for(g, c, keys, o)));
+        report::write_text_file(o.svg_path, report::render_roofline_svg(chart_for(g, c, keys, o, cal)));
     if (!o.html_path.empty()) {
         report::html_report r;
         r.title = (g.name.empty() ? g.id : g.name) + ": ceilings and roofline";
@@ -174,7 +188,7 @@ void run_roof(const roof_options& o) {
                                    "Compute (dense tensor peaks; * = requested)");
         ceilings_section.add_table(memory_table(g, c), "Memory and interconnect");
         report::html_section chart_section("Roofline chart");
-        chart_section.add_svg(report::render_roofline_svg(chart_for(g, c, keys, o)));
+        chart_section.add_svg(report::render_roofline_svg(chart_for(g, c, keys, o, cal)));
         r.sections = {std::move(ceilings_section), std::move(chart_section)};
         report::write_text_file(o.html_path, report::render_html(r));
     }
@@ -228,9 +242,10 @@ void run_roof(const roof_options& o) {
                g.name.empty() ? g.id : g.name, g.arch, g.cc_major, g.cc_minor, c.origin);
     fmt::print("{}\n{}", compute_table(g, c, keys).render(), memory_table(g, c).render());
     if (o.sm_clock_mhz > 0.0) {
-        const auto capped =
-            report::power_capped_roof(c, keys.front(), o.sm_clock_mhz * 1e6,
-                                      g.tensor_clock_hz.require(g.id, "tensor_clock_hz"));
+        double ref = g.tensor_clock_hz.require(g.id, "tensor_clock_hz");
+        if (cal && cal->flops_per_clock[static_cast<std::size_t>(keys.front())])
+            ref = c.flops_at(keys.front()) / *cal->flops_per_clock[static_cast<std::size_t>(keys.front())];
+        const auto capped = report::power_capped_roof(c, keys.front(), o.sm_clock_mhz * 1e6, ref);
         fmt::print("\n{}; ridge {}\n", capped.label,
                    report::format_flop_per_byte(capped.value / dram));
     }
@@ -256,6 +271,8 @@ void add_roof_command(CLI::App& app, common_options& common) {
     cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz,
                     "also draw the first dtype's compute roof at this SM clock (e.g. the clock a "
                     "power cap holds)");
+    cmd->add_option("--calibration", o.calibration,
+                    "calibration overlay (`roofline calibrate`): measured ceilings replace the datasheet's");
     cmd->add_flag("--json", o.json, "print the ceilings and ridge points as JSON");
     cmd->add_flag("--csv", o.csv, "print the ceilings as CSV");
     cmd->callback([&common] {

@@ -1,106 +1,218 @@
-// `roofline trace`: where the GPU time of a measured trace went, per phase and per kernel.
-// (The per-kernel roofline verdicts come with the analysis layer.)
+// `roofline trace`: what bounds a measured trace, per kernel, phase and step, with the numbers
+// behind each verdict.
+//
+//   roofline trace TRACE [--power nvidia-smi.csv] [--power-offset S] [--gpu ID] [--device N]
+//                  [--model CONFIG [--quant Q] [--tp N] [--ep N] --batch B [--context L]
+//                   [--prefill-tokens T] [--steps S]] [--rules FILE] [--json|--csv]
+//                  [--svg FILE] [--html FILE] [--top N]
+//
+// TRACE is a Kineto/PyTorch profiler trace (.json, .json.gz) or an nsys stats CSV report. An
+// nsys `cuda_gpu_kern_sum` report has no timeline: only its time summary is printed.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "cli.hpp"
+#include "roofline/analysis/trace_analysis.hpp"
+#include "roofline/io/gpu_json.hpp"
+#include "roofline/io/hf_config.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
+#include "roofline/io/kineto.hpp"
+#include "roofline/io/nsys_csv.hpp"
+#include "roofline/io/nvidia_smi.hpp"
 #include "roofline/io/trace_file.hpp"
+#include "roofline/report/markup.hpp"
+#include "roofline/report/trace_report.hpp"
 #include "roofline/trace/summary.hpp"
 
 namespace roofline::cli {
 
 namespace {
 
-std::string shorten(std::string_view s, std::size_t width) {
-    if (s.size() <= width) return std::string(s);
-    return std::string(s.substr(0, width - 3)) + "...";
+struct trace_cli_options {
+    std::string path, rules_path, power, gpu, model, quant, svg, html;
+    std::optional<double> power_offset, batch, context, prefill_tokens, steps;
+    int device = -1, tp = 1, ep = 1;
+    bool json = false, csv = false;
+    std::size_t top = 12;
+};
+
+std::uint64_t as_count(double x) {
+    return static_cast<std::uint64_t>(x + 0.5);
 }
 
-// Counts are doubles inside (nsys reports aggregate them); they print as integers.
-std::uint64_t as_count(double x) { return static_cast<std::uint64_t>(x + 0.5); }
-
-nlohmann::ordered_json to_json(const trace_summary& s) {
-    nlohmann::ordered_json j;
-    auto& sum = j["summary"];
-    sum["file"] = s.file;
-    sum["format"] = s.format;
-    sum["kernel_count"] = as_count(s.kernel_count);
-    sum["kernel_time_s"] = s.kernel_time_s;
-    sum["gpu_time_s"] = s.gpu_time_s;
-    sum["events_read"] = s.stats.events_read;
-    sum["events_kept"] = s.stats.events_kept;
-    sum["events_skipped"] = s.stats.events_skipped;
-    sum["skipped_by_reason"] = nlohmann::ordered_json::object();
-    for (const auto& [reason, n] : s.stats.skipped_by_reason) sum["skipped_by_reason"][reason] = n;
-    j["phases"] = nlohmann::ordered_json::array();
-    for (const auto& p : s.phases)
-        j["phases"].push_back({{"phase", std::string(to_string(p.phase))},
-                               {"count", as_count(p.count)},
-                               {"total_s", p.total_s},
-                               {"share", p.share}});
-    j["kernels"] = nlohmann::ordered_json::array();
-    for (const auto& k : s.kernels)
-        j["kernels"].push_back({{"name", k.name},
-                                {"phase", std::string(to_string(k.phase))},
-                                {"activity", std::string(to_string(k.activity))},
-                                {"count", as_count(k.count)},
-                                {"total_s", k.total_s},
-                                {"mean_s", k.mean_s()},
-                                {"share", k.share}});
-    return j;
-}
-
-void print_text(const trace_summary& s, std::size_t top) {
-    fmt::print("{} ({}): {:.0f} kernels, {:.3f} ms of kernel time, {:.3f} ms of GPU activity\n", s.file,
-               s.format, s.kernel_count, s.kernel_time_s * 1e3, s.gpu_time_s * 1e3);
-    fmt::print("events: {} read, {} kept, {} skipped", s.stats.events_read, s.stats.events_kept,
-               s.stats.events_skipped);
-    if (!s.stats.skipped_by_reason.empty()) {
-        std::string reasons;
-        for (const auto& [r, n] : s.stats.skipped_by_reason) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", n, r);
-        fmt::print(" ({})", reasons);
+// An nsys kernel summary (no timeline): the time tables only, as before the verdicts existed.
+void print_summary_only(const trace_summary& s, const trace_cli_options& o) {
+    const std::string why =
+        "an nsys cuda_gpu_kern_sum report has no timeline or shapes: verdicts need a Kineto trace "
+        "or an nsys cuda_gpu_trace report";
+    if (o.json) {
+        nlohmann::ordered_json j;
+        j["verdict"] = {{"bound", "unknown"}, {"reason", why}};
+        auto& sum = j["summary"];
+        sum["file"] = s.file;
+        sum["format"] = s.format;
+        sum["kernel_count"] = as_count(s.kernel_count);
+        sum["kernel_time_s"] = s.kernel_time_s;
+        sum["gpu_time_s"] = s.gpu_time_s;
+        sum["events_read"] = s.stats.events_read;
+        sum["events_kept"] = s.stats.events_kept;
+        sum["events_skipped"] = s.stats.events_skipped;
+        sum["skipped_by_reason"] = nlohmann::ordered_json::object();
+        for (const auto& [reason, n] : s.stats.skipped_by_reason)
+            sum["skipped_by_reason"][reason] = n;
+        j["phases"] = nlohmann::ordered_json::array();
+        for (const auto& p : s.phases)
+            j["phases"].push_back({{"phase", std::string(to_string(p.phase))},
+                                   {"name", std::string(to_string(p.phase))},
+                                   {"count", as_count(p.count)},
+                                   {"total_s", p.total_s},
+                                   {"time_s", p.total_s},
+                                   {"share", p.share},
+                                   {"bound", "unknown"}});
+        j["kernels"] = nlohmann::ordered_json::array();
+        for (const auto& k : s.kernels)
+            j["kernels"].push_back({{"name", k.name},
+                                    {"phase", std::string(to_string(k.phase))},
+                                    {"activity", std::string(to_string(k.activity))},
+                                    {"count", as_count(k.count)},
+                                    {"total_s", k.total_s},
+                                    {"mean_s", k.mean_s()},
+                                    {"share", k.share},
+                                    {"bound", "unknown"}});
+        std::puts(j.dump(2).c_str());
+        return;
     }
-    fmt::print("\n\n{:<14} {:>9} {:>12} {:>7}\n", "phase", "count", "total ms", "share");
+    fmt::print("{} ({}): {:.0f} kernels, {:.3f} ms of kernel time, {:.3f} ms of GPU activity\n",
+               s.file, s.format, s.kernel_count, s.kernel_time_s * 1e3, s.gpu_time_s * 1e3);
+    fmt::print("events: {} read, {} kept, {} skipped\n{}\n\n", s.stats.events_read,
+               s.stats.events_kept, s.stats.events_skipped, why);
+    auto pt = report::text_table::with_headers({"phase", "count", "total", "share"});
     for (const auto& p : s.phases)
-        fmt::print("{:<14} {:>9.0f} {:>12.3f} {:>6.1f}%\n", to_string(p.phase), p.count, p.total_s * 1e3, p.share * 100);
-    const std::size_t n = top == 0 ? s.kernels.size() : std::min(top, s.kernels.size());
-    fmt::print("\n{:<80} {:<13} {:>8} {:>11} {:>10} {:>7}\n", "kernel", "phase", "count", "total ms", "mean us", "share");
+        pt.add_row({std::string(to_string(p.phase)), report::format_count(p.count),
+                    report::format_seconds(p.total_s), report::format_percent(p.share)});
+    fmt::print("{}\n", pt.render(100));
+    auto kt =
+        report::text_table::with_headers({"kernel", "phase", "count", "total", "mean", "share"});
+    const std::size_t n = o.top == 0 ? s.kernels.size() : std::min(o.top, s.kernels.size());
     for (std::size_t i = 0; i < n; ++i) {
         const auto& k = s.kernels[i];
-        fmt::print("{:<80} {:<13} {:>8.0f} {:>11.3f} {:>10.2f} {:>6.1f}%\n", shorten(k.name, 80), to_string(k.phase),
-                   k.count, k.total_s * 1e3, k.mean_s() * 1e6, k.share * 100);
+        kt.add_row({k.name, std::string(to_string(k.phase)), report::format_count(k.count),
+                    report::format_seconds(k.total_s), report::format_seconds(k.mean_s()),
+                    report::format_percent(k.share)});
     }
-    if (n < s.kernels.size()) fmt::print("({} more kernel names; --top 0 lists all)\n", s.kernels.size() - n);
+    fmt::print("{}", kt.render(100));
 }
 
 }  // namespace
 
 void add_trace_command(CLI::App& app, common_options& common) {
-    auto* cmd = app.add_subcommand("trace", "Where the GPU time of a trace went: per phase and per kernel "
-                                            "(Kineto .json/.json.gz, nsys stats CSV)");
-    static std::string path, rules_path;
-    static bool json = false;
-    static std::size_t top = 20;
-    cmd->add_option("TRACE", path, "Kineto/PyTorch profiler trace (.json, .json.gz) or nsys stats CSV "
-                                   "(cuda_gpu_kern_sum, cuda_gpu_trace)")
+    auto* cmd =
+        app.add_subcommand("trace",
+                           "What bounds a measured trace: per kernel, phase and step verdicts "
+                           "(Kineto .json/.json.gz, nsys stats CSV)");
+    static trace_cli_options o;
+    cmd->add_option("TRACE", o.path,
+                    "Kineto/PyTorch profiler trace (.json, .json.gz) or nsys stats CSV "
+                    "(cuda_gpu_trace; cuda_gpu_kern_sum gives the time summary only)")
         ->required();
-    cmd->add_option("--rules", rules_path, "Kernel-name rules (JSON) tried before the built-in data/kernel_rules.json");
-    cmd->add_flag("--json", json, "Print JSON (summary, phases, kernels) instead of tables");
-    cmd->add_option("--top", top, "Kernel names listed in the text table (0: all)");
+    cmd->add_option("--power", o.power,
+                    "nvidia-smi --query-gpu CSV logged while the trace was taken");
+    cmd->add_option(
+        "--power-offset", o.power_offset,
+        "seconds added to the trace's Unix time to get the log's (for traces without a Unix clock: "
+        "the trace's start after the log's first sample); default: detected");
+    cmd->add_option("--gpu", o.gpu,
+                    "GPU id (see `roofline gpus`); default: from the trace's device properties");
+    cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    cmd->add_option("--device", o.device, "GPU of the trace to analyse (default: the busiest)");
+    cmd->add_option("--model", o.model,
+                    "Hugging Face config.json, to price kernels without shapes (CUDA graphs)");
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json for --model");
+    cmd->add_option("--tp", o.tp, "tensor parallel degree for --model")->check(CLI::PositiveNumber);
+    cmd->add_option("--ep", o.ep, "expert parallel degree for --model")->check(CLI::PositiveNumber);
+    cmd->add_option("--batch", o.batch,
+                    "sequences per step for --model (decode: one new token each)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--context", o.context, "mean cached context per sequence for --model, tokens")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--prefill-tokens", o.prefill_tokens,
+                    "prompt tokens per sequence: the step is a prefill of --batch prompts")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option(
+           "--steps", o.steps,
+           "steps in the trace for --model (default: ProfilerSteps or annotations, else 1)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--rules", o.rules_path,
+                    "Kernel-name rules (JSON) tried before the built-in data/kernel_rules.json");
+    cmd->add_flag("--json", o.json, "print JSON (verdict, phases, kernels, steps, summary, power)");
+    cmd->add_flag("--csv", o.csv, "print CSV (one record per window, phase, kernel and step)");
+    cmd->add_option("--svg", o.svg,
+                    "write the roofline chart (one circle per kernel) to this SVG file");
+    cmd->add_option("--html", o.html, "write an HTML report (verdict, tables, chart) to this file");
+    cmd->add_option("--top", o.top, "kernel names listed in the text report (0: all)");
     cmd->callback([&common] {
-        (void)common;
-        const auto rules = load_kernel_rules(rules_path);
-        const auto s = summarize_trace_file(path, rules);
-        if (json) {
-            std::puts(to_json(s).dump(2).c_str());
+        if (o.json && o.csv) throw usage_error("--json and --csv exclude each other");
+        if (o.model.empty() != !o.batch.has_value())
+            throw usage_error(o.model.empty() ? "--batch needs --model"
+                                              : "--model needs --batch (sequences per step)");
+        const auto rules = load_kernel_rules(o.rules_path);
+        const auto format = detect_trace_format(o.path);
+        if (format == trace_format::nsys_cuda_gpu_kern_sum) {
+            print_summary_only(read_nsys_kern_sum(o.path, rules), o);
+            return;
+        }
+        kineto_options ko;
+        ko.rules = &rules;
+        const kernel_trace t = format == trace_format::kineto ? read_kineto(o.path, ko)
+                                                              : read_nsys_gpu_trace(o.path, rules);
+        const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
+
+        trace_analysis_options ao;
+        ao.gpu_id = o.gpu;
+        ao.device = o.device;
+        std::optional<power_log> power;
+        if (!o.power.empty()) {
+            power = read_nvidia_smi_csv(o.power);
+            ao.power = &*power;
+        }
+        ao.power_offset_s = o.power_offset;
+        std::optional<model_config> model;
+        if (!o.model.empty()) {
+            model = read_hf_config(o.model);
+            if (!o.quant.empty()) apply_hf_quant_config(*model, o.quant);
+            ao.model = &*model;
+            ao.layout.tp = o.tp;
+            ao.layout.ep = o.ep;
+            ao.layout.validate();
+            ao.batch = o.prefill_tokens
+                           ? step_batch::prefill(*o.batch, *o.prefill_tokens, o.context.value_or(0))
+                           : step_batch::decode(*o.batch, o.context.value_or(0));
+            ao.steps = o.steps.value_or(0);
+        } else if (!o.quant.empty() || o.context || o.prefill_tokens || o.steps) {
+            throw usage_error("--quant, --context, --prefill-tokens and --steps need --model");
+        }
+        const auto a = analyze_trace(t, catalog, ao);
+        const gpu_spec& g = catalog.at(a.gpu.id);
+
+        if (!o.svg.empty())
+            report::write_text_file(
+                o.svg, report::render_roofline_svg(report::trace_roofline_chart(a, g)));
+        if (!o.html.empty()) report::write_text_file(o.html, report::render_trace_html(a, g));
+        if (o.json) {
+            std::puts(report::trace_analysis_json(a, o.power).dump(2).c_str());
+        } else if (o.csv) {
+            report::write_trace_csv(std::cout, a);
         } else {
-            print_text(s, top);
+            fmt::print("{}", report::render_trace_text(a, o.top));
+            if (!o.svg.empty()) fmt::print("\nwrote {}\n", o.svg);
+            if (!o.html.empty()) fmt::print("{}wrote {}\n", o.svg.empty() ? "\n" : "", o.html);
         }
     });
 }

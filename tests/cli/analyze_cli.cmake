@@ -15,3 +15,20 @@ roofline_cli_test(analyze_bench_is_not_json ARGS analyze data/models/glm-5/../..
     --gpu rtx-pro-6000 --count 8 --model data/models/glm-5/config.json EXIT 2)
 roofline_cli_test(analyze_bad_layout ARGS ${_glm_args} --tp 3 EXIT 2)
 roofline_cli_test(analyze_bad_kv_dtype ARGS ${_glm_args} --kv-dtype fp3 EXIT 2)
+roofline_cli_test(analyze_bench_nan ARGS analyze tests/cli/data/bench_nan_throughput.jsonl --gpu h200-sxm --count 1
+    --model data/samples/h200-serving/config.json EXIT 2)
+roofline_cli_test(analyze_bench_truncated ARGS analyze tests/cli/data/bench_truncated.jsonl --gpu h200-sxm --count 1
+    --model data/samples/h200-serving/config.json EXIT 2)
+roofline_cli_test(analyze_config_missing_key ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
+    --model tests/cli/data/config_missing_hidden_size.json EXIT 2)
+set(_glm_no_power analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8 --model data/models/glm-5/config.json
+    --quant data/models/glm-5/hf_quant_config.json)
+roofline_cli_test(analyze_unreadable_power ARGS ${_glm_no_power} --power ${_glm}/no-such-log.csv EXIT 2)
+roofline_cli_test(analyze_power_twice ARGS ${_glm_args} --power ${_glm}/nvidia_smi.csv EXIT 2)
+roofline_cli_test(analyze_h200_serving ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 1
+    --model data/samples/h200-serving/config.json --power data/samples/h200-serving/nvidia_smi.csv
+    PASS "measured TPOT 41.49 ms.*limit 700 W \\(enforced, from the log\\)")
+roofline_cli_test(analyze_power_log_all_bad ARGS ${_glm_no_power} --power tests/cli/data/nvidia_smi_negative.csv
+    PASS "2 of 2 power samples skipped.*no usable power samples")
+roofline_cli_test(analyze_unquantised_does_not_fit ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
+    --model data/models/glm-5/config.json PASS "weights need 189.7 GB per GPU but rtx-pro-6000 has 96 GB")

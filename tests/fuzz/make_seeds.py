@@ -116,7 +116,8 @@ def main():
         "fuzz_hf_quant_config": (files("shared:model_configs/*hf_quant_config.json", "data/models/**/hf_quant_config.json")
                                  + [f for f in bad(".json") if "hf_quant" in os.path.basename(f)], "whole"),
         "fuzz_gpu_json": (files("tests/cli/data/gpu_overlay_*.json") + [f for f in bad(".json") if "gpu" in os.path.basename(f)], "whole"),
-        "fuzz_calibration": (files("tests/cli/data/calibration_*.json") + [f for f in bad(".json") if "calibration" in os.path.basename(f)], "whole"),
+        "fuzz_calibration": (files("tests/cli/data/calibration_*.json", "data/calibration/*.json") + [f for f in bad(".json") if "calibration" in os.path.basename(f)], "whole"),
+        "fuzz_measurements": (files("data/measurements/**/*.json", "data/validation/*.json"), "whole"),
         "fuzz_kernel_rules": (files("data/kernel_rules.json") + [f for f in bad(".json") if "rules" in os.path.basename(f)], "whole"),
     }
     # The byte layer and the splitter see everything (compressed seeds stay compressed for

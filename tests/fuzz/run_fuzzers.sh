@@ -40,6 +40,7 @@ dict_of() {  # target -> format dictionary (plus the JSON one for JSON formats)
         fuzz_hf_config|fuzz_hf_quant_config) echo "json hf_config" ;;
         fuzz_gpu_json|fuzz_calibration) echo "json gpu_json" ;;
         fuzz_kernel_rules) echo "json kernel_rules" ;;
+        fuzz_measurements) echo "json" ;;
         fuzz_input) echo "csv" ;;
         *) echo "json" ;;
     esac

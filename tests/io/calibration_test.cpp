@@ -1,6 +1,8 @@
-// Tests of io/calibration.hpp: reading ceiling overrides and applying them.
+// Tests of io/calibration.hpp: reading ceiling overrides (version 0) and whole overlays
+// (version 1), writing them, and applying them.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -45,4 +47,110 @@ TEST_CASE("bad calibration files name the file and the key") {
     CHECK_THROWS_AS(read_calibration("/nonexistent/cal.json"), parse_error);
     // No "ceilings": nothing overridden.
     CHECK_FALSE(read_calibration(temp_json("empty", R"({"gpu": "h200-sxm"})")).dram_bytes_per_s.has_value());
+}
+
+TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, links, power and provenance") {
+    calibration c;
+    c.version = 1;
+    c.gpu = "h200-sxm";
+    c.created_utc = "2026-11-30T06:00:00Z";
+    c.tool = "test";
+    c.inputs.push_back({"k.json", "roofline.kernels/1", 233, 229});
+    c.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = 8.0e14;
+    c.dram_bytes_per_s = 4.3e12;
+    c.launch_latency_s = 4.4e-6;
+    c.graph_launch_latency_s = 0.52e-6;
+    calibration_source src;
+    src.files = {"k.json"};
+    src.records = 63;
+    src.method = "max";
+    src.flops_per_clock = 479e3;
+    src.clock_hz = 1.44e9;
+    c.ceiling_sources["bf16"] = src;
+    kernel_curve k;
+    k.family = kernel_family::grouped_gemm;
+    k.fixed_latency_s = 25e-6;
+    k.flops_per_clock = 4e5;
+    k.floor_s = 5e-5;
+    k.tile_rows = 128;
+    k.fit.points = 60;
+    k.fit.median_abs_error = 0.035;
+    k.fit.cv_folds = 5;
+    k.fit.source = "k.json (60 records)";
+    c.curves.push_back(k);  // bytes_per_s stays NaN: written as null, read back as NaN
+    calibrated_link l;
+    l.link = link_kind::nvlink;
+    l.ranks = 2;
+    l.params.alpha_s = 0.47e-6;
+    l.params.beta_bytes_per_s = 3.3e11;
+    l.params.base_latency_s = 35e-6;
+    l.points = 21;
+    c.links.push_back(l);
+    calibrated_power p;
+    p.coefficients.joules_per_flop.fill(std::nan(""));
+    p.coefficients.static_w = 118;
+    p.coefficients.joules_per_flop[static_cast<std::size_t>(peak_key::bf16)] = 0.74e-12;
+    p.coefficients.joules_per_dram_byte = 122e-12;
+    p.coefficients.reference_clock_hz = 1.41e9;
+    p.coefficients.clock_exponent = 3;
+    p.power_limit_w = 700;
+    p.samples = 11;
+    c.power = p;
+
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_cal_v1.json").string();
+    write_calibration(path, c);
+    const auto r = read_calibration(path);
+    CHECK(r.version == 1);
+    CHECK(r.gpu == "h200-sxm");
+    CHECK(r.created_utc == "2026-11-30T06:00:00Z");
+    REQUIRE(r.inputs.size() == 1);
+    CHECK(r.inputs[0].records_used == 229);
+    CHECK(*r.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] == 8.0e14);
+    CHECK(*r.flops_per_clock[static_cast<std::size_t>(peak_key::bf16)] == 479e3);
+    CHECK(r.ceiling_sources.at("bf16").records == 63);
+    CHECK(*r.graph_launch_latency_s == 0.52e-6);
+    REQUIRE(r.curves.size() == 1);
+    CHECK(r.curves[0].family == kernel_family::grouped_gemm);
+    CHECK(r.curves[0].tile_rows == 128);
+    CHECK(std::isnan(r.curves[0].bytes_per_s));
+    CHECK(r.curves[0].fit.median_abs_error == 0.035);
+    CHECK(std::isnan(r.curves[0].fit.p90_abs_error));
+    REQUIRE(r.link_for(link_kind::nvlink) != nullptr);
+    CHECK(r.link_for(link_kind::pcie) == nullptr);
+    CHECK(r.link_for(link_kind::nvlink)->params.beta_bytes_per_s == 3.3e11);
+    REQUIRE(r.power.has_value());
+    CHECK(r.power->coefficients.flop_energy_at(peak_key::bf16) == 0.74e-12);
+    CHECK(std::isnan(r.power->coefficients.flop_energy_at(peak_key::fp8)));
+    CHECK(r.power->power_limit_w == 700);
+
+    // The one call: ceilings, link and efficiency (curves, launch floors) together.
+    ceilings used = achievable(datasheet_ceilings(gpus::h200_sxm()));
+    link_params link = default_link_params(gpus::h200_sxm(), link_kind::nvlink);
+    kernel_efficiency e;
+    apply_calibration(used, link, e, r);
+    CHECK(used.flops_at(peak_key::bf16) == 8.0e14);
+    CHECK(used.launch_latency_s == 4.4e-6);
+    CHECK(used.link_bytes_per_s == 3.3e11);
+    CHECK(link.base_latency_s == 35e-6);
+    CHECK(e.launch_floor_s == 4.4e-6);
+    CHECK(e.graph_launch_floor_s == 0.52e-6);
+    REQUIRE(e.curve_for(kernel_family::grouped_gemm, peak_key::bf16) != nullptr);
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16) == nullptr);
+    CHECK(calibrated_power_coefficients(r)->static_w == 118);
+}
+
+TEST_CASE("version-1 files with a bad schema, family or value are refused with the key named") {
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("v9", R"({"schema": "roofline.calibration/9"})")),
+                         doctest::Contains("unsupported calibration schema"), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("top", R"({"schema": "roofline.calibration/1", "curvez": []})")),
+                         doctest::Contains("\"curvez\""), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("fam", R"({"schema": "roofline.calibration/1",
+        "curves": [{"family": "conv", "peak": "bf16", "fixed_latency_s": 0}]})")),
+                         doctest::Contains("curves[0]: \"family\""), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("neg", R"({"schema": "roofline.calibration/1",
+        "curves": [{"family": "gemm", "peak": "bf16", "fixed_latency_s": -1}]})")),
+                         doctest::Contains("\"fixed_latency_s\""), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("link", R"({"schema": "roofline.calibration/1",
+        "links": [{"link": "nvlink", "ranks": 2, "alpha_s": 0, "base_latency_s": 0}]})")),
+                         doctest::Contains("\"beta_bytes_per_s\": missing"), parse_error);
 }

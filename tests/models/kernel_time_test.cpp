@@ -95,3 +95,87 @@ TEST_CASE("on this project's H200 measurements the median absolute error is belo
     CHECK(median <= 0.25);
     CHECK(p90 <= 0.60);
 }
+
+TEST_CASE("a calibrated curve prices a kernel as max(floor, fixed + max(F_eff / (phi f), B / W)), by hand") {
+    const auto used = achievable(datasheet_ceilings(gpus::h200_sxm()));
+    kernel_curve c;
+    c.family = kernel_family::grouped_gemm;
+    c.fixed_latency_s = 20e-6;
+    c.flops_per_clock = 4e5;
+    c.bytes_per_s = 3e12;
+    c.floor_s = 50e-6;
+    c.tile_rows = 128;
+    // Two experts with 1 and 130 rows, n = 3072, k = 4096: padded rows 128 + 256 = 384,
+    // F_eff = 384 x 2 x 3072 x 4096 = 9.664e9 FLOP (useful: 131 x ... = 3.297e9).
+    const std::vector<double> rows = {1, 130, 0};
+    const auto w = grouped_gemm_workload(rows, 3072, 4096, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+    const auto k = grouped_gemm_features(rows, 3072, 4096, w, peak_key::bf16);
+    CHECK(k.group_rows.size() == 2);  // the empty group is dropped
+    CHECK(c.effective_flops(k) == doctest::Approx(384.0 * 2 * 3072 * 4096));
+    // At 1.5 GHz: compute 9.664e9 / (4e5 x 1.5e9) = 16.1 us; bytes = 2 x 3072 x 4096 x 2 (weights)
+    // + 131 x (4096 + 3072) x 2 = 52.21 MB -> 17.4 us; device = 20 + 17.4 = 37.4 us < floor 50 us.
+    const double bytes = 2.0 * 3072 * 4096 * 2 + 131.0 * (4096 + 3072) * 2;
+    CHECK(k.dram_bytes == doctest::Approx(bytes));
+    const auto t = calibrated_kernel_time(k, c, used, 1.5e9, "given");
+    CHECK(t.compute_s == doctest::Approx(384.0 * 2 * 3072 * 4096 / (4e5 * 1.5e9)));
+    CHECK(t.memory_s == doctest::Approx(bytes / 3e12));
+    CHECK(t.device_s == doctest::Approx(20e-6 + bytes / 3e12));
+    CHECK(t.time_s == 50e-6);
+    CHECK(t.predicted == bound::latency);
+    // Without the floor and at half the clock the compute term (32.2 us) binds.
+    c.floor_s = 0;
+    const auto slow = calibrated_kernel_time(k, c, used, 0.75e9, "given");
+    CHECK(slow.predicted == bound::compute);
+    CHECK(slow.time_s == doctest::Approx(20e-6 + 384.0 * 2 * 3072 * 4096 / (4e5 * 0.75e9)));
+    // Unidentified bandwidth (NaN): the ceilings' DRAM bandwidth (0.9 x 4.8 TB/s) prices bytes.
+    c.bytes_per_s = std::nan("");
+    CHECK(c.memory_time_s(k, used) == doctest::Approx(bytes / 4.32e12));
+}
+
+TEST_CASE("causal prefill curves add whole diagonal blocks; uniform routing spreads rows over active experts") {
+    kernel_curve c;
+    c.family = kernel_family::attention_prefill;
+    c.causal_block_keys = 128;
+    attention_shape s;
+    s.heads = 32;
+    s.kv_heads = 8;
+    s.head_dim = 128;
+    s.causal = true;
+    const auto w = attention_workload(s, {{2, 1024, 0}}, dtype::bf16);
+    const auto k = attention_features(w, peak_key::bf16, 2, 1024, 32, 128, true);
+    CHECK(k.family == kernel_family::attention_prefill);
+    // 4 d x heads x queries x sequences = 4 x 128 x 32 x 1024 x 2 FLOP per extra key.
+    CHECK(k.flops_per_diagonal_key == 4.0 * 128 * 32 * 1024 * 2);
+    CHECK(c.effective_flops(k) == doctest::Approx(w.total_flops() + 128 * k.flops_per_diagonal_key));
+    CHECK(attention_features(w, peak_key::bf16, 2, 1, 32, 128, false).family == kernel_family::attention_decode);
+    // 4 rows over 3.2 expected active experts: three groups of 1.25 and one of 0.25.
+    const auto rows = uniform_group_rows(4, 3.2);
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0] == doctest::Approx(1.25));
+    CHECK(rows[3] == doctest::Approx(0.25));
+    CHECK(uniform_group_rows(0, 3).empty());
+}
+
+TEST_CASE("under a power limit the clock falls until the modeled power fits") {
+    const auto used = achievable(datasheet_ceilings(gpus::h200_sxm()));
+    kernel_curve c;
+    c.flops_per_clock = 4.5e5;
+    c.bytes_per_s = 4e12;
+    power_coefficients p;
+    p.joules_per_flop.fill(std::nan(""));
+    p.static_w = 120;
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::bf16)] = 0.75e-12;
+    p.joules_per_dram_byte = 120e-12;
+    p.reference_clock_hz = 1.41e9;
+    p.clock_exponent = 3;
+    // A large compute-bound GEMM, F / t = phi f: P(f) = 120 + 0.75e-12 (f / 1.41e9)^2 x 4.5e5 f
+    // + 120e-12 x (B / F) x 4.5e5 f, B / F = 3 x 16384^2 x 2 / (2 x 16384^3) = 1.83e-4 B/FLOP
+    // (14.8 W at 1.5 GHz). P = 700 W: f^3 = 565.2 x 1.41^2 x 1e18 / 3.375e-7 -> f = 1.494 GHz.
+    const auto k = gemm_features(gemm_workload({16384, 16384, 16384}, dtype::bf16, dtype::bf16, dtype::bf16,
+                                               peak_key::bf16), peak_key::bf16);
+    const double f = power_capped_clock_hz(k, c, used, p, 700, 1.98e9);
+    CHECK(f == doctest::Approx(1.494e9).epsilon(0.002));
+    // A copy (no FLOP): no energy coefficient is needed and the clock stays at its maximum.
+    CHECK(power_capped_clock_hz(copy_features(1e9), c, used, p, 700, 1.98e9) == 1.98e9);
+    CHECK_THROWS_AS(power_capped_clock_hz(k, c, used, p, 0, 1.98e9), usage_error);
+}

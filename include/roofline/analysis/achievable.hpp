@@ -47,12 +47,15 @@ inline constexpr measured_link_profile measured_link_profiles[] = {
     // busbw 22.2 GB/s (32 MB-2 GB); 32 KB all-reduce 48.16 us. Tuned NCCL (NCCL_MIN_NCHANNELS=8,
     // graph XML) reached 37.6 GB/s and 26.2 us; PCIe-switch systems 39.4-41.1 GB/s.
     {"rtx-pro-6000", link_kind::pcie, 8, 22.2e9, 32768, 48.16e-6,
-     "voipmonitor/rtx6kpro hardware/topology.md and optimization/nccl-tuning.md (8x RTX PRO 6000, "
-     "default NCCL: busbw 22.2 GB/s, 32 KB AR 48.16 us)"},
+     "8x RTX PRO 6000, default NCCL (voipmonitor/rtx6kpro hardware/topology.md, optimization/nccl-tuning.md)"},
+    // 2x H200 SXM over NVLink (NCCL through torch.distributed, bf16 sum): busbw 302 GB/s at
+    // 256 MiB (334 at 1 GiB); a 32 KB all-reduce takes 36.4 us. This project's measurement.
+    {"h200-sxm", link_kind::nvlink, 2, 302.2e9, 32768, 36.36e-6,
+     "2x H200 over NVLink, this project's measurement [M1] (data/measurements/h200/allreduce_2gpu.json)"},
     // 8x RTX 5090 (no P2P with the stock driver), 2x Xeon 8480+: busbw 28 GB/s at 1-8 GB
     // (35 GB/s with 4 GPUs). No small-message point published: 4 KB AR on 8 PCIe GPUs 45 us (C03).
     {"rtx-5090", link_kind::pcie_no_p2p, 8, 28e9, 4096, 45e-6,
-     "NVIDIA/nccl#1639 (C04: busbw 28 GB/s, 8x RTX 5090) and sgl-project/sglang#32479 (C03: 4 KB AR 45 us)"},
+     "8x RTX 5090 without P2P (NVIDIA/nccl#1639; 4 KB point: sgl-project/sglang#32479)"},
 };
 
 /// Alpha-beta parameters that reproduce a measured profile under the ring all-reduce model:

@@ -2,11 +2,11 @@
 // What bounds a serving run: a benchmark result (SGLang / vLLM) paired with a model of the
 // served model's decode and prefill steps at the run's concurrency and lengths.
 //
-// Steady state. With C requests in flight, each of ISL prompt and OSL output tokens, the
-// engine alternates decode steps (batch B = C sequences at mean context L = ISL + OSL/2) and
-// prefill chunks. If a decode step takes t_dec and prefill costs t_pre per prompt token, a fully
-// busy engine produces output tokens at
-//     r_out = 1 / ( t_dec / B + (ISL / OSL) x t_pre )         per model instance,
+// Steady state (analysis/steady_state.hpp, shared with `roofline plan`). With C requests in
+// flight, each of ISL prompt and OSL output tokens, the engine alternates decode steps (b = C / pp
+// sequences at mean context L = ISL + OSL/2) and prefill chunks. If a decode step takes t_dec and
+// prefill costs t_pre per prompt token, a fully busy engine produces output tokens at
+//     r_out = 1 / ( t_dec / b + (ISL / OSL) x t_pre )         per model instance,
 // and total (input + output) tokens at r_out x (1 + ISL / OSL). The time shares of decode and
 // prefill follow from the two terms, and each splits further into its phases (attention, MoE
 // GEMM, dense GEMM, communication, ...). Two prices are computed for every phase:
@@ -26,11 +26,13 @@
 
 #include "roofline/analysis/achievable.hpp"
 #include "roofline/analysis/power_summary.hpp"
+#include "roofline/analysis/steady_state.hpp"
 #include "roofline/analysis/verdict.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/models/kv_cache.hpp"
+#include "roofline/models/memory.hpp"
 #include "roofline/models/parameters.hpp"
 #include "roofline/models/transformer.hpp"
 #include "roofline/trace/bench.hpp"
@@ -49,9 +51,10 @@ struct serving_setup {
     std::optional<link_kind> link;        ///< default: the GPU's default link
     std::optional<link_params> link_override;  ///< e.g. from calibration; replaces the profile
     std::optional<ceilings> ceilings_override; ///< e.g. from calibration; replaces datasheet ceilings
-    /// SGLang's default `--chunked-prefill-size` (8192 tokens on large-memory GPUs; sglang
-    /// server_args.py): the largest prefill batch one step takes.
-    double prefill_chunk_tokens = 8192;
+    /// Replaces the modeled (achievable) ceilings, e.g. calibrated ones (`apply_calibration`).
+    std::optional<ceilings> modeled_ceilings_override;
+    /// The largest prefill batch one step takes (SGLang's default `--chunked-prefill-size`).
+    double prefill_chunk_tokens = default_prefill_chunk_tokens;
     kernel_efficiency fractions;
     verdict_thresholds thresholds;
 };
@@ -77,12 +80,18 @@ struct serving_analysis {
     std::string lengths_source;
     double decode_context_tokens = 0;  ///< mean context during decode: ISL + OSL/2
     int instances = 1;                  ///< model instances: gpu_count / layout.gpus()
+    /// Requests decoding at once per instance: the concurrency, or fewer when the KV cache cannot
+    /// hold them all (the rest queue).
+    double decode_batch = 0;
+    double decode_sequences = 0;        ///< per decode step: decode_batch / pp (pipeline micro-batches)
+    bool fits = true;                   ///< false when the weights alone exceed GPU memory
 
     // The model.
     double decode_sol_step_s = 0, decode_modeled_step_s = 0;
     std::optional<double> prefill_sol_s_per_token, prefill_modeled_s_per_token;
     double decode_share = 1.0;            ///< modeled share of busy time in decode
     std::vector<serving_phase> phases;
+    link_kind link = link_kind::pcie;   ///< the link collectives were priced on
     link_params sol_link, modeled_link;
     std::string ceilings_origin;
 
@@ -95,6 +104,9 @@ struct serving_analysis {
     std::optional<double> achieved_tokens_per_s;
     std::optional<double> fraction_of_modeled, fraction_of_sol;
     bool consistent = true;               ///< false when achieved exceeds the modeled roof
+    /// Measured time per output token (median TPOT, else mean) against the modeled decode step:
+    /// a per-step view of the same gap, independent of how prefill was scheduled.
+    std::optional<double> measured_tpot_s;
 
     // Memory and concurrency checks.
     double weight_bytes_per_gpu = 0;
@@ -161,14 +173,16 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.concurrency_source = "max_concurrency";
     } else if (run.concurrency) {
         a.concurrency = *run.concurrency;
-        a.concurrency_source = "concurrency (mean requests in flight)";
+        a.concurrency_source = "bench key 'concurrency': mean requests in flight, queued ones included";
     } else if (run.max_concurrent_requests) {
         a.concurrency = *run.max_concurrent_requests;
         a.concurrency_source = "max_concurrent_requests";
     } else {
         throw usage_error(run.file + ": the run gives no concurrency (max_concurrency, concurrency): pass --concurrency");
     }
-    if (!(a.concurrency >= 1)) throw usage_error(run.file + ": concurrency must be >= 1");
+    if (!(a.concurrency >= 1) || !std::isfinite(a.concurrency))
+        throw usage_error(run.file + ": " + a.concurrency_source + " = " + fmt_num(a.concurrency, 2) +
+                          ": the concurrency must be a finite number >= 1");
 
     const auto per_request = [&](const std::optional<double>& total) -> std::optional<double> {
         if (total && run.completed && *run.completed > 0) return *total / *run.completed;
@@ -180,14 +194,28 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.lengths_source = "--isl/--osl";
     }
     if (!a.isl || !a.osl) {
-        if (run.random_input_len && run.random_output_len && (!a.isl && !a.osl)) {
-            a.isl = run.random_input_len;
-            a.osl = run.random_output_len;
-            a.lengths_source = "random_input_len/random_output_len";
-        } else if (auto i = per_request(run.total_input_tokens), o = per_request(run.total_output_tokens); i && o) {
+        // Measured means first (what the requests really were); the generator's nominal lengths
+        // only for random datasets with fixed lengths.
+        const auto mean_of = [](const std::vector<double>& v) -> std::optional<double> {
+            if (v.empty()) return std::nullopt;
+            double t = 0;
+            for (double x : v) t += x;
+            return t / static_cast<double>(v.size());
+        };
+        const bool nominal_ok = (run.dataset.empty() || run.dataset == "random") &&
+                                (!run.random_range_ratio || *run.random_range_ratio == 1.0);
+        if (auto i = per_request(run.total_input_tokens), o = per_request(run.total_output_tokens); i && o) {
             if (!a.isl) a.isl = i;
             if (!a.osl) a.osl = o;
             a.lengths_source = "total tokens / completed requests";
+        } else if (auto mi = mean_of(run.input_lens), mo = mean_of(run.output_lens); mi && mo) {
+            if (!a.isl) a.isl = mi;
+            if (!a.osl) a.osl = mo;
+            a.lengths_source = "mean of input_lens/output_lens";
+        } else if (run.random_input_len && run.random_output_len && nominal_ok) {
+            if (!a.isl) a.isl = run.random_input_len;
+            if (!a.osl) a.osl = run.random_output_len;
+            a.lengths_source = "random_input_len/random_output_len";
         }
     }
     if (!a.isl || !a.osl) {
@@ -197,7 +225,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.notes.push_back("input/output lengths are not in the bench file: decode attention is priced at its "
                           "floor (one cached token) and prefill is not modeled; pass --isl and --osl for a tighter roof");
     }
-    a.decode_context_tokens = a.isl ? std::max(1.0, *a.isl + *a.osl / 2.0) : 1.0;
+    a.decode_context_tokens = a.isl ? mean_decode_context_tokens(*a.isl, *a.osl) : 1.0;
 
     const int per_instance = setup.layout.gpus();
     if (setup.gpu_count % per_instance != 0)
@@ -205,12 +233,16 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                           std::to_string(per_instance));
     a.instances = setup.gpu_count / per_instance;
     const double c_instance = a.concurrency / a.instances;
+    // Pipeline stages each hold one of pp micro-batches (analysis/steady_state.hpp).
 
     // --- ceilings and links ---
     const link_kind lk = setup.link.value_or(g.default_link());
+    a.link = lk;
     const ceilings sol_c = setup.ceilings_override ? *setup.ceilings_override : datasheet_ceilings(g, lk);
-    const ceilings mod_c = achievable_ceilings(sol_c, setup.fractions);
+    const ceilings mod_c =
+        setup.modeled_ceilings_override ? *setup.modeled_ceilings_override : achievable_ceilings(sol_c, setup.fractions);
     a.ceilings_origin = sol_c.origin;
+    if (setup.modeled_ceilings_override) a.ceilings_origin += "; modeled: " + mod_c.origin;
     try {
         a.sol_link = default_link_params(g, lk);
     } catch (const usage_error&) {
@@ -222,6 +254,14 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.modeled_link = *setup.link_override;
     } else if (auto prof = find_link_profile(g, lk)) {
         a.modeled_link = link_params_from_profile(*prof);
+    } else if (auto p2p_prof = find_link_profile(g, link_kind::pcie); p2p_prof && lk == link_kind::pcie_no_p2p) {
+        // Without P2P every byte is staged through host memory and crosses PCIe twice (ours): half
+        // the measured P2P bus bandwidth, with the no-P2P step latency fitted to C03.
+        a.modeled_link = link_params_from_profile(*p2p_prof);
+        a.modeled_link.beta_bytes_per_s /= 2.0;
+        a.modeled_link.alpha_s = std::max(a.modeled_link.alpha_s, a.sol_link.alpha_s);
+        a.modeled_link.p2p = false;
+        a.modeled_link.source = "half the measured P2P busbw (staged through the host): " + a.modeled_link.source;
     } else {
         a.modeled_link = a.sol_link;
         if (per_instance > 1)
@@ -235,9 +275,44 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     sol_link_c.link_bytes_per_s = a.sol_link.beta_bytes_per_s;
     mod_link_c.link_bytes_per_s = a.modeled_link.beta_bytes_per_s;
 
+    // --- memory: weights and how many sequences the KV cache holds ---
+    a.weight_bytes_per_gpu = weight_bytes_per_gpu(m, setup.layout);
+    const dtype kv = setup.kv_cache.value_or(m.quant.kv_cache);
+    a.kv_bytes_per_token_per_gpu = kv_per_gpu(m, kv, setup.layout.tp).bytes_per_token_per_gpu / setup.layout.pp;
+    a.decode_batch = c_instance;
+    if (g.memory_bytes.known() && a.weight_bytes_per_gpu > *g.memory_bytes.value) {
+        a.fits = false;
+        a.warnings.push_back("the weights need " + fmt_num(a.weight_bytes_per_gpu / 1e9, 1) + " GB per GPU but " + g.id +
+                             " has " + fmt_num(*g.memory_bytes.value / 1e9) +
+                             " GB: this setup cannot run as given (quantise with --quant, or use more GPUs)");
+    }
+    if (g.memory_bytes.known() && a.kv_bytes_per_token_per_gpu > 0) {
+        // The engine's memory budget (vLLM gpu_memory_utilization, SGLang --mem-fraction-static:
+        // ~0.9); the rest holds activations and CUDA graphs.
+        const double usable = default_memory_utilization * *g.memory_bytes.value - a.weight_bytes_per_gpu;
+        a.kv_capacity_tokens_per_gpu = std::max(0.0, usable) / a.kv_bytes_per_token_per_gpu;
+        if (a.isl) {
+            // A sequence holds ISL + OSL/2 tokens on average while it decodes, ISL + OSL at its end.
+            const double per_seq_tokens = *a.isl + *a.osl;
+            a.kv_tokens_needed_per_gpu = c_instance / setup.layout.dp * per_seq_tokens;
+            const double fit = *a.kv_capacity_tokens_per_gpu * setup.layout.dp / a.decode_context_tokens;
+            if (fit < c_instance) {
+                a.decode_batch = std::max(1.0, std::floor(fit));
+                a.warnings.push_back(
+                    "the KV cache holds about " + fmt_num(*a.kv_capacity_tokens_per_gpu) + " tokens per GPU: only ~" +
+                    fmt_num(a.decode_batch) + " of the " + fmt_num(c_instance) + " requests of ~" +
+                    fmt_num(a.decode_context_tokens) + " tokens fit at once, so the decode batch is modeled at " +
+                    fmt_num(a.decode_batch) + " (the rest queue)");
+            }
+        }
+    }
+
+    // Pipeline stages each hold one of pp micro-batches (analysis/steady_state.hpp).
+    a.decode_sequences = a.decode_batch / setup.layout.pp;
+
     // --- decode step ---
-    const auto dec = price(m, step_batch::decode(c_instance, a.decode_context_tokens), setup, sol_link_c, mod_link_c,
-                           a.sol_link, a.modeled_link);
+    const auto dec = price(m, step_batch::decode(a.decode_sequences, a.decode_context_tokens), setup, sol_link_c,
+                           mod_link_c, a.sol_link, a.modeled_link);
     a.decode_sol_step_s = dec.sol.lower_bound_s;
     a.decode_modeled_step_s = dec.modeled.lower_bound_s;
     for (const auto& n : dec.modeled_model.notes) a.notes.push_back(n);
@@ -246,30 +321,26 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     std::optional<priced_step> pre;
     double pre_tokens = 0;
     if (a.isl) {
-        const double isl = std::max(1.0, *a.isl);
-        pre_tokens = std::min(setup.prefill_chunk_tokens, isl * c_instance);
-        step_batch b = isl <= setup.prefill_chunk_tokens
-                           ? step_batch::prefill(std::max(1.0, pre_tokens / isl), std::min(isl, pre_tokens))
-                           : step_batch::prefill(1, setup.prefill_chunk_tokens, isl / 2.0);
-        pre_tokens = b.tokens();
-        pre = price(m, b, setup, sol_link_c, mod_link_c, a.sol_link, a.modeled_link);
+        const auto chunk = steady_prefill_chunk(*a.isl, c_instance, setup.prefill_chunk_tokens);
+        pre_tokens = chunk.tokens;
+        pre = price(m, chunk.batch(), setup, sol_link_c, mod_link_c, a.sol_link, a.modeled_link);
         a.prefill_sol_s_per_token = pre->sol.lower_bound_s / pre_tokens;
         a.prefill_modeled_s_per_token = pre->modeled.lower_bound_s / pre_tokens;
     }
 
     // --- steady-state roofs ---
     const double ratio = (a.isl && a.osl && *a.osl > 0) ? *a.isl / *a.osl : 0.0;
-    const auto out_rate = [&](double t_dec, std::optional<double> t_pre) {
-        return 1.0 / (t_dec / c_instance + (t_pre ? ratio * *t_pre : 0.0));
-    };
-    a.sol_output_tokens_per_s = a.instances * out_rate(a.decode_sol_step_s, a.prefill_sol_s_per_token);
-    a.modeled_output_tokens_per_s = a.instances * out_rate(a.decode_modeled_step_s, a.prefill_modeled_s_per_token);
+    const auto sol_rates = steady_state(a.decode_sol_step_s, a.decode_sequences, a.decode_batch,
+                                        a.prefill_sol_s_per_token, ratio);
+    const auto mod_rates = steady_state(a.decode_modeled_step_s, a.decode_sequences, a.decode_batch,
+                                        a.prefill_modeled_s_per_token, ratio);
+    a.sol_output_tokens_per_s = a.instances * sol_rates.output_tokens_per_s;
+    a.modeled_output_tokens_per_s = a.instances * mod_rates.output_tokens_per_s;
     if (a.isl) {
-        a.sol_total_tokens_per_s = a.sol_output_tokens_per_s * (1.0 + ratio);
-        a.modeled_total_tokens_per_s = a.modeled_output_tokens_per_s * (1.0 + ratio);
+        a.sol_total_tokens_per_s = a.instances * sol_rates.total_tokens_per_s;
+        a.modeled_total_tokens_per_s = a.instances * mod_rates.total_tokens_per_s;
     }
-    const double r_mod = a.modeled_output_tokens_per_s / a.instances;
-    a.decode_share = pre ? r_mod * a.decode_modeled_step_s / c_instance : 1.0;
+    a.decode_share = mod_rates.decode_share;
 
     const auto add_phases = [&](const priced_step& p, const std::string& stage, double stage_share) {
         for (auto ph : all_step_phases) {
@@ -314,6 +385,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     } else {
         a.notes.push_back("the bench file has no throughput the model can be compared with");
     }
+    a.measured_tpot_s = run.median_tpot_s ? run.median_tpot_s : run.mean_tpot_s;
     if (a.fraction_of_modeled && *a.fraction_of_modeled > setup.thresholds.above_roof) {
         a.consistent = false;
         a.warnings.push_back("achieved " + fmt_num(*a.achieved_tokens_per_s) + " tok/s is " + fmt_pct(*a.fraction_of_modeled) +
@@ -321,26 +393,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                              "or the engine does less work than modeled (speculative decoding, prefix caching)");
     }
 
-    // --- memory and concurrency checks ---
-    const auto params = count_parameters(m);
-    a.weight_bytes_per_gpu = params.total_weight_bytes / per_instance;
-    const dtype kv = setup.kv_cache.value_or(m.quant.kv_cache);
-    a.kv_bytes_per_token_per_gpu = kv_per_gpu(m, kv, setup.layout.tp).bytes_per_token_per_gpu / setup.layout.pp;
-    if (g.memory_bytes.known() && a.kv_bytes_per_token_per_gpu > 0) {
-        // SGLang's default --mem-fraction-static is ~0.9 on large GPUs (server_args.py); the
-        // rest holds activations and CUDA graphs.
-        const double usable = 0.9 * *g.memory_bytes.value - a.weight_bytes_per_gpu;
-        a.kv_capacity_tokens_per_gpu = std::max(0.0, usable) / a.kv_bytes_per_token_per_gpu;
-        if (a.isl) {
-            const double per_seq_tokens = *a.isl + *a.osl;  // at the end of a request
-            a.kv_tokens_needed_per_gpu = c_instance / setup.layout.dp * per_seq_tokens;
-            if (*a.kv_tokens_needed_per_gpu > *a.kv_capacity_tokens_per_gpu)
-                a.warnings.push_back(
-                    "the KV cache holds about " + fmt_num(*a.kv_capacity_tokens_per_gpu) + " tokens per GPU but " +
-                    fmt_num(c_instance) + " requests of " + fmt_num(per_seq_tokens) + " tokens need " +
-                    fmt_num(*a.kv_tokens_needed_per_gpu) + ": fewer requests ran at once than the client sent");
-        }
-    }
+    // --- concurrency check ---
     if (run.request_throughput_per_s && run.mean_e2el_s) {
         a.implied_concurrency = *run.request_throughput_per_s * *run.mean_e2el_s;
         if (*a.implied_concurrency < 0.5 * a.concurrency)
@@ -350,8 +403,39 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     }
 
     // --- power ---
+    if (power && power->stats.events_skipped > 0) {
+        std::string why;
+        for (const auto& [reason, n] : power->stats.skipped_by_reason)
+            why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+        a.warnings.push_back(power->file + ": " + std::to_string(power->stats.events_skipped) + " of " +
+                             std::to_string(power->stats.events_read) + " power samples skipped (" + why + ")");
+    }
+    if (power && power->samples.empty())
+        a.warnings.push_back(power->file + ": no usable power samples: the power picture is missing");
+    if (power && !power->gpu_names.empty()) {
+        bool known = false;
+        for (const auto& n : power->gpu_names)
+            for (const auto& d : g.device_names)
+                if (n == d) known = true;
+        if (!known && !g.device_names.empty())
+            a.warnings.push_back(power->file + " was logged on \"" + power->gpu_names.front() + "\", not on " + g.id +
+                                 " (\"" + g.device_names.front() + "\"): check --gpu or the log");
+    }
     if (power && !power->samples.empty()) {
-        a.power = summarize_power(power->samples, &g);
+        // The run's window: samples with a kernel resident at least half the sample period. Logs
+        // usually start before and end after the benchmark; idle samples would dilute the draw.
+        std::vector<power_sample> busy;
+        std::size_t with_util = 0;
+        for (const auto& smp : power->samples) {
+            if (std::isfinite(smp.utilization_gpu)) ++with_util;
+            if (!std::isfinite(smp.utilization_gpu) || smp.utilization_gpu >= 0.5) busy.push_back(smp);
+        }
+        if (busy.empty()) busy = power->samples;
+        if (with_util > 0 && busy.size() < power->samples.size())
+            a.notes.push_back("power: " + std::to_string(power->samples.size() - busy.size()) + " of " +
+                              std::to_string(power->samples.size()) +
+                              " samples had utilization.gpu below 50% (outside the run) and were left out");
+        a.power = summarize_power(busy, &g);
         const auto& p = *a.power;
         if (!p.limit_from_log && p.limit_w)
             a.notes.push_back("the power log has no power limit: " + g.id + "'s default " + fmt_num(*p.limit_w) +
@@ -381,13 +465,13 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     // per second. Phases run one after another, so each roof's share is below 1 even at SOL.
     if (a.fraction_of_sol) {
         double comp = 0, mem = 0, link = 0;
-        const double steps_per_s = *a.fraction_of_sol * (a.sol_output_tokens_per_s / a.instances) / c_instance;
+        const double steps_per_s = *a.fraction_of_sol * (a.sol_output_tokens_per_s / a.instances) / a.decode_sequences;
         for (auto ph : all_step_phases) {
             comp += steps_per_s * dec.sol.at(ph).compute_s;
             mem += steps_per_s * dec.sol.at(ph).memory_s;
             link += steps_per_s * dec.sol.at(ph).link_s;
             if (pre) {
-                const double pre_steps_per_s = steps_per_s * c_instance * ratio / pre_tokens;
+                const double pre_steps_per_s = steps_per_s * a.decode_sequences * ratio / pre_tokens;
                 comp += pre_steps_per_s * pre->sol.at(ph).compute_s;
                 mem += pre_steps_per_s * pre->sol.at(ph).memory_s;
                 link += pre_steps_per_s * pre->sol.at(ph).link_s;
@@ -402,13 +486,20 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     for (std::size_t b = 1; b < share_by_bound.size(); ++b)
         if (share_by_bound[b] > share_by_bound[wall]) wall = b;
     const bound modeled_wall = static_cast<bound>(wall);
+    // The largest phase within the wall's bound class (so "the wall is X, Y-bound" names a Y-bound phase).
     std::string wall_phase;
     double wall_phase_share = 0;
     for (const auto& p : a.phases)
-        if (p.share > wall_phase_share) {
+        if (p.predicted == modeled_wall && p.share > wall_phase_share) {
             wall_phase_share = p.share;
             wall_phase = p.name;
         }
+
+    // A client that offers requests slower than the server can take them caps throughput at
+    // request rate x output length, whatever the hardware.
+    std::optional<double> offered_output_tokens_per_s;
+    if (run.request_rate_per_s && std::isfinite(*run.request_rate_per_s) && *run.request_rate_per_s > 0 && a.osl)
+        offered_output_tokens_per_s = *run.request_rate_per_s * *a.osl;
 
     a.result.utilization = e.utilization;
     const auto& th = setup.thresholds;
@@ -420,8 +511,21 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
               " tok/s"
         : std::string("no achieved throughput to compare");
 
-    if (a.power && a.power->at_limit(th) && a.power->cap_active(th) && a.power->clock_held(th) &&
-        modeled_wall == bound::compute) {
+    const bool power_held = a.power && a.power->at_limit(th) && a.power->cap_active(th) && a.power->clock_held(th);
+    if (!a.fits) {
+        a.result.what = modeled_wall;
+        a.result.reason = "this setup does not fit in GPU memory (see the warnings): the roof below is "
+                          "what it would reach if it did; the modeled wall is " + wall_phase;
+    } else if (offered_output_tokens_per_s && a.achieved_tokens_per_s && a.achieved_metric == "output_throughput" &&
+               *a.achieved_tokens_per_s >= 0.9 * *offered_output_tokens_per_s &&
+               *offered_output_tokens_per_s < th.near_ceiling * a.modeled_output_tokens_per_s) {
+        a.result.what = bound::latency;
+        a.result.reason = "the client offered " + fmt_num(*run.request_rate_per_s, 2) + " requests/s x " +
+                          fmt_num(*a.osl) + " output tokens = " + fmt_num(*offered_output_tokens_per_s) +
+                          " tok/s and the server delivered " + fmt_num(*a.achieved_tokens_per_s) +
+                          ": the load, not the hardware, set the throughput (" +
+                          fmt_pct(*a.fraction_of_modeled) + " of the modeled roof)";
+    } else if (power_held && modeled_wall == bound::compute) {
         a.result.what = bound::power;
         a.result.reason = "board at " + fmt_pct(*a.power->fraction_of_limit) + " of its power limit with the cap active and "
                           "the SM clock held at " + fmt_pct(*a.power->clock_fraction_of_max) +
@@ -435,7 +539,8 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.result.reason = achieved_txt + ": above the roof, so an input is wrong; the modeled wall is " + wall_phase;
     } else if (near && comm_share / std::max(total_share, 1e-300) >= th.communication_share) {
         a.result.what = bound::communication;
-        a.result.reason = "collectives take " + fmt_pct(comm_share) + " of the modeled time (" +
+        a.result.reason = "collectives take " + fmt_pct(comm_share) + " of the modeled time (at " +
+                          fmt_num(a.modeled_link.beta_bytes_per_s / 1e9, 1) + " GB/s bus bandwidth, " +
                           a.modeled_link.source.substr(0, a.modeled_link.source.find(" (")) + "); " + achieved_txt;
     } else if (near) {
         a.result.what = modeled_wall == bound::communication ? bound::communication : modeled_wall;
@@ -444,10 +549,26 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                           fmt_pct(wall_phase_share) + "); " + achieved_txt;
     } else {
         a.result.what = bound::latency;
-        a.result.reason = achieved_txt + ": no roof is near. The modeled wall would be " + wall_phase + " (" +
-                          fmt_pct(wall_phase_share) + ", " + std::string(to_string(modeled_wall)) +
-                          "-bound); the gap is launch/scheduling overhead, untuned kernels or a smaller live batch";
+        // Where the gap goes, from what the power log says about residency.
+        std::string gap = "the gap is launch/scheduling overhead, slow kernels or a smaller live batch";
+        if (a.power && a.power->median_utilization_gpu) {
+            const double u = *a.power->median_utilization_gpu;
+            if (u >= 0.9)
+                gap = "kernels were resident " + fmt_pct(u) + " of the time, so the gap is inside the kernels "
+                      "(efficiency, polling), not idle time";
+            else
+                gap = "the GPU had no kernel resident " + fmt_pct(1.0 - u) + " of the time: host, launch or "
+                      "scheduler overhead";
+        }
+        a.result.reason = achieved_txt + ": no roof is near (below " + fmt_pct(th.near_ceiling) +
+                          " of it). The modeled wall would be " + wall_phase + " (" + fmt_pct(wall_phase_share) + ", " +
+                          std::string(to_string(modeled_wall)) + "-bound); " + gap;
     }
+    if (power_held && a.result.what != bound::power)
+        a.result.notes.push_back("the board sat at its power limit with the cap active and the SM clock at " +
+                                 fmt_pct(*a.power->clock_fraction_of_max) +
+                                 " of max: compute phases ran derated, but the modeled wall is " +
+                                 std::string(to_string(modeled_wall)) + "-bound, which the SM clock does not set");
     if (a.power) {
         const auto& p = *a.power;
         if (p.at_limit(th) && p.cap_active(th) && !p.clock_held(th))

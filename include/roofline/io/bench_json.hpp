@@ -164,6 +164,7 @@ inline std::string fill_bench_run(const nlohmann::json& o, bench_run& r, std::st
     if (!r.random_input_len) quantity("isl", r.random_input_len);
     quantity("random_output_len", r.random_output_len);
     if (!r.random_output_len) quantity("osl", r.random_output_len);
+    quantity("random_range_ratio", r.random_range_ratio);
     quantity("benchmark_start_time_unix", r.benchmark_start_time_unix_s);
     quantity("benchmark_end_time_unix", r.benchmark_end_time_unix_s);
     quantity("duration", r.duration_s);

@@ -1,24 +1,46 @@
 #pragma once
-// Calibration overlays: measured ("achievable") ceilings that replace datasheet-derived ones.
+// Calibration overlays: what `roofline calibrate` measured on one GPU, and how every pricing
+// command applies it (`--calibration FILE`).
 //
-// Format (JSON), every key optional:
-//   {"gpu": "h200-sxm",                       // informative
-//    "ceilings": {"bf16": 7.9e14,             // FLOP/s per rate class or dtype name
-//                 "fp8": 1.45e15,
-//                 "dram_bytes_per_s": 4.3e12,
-//                 "l2_bytes_per_s": 1.0e13,
-//                 "link_bytes_per_s": 3.6e11,
-//                 "launch_latency_s": 5e-6}}
-// A later `roofline calibrate` writes this file; for now it only overrides ceilings.
-// Errors: unreadable file, malformed JSON, unknown keys, non-positive or non-numeric values
-// throw `parse_error` naming the file and the key.
+// Format (JSON). Version 0, still read, has only flat ceilings (every key optional):
+//   {"gpu": "h200-sxm",
+//    "ceilings": {"bf16": 7.9e14,              // FLOP/s per rate class or dtype name
+//                 "dram_bytes_per_s": 4.3e12, "l2_bytes_per_s": 1.0e13,
+//                 "link_bytes_per_s": 3.6e11, "launch_latency_s": 5e-6}}
+// Version 1 (`"schema": "roofline.calibration/1"`) keeps that `ceilings` object unchanged (a
+// version-0 reader still understands it) and adds, each with where it came from:
+//   "created_utc", "tool", "gpu",
+//   "inputs":  [{"file", "format", "records_read", "records_used"}],
+//   "ceiling_sources": {"<ceilings key>": {"files": [...], "records": N, "method": "...",
+//                       "flops_per_clock": phi (rate classes), "clock_hz": f}},
+//   "graph_launch_latency_s": s,
+//   "curves":  [{"family", "peak", "fixed_latency_s", "flops_per_clock", "bytes_per_s",
+//                "floor_s", "tile_rows", "causal_block_keys",
+//                "fit": {"points", "median_abs_error", "p90_abs_error", "cv_median_abs_error",
+//                        "cv_p90_abs_error", "cv_folds", "floor_points", "compute_points",
+//                        "memory_points", "source"}}],
+//   "links":   [{"link", "op", "ranks", "alpha_s", "beta_bytes_per_s", "base_latency_s", "p2p",
+//                "fit": {"points", "median_abs_error", "p90_abs_error"}, "from": {...}}],
+//   "power":   {"static_w", "joules_per_flop": {"bf16": J, ...}, "joules_per_dram_byte",
+//               "reference_clock_hz", "clock_exponent", "power_limit_w", "max_clock_hz",
+//               "fit": {"samples", "rms_residual_w", "max_abs_residual_w"}, "from": {...}}
+// Curve parameters: models/kernel_time.hpp; link parameters: models/collective.hpp; power:
+// models/power.hpp. Units SI; null stands for "not identified" (NaN).
+// Errors: unreadable file, malformed JSON, an unsupported schema version, unknown keys,
+// non-positive or non-numeric values throw `parse_error` naming the file and the key.
 
 #include <array>     // std::array
 #include <cmath>     // std::isfinite
-#include <fstream>   // std::ifstream
+#include <cstddef>   // std::size_t
+#include <fstream>   // std::ifstream, std::ofstream
+#include <initializer_list>  // std::initializer_list
 #include <iterator>  // std::istreambuf_iterator
+#include <limits>    // std::numeric_limits
+#include <map>       // std::map
 #include <optional>  // std::optional
 #include <string>    // std::string
+#include <utility>   // std::move, std::pair
+#include <vector>    // std::vector
 
 #include <nlohmann/json.hpp>
 
@@ -26,20 +48,241 @@
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/detail/text.hpp"
+#include "roofline/models/collective.hpp"
+#include "roofline/models/kernel_time.hpp"
+#include "roofline/models/power.hpp"
 
 namespace roofline {
 
-/// Ceilings a calibration file overrides (unset: keep the default).
-struct calibration_overrides {
-    std::array<std::optional<double>, peak_key_count> flops_per_s{};
-    std::optional<double> dram_bytes_per_s, l2_bytes_per_s, link_bytes_per_s, launch_latency_s;
-    std::string source;  ///< the file
-
-    bool overrides_flops(peak_key k) const { return flops_per_s[static_cast<std::size_t>(k)].has_value(); }
+/// Where a calibrated value came from.
+struct calibration_source {
+    std::vector<std::string> files;  ///< input files (as given)
+    std::size_t records = 0;         ///< measured points the value rests on
+    std::string method;              ///< "max over 3 measurements (dram_read)", "least squares, ..."
+    double flops_per_clock = std::numeric_limits<double>::quiet_NaN();  ///< rate classes: phi
+    double clock_hz = std::numeric_limits<double>::quiet_NaN();         ///< clock of the best point
 };
 
-/// Reads a calibration file (format above). Throws `parse_error`.
-inline calibration_overrides read_calibration(const std::string& path) {
+/// One input file of a calibration.
+struct calibration_input {
+    std::string file, format;
+    std::size_t records_read = 0, records_used = 0;
+};
+
+/// Alpha-beta parameters fitted for one link kind.
+struct calibrated_link {
+    link_kind link = link_kind::nvlink;
+    std::string op = "all_reduce";  ///< the collective measured
+    int ranks = 0;
+    link_params params;
+    std::size_t points = 0;
+    double median_abs_error = std::numeric_limits<double>::quiet_NaN();
+    double p90_abs_error = std::numeric_limits<double>::quiet_NaN();
+    calibration_source from;
+};
+
+/// Power coefficients fitted from (power, rates) samples.
+struct calibrated_power {
+    power_coefficients coefficients;
+    double power_limit_w = std::numeric_limits<double>::quiet_NaN();  ///< limit the samples ran under
+    double max_clock_hz = std::numeric_limits<double>::quiet_NaN();
+    std::size_t samples = 0;
+    double rms_residual_w = std::numeric_limits<double>::quiet_NaN();
+    double max_abs_residual_w = std::numeric_limits<double>::quiet_NaN();
+    calibration_source from;
+};
+
+/// A calibration overlay (version 0 fields first; version 1 adds the rest).
+struct calibration {
+    std::array<std::optional<double>, peak_key_count> flops_per_s{};  ///< achievable FLOP/s
+    std::optional<double> dram_bytes_per_s, l2_bytes_per_s, link_bytes_per_s, launch_latency_s;
+    std::string source;  ///< the file read ("" when built in memory)
+
+    int version = 0;
+    std::string gpu, created_utc, tool;
+    std::vector<calibration_input> inputs;
+    std::map<std::string, calibration_source> ceiling_sources;  ///< by `ceilings` key
+    /// Achieved FLOP per SM clock cycle per rate class (the compute ceiling at clock f is
+    /// phi x f); unset where not measured.
+    std::array<std::optional<double>, peak_key_count> flops_per_clock{};
+    std::optional<double> graph_launch_latency_s;  ///< per kernel replayed from a CUDA graph
+    std::vector<kernel_curve> curves;
+    std::vector<calibrated_link> links;
+    std::optional<calibrated_power> power;
+
+    bool overrides_flops(peak_key k) const { return flops_per_s[static_cast<std::size_t>(k)].has_value(); }
+    /// The fitted link parameters for `l`, nullptr when none (the most ranks first).
+    const calibrated_link* link_for(link_kind l) const {
+        const calibrated_link* best = nullptr;
+        for (const auto& x : links)
+            if (x.link == l && (!best || x.ranks > best->ranks)) best = &x;
+        return best;
+    }
+};
+
+/// The name version 0 used (ceilings only).
+using calibration_overrides = calibration;
+
+inline constexpr const char* calibration_schema = "roofline.calibration/1";
+
+namespace io::detail {
+
+inline nlohmann::ordered_json num_or_null(double v) {
+    return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+inline nlohmann::ordered_json source_json(const calibration_source& s) {
+    nlohmann::ordered_json j = {{"files", s.files}, {"records", s.records}, {"method", s.method}};
+    if (std::isfinite(s.flops_per_clock)) j["flops_per_clock"] = s.flops_per_clock;
+    if (std::isfinite(s.clock_hz)) j["clock_hz"] = s.clock_hz;
+    return j;
+}
+
+/// Reads a number at `o[key]`: null -> NaN when `nullable`, else the value; throws
+/// `parse_error` for other types, non-finite or (when `positive`) non-positive values.
+inline double cal_number(const std::string& file, const std::string& place, const nlohmann::json& o,
+                         const std::string& key, bool positive, bool nullable = true, bool required = false) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto it = o.find(key);
+    if (it == o.end()) {
+        if (required) throw parse_error(file, place, key, "missing");
+        return nan;
+    }
+    if (it->is_null()) {
+        if (nullable) return nan;
+        throw parse_error(file, place, key, "must be a number, got null");
+    }
+    if (!it->is_number()) throw parse_error(file, place, key, std::string("expected a number, got ") + it->type_name());
+    const double v = it->get<double>();
+    if (!std::isfinite(v) || (positive ? v <= 0 : v < 0))
+        throw parse_error(file, place, key, positive ? "must be a positive number" : "must be a non-negative number");
+    return v;
+}
+
+inline calibration_source read_source(const std::string& file, const std::string& place, const nlohmann::json& o) {
+    calibration_source s;
+    if (!o.is_object()) throw parse_error(file, place, "", "expected an object");
+    if (const auto f = o.find("files"); f != o.end() && f->is_array())
+        for (const auto& x : *f)
+            if (x.is_string()) s.files.push_back(x.get<std::string>());
+    const double r = cal_number(file, place, o, "records", false);
+    s.records = io::detail::to_int_or<std::size_t>(r, 0);
+    if (const auto m = o.find("method"); m != o.end() && m->is_string()) s.method = m->get<std::string>();
+    s.flops_per_clock = cal_number(file, place, o, "flops_per_clock", true);
+    s.clock_hz = cal_number(file, place, o, "clock_hz", true);
+    return s;
+}
+
+inline void check_keys(const std::string& file, const std::string& place, const nlohmann::json& o,
+                       std::initializer_list<const char*> known) {
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        bool ok = false;
+        for (const char* k : known) ok = ok || it.key() == k;
+        if (!ok) throw parse_error(file, place, it.key(), "unknown key");
+    }
+}
+
+}  // namespace io::detail
+
+/// The overlay as JSON (format above; always version 1).
+inline nlohmann::ordered_json calibration_to_json(const calibration& cal) {
+    using io::detail::num_or_null;
+    using io::detail::source_json;
+    nlohmann::ordered_json j;
+    j["schema"] = calibration_schema;
+    j["gpu"] = cal.gpu;
+    j["created_utc"] = cal.created_utc;
+    j["tool"] = cal.tool;
+    j["inputs"] = nlohmann::ordered_json::array();
+    for (const auto& in : cal.inputs)
+        j["inputs"].push_back({{"file", in.file}, {"format", in.format}, {"records_read", in.records_read},
+                               {"records_used", in.records_used}});
+    nlohmann::ordered_json c = nlohmann::ordered_json::object();
+    for (auto k : all_peak_keys)
+        if (cal.overrides_flops(k)) c[std::string(to_string(k))] = *cal.flops_per_s[static_cast<std::size_t>(k)];
+    if (cal.dram_bytes_per_s) c["dram_bytes_per_s"] = *cal.dram_bytes_per_s;
+    if (cal.l2_bytes_per_s) c["l2_bytes_per_s"] = *cal.l2_bytes_per_s;
+    if (cal.link_bytes_per_s) c["link_bytes_per_s"] = *cal.link_bytes_per_s;
+    if (cal.launch_latency_s) c["launch_latency_s"] = *cal.launch_latency_s;
+    j["ceilings"] = c;
+    nlohmann::ordered_json srcs = nlohmann::ordered_json::object();
+    for (const auto& [k, s] : cal.ceiling_sources) srcs[k] = source_json(s);
+    j["ceiling_sources"] = srcs;
+    j["graph_launch_latency_s"] = cal.graph_launch_latency_s ? nlohmann::ordered_json(*cal.graph_launch_latency_s) : nlohmann::ordered_json(nullptr);
+    j["curves"] = nlohmann::ordered_json::array();
+    for (const auto& cv : cal.curves) {
+        const auto& f = cv.fit;
+        j["curves"].push_back({{"family", std::string(to_string(cv.family))},
+                               {"peak", std::string(to_string(cv.peak))},
+                               {"fixed_latency_s", cv.fixed_latency_s},
+                               {"flops_per_clock", num_or_null(cv.flops_per_clock)},
+                               {"bytes_per_s", num_or_null(cv.bytes_per_s)},
+                               {"floor_s", cv.floor_s},
+                               {"tile_rows", cv.tile_rows},
+                               {"causal_block_keys", cv.causal_block_keys},
+                               {"fit",
+                                {{"points", f.points},
+                                 {"median_abs_error", num_or_null(f.median_abs_error)},
+                                 {"p90_abs_error", num_or_null(f.p90_abs_error)},
+                                 {"cv_median_abs_error", num_or_null(f.cv_median_abs_error)},
+                                 {"cv_p90_abs_error", num_or_null(f.cv_p90_abs_error)},
+                                 {"cv_folds", f.cv_folds},
+                                 {"floor_points", f.floor_points},
+                                 {"compute_points", f.compute_points},
+                                 {"memory_points", f.memory_points},
+                                 {"source", f.source}}}});
+    }
+    j["links"] = nlohmann::ordered_json::array();
+    for (const auto& l : cal.links)
+        j["links"].push_back({{"link", std::string(to_string(l.link))},
+                              {"op", l.op},
+                              {"ranks", l.ranks},
+                              {"alpha_s", l.params.alpha_s},
+                              {"beta_bytes_per_s", l.params.beta_bytes_per_s},
+                              {"base_latency_s", l.params.base_latency_s},
+                              {"p2p", l.params.p2p},
+                              {"fit",
+                               {{"points", l.points},
+                                {"median_abs_error", num_or_null(l.median_abs_error)},
+                                {"p90_abs_error", num_or_null(l.p90_abs_error)}}},
+                              {"from", source_json(l.from)}});
+    if (cal.power) {
+        const auto& p = *cal.power;
+        nlohmann::ordered_json e = nlohmann::ordered_json::object();
+        for (auto k : all_peak_keys)
+            if (std::isfinite(p.coefficients.flop_energy_at(k)))
+                e[std::string(to_string(k))] = p.coefficients.flop_energy_at(k);
+        j["power"] = {{"static_w", p.coefficients.static_w},
+                      {"joules_per_flop", e},
+                      {"joules_per_dram_byte", p.coefficients.joules_per_dram_byte},
+                      {"reference_clock_hz", p.coefficients.reference_clock_hz},
+                      {"clock_exponent", p.coefficients.clock_exponent},
+                      {"power_limit_w", num_or_null(p.power_limit_w)},
+                      {"max_clock_hz", num_or_null(p.max_clock_hz)},
+                      {"fit",
+                       {{"samples", p.samples},
+                        {"rms_residual_w", num_or_null(p.rms_residual_w)},
+                        {"max_abs_residual_w", num_or_null(p.max_abs_residual_w)}}},
+                      {"from", source_json(p.from)}};
+    } else {
+        j["power"] = nullptr;
+    }
+    return j;
+}
+
+/// Writes the overlay to `path` (2-space indented JSON). Throws `usage_error` when the file
+/// cannot be written.
+inline void write_calibration(const std::string& path, const calibration& cal) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw usage_error("cannot write the calibration file " + path);
+    out << calibration_to_json(cal).dump(1) << "\n";
+    if (!out) throw usage_error("cannot write the calibration file " + path);
+}
+
+/// Reads a calibration file (version 0 or 1, format above). Throws `parse_error`.
+inline calibration read_calibration(const std::string& path) {
+    using io::detail::cal_number;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open the calibration file");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -52,41 +295,212 @@ inline calibration_overrides read_calibration(const std::string& path) {
         throw io::detail::json_exception_error(path, text, e);
     }
     if (!doc.is_object()) throw parse_error(path, "", "", "expected a JSON object");
-    calibration_overrides o;
+    calibration o;
     o.source = path;
-    if (!doc.contains("ceilings")) return o;
-    const auto& c = doc.at("ceilings");
-    if (!c.is_object()) throw parse_error(path, "", "ceilings", "expected an object");
-    for (auto it = c.begin(); it != c.end(); ++it) {
-        const std::string key = it.key();
-        if (!it.value().is_number())
-            throw parse_error(path, "ceilings", key, std::string("expected a number, got ") + it.value().type_name());
-        const double v = it.value().get<double>();
-        if (!std::isfinite(v) || v <= 0) throw parse_error(path, "ceilings", key, "must be a positive number");
-        if (key == "dram_bytes_per_s") o.dram_bytes_per_s = v;
-        else if (key == "l2_bytes_per_s") o.l2_bytes_per_s = v;
-        else if (key == "link_bytes_per_s") o.link_bytes_per_s = v;
-        else if (key == "launch_latency_s") o.launch_latency_s = v;
-        else if (auto k = parse_peak_key(key)) o.flops_per_s[static_cast<std::size_t>(*k)] = v;
-        else if (auto d = parse_dtype(key)) o.flops_per_s[static_cast<std::size_t>(peak_of(*d))] = v;
-        else
-            throw parse_error(path, "ceilings", key,
-                              "unknown key (accepted: a dtype such as bf16 or fp8, dram_bytes_per_s, "
-                              "l2_bytes_per_s, link_bytes_per_s, launch_latency_s)");
+    if (const auto s = doc.find("schema"); s != doc.end()) {
+        if (!s->is_string() || s->get<std::string>() != calibration_schema)
+            throw parse_error(path, "", "schema",
+                              "unsupported calibration schema " + s->dump() + " (this build reads " +
+                                  calibration_schema + " and the schema-less version 0)");
+        o.version = 1;
+        io::detail::check_keys(path, "", doc,
+                               {"schema", "gpu", "created_utc", "tool", "inputs", "ceilings", "ceiling_sources",
+                                "graph_launch_latency_s", "curves", "links", "power"});
+    }
+    const auto str = [](const nlohmann::json& d, const char* k) {
+        const auto it = d.find(k);
+        return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    o.gpu = str(doc, "gpu");
+    o.created_utc = str(doc, "created_utc");
+    o.tool = str(doc, "tool");
+    if (const auto c = doc.find("ceilings"); c != doc.end()) {
+        if (!c->is_object()) throw parse_error(path, "", "ceilings", "expected an object");
+        for (auto it = c->begin(); it != c->end(); ++it) {
+            const std::string key = it.key();
+            if (!it.value().is_number())
+                throw parse_error(path, "ceilings", key, std::string("expected a number, got ") + it.value().type_name());
+            const double v = it.value().get<double>();
+            if (!std::isfinite(v) || v <= 0) throw parse_error(path, "ceilings", key, "must be a positive number");
+            if (key == "dram_bytes_per_s") o.dram_bytes_per_s = v;
+            else if (key == "l2_bytes_per_s") o.l2_bytes_per_s = v;
+            else if (key == "link_bytes_per_s") o.link_bytes_per_s = v;
+            else if (key == "launch_latency_s") o.launch_latency_s = v;
+            else if (auto k = parse_peak_key(key)) o.flops_per_s[static_cast<std::size_t>(*k)] = v;
+            else if (auto d = parse_dtype(key)) o.flops_per_s[static_cast<std::size_t>(peak_of(*d))] = v;
+            else
+                throw parse_error(path, "ceilings", key,
+                                  "unknown key (accepted: a dtype such as bf16 or fp8, dram_bytes_per_s, "
+                                  "l2_bytes_per_s, link_bytes_per_s, launch_latency_s)");
+        }
+    }
+    if (o.version == 0) return o;
+
+    if (const auto in_list = doc.find("inputs"); in_list != doc.end() && in_list->is_array())
+        for (const auto& x : *in_list) {
+            calibration_input ci;
+            ci.file = str(x, "file");
+            ci.format = str(x, "format");
+            const double rr = cal_number(path, "inputs", x, "records_read", false);
+            const double ru = cal_number(path, "inputs", x, "records_used", false);
+            ci.records_read = io::detail::to_int_or<std::size_t>(rr, 0);
+            ci.records_used = io::detail::to_int_or<std::size_t>(ru, 0);
+            o.inputs.push_back(ci);
+        }
+    if (const auto s = doc.find("ceiling_sources"); s != doc.end() && s->is_object())
+        for (auto it = s->begin(); it != s->end(); ++it) {
+            auto src = io::detail::read_source(path, "ceiling_sources", it.value());
+            if (auto k = parse_peak_key(it.key())) {
+                if (std::isfinite(src.flops_per_clock))
+                    o.flops_per_clock[static_cast<std::size_t>(*k)] = src.flops_per_clock;
+            }
+            o.ceiling_sources[it.key()] = std::move(src);
+        }
+    if (const double g = cal_number(path, "", doc, "graph_launch_latency_s", true); std::isfinite(g))
+        o.graph_launch_latency_s = g;
+    if (const auto cs = doc.find("curves"); cs != doc.end()) {
+        if (!cs->is_array()) throw parse_error(path, "", "curves", "expected an array");
+        for (std::size_t i = 0; i < cs->size(); ++i) {
+            const auto& x = (*cs)[i];
+            const std::string place = "curves[" + std::to_string(i) + "]";
+            if (!x.is_object()) throw parse_error(path, place, "", "expected an object");
+            io::detail::check_keys(path, place, x,
+                                   {"family", "peak", "fixed_latency_s", "flops_per_clock", "bytes_per_s", "floor_s",
+                                    "tile_rows", "causal_block_keys", "fit"});
+            kernel_curve cv;
+            const auto fam = parse_kernel_family(str(x, "family"));
+            if (!fam)
+                throw parse_error(path, place, "family",
+                                  "unknown family (accepted: gemm, grouped_gemm, attention_prefill, attention_decode, copy)");
+            cv.family = *fam;
+            const auto pk = parse_peak_key(str(x, "peak"));
+            if (!pk) throw parse_error(path, place, "peak", "unknown rate class");
+            cv.peak = *pk;
+            const auto zero_if_nan = [](double v) { return std::isfinite(v) ? v : 0.0; };
+            cv.fixed_latency_s = zero_if_nan(cal_number(path, place, x, "fixed_latency_s", false, false, true));
+            cv.flops_per_clock = cal_number(path, place, x, "flops_per_clock", true);
+            cv.bytes_per_s = cal_number(path, place, x, "bytes_per_s", true);
+            cv.floor_s = zero_if_nan(cal_number(path, place, x, "floor_s", false, false));
+            cv.tile_rows = zero_if_nan(cal_number(path, place, x, "tile_rows", false, false));
+            cv.causal_block_keys = zero_if_nan(cal_number(path, place, x, "causal_block_keys", false, false));
+            if (const auto f = x.find("fit"); f != x.end() && f->is_object()) {
+                const std::string fp = place + ".fit";
+                const double pts = cal_number(path, fp, *f, "points", false);
+                cv.fit.points = io::detail::to_int_or<std::size_t>(pts, 0);
+                cv.fit.median_abs_error = cal_number(path, fp, *f, "median_abs_error", false);
+                cv.fit.p90_abs_error = cal_number(path, fp, *f, "p90_abs_error", false);
+                cv.fit.cv_median_abs_error = cal_number(path, fp, *f, "cv_median_abs_error", false);
+                cv.fit.cv_p90_abs_error = cal_number(path, fp, *f, "cv_p90_abs_error", false);
+                const double folds = cal_number(path, fp, *f, "cv_folds", false);
+                cv.fit.cv_folds = io::detail::to_int_or<int>(folds, 0);
+                for (auto [key, dst] : {std::pair<const char*, std::size_t*>{"floor_points", &cv.fit.floor_points},
+                                        {"compute_points", &cv.fit.compute_points},
+                                        {"memory_points", &cv.fit.memory_points}}) {
+                    const double v = cal_number(path, fp, *f, key, false);
+                    *dst = io::detail::to_int_or<std::size_t>(v, 0);
+                }
+                cv.fit.source = str(*f, "source");
+            }
+            o.curves.push_back(std::move(cv));
+        }
+    }
+    if (const auto ls = doc.find("links"); ls != doc.end()) {
+        if (!ls->is_array()) throw parse_error(path, "", "links", "expected an array");
+        for (std::size_t i = 0; i < ls->size(); ++i) {
+            const auto& x = (*ls)[i];
+            const std::string place = "links[" + std::to_string(i) + "]";
+            if (!x.is_object()) throw parse_error(path, place, "", "expected an object");
+            calibrated_link l;
+            try {
+                l.link = parse_link_kind(str(x, "link"));
+            } catch (const usage_error& e) {
+                throw parse_error(path, place, "link", e.what());
+            }
+            l.op = str(x, "op");
+            const double ranks = cal_number(path, place, x, "ranks", true, false, true);
+            l.ranks = io::detail::to_int_or<int>(ranks, 0);
+            if (l.ranks < 1 || l.ranks > io::detail::max_ranks) throw parse_error(path, place, "ranks", "not a rank count (1 to 1048576)");
+            l.params.alpha_s = cal_number(path, place, x, "alpha_s", false, false, true);
+            l.params.beta_bytes_per_s = cal_number(path, place, x, "beta_bytes_per_s", true, false, true);
+            l.params.base_latency_s = cal_number(path, place, x, "base_latency_s", false, false, true);
+            if (const auto p2p = x.find("p2p"); p2p != x.end() && p2p->is_boolean()) l.params.p2p = p2p->get<bool>();
+            if (const auto f = x.find("fit"); f != x.end() && f->is_object()) {
+                const double pts = cal_number(path, place, *f, "points", false);
+                l.points = io::detail::to_int_or<std::size_t>(pts, 0);
+                l.median_abs_error = cal_number(path, place, *f, "median_abs_error", false);
+                l.p90_abs_error = cal_number(path, place, *f, "p90_abs_error", false);
+            }
+            if (const auto f = x.find("from"); f != x.end()) l.from = io::detail::read_source(path, place, *f);
+            l.params.source = "calibration: " + path;
+            o.links.push_back(std::move(l));
+        }
+    }
+    if (const auto p = doc.find("power"); p != doc.end() && !p->is_null()) {
+        if (!p->is_object()) throw parse_error(path, "", "power", "expected an object");
+        calibrated_power cp;
+        auto& c = cp.coefficients;
+        c.joules_per_flop.fill(std::numeric_limits<double>::quiet_NaN());
+        c.static_w = cal_number(path, "power", *p, "static_w", false, false, true);
+        c.joules_per_dram_byte = cal_number(path, "power", *p, "joules_per_dram_byte", false, false, true);
+        c.reference_clock_hz = cal_number(path, "power", *p, "reference_clock_hz", true, false, true);
+        c.clock_exponent = cal_number(path, "power", *p, "clock_exponent", true, false, true);
+        if (const auto e = p->find("joules_per_flop"); e != p->end() && e->is_object())
+            for (auto it = e->begin(); it != e->end(); ++it) {
+                const auto k = parse_peak_key(it.key());
+                if (!k) throw parse_error(path, "power.joules_per_flop", it.key(), "unknown rate class");
+                c.joules_per_flop[static_cast<std::size_t>(*k)] = cal_number(path, "power.joules_per_flop", *e, it.key(), false, false);
+            }
+        cp.power_limit_w = cal_number(path, "power", *p, "power_limit_w", true);
+        cp.max_clock_hz = cal_number(path, "power", *p, "max_clock_hz", true);
+        if (const auto f = p->find("fit"); f != p->end() && f->is_object()) {
+            const double n = cal_number(path, "power.fit", *f, "samples", false);
+            cp.samples = io::detail::to_int_or<std::size_t>(n, 0);
+            cp.rms_residual_w = cal_number(path, "power.fit", *f, "rms_residual_w", false);
+            cp.max_abs_residual_w = cal_number(path, "power.fit", *f, "max_abs_residual_w", false);
+        }
+        if (const auto f = p->find("from"); f != p->end()) cp.from = io::detail::read_source(path, "power", *f);
+        c.source = "calibration: " + path;
+        o.power = cp;
     }
     return o;
 }
 
 /// `c` with the calibrated values put in; `origin` records the file.
-inline ceilings apply_calibration(ceilings c, const calibration_overrides& o) {
+inline ceilings apply_calibration(ceilings c, const calibration& o) {
     for (auto k : all_peak_keys)
         if (o.overrides_flops(k)) c.flops_at(k) = *o.flops_per_s[static_cast<std::size_t>(k)];
     if (o.dram_bytes_per_s) c.bytes_at(memory_level::dram) = *o.dram_bytes_per_s;
     if (o.l2_bytes_per_s) c.bytes_at(memory_level::l2) = *o.l2_bytes_per_s;
     if (o.link_bytes_per_s) c.link_bytes_per_s = *o.link_bytes_per_s;
     if (o.launch_latency_s) c.launch_latency_s = *o.launch_latency_s;
-    c.origin += " + calibration: " + o.source;
+    c.origin += " + calibration: " + (o.source.empty() ? std::string("(in memory)") : o.source);
     return c;
+}
+
+/// The one call every pricing command makes (`kernel`, `roof`, `analyze`, `trace`, `plan`):
+///  * `used`: the ceilings the command would otherwise price at (usually achievable ones):
+///    every ceiling the overlay measured replaces its value; the launch latency becomes the
+///    calibrated eager launch floor (serving commands that replay CUDA graphs use
+///    `e.graph_launch_floor_s` instead);
+///  * `link`: replaced by the fitted alpha-beta parameters of `used.link` when the overlay has
+///    them, and `used.link_bytes_per_s` follows their beta;
+///  * `e`: gets the fitted curves and launch floors.
+inline void apply_calibration(ceilings& used, link_params& link, kernel_efficiency& e, const calibration& cal) {
+    used = apply_calibration(used, cal);
+    if (const auto* l = cal.link_for(used.link)) {
+        link = l->params;
+        used.link_bytes_per_s = l->params.beta_bytes_per_s;
+    }
+    if (cal.launch_latency_s) e.launch_floor_s = *cal.launch_latency_s;
+    if (cal.graph_launch_latency_s) e.graph_launch_floor_s = *cal.graph_launch_latency_s;
+    if (!cal.curves.empty()) e.curves = cal.curves;
+    e.source += "; calibration: " + (cal.source.empty() ? std::string("(in memory)") : cal.source);
+}
+
+/// The overlay's fitted power coefficients, if it has them.
+inline std::optional<power_coefficients> calibrated_power_coefficients(const calibration& cal) {
+    if (!cal.power) return std::nullopt;
+    return cal.power->coefficients;
 }
 
 }  // namespace roofline

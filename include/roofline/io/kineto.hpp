@@ -22,7 +22,7 @@
 // Kineto writes all CPU ops before the GPU activity and the launches, is:
 //   per GPU event      168 B   (the output itself)
 //   per launch call     32 B   (correlation -> thread, time, API name)
-//   per cpu_op          48 B   (span, thread, interned name and shapes)
+//   per cpu_op          56 B   (span, thread, interned name, shapes, types and concrete inputs)
 //   per distinct string (kernel names, op names, shapes) its size, once,
 // plus vector growth slack. python_function events (usually the majority), flows and
 // everything else cost nothing. So `read_kineto` peaks at O(GPU events + launches + ops), not
@@ -258,6 +258,7 @@ public:
                     r.name = t_.strings->id(e.name);
                     r.dims = e.input_dims.empty() ? no_string : t_.strings->id(e.input_dims);
                     r.types = e.input_types.empty() ? no_string : t_.strings->id(e.input_types);
+                    r.concrete = e.concrete_inputs.empty() ? no_string : t_.strings->id(e.concrete_inputs);
                     ops_.push_back(r);
                 }
                 return;
@@ -337,6 +338,7 @@ public:
                 op.name = t_.strings->at(r.name);
                 op.input_dims = r.dims == no_string ? std::string_view() : t_.strings->at(r.dims);
                 op.input_types = r.types == no_string ? std::string_view() : t_.strings->at(r.types);
+                op.concrete_inputs = r.concrete == no_string ? std::string_view() : t_.strings->at(r.concrete);
                 op.external_id = r.external_id;
                 op.start_s = r.start_us * 1e-6;
                 op.duration_s = (r.end_us - r.start_us) * 1e-6;
@@ -406,7 +408,7 @@ private:
     struct op_record {
         double start_us = 0, end_us = 0;
         std::int64_t external_id = -1;
-        std::uint32_t thread = 0, name = 0, dims = no_string, types = no_string;
+        std::uint32_t thread = 0, name = 0, dims = no_string, types = no_string, concrete = no_string;
     };
 
     // Moves the time origin to the earliest kept event, so that every start_s is >= 0 (events

@@ -244,15 +244,17 @@ inline collective_sweep read_nccl_tests_json(const std::string& path) {
         for (const char* key : {"out_of_place", "in_place"}) {
             const auto it = r.find(key);
             if (it == r.end() || !it->is_object()) continue;
-            const auto t = it->contains("time") ? num((*it)["time"]) : it->contains("cpu_time") ? num((*it)["cpu_time"]) : std::nullopt;
-            const auto a = it->contains("alg_bw") ? num((*it)["alg_bw"]) : std::nullopt;
-            const auto b = it->contains("bus_bw") ? num((*it)["bus_bw"]) : std::nullopt;
-            auto ok = [](const std::optional<double>& v) { return v && std::isfinite(*v) && *v >= 0; };
-            if (!ok(t) || !ok(a) || !ok(b)) {
+            // NaN stands for absent: it fails every check below.
+            const auto get = [&](const char* k) {
+                return it->contains(k) ? num((*it)[k]).value_or(std::nan("")) : std::nan("");
+            };
+            const double t = it->contains("time") ? get("time") : get("cpu_time");
+            const double a = get("alg_bw"), b = get("bus_bw");
+            if (!std::isfinite(t) || t < 0 || !std::isfinite(a) || a < 0 || !std::isfinite(b) || b < 0) {
                 bad = true;
                 break;
             }
-            collective_timing ct{*t * 1e-6, *a * 1e9, *b * 1e9, std::nullopt};
+            collective_timing ct{t * 1e-6, a * 1e9, b * 1e9, std::nullopt};
             if (it->contains("nwrong")) ct.wrong = num((*it)["nwrong"]);
             (std::string_view(key) == "out_of_place" ? p.out_of_place : p.in_place) = ct;
         }

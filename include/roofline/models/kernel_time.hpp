@@ -9,12 +9,144 @@
 // The fractions are published measurements, not fits to any one GPU (sources below); a
 // calibration file replaces any ceiling it names. Validated against this project's H200
 // measurements (data/validation/h200_kernels.json): see tests/models/kernel_time_test.cpp.
+//
+// Calibrated curves. Where a calibration (`roofline calibrate`, analysis/calibration.hpp) has
+// fitted a curve for a kernel family, the prediction is instead
+//
+//   t = max( t_floor , t_fixed + max( F_eff / (phi x f) , B / W ) )
+//
+//   t_fixed  per-kernel fixed latency: launch, prologue, pipeline fill and tail, s
+//   phi      achieved FLOP per SM clock cycle of the family (whole GPU); f the SM clock in
+//            force, so a power-capped clock lowers the compute ceiling in proportion
+//   W        achieved DRAM bandwidth of the family, B/s
+//   t_floor  per-call floor: when the host issues calls more slowly than the device runs them
+//            (eager PyTorch), the stream drains and a call costs the host's issue time
+//   F_eff    FLOP as the kernel computes them: grouped GEMMs pad every group's rows up to the
+//            M tile (`tile_rows`); causal prefill computes whole diagonal blocks
+//            (`causal_block_keys` extra keys per query); otherwise F.
+// Every parameter is a physical quantity with a unit; the fit reports its residuals.
+
+#include <algorithm>    // std::max, std::min
+#include <cmath>        // std::ceil, std::floor, std::isfinite, std::isnan, std::pow
+#include <cstdint>      // std::uint8_t
+#include <limits>       // std::numeric_limits
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <utility>      // std::move
+#include <vector>       // std::vector
 
 #include "roofline/core/ceilings.hpp"
+#include "roofline/core/error.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/core/workload.hpp"
+#include "roofline/models/power.hpp"
 
 namespace roofline {
+
+/// Kernel families a calibration fits an efficiency curve for (GEMM curves per rate class).
+enum class kernel_family : std::uint8_t { gemm, grouped_gemm, attention_prefill, attention_decode, copy };
+
+inline constexpr std::size_t kernel_family_count = 5;
+
+/// "gemm", "grouped_gemm", "attention_prefill", "attention_decode", "copy".
+constexpr std::string_view to_string(kernel_family f) {
+    switch (f) {
+        case kernel_family::gemm: return "gemm";
+        case kernel_family::grouped_gemm: return "grouped_gemm";
+        case kernel_family::attention_prefill: return "attention_prefill";
+        case kernel_family::attention_decode: return "attention_decode";
+        case kernel_family::copy: return "copy";
+    }
+    return "?";
+}
+
+/// Parses a family name (as `to_string` writes it); nullopt when unknown.
+constexpr std::optional<kernel_family> parse_kernel_family(std::string_view s) {
+    for (auto f : {kernel_family::gemm, kernel_family::grouped_gemm, kernel_family::attention_prefill,
+                   kernel_family::attention_decode, kernel_family::copy})
+        if (to_string(f) == s) return f;
+    return std::nullopt;
+}
+
+/// What a calibrated curve needs to know about one kernel besides its family.
+struct kernel_features {
+    kernel_family family = kernel_family::gemm;
+    peak_key peak = peak_key::bf16;  ///< rate class of its matrix math
+    double flops = 0;                ///< useful FLOP
+    double dram_bytes = 0;           ///< minimum DRAM bytes
+    /// Grouped GEMM: rows of every group that has any (tokens routed to an expert), and the
+    /// FLOP of one row (2 n k); the curve pads each group to its M tile.
+    std::vector<double> group_rows;
+    double flops_per_row = 0;
+    /// Causal prefill: FLOP of one extra key for every query (4 d x query heads x queries,
+    /// summed over sequences); the curve adds `causal_block_keys` of them.
+    double flops_per_diagonal_key = 0;
+};
+
+/// Residuals of a fitted curve (relative errors |t_pred - t| / t over its points).
+struct curve_fit_report {
+    std::size_t points = 0;
+    double median_abs_error = std::numeric_limits<double>::quiet_NaN();  ///< in sample
+    double p90_abs_error = std::numeric_limits<double>::quiet_NaN();     ///< in sample
+    /// Held out: each point predicted by a curve fitted without it (k-fold, `cv_folds`).
+    double cv_median_abs_error = std::numeric_limits<double>::quiet_NaN();
+    double cv_p90_abs_error = std::numeric_limits<double>::quiet_NaN();
+    int cv_folds = 0;
+    std::size_t floor_points = 0, compute_points = 0, memory_points = 0;  ///< regime of each point
+    std::string source;  ///< input files and record counts
+};
+
+/// A fitted efficiency curve of one kernel family and rate class (see the file comment).
+/// NaN `flops_per_clock` / `bytes_per_s`: not identified by the data (no point was bound by
+/// that roof); the ceilings' value is used instead.
+struct kernel_curve {
+    kernel_family family = kernel_family::gemm;
+    peak_key peak = peak_key::bf16;
+    double fixed_latency_s = 0;  ///< t_fixed
+    double flops_per_clock = std::numeric_limits<double>::quiet_NaN();  ///< phi, FLOP per SM cycle
+    double bytes_per_s = std::numeric_limits<double>::quiet_NaN();      ///< W
+    double floor_s = 0;            ///< t_floor (0: none)
+    double tile_rows = 0;          ///< grouped GEMM M tile (0: no padding)
+    double causal_block_keys = 0;  ///< causal prefill: extra keys per query (0: none)
+    curve_fit_report fit;
+
+    /// F_eff of `k` under this curve's padding.
+    double effective_flops(const kernel_features& k) const {
+        double f = k.flops;
+        if (tile_rows > 0 && !k.group_rows.empty() && k.flops_per_row > 0) {
+            double padded = 0;
+            for (double m : k.group_rows)
+                if (m > 0) padded += std::ceil(m / tile_rows - 1e-9) * tile_rows;
+            f = padded * k.flops_per_row;
+        }
+        if (causal_block_keys > 0) f += causal_block_keys * k.flops_per_diagonal_key;
+        return f;
+    }
+    /// Compute time of `k` at SM clock `clock_hz`: F_eff / (phi f), or F_eff / the ceiling of
+    /// `fallback` when phi is not identified.
+    double compute_time_s(const kernel_features& k, double clock_hz, const ceilings& fallback) const {
+        const double f = effective_flops(k);
+        if (f <= 0) return 0.0;
+        if (std::isfinite(flops_per_clock) && flops_per_clock > 0) return f / (flops_per_clock * clock_hz);
+        return detail::priced(f, fallback.flops_at(k.peak), std::string(to_string(k.peak)).c_str());
+    }
+    /// Memory time of `k`: B / W, or B / the DRAM ceiling of `fallback` when W is not identified.
+    double memory_time_s(const kernel_features& k, const ceilings& fallback) const {
+        if (k.dram_bytes <= 0) return 0.0;
+        const double w = std::isfinite(bytes_per_s) && bytes_per_s > 0 ? bytes_per_s
+                                                                          : fallback.bytes_at(memory_level::dram);
+        return detail::priced(k.dram_bytes, w, "DRAM bandwidth");
+    }
+    /// Device time: t_fixed + max(compute, memory).
+    double device_time_s(const kernel_features& k, double clock_hz, const ceilings& fallback) const {
+        return fixed_latency_s + std::max(compute_time_s(k, clock_hz, fallback), memory_time_s(k, fallback));
+    }
+    /// Predicted time per call: max(t_floor, device time).
+    double time_s(const kernel_features& k, double clock_hz, const ceilings& fallback) const {
+        return std::max(floor_s, device_time_s(k, clock_hz, fallback));
+    }
+};
 
 /// Fractions of datasheet ceilings that production kernels reach, and the launch floor.
 ///  * tensor 0.75: the middle of the 0.72-0.80 of dense BF16/FP8 peak that torch/cuBLAS reach on
@@ -27,15 +159,30 @@ namespace roofline {
 ///  * graph launch floor 0.52 us: one empty kernel replayed from a 1,000-kernel CUDA graph on our
 ///    H200 (data/measurements/h200/ceilings.json, graph_empty_kernel; a tiny PyTorch add_ takes
 ///    0.86 us), what graph-replayed serving steps pay per kernel.
+/// `curves`: fitted per-family curves from a calibration (empty by default); where one
+/// matches a kernel it replaces the fractions for that kernel (`calibrated_kernel_time`).
 struct kernel_efficiency {
     double tensor = 0.75;
     double vector = 1.0;
     double dram = 0.90;
     double launch_floor_s = 5e-6;
     double graph_launch_floor_s = 0.52e-6;
-    const char* source =
+    std::string source =
         "tensor 0.75 (torch/cuBLAS reach 0.72-0.80 of dense peak, HARDWARE.md 6); dram 0.90 (H200 copy 4.3 of "
         "4.8 TB/s); launch floor 5 us (H200 eager small-kernel launch)";
+    std::vector<kernel_curve> curves;
+
+    /// The curve for a family and rate class (copy and attention curves match any rate class
+    /// when only one was fitted); nullptr when none.
+    const kernel_curve* curve_for(kernel_family f, peak_key k) const {
+        const kernel_curve* any = nullptr;
+        for (const auto& c : curves) {
+            if (c.family != f) continue;
+            if (c.peak == k) return &c;
+            if (f != kernel_family::gemm && f != kernel_family::grouped_gemm) any = &c;
+        }
+        return any;
+    }
 };
 
 /// Datasheet ceilings derated by `e`: tensor and vector peaks and DRAM bandwidth scaled, launch
@@ -59,6 +206,128 @@ struct kernel_time {
 /// Prices `w`: lower bound at `datasheet`, prediction at `used`.
 inline kernel_time price_kernel(const workload& w, const ceilings& datasheet, const ceilings& used) {
     return {time_lower_bound(w, datasheet), time_lower_bound(w, used)};
+}
+
+// --- features of the kernels `roofline kernel` prices ----------------------------------------
+
+/// Features of a dense GEMM workload (`gemm_workload`): its FLOP at `peak` and DRAM bytes.
+inline kernel_features gemm_features(const workload& w, peak_key peak) {
+    kernel_features k;
+    k.family = kernel_family::gemm;
+    k.peak = peak;
+    k.flops = w.flops_at(peak);
+    k.dram_bytes = w.dram_bytes();
+    return k;
+}
+
+/// Features of one grouped GEMM over groups of `rows[e]` rows, each against its own [k x n]
+/// weight matrix (`grouped_gemm_workload`): FLOP 2 sum(rows) n k, rows per non-empty group for
+/// tile padding, and the workload's DRAM bytes.
+inline kernel_features grouped_gemm_features(const std::vector<double>& rows, double n, double k,
+                                             const workload& w, peak_key peak) {
+    kernel_features f;
+    f.family = kernel_family::grouped_gemm;
+    f.peak = peak;
+    f.flops = w.flops_at(peak);
+    f.dram_bytes = w.dram_bytes();
+    f.flops_per_row = 2.0 * n * k;
+    for (double m : rows)
+        if (m > 0) f.group_rows.push_back(m);
+    return f;
+}
+
+/// Rows per active group under uniform routing: `active` groups (the expected number of
+/// experts with tokens) sharing `total_rows` rows equally. The expectation `E (1 - (1-k/E)^T)`
+/// is fractional; its whole part gets the mean, the fraction one more group in proportion.
+inline std::vector<double> uniform_group_rows(double total_rows, double active) {
+    std::vector<double> out;
+    if (!(total_rows > 0) || !(active > 0)) return out;
+    const double whole = std::floor(active), frac = active - whole;
+    const double mean = total_rows / active;
+    for (int i = 0; i < static_cast<int>(whole); ++i) out.push_back(mean);
+    if (frac > 1e-9) out.push_back(mean * frac);
+    return out;
+}
+
+/// Features of an attention workload (`attention_workload`) of `batch` sequences of `q_len`
+/// queries over `kv_len` keys with `heads` query heads of dimension `head_dim`: decode when
+/// q_len == 1, else prefill; causal prefill gets its diagonal-block FLOP per extra key
+/// (4 d x heads x queries x sequences).
+inline kernel_features attention_features(const workload& w, peak_key math, double batch, double q_len,
+                                          double heads, double head_dim, bool causal) {
+    kernel_features k;
+    k.family = q_len <= 1 ? kernel_family::attention_decode : kernel_family::attention_prefill;
+    k.peak = math;
+    k.flops = w.total_flops();
+    k.dram_bytes = w.dram_bytes();
+    if (causal && q_len > 1) k.flops_per_diagonal_key = 4.0 * head_dim * heads * q_len * batch;
+    return k;
+}
+
+/// Features of a device copy of `bytes` (read and written).
+inline kernel_features copy_features(double bytes) {
+    kernel_features k;
+    k.family = kernel_family::copy;
+    k.dram_bytes = 2.0 * bytes;
+    return k;
+}
+
+// --- the clock a kernel runs at under a power limit ------------------------------------------
+
+/// The SM clock a kernel sustains under `power_limit_w`: the largest f <= `max_clock_hz` with
+///   P(f) = P_static + e_k(f) F / t(f) + e_dram B / t(f) <= limit,   t(f) = curve time at f
+/// with F the useful FLOP (padding rows are not counted: a grouped GEMM's small groups wait on
+/// their weights, and the measured power of such kernels is that of a memory-bound one)
+/// (power coefficients `p`, models/power.hpp; bisection, P grows with f). Without energy
+/// coefficients for the kernel's rate class, `max_clock_hz`. Throws `usage_error` for
+/// non-positive clocks or limit.
+inline double power_capped_clock_hz(const kernel_features& k, const kernel_curve& c, const ceilings& fallback,
+                                    const power_coefficients& p, double power_limit_w, double max_clock_hz) {
+    if (!(power_limit_w > 0) || !(max_clock_hz > 0))
+        throw usage_error("power-capped clock: limit and maximum clock must be positive");
+    const double e_flop = k.flops > 0 ? p.flop_energy_at(k.peak) : 0.0;
+    if (std::isnan(e_flop) || !(p.reference_clock_hz > 0)) return max_clock_hz;
+    const auto power = [&](double f) {
+        const double t = c.time_s(k, f, fallback);
+        if (!(t > 0)) return p.static_w;
+        const double scale = std::pow(f / p.reference_clock_hz, p.clock_exponent - 1.0);
+        return p.static_w + e_flop * scale * k.flops / t + p.joules_per_dram_byte * k.dram_bytes / t;
+    };
+    if (power(max_clock_hz) <= power_limit_w) return max_clock_hz;
+    double lo = 0.05 * max_clock_hz, hi = max_clock_hz;
+    if (power(lo) > power_limit_w) return lo;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (power(mid) > power_limit_w ? hi : lo) = mid;
+    }
+    return lo;
+}
+
+/// A prediction by a calibrated curve, with the clock it assumed and why.
+struct calibrated_time {
+    double time_s = 0;         ///< max(floor, device time)
+    double device_s = 0;       ///< fixed latency + max(compute, memory)
+    double compute_s = 0, memory_s = 0;
+    double clock_hz = 0;
+    std::string clock_source;  ///< "given", "power-capped at 700 W", "maximum clock"
+    bound predicted = bound::latency;  ///< the term that sets the time
+};
+
+/// Prices `k` with curve `c` at `clock_hz` (source text `clock_source`); `fallback` supplies
+/// ceilings the curve did not fit.
+inline calibrated_time calibrated_kernel_time(const kernel_features& k, const kernel_curve& c, const ceilings& fallback,
+                                              double clock_hz, std::string clock_source) {
+    calibrated_time r;
+    r.clock_hz = clock_hz;
+    r.clock_source = std::move(clock_source);
+    r.compute_s = c.compute_time_s(k, clock_hz, fallback);
+    r.memory_s = c.memory_time_s(k, fallback);
+    r.device_s = c.fixed_latency_s + std::max(r.compute_s, r.memory_s);
+    r.time_s = std::max(c.floor_s, r.device_s);
+    const double roof = std::max(r.compute_s, r.memory_s);
+    if (c.floor_s > r.device_s || c.fixed_latency_s > roof) r.predicted = bound::latency;
+    else r.predicted = r.compute_s >= r.memory_s ? bound::compute : bound::memory;
+    return r;
 }
 
 }  // namespace roofline

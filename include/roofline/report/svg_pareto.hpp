@@ -20,6 +20,7 @@
 #include <utility>    // std::pair
 #include <vector>     // std::vector
 
+#include "roofline/analysis/pareto.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/markup.hpp"
 #include "roofline/report/svg.hpp"
@@ -50,30 +51,11 @@ struct pareto_chart {
 
 /// Indices of the points on the Pareto front (maximising both axes), ordered by x ascending
 /// (so y descending). Points with a non-finite or non-positive coordinate are ignored; of
-/// identical points only the first is kept. O(n log n): sort by x descending and keep each
-/// point whose y beats every y seen so far.
+/// identical points only the first is kept (analysis/pareto.hpp).
 inline std::vector<std::size_t> pareto_front(const std::vector<pareto_point>& pts) {
-    std::vector<std::size_t> idx;
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-        const auto& p = pts[i];
-        if (std::isfinite(p.tokens_per_s_per_user) && std::isfinite(p.tokens_per_s_per_gpu) &&
-            p.tokens_per_s_per_user > 0 && p.tokens_per_s_per_gpu > 0)
-            idx.push_back(i);
-    }
-    std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-        if (pts[a].tokens_per_s_per_user != pts[b].tokens_per_s_per_user)
-            return pts[a].tokens_per_s_per_user > pts[b].tokens_per_s_per_user;
-        return pts[a].tokens_per_s_per_gpu > pts[b].tokens_per_s_per_gpu;
-    });
-    std::vector<std::size_t> front;
-    double best_y = 0.0;
-    for (auto i : idx)
-        if (front.empty() || pts[i].tokens_per_s_per_gpu > best_y) {
-            front.push_back(i);
-            best_y = pts[i].tokens_per_s_per_gpu;
-        }
-    std::reverse(front.begin(), front.end());
-    return front;
+    return roofline::pareto_front(
+        pts, [](const pareto_point& p) { return p.tokens_per_s_per_user; },
+        [](const pareto_point& p) { return p.tokens_per_s_per_gpu; });
 }
 
 namespace detail {

@@ -50,6 +50,8 @@ struct bench_run {
     std::optional<double> max_concurrency;  ///< client cap on requests in flight (InferenceX `conc`)
     /// Nominal input/output lengths of the random dataset (InferenceX: `isl`/`osl`), tokens.
     std::optional<double> random_input_len, random_output_len;
+    /// SGLang/vLLM random dataset: lengths are drawn from [ratio x len, len]; 1 = fixed lengths.
+    std::optional<double> random_range_ratio;
     std::optional<double> benchmark_start_time_unix_s, benchmark_end_time_unix_s;
 
     // --- totals ---

@@ -82,6 +82,9 @@ struct cpu_op {
     /// (record_shapes off). Parse with `parse_input_dims`.
     std::string_view input_dims;
     std::string_view input_types;  ///< `Input type` as compact JSON text ("[\"c10::BFloat16\"]")
+    /// `Concrete Inputs` as compact JSON text: the values of scalar arguments as strings
+    /// ("[\"\",\"\",\"\",\"\",\"0.\",\"True\"]": SDPA's dropout and is_causal); empty when not recorded.
+    std::string_view concrete_inputs;
     std::int64_t external_id = -1;
     double start_s = 0, duration_s = 0;
 };

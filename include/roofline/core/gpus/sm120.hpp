@@ -116,7 +116,7 @@ inline gpu_spec rtx_pro_6000() {
     g.memory_bandwidth_bytes_per_s =
         cited(gb_per_s(1792), "[S15]", "512-bit x 28 Gbps; measured copy ~1.46 TB/s [S24]");
     g.power_limit_w = cited(600, "[S15]", "board power");
-    g.power_limit_min_w = unknown("lowest configurable limit not published");
+    g.power_limit_min_w = cited(150, "[S29]", "measured: nvidia-smi accepts 150 W on two Workstation cards");
     g.power_limit_max_w = cited(600, "[S15]");
 
     detail::rtx_pro_6000_tensor_peaks(g, mhz(2617), "2.617 GHz", "[S24]");
@@ -152,7 +152,7 @@ inline gpu_spec rtx_pro_6000_maxq() {
     g.memory_bandwidth_bytes_per_s =
         cited(gb_per_s(1792), "[S15]", "512-bit x 28 Gbps; measured read roof ~1.6 TB/s [S24]");
     g.power_limit_w = cited(300, "[S15]", "board power (the 300 W RTX PRO 6000 is this SKU)");
-    g.power_limit_min_w = unknown("lowest configurable limit not published");
+    g.power_limit_min_w = cited(250, "[S29]", "measured: ~250 W lowest step on one community Max-Q card");
     g.power_limit_max_w = cited(300, "[S15]");
 
     detail::rtx_pro_6000_tensor_peaks(g, clock_hz, "2.286 GHz", "[S15]");
@@ -189,8 +189,9 @@ inline gpu_spec rtx_pro_6000_server() {
               "Server datasheet (Dec 2025) and product page; other sources print the "
               "Workstation's 1792 GB/s, not used");
     g.power_limit_w = cited(600, "[S15][S10]", "up to 600 W, configurable (600 W and 450 W modes)");
-    g.power_limit_min_w = unknown(
-        "lowest configurable limit not published (a 450 W mode exists; Lenovo caps at 450 W)");
+    g.power_limit_min_w = cited(300, "[S29]",
+                                "measured: the lowest limit on two Server cards (a 450 W mode exists; "
+                                "Lenovo caps at 450 W)");
     g.power_limit_max_w = cited(600, "[S15][S10]");
 
     detail::rtx_pro_6000_tensor_peaks(g, mhz(2430), "2.43 GHz", "[S15]");

@@ -100,7 +100,9 @@ inline gpu_spec h200_sxm() {
     g.device_names = {"NVIDIA H200"};
     detail::sm90_common(g);
     g.memory_type = "HBM3e";
-    g.memory_bytes = cited(gb(141), "[S10][S21]");
+    g.memory_bytes = cited(150109880320.0, "[M1]",
+                           "device-visible (cudaGetDeviceProperties totalGlobalMem on this project's H200); "
+                           "the datasheet says 141 GB [S10][S21]");
     g.memory_bandwidth_bytes_per_s = cited(tb_per_s(4.8), "[S10][S21]",
                                            "device query: 6016-bit bus x 3201 MHz x 2 = 4.81 TB/s [M1]");
     g.l2_bytes = cited(60 * mib, "[M1]",

@@ -118,6 +118,10 @@ inline const std::vector<citation>& catalog_sources() {
         {"[S28]",
          "newmind.ai journal 18: B200 via TogetherAI, >6000 GB/s device copy, ~178.4 GiB "
          "per GPU (low confidence). https://www.newmind.ai/journal/18"},
+        {"[S29]",
+         "voipmonitor/rtx6kpro @29f3863 hardware/blackwell-power-limit-sweep.md: power-limit "
+         "sweeps (gpu_burn -tc) of RTX PRO 6000 Workstation (150-600 W), Server (300-600 W) "
+         "and Max-Q (~250-325 W) cards, with SM clock and throughput per step."},
         {"[O1]",
          "cudaGetDeviceProperties of 8 B200s as recorded in a Kineto trace "
          "(AMD-AGI/TraceLens @171dd74, tests/traces/b200/eager_trace.json.gz): name "

@@ -64,15 +64,19 @@ struct chrome_event {
     double in_msg_nelems = nan, out_msg_nelems = nan;
     std::int64_t group_size = -1;
     std::string input_dims, input_types;  ///< compact JSON text ("" when absent)
+    std::string concrete_inputs;          ///< `Concrete Inputs`, compact JSON text ("" when absent)
     std::string_view meta_name;           ///< args.name of metadata events (process/thread name)
 
     void reset() {
-        std::string dims = std::move(input_dims), types = std::move(input_types);
+        std::string dims = std::move(input_dims), types = std::move(input_types),
+                    concrete = std::move(concrete_inputs);
         *this = chrome_event{};
         dims.clear();
         types.clear();
+        concrete.clear();
         input_dims = std::move(dims);  // keep the capacity
         input_types = std::move(types);
+        concrete_inputs = std::move(concrete);
     }
 };
 
@@ -576,7 +580,10 @@ private:
             case 'w': if (k == "warps per SM") real(v, ev.warps_per_sm); break;
             case 'e': if (k == "est. achieved occupancy %") real(v, ev.occupancy_pct); break;
             case 'g': if (k == "grid") triple(v, ev.grid); break;
-            case 'C': if (k == "Collective name") str(v, ev.collective_name); break;
+            case 'C':
+                if (k == "Collective name") str(v, ev.collective_name);
+                else if (k == "Concrete Inputs") ev.concrete_inputs = v.dump();
+                break;
             case 'I':
                 if (k == "In msg nelems") real(v, ev.in_msg_nelems);
                 else if (k == "Input Dims") ev.input_dims = v.dump();
@@ -748,7 +755,10 @@ private:
                 case 'w': if (k == "warps per SM") e = real(a, ev.warps_per_sm); break;
                 case 'e': if (k == "est. achieved occupancy %") e = real(a, ev.occupancy_pct); break;
                 case 'g': if (k == "grid") e = triple(a, ev.grid); break;
-                case 'C': if (k == "Collective name") e = str(a, ev.collective_name); break;
+                case 'C':
+                    if (k == "Collective name") e = str(a, ev.collective_name);
+                    else if (k == "Concrete Inputs") e = raw(a, ev.concrete_inputs);
+                    break;
                 case 'I':
                     if (k == "In msg nelems") e = real(a, ev.in_msg_nelems);
                     else if (k == "Input Dims") e = raw(a, ev.input_dims);

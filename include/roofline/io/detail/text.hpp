@@ -13,6 +13,10 @@
 
 namespace roofline::io::detail {
 
+/// The largest rank count a file may name: a sanity bound beyond any cluster, small enough that
+/// per-rank tables can be allocated.
+inline constexpr int max_ranks = 1 << 20;
+
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 /// `s` without leading and trailing blanks.

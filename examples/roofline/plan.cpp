@@ -1,0 +1,438 @@
+// `roofline plan`: capacity planning. Sweeps GPUs, GPU counts, parallel layouts (TP, EP, attention
+// DP, PP) and concurrencies for a model and a traffic shape, and prints the Pareto front of
+// tokens/s per GPU against tokens/s per user, with the bound of each phase.
+//
+//   roofline plan --model CONFIG [--quant Q] --gpus ID,ID|all --counts 1,2,4,8 --isl N --osl N
+//                 [--concurrency list] [--ttft-slo-ms X] [--tpot-slo-ms Y] [--kv-dtype bf16|fp8]
+//                 [--json | --csv] [--svg FILE] [--sol] [--max-pp N] [--gpu-file F.json]
+//
+// Lists are comma-separated; counts and concurrencies also take ranges ("1-64"). `--json` keys
+// (stable): points_evaluated, layouts_evaluated, fitting, meeting_slo, rejected{...}, points[],
+// pareto[] (points: gpu, count, tp, ep, dp, pp, instances, concurrency, fits, reason,
+// tokens_per_s_per_gpu, tokens_per_s_per_user, output_tokens_per_s, ttft_s, tpot_s, bound,
+// decode_bound, prefill_bound, decode_phase, prefill_phase, decode_step_s, prefill_step_s,
+// decode_share, max_concurrency, weight_bytes, kv_bytes, activation_bytes, usable_bytes,
+// power_limit_w, power_w, power_capped, clock_fraction, energy_per_token_j,
+// energy_per_output_token_j, energy_per_token_at_limit_j, meets_slo), notes[].
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "roofline/analysis/plan.hpp"
+#include "roofline/core/catalog.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/io/gpu_json.hpp"
+#include "roofline/io/hf_config.hpp"
+#include "roofline/io/quant_option.hpp"
+#include "roofline/models/parameters.hpp"
+#include "roofline/report/csv.hpp"
+#include "roofline/report/format.hpp"
+#include "roofline/report/json.hpp"
+#include "roofline/report/markup.hpp"
+#include "roofline/report/svg_pareto.hpp"
+#include "roofline/report/table.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct plan_options {
+    std::string model, quant, gpus, counts, concurrency, kv_dtype, svg;
+    double isl = 0, osl = 0;
+    std::optional<double> ttft_slo_ms, tpot_slo_ms;
+    int max_pp = 0;
+    bool json = false, csv = false, sol = false;
+};
+
+/// "a,b,c" -> items; an empty item is a usage error naming the option.
+std::vector<std::string> split_list(const std::string& list, const std::string& option) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = list.find(',', start);
+        std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item.empty()) throw usage_error(option + " \"" + list + "\": empty item");
+        out.push_back(item);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+/// A positive number, whole when `integer`; a usage error naming the option otherwise.
+double parse_number(const std::string& s, const std::string& option, bool integer) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(s, &used);
+    } catch (...) {
+        used = 0;
+    }
+    if (used != s.size() || !std::isfinite(v) || !(v > 0) || (integer && v != std::floor(v)))
+        throw usage_error(option + ": \"" + s + "\" is not a positive " + (integer ? "whole number" : "number"));
+    return v;
+}
+
+/// "1,2,4" or "1-64" or a mix -> numbers (ranges of whole numbers, step 1).
+std::vector<double> parse_numbers(const std::string& list, const std::string& option, bool integer) {
+    std::vector<double> out;
+    for (const auto& item : split_list(list, option)) {
+        const auto dash = item.find('-', 1);
+        if (dash == std::string::npos) {
+            out.push_back(parse_number(item, option, integer));
+            continue;
+        }
+        const double a = parse_number(item.substr(0, dash), option, true);
+        const double b = parse_number(item.substr(dash + 1), option, true);
+        if (b < a || b - a > 100000) throw usage_error(option + ": bad range \"" + item + "\"");
+        for (double v = a; v <= b; v += 1) out.push_back(v);
+    }
+    return out;
+}
+
+std::string layout_text(const plan_point& p) {
+    std::string s = fmt::format("TP{}", p.layout.tp);
+    if (p.layout.ep > 1) s += fmt::format(" EP{}", p.layout.ep);
+    if (p.layout.dp > 1) s += fmt::format(" DP{}", p.layout.dp);
+    if (p.layout.pp > 1) s += fmt::format(" PP{}", p.layout.pp);
+    if (p.instances > 1) s += fmt::format(" x{}", p.instances);
+    return s;
+}
+
+std::string short_bound(bound b) {
+    switch (b) {
+        case bound::compute: return "comp";
+        case bound::memory: return "mem";
+        case bound::power: return "pwr";
+        case bound::communication: return "comm";
+        case bound::latency: return "lat";
+    }
+    return "?";
+}
+
+std::string human_time(double s) {
+    if (!std::isfinite(s)) return "n/a";
+    if (s >= 1.0) return fmt::format("{:.2f} s", s);
+    if (s >= 1e-3) return fmt::format("{:.1f} ms", s * 1e3);
+    return fmt::format("{:.0f} us", s * 1e6);
+}
+
+nlohmann::json point_json(const plan_point& p, const plan_result& r) {
+    using report::json_number;
+    nlohmann::json j = {
+        {"gpu", r.gpu_ids[p.gpu]},
+        {"count", p.count},
+        {"tp", p.layout.tp},
+        {"ep", p.layout.ep},
+        {"dp", p.layout.dp},
+        {"pp", p.layout.pp},
+        {"instances", p.instances},
+        {"concurrency", p.concurrency},
+        {"fits", p.fits()},
+        {"reason", p.fits() ? nlohmann::json(nullptr) : nlohmann::json(describe_rejection(p, r))},
+        {"rejection", p.fits() ? nlohmann::json(nullptr) : nlohmann::json(std::string(to_string(p.rejection)))},
+        {"meets_slo", p.meets_slo},
+        {"tokens_per_s_per_gpu", json_number(p.tokens_per_s_per_gpu)},
+        {"tokens_per_s_per_user", json_number(p.tokens_per_s_per_user)},
+        {"output_tokens_per_s", json_number(p.output_tokens_per_s)},
+        {"ttft_s", json_number(p.ttft_s)},
+        {"tpot_s", json_number(p.tpot_s)},
+        {"decode_step_s", json_number(p.decode_step_s)},
+        {"prefill_step_s", json_number(p.prefill_step_s)},
+        {"prefill_tokens", json_number(p.fits() ? p.prefill_tokens : NAN)},
+        {"decode_share", json_number(p.decode_share)},
+        {"max_concurrency", json_number(p.max_concurrency)},
+        {"weight_bytes", json_number(p.weight_bytes)},
+        {"kv_bytes", json_number(p.kv_bytes)},
+        {"activation_bytes", json_number(p.activation_bytes)},
+        {"usable_bytes", json_number(p.usable_bytes)},
+        {"power_limit_w", json_number(p.power_limit_w)},
+        {"power_w", json_number(p.power_w)},
+        {"power_capped", p.power_capped},
+        {"clock_fraction", json_number(p.clock_fraction)},
+        {"energy_per_token_j", json_number(p.energy_per_token_j)},
+        {"energy_per_output_token_j", json_number(p.energy_per_output_token_j)},
+        {"energy_per_token_at_limit_j", json_number(p.energy_per_token_at_limit_j)},
+    };
+    if (p.fits()) {
+        j["bound"] = std::string(to_string(p.overall_bound));
+        j["decode_bound"] = std::string(to_string(p.decode_bound));
+        j["prefill_bound"] = std::string(to_string(p.prefill_bound));
+        j["decode_phase"] = std::string(to_string(p.decode_phase));
+        j["prefill_phase"] = std::string(to_string(p.prefill_phase));
+    } else {
+        for (const char* k : {"bound", "decode_bound", "prefill_bound", "decode_phase", "prefill_phase"}) j[k] = nullptr;
+    }
+    return j;
+}
+
+const std::vector<std::string>& csv_header() {
+    static const std::vector<std::string> h = {
+        "gpu", "count", "tp", "ep", "dp", "pp", "instances", "concurrency", "fits", "rejection", "reason", "meets_slo",
+        "tokens_per_s_per_gpu", "tokens_per_s_per_user", "output_tokens_per_s", "ttft_s", "tpot_s", "bound",
+        "decode_bound", "prefill_bound", "decode_phase", "prefill_phase", "decode_step_s", "prefill_step_s",
+        "decode_share", "max_concurrency", "weight_bytes", "kv_bytes", "activation_bytes", "usable_bytes",
+        "power_limit_w", "power_w", "power_capped", "energy_per_token_j", "energy_per_token_at_limit_j"};
+    return h;
+}
+
+std::vector<std::string> csv_row(const plan_point& p, const plan_result& r) {
+    using report::csv_number;
+    const bool f = p.fits();
+    return {r.gpu_ids[p.gpu], std::to_string(p.count), std::to_string(p.layout.tp), std::to_string(p.layout.ep),
+            std::to_string(p.layout.dp), std::to_string(p.layout.pp), std::to_string(p.instances),
+            csv_number(p.concurrency), f ? "1" : "0", std::string(to_string(p.rejection)),
+            f ? std::string() : describe_rejection(p, r), p.meets_slo ? "1" : "0", csv_number(p.tokens_per_s_per_gpu),
+            csv_number(p.tokens_per_s_per_user), csv_number(p.output_tokens_per_s), csv_number(p.ttft_s),
+            csv_number(p.tpot_s), f ? std::string(to_string(p.overall_bound)) : "", f ? std::string(to_string(p.decode_bound)) : "",
+            f ? std::string(to_string(p.prefill_bound)) : "", f ? std::string(to_string(p.decode_phase)) : "",
+            f ? std::string(to_string(p.prefill_phase)) : "", csv_number(p.decode_step_s), csv_number(p.prefill_step_s),
+            csv_number(p.decode_share), csv_number(p.max_concurrency), csv_number(p.weight_bytes),
+            csv_number(p.kv_bytes), csv_number(p.activation_bytes), csv_number(p.usable_bytes),
+            csv_number(p.power_limit_w), csv_number(p.power_w), p.power_capped ? "1" : "0",
+            csv_number(p.energy_per_token_j), csv_number(p.energy_per_token_at_limit_j)};
+}
+
+/// `text` broken at spaces into lines of at most `width` columns; continuation lines indented.
+std::string wrap(const std::string& text, std::size_t width = 100, const std::string& indent = "  ") {
+    std::string out;
+    std::size_t start = text.find_first_not_of(' ');
+    if (start == std::string::npos) return text + "\n";
+    std::string line = text.substr(0, start);  // the leading spaces stay
+    const std::size_t lead = line.size();
+    while (start <= text.size()) {
+        auto end = text.find(' ', start);
+        if (end == std::string::npos) end = text.size();
+        const std::string word = text.substr(start, end - start);
+        if (line.size() > lead && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line = indent + word;
+        } else {
+            line += (line.size() > lead ? " " : "") + word;
+        }
+        start = end + 1;
+    }
+    return out + line + "\n";
+}
+
+/// A display name for the model: the config's stem, or its folder when the file is "config.json".
+std::string model_name(const model_config& m, const std::string& path) {
+    const std::filesystem::path p(path);
+    if (p.stem() == "config" && p.has_parent_path() && !p.parent_path().filename().empty())
+        return p.parent_path().filename().string();
+    return m.name.empty() ? p.stem().string() : m.name;
+}
+
+std::string model_line(const model_config& m, const plan_options& o, const plan_result& r) {
+    const auto pc = count_parameters(m);
+    return fmt::format("{} ({}, {}): {:.1f} B parameters, {:.1f} B active; ISL {} / OSL {}; KV cache {} ({} per token)",
+                       model_name(m, o.model), m.family.empty() ? "model" : m.family,
+                       m.quant.quantized() ? m.quant.method : "unquantised",
+                       pc.total_params / 1e9, pc.active_params / 1e9, report::format_count(o.isl),
+                       report::format_count(o.osl), to_string(r.kv_cache), report::format_bytes(r.kv_bytes_per_token));
+}
+
+void print_text(const plan_result& r, const model_config& m, const plan_options& o, const plan_request& rq) {
+    fmt::print("{}", wrap("roofline plan: " + model_line(m, o, r)));
+    // Counts with runs of consecutive numbers collapsed: 1,2,4,8 or 1-64.
+    std::string counts;
+    for (std::size_t i = 0; i < rq.counts.size();) {
+        std::size_t j = i;
+        while (j + 1 < rq.counts.size() && rq.counts[j + 1] == rq.counts[j] + 1) ++j;
+        counts += (counts.empty() ? "" : ",") + std::to_string(rq.counts[i]);
+        if (j >= i + 2) counts += "-" + std::to_string(rq.counts[j]);
+        else if (j == i + 1) counts += "," + std::to_string(rq.counts[j]);
+        i = j + 1;
+    }
+    std::string gpus;
+    for (const auto& id : r.gpu_ids) gpus += (gpus.empty() ? "" : ", ") + id;
+    std::string summary = fmt::format("GPUs {} x {{{}}}; {} layouts x {} concurrencies: {} configurations, {} fit in memory",
+                                      gpus, counts, report::format_count(static_cast<double>(r.layouts_evaluated)),
+                                      rq.concurrencies.size(), report::format_count(static_cast<double>(r.points_evaluated)),
+                                      report::format_count(static_cast<double>(r.fitting)));
+    if (rq.ttft_slo_s || rq.tpot_slo_s) {
+        std::string slo;
+        if (rq.ttft_slo_s) slo += "TTFT <= " + human_time(*rq.ttft_slo_s);
+        if (rq.tpot_slo_s) slo += std::string(slo.empty() ? "" : ", ") + "TPOT <= " + human_time(*rq.tpot_slo_s);
+        summary += fmt::format(", {} meet the SLOs ({})", report::format_count(static_cast<double>(r.meeting_slo)), slo);
+    }
+    fmt::print("{}", wrap(summary));
+    std::string rej;
+    const std::pair<plan_rejection, const char*> why[] = {{plan_rejection::weights, "weights do not fit"},
+                                                          {plan_rejection::activations, "activations do not fit"},
+                                                          {plan_rejection::kv_cache, "KV cache does not fit"},
+                                                          {plan_rejection::idle_instances, "fewer requests than instances"},
+                                                          {plan_rejection::unpriced, "not priceable"}};
+    for (const auto& [k, text] : why) {
+        const auto n = r.rejected[static_cast<std::size_t>(k)];
+        if (n) rej += fmt::format("{}{} {}", rej.empty() ? "" : "; ", report::format_count(static_cast<double>(n)), text);
+    }
+    if (!rej.empty()) fmt::print("{}", wrap("Rejected: " + rej));
+    fmt::print("\nPareto front: tokens/s per GPU (input + output) against output tokens/s per user;\n{}\n\n",
+               rq.speed_of_light ? "speed of light: datasheet ceilings and links"
+                                 : "roofs with modeled efficiency: achievable ceilings, measured links, never above "
+                                   "the datasheet roof");
+    if (r.pareto.empty()) {
+        fmt::print("No configuration fits{}.\n", (rq.ttft_slo_s || rq.tpot_slo_s) ? " and meets the SLOs" : "");
+    } else {
+        auto t = report::text_table({{"gpu", report::align::left},
+                                     {"GPUs", report::align::right},
+                                     {"layout", report::align::left},
+                                     {"conc", report::align::right},
+                                     {"tok/s/GPU", report::align::right},
+                                     {"tok/s/user", report::align::right},
+                                     {"TTFT", report::align::right},
+                                     {"TPOT", report::align::right},
+                                     {"dec/pre", report::align::left}});
+        for (const auto& p : r.pareto)
+            t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count), layout_text(p), report::format_count(p.concurrency),
+                       report::format_count(p.tokens_per_s_per_gpu), report::format_significant(p.tokens_per_s_per_user),
+                       human_time(p.ttft_s), human_time(p.tpot_s),
+                       short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
+        fmt::print("{}", t.render(100));
+        fmt::print("\n{}", wrap("layout: TP tensor, EP expert, DP attention-data, PP pipeline parallel; xN "
+                                 "instances. dec/pre: bound of the decode step / prefill chunk (comp, mem, comm, lat; "
+                                 "pwr: compute held down by the power limit).", 100, ""));
+    }
+    if (!r.unpriced.empty()) {
+        fmt::print("\nNot priced:\n");
+        for (const auto& u : r.unpriced) fmt::print("{}", wrap("  ! " + u, 100, "    "));
+    }
+    if (!r.notes.empty()) {
+        fmt::print("\nNotes:\n");
+        for (const auto& n : r.notes) fmt::print("{}", wrap("  - " + n, 100, "    "));
+    }
+}
+
+void write_svg(const plan_result& r, const model_config& m, const plan_options& o, const plan_request& rq) {
+    report::pareto_chart ch;
+    ch.title = fmt::format("roofline plan: {}{}", model_name(m, o.model),
+                           m.quant.quantized() ? " (" + m.quant.method + ")" : std::string());
+    ch.subtitle = fmt::format("ISL {} / OSL {}, {}; each GPU count's front, the overall front in black",
+                              report::format_count(o.isl), report::format_count(o.osl),
+                              rq.speed_of_light ? "speed of light" : "roofs with modeled efficiency");
+    double x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
+    bool first = true;
+    for (const auto& p : r.series_fronts) {
+        report::pareto_point q;
+        q.gpu = fmt::format("{}x {}", p.count, r.gpu_ids[p.gpu]);
+        q.label = fmt::format("{} c={}", layout_text(p), report::format_count(p.concurrency));
+        q.tokens_per_s_per_user = p.tokens_per_s_per_user;
+        q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
+        q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}\nKV holds {} requests",
+                               human_time(p.ttft_s), human_time(p.tpot_s), to_string(p.decode_bound),
+                               to_string(p.prefill_bound), report::format_count(p.max_concurrency));
+        ch.points.push_back(q);
+        x_lo = first ? q.tokens_per_s_per_user : std::min(x_lo, q.tokens_per_s_per_user);
+        x_hi = first ? q.tokens_per_s_per_user : std::max(x_hi, q.tokens_per_s_per_user);
+        y_lo = first ? q.tokens_per_s_per_gpu : std::min(y_lo, q.tokens_per_s_per_gpu);
+        y_hi = first ? q.tokens_per_s_per_gpu : std::max(y_hi, q.tokens_per_s_per_gpu);
+        first = false;
+    }
+    // Sweeps over concurrency span decades: logarithmic axes when a range exceeds 30x.
+    ch.log_x = !first && x_hi > 30 * x_lo;
+    ch.log_y = !first && y_hi > 30 * y_lo;
+    ch.notes.push_back(fmt::format("{} configurations evaluated, {} fit in memory; points: each (GPU, count)'s own "
+                                   "Pareto front", report::format_count(static_cast<double>(r.points_evaluated)),
+                                   report::format_count(static_cast<double>(r.fitting))));
+    if (r.series_fronts.empty()) ch.notes.push_back("no configuration fits (and meets the SLOs)");
+    report::write_text_file(o.svg, report::render_pareto_svg(ch));
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, common_options& common) {
+    auto* cmd = app.add_subcommand("plan", "Capacity planning: GPUs, counts, layouts and concurrency on the Pareto "
+                                           "front of tokens/s per GPU against tokens/s per user");
+    static plan_options o;
+    cmd->add_option("--model", o.model, "Hugging Face config.json of the model")->required();
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
+    cmd->add_option("--gpus", o.gpus, "GPU ids, comma-separated, or \"all\" (see `roofline gpus`)")->required();
+    cmd->add_option("--counts", o.counts, "GPUs per deployment, e.g. 1,2,4,8 or 1-64")->required();
+    cmd->add_option("--isl", o.isl, "input tokens per request")->required()->check(CLI::PositiveNumber);
+    cmd->add_option("--osl", o.osl, "output tokens per request")->required()->check(CLI::PositiveNumber);
+    cmd->add_option("--concurrency", o.concurrency, "requests in flight per deployment (default 1,2,4,...,4096)");
+    cmd->add_option("--ttft-slo-ms", o.ttft_slo_ms, "keep configurations with TTFT at most this")->check(CLI::PositiveNumber);
+    cmd->add_option("--tpot-slo-ms", o.tpot_slo_ms, "keep configurations with TPOT at most this")->check(CLI::PositiveNumber);
+    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (default: from --quant or the model)");
+    cmd->add_option("--max-pp", o.max_pp, "largest pipeline-parallel degree (default: any)")->check(CLI::PositiveNumber);
+    cmd->add_flag("--sol", o.sol, "price at datasheet ceilings (speed of light) instead of achievable ones");
+    cmd->add_option("--svg", o.svg, "write the Pareto chart as SVG");
+    cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    auto* json = cmd->add_flag("--json", o.json, "print JSON (every point, the front, counts)");
+    auto* csv = cmd->add_flag("--csv", o.csv, "print CSV (one row per point)");
+    json->excludes(csv);
+    cmd->callback([&common] {
+        const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
+        model_config m = read_hf_config(o.model);
+        apply_quant_option(m, o.quant);
+
+        plan_request rq;
+        if (o.gpus == "all") {
+            rq.gpus = catalog.all();
+        } else {
+            for (const auto& id : split_list(o.gpus, "--gpus")) rq.gpus.push_back(catalog.at(id));
+        }
+        for (double n : parse_numbers(o.counts, "--counts", true)) {
+            if (n > 4096) throw usage_error("--counts: " + fmt::format("{}", n) + " GPUs is more than this planner sweeps (4096)");
+            rq.counts.push_back(static_cast<int>(n));
+        }
+        rq.isl = o.isl;
+        rq.osl = o.osl;
+        if (!o.concurrency.empty()) rq.concurrencies = parse_numbers(o.concurrency, "--concurrency", false);
+        for (double c : rq.concurrencies)
+            if (c < 1) throw usage_error("--concurrency: " + fmt::format("{}", c) + " is below one request");
+        if (o.ttft_slo_ms) rq.ttft_slo_s = *o.ttft_slo_ms * 1e-3;
+        if (o.tpot_slo_ms) rq.tpot_slo_s = *o.tpot_slo_ms * 1e-3;
+        if (!o.kv_dtype.empty()) rq.kv_cache = parse_dtype_or_throw(o.kv_dtype);
+        rq.layouts.max_pp = o.max_pp;
+        rq.speed_of_light = o.sol;
+
+        const bool keep = o.json || o.csv;
+        const plan_result r = run_plan(m, rq, keep);
+        if (!o.svg.empty()) write_svg(r, m, o, rq);
+        if (o.json) {
+            nlohmann::json j;
+            const auto pc = count_parameters(m);
+            j["model"] = {{"config", o.model}, {"family", m.family}, {"quantization", m.quant.method},
+                          {"total_params", pc.total_params}, {"active_params", pc.active_params},
+                          {"kv_dtype", std::string(to_string(r.kv_cache))}, {"kv_bytes_per_token", r.kv_bytes_per_token}};
+            j["isl"] = o.isl;
+            j["osl"] = o.osl;
+            j["ceilings"] = rq.speed_of_light ? "datasheet" : "achievable";
+            j["ttft_slo_s"] = rq.ttft_slo_s ? nlohmann::json(*rq.ttft_slo_s) : nlohmann::json(nullptr);
+            j["tpot_slo_s"] = rq.tpot_slo_s ? nlohmann::json(*rq.tpot_slo_s) : nlohmann::json(nullptr);
+            j["points_evaluated"] = r.points_evaluated;
+            j["layouts_evaluated"] = r.layouts_evaluated;
+            j["fitting"] = r.fitting;
+            j["meeting_slo"] = r.meeting_slo;
+            nlohmann::json rej = nlohmann::json::object();
+            for (std::size_t i = 1; i < r.rejected.size(); ++i)
+                rej[std::string(to_string(static_cast<plan_rejection>(i)))] = r.rejected[i];
+            j["rejected"] = rej;
+            j["pareto"] = nlohmann::json::array();
+            for (const auto& p : r.pareto) j["pareto"].push_back(point_json(p, r));
+            j["points"] = nlohmann::json::array();
+            for (const auto& p : r.points) j["points"].push_back(point_json(p, r));
+            j["unpriced"] = r.unpriced;
+            j["notes"] = r.notes;
+            std::cout << j.dump(1) << "\n";
+        } else if (o.csv) {
+            report::csv_writer w(std::cout, false);
+            w.row(csv_header());
+            for (const auto& p : r.points) w.row(csv_row(p, r));
+        } else {
+            print_text(r, m, o, rq);
+            if (!o.svg.empty()) fmt::print("\nwrote {}\n", o.svg);
+        }
+    });
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,1276 @@
+#pragma once
+// Calibration: fitting the models to a few minutes of measurements on one GPU, and proving them.
+//
+// What is fitted, and how (least squares with Eigen; every fit keeps its residuals):
+//
+// 1. Achievable ceilings per rate class and memory level: the upper envelope of what measured
+//    kernels reached (microbenchmarks, sweep records, Nsight Compute kernels, GEMMs of profiler
+//    traces recorded with shapes): the ceiling is the
+//    largest achieved rate, and for rate classes also the largest rate per SM clock cycle
+//    (phi = FLOP/s / f), because a power cap lowers the clock and the rate with it.
+//
+// 2. Efficiency curves per kernel family (models/kernel_time.hpp):
+//      t = max( t_floor , t_fixed + max( F_eff / (phi f) , B / W ) )
+//    with f each record's measured SM clock. For fixed structural choices (grouped GEMM M tile,
+//    causal diagonal block) the model is piecewise linear in (t_fixed, 1/phi, 1/W) and in
+//    t_floor: each point is assigned to the term that sets its time (floor, compute or memory),
+//    the unknowns are solved by weighted least squares on relative residuals (rows divided by
+//    the measured time), and the assignment is repeated until it no longer changes, from several
+//    starts (the best objective wins). A term needs at least two points in its regime to be
+//    identified; otherwise the curve falls back to the ceilings for it (NaN in the file). The
+//    structural choices are picked from short candidate lists by the same objective.
+//    Held-out accuracy: k-fold cross-validation, the folds interleaved in order of measured
+//    time, so that every fold spans small and large kernels.
+//
+// 3. Links: t(S) = L + b(S) / beta (ring: b = 2(n-1)/n S for all-reduce) by least squares on
+//    relative residuals over every size of an nccl-tests (or torch.distributed) sweep; L is split
+//    into base latency and per-hop alpha with NCCL's per-hop constant (models/collective.hpp)
+//    unless sweeps at several rank counts separate them.
+//
+// 4. Power: P = P_static + sum_k e_k (f / f_ref)^(x-1) R_k + e_dram B' (models/power.hpp) by
+//    least squares over steady (power, rates, clock) samples; the exponent x from a grid when the
+//    compute samples' clocks span at least 25% (else 3, as models/power.hpp argues). Steady means: the power varied by at most 10%
+//    over a measurement, or a phase window's first second is skipped.
+//
+// Errors: too few points for a fit throws `usage_error` naming the fit and the count; no fit
+// returns NaN silently.
+
+#include <algorithm>  // std::sort, std::max, std::min
+#include <array>      // std::array
+#include <chrono>     // std::chrono::system_clock
+#include <cmath>      // std::abs, std::ceil, std::isfinite, std::sqrt
+#include <cstddef>    // std::size_t
+#include <ctime>      // std::gmtime, std::strftime
+#include <limits>     // std::numeric_limits
+#include <map>        // std::map
+#include <numeric>    // std::iota
+#include <optional>   // std::optional
+#include <set>        // std::set
+#include <string>     // std::string
+#include <utility>    // std::move, std::pair
+#include <vector>     // std::vector
+
+#include <Eigen/Dense>
+
+#include "roofline/core/catalog.hpp"
+#include "roofline/core/ceilings.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/core/gpu_spec.hpp"
+#include "roofline/io/calibration.hpp"
+#include "roofline/io/kineto.hpp"
+#include "roofline/io/measurements.hpp"
+#include "roofline/io/nccl_tests.hpp"
+#include "roofline/io/ncu_csv.hpp"
+#include "roofline/io/nvidia_smi.hpp"
+#include "roofline/models/attention.hpp"
+#include "roofline/models/collective.hpp"
+#include "roofline/models/gemm.hpp"
+#include "roofline/models/kernel_time.hpp"
+#include "roofline/models/moe.hpp"
+#include "roofline/models/power.hpp"
+
+namespace roofline {
+
+// ---------------------------------------------------------------------------------------------
+// Error statistics
+// ---------------------------------------------------------------------------------------------
+
+/// Nearest-rank quantile of `v` (q in [0, 1]): the ceil(q n)-th smallest value; NaN when empty.
+inline double quantile_nearest_rank(std::vector<double> v, double q) {
+    if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::sort(v.begin(), v.end());
+    const auto n = static_cast<double>(v.size());
+    const auto r = static_cast<std::size_t>(std::max(1.0, std::ceil(q * n - 1e-9)));
+    return v[std::min(v.size(), r) - 1];
+}
+
+/// Median and p90 of absolute relative errors.
+struct error_summary {
+    std::size_t n = 0;
+    double median = std::numeric_limits<double>::quiet_NaN();
+    double p90 = std::numeric_limits<double>::quiet_NaN();
+};
+
+inline error_summary summarize_errors(const std::vector<double>& abs_errors) {
+    return {abs_errors.size(), quantile_nearest_rank(abs_errors, 0.5), quantile_nearest_rank(abs_errors, 0.9)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Efficiency curves
+// ---------------------------------------------------------------------------------------------
+
+/// One measured kernel for a curve fit.
+struct curve_point {
+    kernel_features features;
+    double clock_hz = 0;     ///< SM clock it ran at
+    double measured_s = 0;   ///< time per call
+    std::string label;       ///< for reports ("gemm bf16 m=1 n=4096 k=4096")
+};
+
+/// Options of `fit_kernel_curve`.
+struct curve_fit_options {
+    int folds = 5;                       ///< cross-validation folds (0 or 1: none)
+    std::size_t min_regime_points = 2;   ///< points a term needs to be identified
+    bool allow_floor = true;             ///< fit a per-call floor when at least two points sit on it
+    /// Grouped GEMM M tiles tried (0 = no padding); causal prefill diagonal blocks tried.
+    std::vector<double> tile_rows_candidates = {0, 64, 128, 256};
+    std::vector<double> causal_block_candidates = {0, 64, 128, 256};
+};
+
+namespace detail::calib {
+
+enum class regime : unsigned char { floor, compute, memory };
+
+/// Parameters during a fit. `a` = 1/phi (s Hz / FLOP), `b` = 1/W (s / B).
+struct curve_params {
+    double t0 = 0, a = 0, b = 0, floor = 0;
+    bool a_fit = false, b_fit = false;  ///< identified (else the fallback prices the term)
+};
+
+struct prepared_point {
+    double x = 0;         ///< F_eff / f (a multiplies it)
+    double y = 0;         ///< B (b multiplies it)
+    double xc_fixed = 0;  ///< compute time at the fallback ceiling
+    double ym_fixed = 0;  ///< memory time at the fallback ceiling
+    double t = 0;         ///< measured
+};
+
+inline double compute_term(const curve_params& p, const prepared_point& q) { return p.a_fit ? p.a * q.x : q.xc_fixed; }
+inline double memory_term(const curve_params& p, const prepared_point& q) { return p.b_fit ? p.b * q.y : q.ym_fixed; }
+inline double device_time(const curve_params& p, const prepared_point& q) {
+    return p.t0 + std::max(compute_term(p, q), memory_term(p, q));
+}
+inline double predict(const curve_params& p, const prepared_point& q) { return std::max(p.floor, device_time(p, q)); }
+
+inline regime regime_of(const curve_params& p, const prepared_point& q) {
+    if (p.floor > device_time(p, q)) return regime::floor;
+    return compute_term(p, q) >= memory_term(p, q) ? regime::compute : regime::memory;
+}
+
+inline double objective(const curve_params& p, const std::vector<prepared_point>& pts) {
+    double s = 0;
+    for (const auto& q : pts) {
+        const double r = predict(p, q) / q.t - 1.0;
+        s += r * r;
+    }
+    return s;
+}
+
+/// One regime-assignment iteration run to convergence from `p`.
+inline curve_params iterate_regimes(curve_params p, const std::vector<prepared_point>& pts, const curve_fit_options& o,
+                                    bool has_compute, bool has_memory) {
+    std::vector<regime> reg(pts.size(), regime::memory), prev;
+    for (int it = 0; it < 100; ++it) {
+        for (std::size_t i = 0; i < pts.size(); ++i) reg[i] = regime_of(p, pts[i]);
+        if (reg == prev) break;
+        prev = reg;
+        const auto count = [&](regime which) {
+            std::size_t n = 0;
+            for (auto r : reg) n += r == which ? 1 : 0;
+            return n;
+        };
+        if (o.allow_floor && count(regime::floor) >= o.min_regime_points) {
+            // Floor: weighted mean of its points (minimises sum ((floor - t) / t)^2).
+            double num = 0, den = 0;
+            for (std::size_t i = 0; i < pts.size(); ++i)
+                if (reg[i] == regime::floor) {
+                    num += 1.0 / pts[i].t;
+                    den += 1.0 / (pts[i].t * pts[i].t);
+                }
+            p.floor = num / den;
+        } else if (p.floor > 0) {
+            p.floor = 0;
+            for (std::size_t i = 0; i < pts.size(); ++i) reg[i] = regime_of(p, pts[i]);
+        }
+        const std::size_t nc = count(regime::compute), nm = count(regime::memory);
+        const bool fit_a = has_compute && nc >= o.min_regime_points;
+        const bool fit_b = has_memory && nm >= o.min_regime_points;
+        // Unknowns: t0, and a / b where identified. Rows: (t0 + a x | b y | fixed term) / t = 1.
+        bool with_t0 = true;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const int cols = (with_t0 ? 1 : 0) + (fit_a ? 1 : 0) + (fit_b ? 1 : 0);
+            std::size_t rows = 0;
+            for (auto r : reg) rows += r != regime::floor ? 1 : 0;
+            if (cols == 0 || rows == 0) break;
+            Eigen::MatrixXd A = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows), cols);
+            Eigen::VectorXd rhs(static_cast<Eigen::Index>(rows));
+            Eigen::Index row = 0;
+            for (std::size_t i = 0; i < pts.size(); ++i) {
+                if (reg[i] == regime::floor) continue;
+                const auto& q = pts[i];
+                int c = 0;
+                double fixed = 0;
+                if (with_t0) A(row, c++) = 1.0 / q.t;
+                if (fit_a) {
+                    if (reg[i] == regime::compute) A(row, c) = q.x / q.t;
+                    ++c;
+                } else if (reg[i] == regime::compute) {
+                    fixed = q.xc_fixed;
+                }
+                if (fit_b) {
+                    if (reg[i] == regime::memory) A(row, c) = q.y / q.t;
+                    ++c;
+                } else if (reg[i] == regime::memory) {
+                    fixed = q.ym_fixed;
+                }
+                rhs(row) = 1.0 - fixed / q.t;
+                ++row;
+            }
+            const Eigen::VectorXd sol = A.colPivHouseholderQr().solve(rhs);
+            int c = 0;
+            const double t0 = with_t0 ? sol(c++) : 0.0;
+            if (with_t0 && t0 < 0) {
+                with_t0 = false;  // a negative fixed latency has no meaning: fix it at 0
+                continue;
+            }
+            p.t0 = t0;
+            if (fit_a) {
+                const double a = sol(c++);
+                if (a > 0 && std::isfinite(a)) p.a = a, p.a_fit = true;
+            } else {
+                p.a_fit = false;
+            }
+            if (fit_b) {
+                const double b = sol(c++);
+                if (b > 0 && std::isfinite(b)) p.b = b, p.b_fit = true;
+            } else {
+                p.b_fit = false;
+            }
+            break;
+        }
+    }
+    return p;
+}
+
+/// The best parameters over several starts, for fixed structural choices.
+inline curve_params fit_params(const std::vector<prepared_point>& pts, const curve_fit_options& o, bool has_compute,
+                               bool has_memory, double a0, double b0) {
+    std::vector<double> ts;
+    for (const auto& q : pts) ts.push_back(q.t);
+    std::vector<double> floors = {0.0};
+    if (o.allow_floor)
+        for (double q : {0.1, 0.25, 0.5}) floors.push_back(quantile_nearest_rank(ts, q) * 1.0001);
+    curve_params best;
+    double best_obj = std::numeric_limits<double>::infinity();
+    for (double fl : floors)
+        for (double t0 : {0.0, 0.5 * quantile_nearest_rank(ts, 0.0)})
+            for (double scale : {1.0, 0.5, 2.0}) {
+                curve_params p;
+                p.t0 = t0;
+                p.floor = fl;
+                p.a = a0 * scale;
+                p.b = b0 * scale;
+                p.a_fit = has_compute && a0 > 0;
+                p.b_fit = has_memory && b0 > 0;
+                p = iterate_regimes(p, pts, o, has_compute, has_memory);
+                const double obj = objective(p, pts);
+                if (obj < best_obj) best_obj = obj, best = p;
+            }
+    return best;
+}
+
+inline std::vector<prepared_point> prepare(const std::vector<curve_point>& pts, const kernel_curve& shape,
+                                           const ceilings& fallback) {
+    std::vector<prepared_point> out;
+    out.reserve(pts.size());
+    for (const auto& p : pts) {
+        prepared_point q;
+        const double feff = shape.effective_flops(p.features);
+        q.x = feff / p.clock_hz;
+        q.y = p.features.dram_bytes;
+        const double peak = fallback.flops_at(p.features.peak);
+        q.xc_fixed = feff > 0 && peak > 0 ? feff / peak : 0.0;
+        const double w = fallback.bytes_at(memory_level::dram);
+        q.ym_fixed = q.y > 0 && w > 0 ? q.y / w : 0.0;
+        q.t = p.measured_s;
+        out.push_back(q);
+    }
+    return out;
+}
+
+}  // namespace detail::calib
+
+/// Fits one family's curve to `pts` (all of one family and rate class; clocks > 0, times > 0).
+/// `fallback` prices terms the data cannot identify (usually achievable datasheet ceilings).
+/// The report's in-sample residuals are filled; cross-validation is `cross_validate_curve`.
+/// Throws `usage_error` for fewer than 3 points, mixed families, or a non-positive time or clock.
+inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const ceilings& fallback,
+                                     const curve_fit_options& o = {}) {
+    using namespace detail::calib;
+    if (pts.size() < 3)
+        throw usage_error("calibration: a curve needs at least 3 measured kernels, got " + std::to_string(pts.size()));
+    const auto fam = pts.front().features.family;
+    const auto peak = pts.front().features.peak;
+    bool has_compute = false, has_memory = false, grouped = false, causal = false;
+    double clock_sum = 0;
+    for (const auto& p : pts) {
+        if (p.features.family != fam || p.features.peak != peak)
+            throw usage_error("calibration: a curve's points must share one family and rate class");
+        if (!(p.measured_s > 0) || !std::isfinite(p.measured_s))
+            throw usage_error("calibration: measured time of \"" + p.label + "\" is not a positive number");
+        if (!(p.clock_hz > 0) || !std::isfinite(p.clock_hz))
+            throw usage_error("calibration: SM clock of \"" + p.label + "\" is not a positive number");
+        has_compute = has_compute || p.features.flops > 0;
+        has_memory = has_memory || p.features.dram_bytes > 0;
+        grouped = grouped || !p.features.group_rows.empty();
+        causal = causal || p.features.flops_per_diagonal_key > 0;
+        clock_sum += p.clock_hz;
+    }
+    const double clock = clock_sum / static_cast<double>(pts.size());
+    // Starting values: the fallback ceilings at the points' mean clock.
+    const double peak_rate = fallback.flops_at(peak), dram = fallback.bytes_at(memory_level::dram);
+    const double a0 = peak_rate > 0 && std::isfinite(peak_rate) ? clock / peak_rate : 1e-12;
+    const double b0 = dram > 0 && std::isfinite(dram) ? 1.0 / dram : 1e-12;
+
+    kernel_curve best;
+    double best_obj = std::numeric_limits<double>::infinity();
+    const std::vector<double> tiles = grouped ? o.tile_rows_candidates : std::vector<double>{0.0};
+    const std::vector<double> blocks = causal ? o.causal_block_candidates : std::vector<double>{0.0};
+    for (double tile : tiles)
+        for (double block : blocks) {
+            kernel_curve shape;
+            shape.family = fam;
+            shape.peak = peak;
+            shape.tile_rows = tile;
+            shape.causal_block_keys = block;
+            const auto prepared = prepare(pts, shape, fallback);
+            const auto p = fit_params(prepared, o, has_compute, has_memory, a0, b0);
+            const double obj = objective(p, prepared);
+            if (obj < best_obj * (1 - 1e-9)) {
+                best_obj = obj;
+                best = shape;
+                best.fixed_latency_s = p.t0;
+                best.floor_s = p.floor;
+                best.flops_per_clock = p.a_fit ? 1.0 / p.a : std::numeric_limits<double>::quiet_NaN();
+                best.bytes_per_s = p.b_fit ? 1.0 / p.b : std::numeric_limits<double>::quiet_NaN();
+            }
+        }
+    // In-sample residuals and regimes.
+    std::vector<double> errs;
+    for (const auto& p : pts) {
+        const double t = best.time_s(p.features, p.clock_hz, fallback);
+        errs.push_back(std::abs(t / p.measured_s - 1.0));
+        if (best.floor_s > best.device_time_s(p.features, p.clock_hz, fallback)) ++best.fit.floor_points;
+        else if (best.compute_time_s(p.features, p.clock_hz, fallback) >= best.memory_time_s(p.features, fallback))
+            ++best.fit.compute_points;
+        else ++best.fit.memory_points;
+    }
+    const auto s = summarize_errors(errs);
+    best.fit.points = pts.size();
+    best.fit.median_abs_error = s.median;
+    best.fit.p90_abs_error = s.p90;
+    return best;
+}
+
+/// Held-out predictions, one per point (in the order of `pts`), in seconds: k-fold, folds
+/// interleaved in order of measured time (so each spans small and large kernels); each fold's
+/// points are predicted by a curve fitted on the others. Throws `usage_error` for fewer than 2
+/// folds or a training set of fewer than 3 points.
+inline std::vector<double> cross_validate_curve(const std::vector<curve_point>& pts, const ceilings& fallback,
+                                                const curve_fit_options& o = {}, int folds = 5) {
+    if (folds < 2) throw usage_error("calibration: cross-validation needs at least 2 folds");
+    std::vector<std::size_t> order(pts.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return pts[a].measured_s < pts[b].measured_s; });
+    std::vector<int> fold_of(pts.size());
+    for (std::size_t r = 0; r < order.size(); ++r) fold_of[order[r]] = static_cast<int>(r % static_cast<std::size_t>(folds));
+    std::vector<double> out(pts.size(), std::numeric_limits<double>::quiet_NaN());
+    for (int f = 0; f < folds; ++f) {
+        std::vector<curve_point> train;
+        for (std::size_t i = 0; i < pts.size(); ++i)
+            if (fold_of[i] != f) train.push_back(pts[i]);
+        const auto c = fit_kernel_curve(train, fallback, o);
+        for (std::size_t i = 0; i < pts.size(); ++i)
+            if (fold_of[i] == f) out[i] = c.time_s(pts[i].features, pts[i].clock_hz, fallback);
+    }
+    return out;
+}
+
+/// Absolute relative errors of predictions against the points' measured times.
+inline std::vector<double> abs_errors(const std::vector<curve_point>& pts, const std::vector<double>& predicted_s) {
+    std::vector<double> e;
+    for (std::size_t i = 0; i < pts.size() && i < predicted_s.size(); ++i)
+        if (std::isfinite(predicted_s[i])) e.push_back(std::abs(predicted_s[i] / pts[i].measured_s - 1.0));
+    return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Ceilings
+// ---------------------------------------------------------------------------------------------
+
+/// One achieved rate: a rate class ("bf16", ...) in FLOP/s, or a `ceilings` key
+/// ("dram_bytes_per_s", "l2_bytes_per_s", "launch_latency_s", "graph_launch_latency_s").
+struct ceiling_point {
+    std::string key;
+    double value = 0;  ///< FLOP/s, B/s or s (latencies: the envelope is the minimum)
+    double clock_hz = std::numeric_limits<double>::quiet_NaN();  ///< SM clock (rate classes)
+    std::string file, label;
+};
+
+/// The envelope of `pts` per key: the largest rate (the smallest latency), with the largest rate
+/// per clock for rate classes, and where it came from.
+inline std::map<std::string, std::pair<double, calibration_source>> fit_ceilings(const std::vector<ceiling_point>& pts) {
+    std::map<std::string, std::pair<double, calibration_source>> out;
+    std::map<std::string, std::set<std::string>> files;
+    std::map<std::string, std::string> best_label, best_clock_label;
+    for (const auto& p : pts) {
+        if (!(p.value > 0) || !std::isfinite(p.value)) continue;
+        const bool latency = p.key.find("latency") != std::string::npos;
+        auto [it, fresh] = out.try_emplace(p.key, p.value, calibration_source{});
+        auto& [v, src] = it->second;
+        ++src.records;
+        files[p.key].insert(p.file);
+        if (fresh || (latency ? p.value < v : p.value > v)) {
+            v = p.value;
+            best_label[p.key] = p.label;
+            src.clock_hz = p.clock_hz;
+        }
+        if (std::isfinite(p.clock_hz) && p.clock_hz > 0) {
+            const double per = p.value / p.clock_hz;
+            if (!std::isfinite(src.flops_per_clock) || per > src.flops_per_clock) {
+                src.flops_per_clock = per;
+                best_clock_label[p.key] = p.label;
+            }
+        }
+    }
+    for (auto& [k, e] : out) {
+        auto& src = e.second;
+        src.files.assign(files[k].begin(), files[k].end());
+        const bool latency = k.find("latency") != std::string::npos;
+        src.method = std::string(latency ? "min" : "max") + " over " + std::to_string(src.records) +
+                     " measurement(s); best: " + best_label[k];
+        if (best_clock_label.count(k) && best_clock_label[k] != best_label[k])
+            src.method += "; best per clock: " + best_clock_label[k];
+    }
+    return out;
+}
+
+/// Ceiling points from a profiler trace recorded with shapes: every GEMM-like CPU op
+/// (aten::mm, aten::addmm, aten::bmm, aten::_scaled_mm, aten::linear) whose `Input Dims` give its
+/// FLOP (2 M N K per batch), at the rate of the GPU time of the kernels it launched. The clock is
+/// unknown (a trace has none). Ops without shapes, or with dtypes of no tensor rate class, are
+/// left out.
+inline std::vector<ceiling_point> trace_gemm_points(const kernel_trace& t) {
+    std::map<std::int32_t, double> gpu_time;  // op index -> kernel time it launched
+    for (const auto& e : t.events)
+        if (e.activity == gpu_activity::kernel && e.op >= 0) gpu_time[e.op] += e.duration_s;
+    std::vector<ceiling_point> out;
+    for (const auto& [idx, dur] : gpu_time) {
+        const auto& op = t.ops[static_cast<std::size_t>(idx)];
+        if (!(dur > 0) || op.input_dims.empty()) continue;
+        const auto dims = parse_input_dims(op.input_dims);
+        if (!dims) continue;
+        const auto at = [&](std::size_t i) -> const std::vector<std::int64_t>* {
+            return i < dims->size() && !(*dims)[i].empty() ? &(*dims)[i] : nullptr;
+        };
+        double flops = 0;
+        const std::string_view n = op.name;
+        if ((n == "aten::mm" || n == "aten::_scaled_mm") && at(0) && at(1) && at(0)->size() == 2 && at(1)->size() == 2)
+            flops = 2.0 * double((*at(0))[0]) * double((*at(0))[1]) * double((*at(1))[1]);
+        else if (n == "aten::addmm" && at(1) && at(2) && at(1)->size() == 2 && at(2)->size() == 2)
+            flops = 2.0 * double((*at(1))[0]) * double((*at(1))[1]) * double((*at(2))[1]);
+        else if (n == "aten::bmm" && at(0) && at(1) && at(0)->size() == 3 && at(1)->size() == 3)
+            flops = 2.0 * double((*at(0))[0]) * double((*at(0))[1]) * double((*at(0))[2]) * double((*at(1))[2]);
+        else if (n == "aten::linear" && at(0) && at(1) && at(1)->size() == 2) {
+            double rows = 1;
+            for (std::size_t i = 0; i + 1 < at(0)->size(); ++i) rows *= double((*at(0))[i]);
+            flops = 2.0 * rows * double((*at(1))[1]) * double((*at(1))[0]);
+        }
+        if (!(flops > 0)) continue;
+        const std::string_view types = op.input_types;
+        std::optional<peak_key> k;
+        if (types.find("Float8_e4m3") != std::string_view::npos || types.find("Float8_e5m2") != std::string_view::npos)
+            k = peak_key::fp8;
+        else if (types.find("BFloat16") != std::string_view::npos) k = peak_key::bf16;
+        else if (types.find("Half") != std::string_view::npos) k = peak_key::fp16;
+        if (!k) continue;
+        out.push_back({std::string(to_string(*k)), flops / dur, std::numeric_limits<double>::quiet_NaN(), t.file,
+                       "trace " + std::string(n) + " " + std::string(op.input_dims)});
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Links
+// ---------------------------------------------------------------------------------------------
+
+/// NCCL's per-hop latency for a link kind (models/collective.hpp `default_link_params`).
+inline double default_alpha_s(link_kind l) {
+    switch (l) {
+        case link_kind::nvlink: return 0.47e-6;
+        case link_kind::pcie: return 1.0e-6;
+        case link_kind::pcie_no_p2p: return 2.96e-6;
+    }
+    return 1.0e-6;
+}
+
+/// Fits alpha-beta parameters for link `l` from collective sweeps (all of one op, ring
+/// algorithm assumed): t = base + steps alpha + link_bytes / beta. One rank count: base + steps
+/// alpha is one latency L, split with NCCL's per-hop alpha (base >= 0). Uses out-of-place
+/// timings when present, else in-place. Throws `usage_error` for fewer than 3 points or an op
+/// other than all_reduce, all_gather, reduce_scatter, all_to_all.
+inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, link_kind l) {
+    struct row {
+        double steps, link_bytes, t;
+    };
+    std::vector<row> rows;
+    calibrated_link out;
+    out.link = l;
+    std::set<double> step_values;
+    std::set<std::string> files;
+    for (const auto& s : sweeps) {
+        if (s.ranks < 2) throw usage_error("calibration: " + s.file + ": a collective sweep needs at least 2 ranks");
+        const auto op = parse_collective_op(s.collective.empty() ? "all_reduce" : s.collective);
+        out.op = std::string(to_string(op));
+        out.ranks = std::max(out.ranks, s.ranks);
+        files.insert(s.file);
+        for (const auto& p : s.points) {
+            const auto& tm = p.out_of_place ? p.out_of_place : p.in_place;
+            if (!tm || !(tm->time_s > 0)) continue;
+            link_params unit;
+            unit.beta_bytes_per_s = 1.0;
+            const auto c = collective_time(op, p.size_bytes, s.ranks, unit, collective_algorithm::ring);
+            rows.push_back({c.steps, c.link_bytes, tm->time_s});
+            step_values.insert(c.steps);
+        }
+    }
+    if (rows.size() < 3)
+        throw usage_error("calibration: the link fit needs at least 3 measured sizes, got " + std::to_string(rows.size()));
+    const bool split = step_values.size() >= 2;
+    const int cols = split ? 3 : 2;
+    Eigen::MatrixXd A(static_cast<Eigen::Index>(rows.size()), cols);
+    Eigen::VectorXd rhs = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto r = static_cast<Eigen::Index>(i);
+        A(r, 0) = 1.0 / rows[i].t;
+        if (split) A(r, 1) = rows[i].steps / rows[i].t;
+        A(r, cols - 1) = rows[i].link_bytes / rows[i].t;
+    }
+    Eigen::VectorXd sol = A.colPivHouseholderQr().solve(rhs);
+    const double inv_beta = sol(cols - 1);
+    if (!(inv_beta > 0)) throw usage_error("calibration: the link sweep shows no bandwidth term (time does not grow with size)");
+    out.params.beta_bytes_per_s = 1.0 / inv_beta;
+    const double steps = *step_values.rbegin();
+    if (split) {
+        out.params.base_latency_s = std::max(0.0, sol(0));
+        out.params.alpha_s = std::max(0.0, sol(1));
+    } else {
+        const double L = std::max(0.0, sol(0));
+        out.params.alpha_s = std::min(default_alpha_s(l), L / std::max(1.0, steps));
+        out.params.base_latency_s = L - steps * out.params.alpha_s;
+    }
+    out.params.p2p = l != link_kind::pcie_no_p2p;
+    std::vector<double> errs;
+    for (const auto& r : rows) {
+        const double t = out.params.base_latency_s + r.steps * out.params.alpha_s + r.link_bytes / out.params.beta_bytes_per_s;
+        errs.push_back(std::abs(t / r.t - 1.0));
+    }
+    const auto s = summarize_errors(errs);
+    out.points = rows.size();
+    out.median_abs_error = s.median;
+    out.p90_abs_error = s.p90;
+    out.from.files.assign(files.begin(), files.end());
+    out.from.records = rows.size();
+    out.from.method = split ? "least squares on relative residuals: base, alpha (several rank counts), beta"
+                            : "least squares on relative residuals: latency L and beta; L = base + steps x alpha "
+                              "with NCCL's per-hop alpha";
+    out.params.source = "calibration: fitted to " + std::to_string(rows.size()) + " sizes";
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Power
+// ---------------------------------------------------------------------------------------------
+
+/// One steady (power, rates, clock) sample.
+struct power_point {
+    double power_w = 0;
+    double sm_clock_hz = 0;
+    std::array<double, peak_key_count> flops_per_s{};  ///< per rate class
+    double dram_bytes_per_s = 0;
+    std::string file, label;
+};
+
+/// Fits power coefficients to `pts`: unknowns P_static, e_k for every rate class with a
+/// non-zero rate, e_dram when any sample moves DRAM bytes; the clock exponent x from
+/// {1, 1.5, ..., 4} when the compute samples' clocks span at least 25%, else 3 (the
+/// DVFS reasoning of models/power.hpp: a few samples near one clock cannot tell it). Coefficients
+/// that come out negative are fixed at 0 and the rest refitted. Throws `usage_error` when
+/// there are fewer samples than unknowns + 1.
+inline calibrated_power fit_power(const std::vector<power_point>& pts) {
+    calibrated_power out;
+    std::vector<peak_key> keys;
+    for (auto k : all_peak_keys)
+        for (const auto& p : pts)
+            if (p.flops_per_s[static_cast<std::size_t>(k)] > 0) {
+                keys.push_back(k);
+                break;
+            }
+    bool dram = false;
+    std::vector<double> compute_clocks;
+    for (const auto& p : pts) {
+        dram = dram || p.dram_bytes_per_s > 0;
+        double f = 0;
+        for (double v : p.flops_per_s) f += v;
+        if (f > 0) compute_clocks.push_back(p.sm_clock_hz);
+    }
+    const std::size_t unknowns = 1 + keys.size() + (dram ? 1 : 0);
+    if (pts.size() < unknowns + 1)
+        throw usage_error("calibration: the power fit needs at least " + std::to_string(unknowns + 1) +
+                          " steady samples for its " + std::to_string(unknowns) + " coefficients, got " +
+                          std::to_string(pts.size()));
+    const double f_ref = compute_clocks.empty() ? pts.front().sm_clock_hz : quantile_nearest_rank(compute_clocks, 0.5);
+    std::vector<double> exponents = {3.0};
+    if (!compute_clocks.empty()) {
+        const auto [lo, hi] = std::minmax_element(compute_clocks.begin(), compute_clocks.end());
+        if (*hi > 1.25 * *lo) exponents = {1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0};
+    }
+    double best_rms = std::numeric_limits<double>::infinity();
+    for (double x : exponents) {
+        std::vector<bool> active(unknowns, true);
+        Eigen::VectorXd coef;
+        for (int attempt = 0; attempt < static_cast<int>(unknowns); ++attempt) {
+            Eigen::MatrixXd A = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(pts.size()), static_cast<Eigen::Index>(unknowns));
+            Eigen::VectorXd b(static_cast<Eigen::Index>(pts.size()));
+            for (std::size_t i = 0; i < pts.size(); ++i) {
+                const auto r = static_cast<Eigen::Index>(i);
+                const auto& p = pts[i];
+                A(r, 0) = 1.0;
+                const double scale = std::pow(p.sm_clock_hz / f_ref, x - 1.0);
+                for (std::size_t j = 0; j < keys.size(); ++j)
+                    A(r, static_cast<Eigen::Index>(1 + j)) = scale * p.flops_per_s[static_cast<std::size_t>(keys[j])];
+                if (dram) A(r, static_cast<Eigen::Index>(unknowns - 1)) = p.dram_bytes_per_s;
+                b(r) = p.power_w;
+            }
+            for (std::size_t j = 0; j < unknowns; ++j)
+                if (!active[j]) A.col(static_cast<Eigen::Index>(j)).setZero();
+            // Columns scaled to unit norm for conditioning (rates are ~1e15, static ~1).
+            Eigen::VectorXd norm(static_cast<Eigen::Index>(unknowns));
+            for (Eigen::Index j = 0; j < A.cols(); ++j) {
+                norm(j) = A.col(j).norm() > 0 ? A.col(j).norm() : 1.0;
+                A.col(j) /= norm(j);
+            }
+            coef = A.colPivHouseholderQr().solve(b).cwiseQuotient(norm);
+            bool changed = false;
+            for (std::size_t j = 0; j < unknowns; ++j)
+                if (active[j] && coef(static_cast<Eigen::Index>(j)) < 0) active[j] = false, changed = true;
+            for (std::size_t j = 0; j < unknowns; ++j)
+                if (!active[j]) coef(static_cast<Eigen::Index>(j)) = 0;
+            if (!changed) break;
+        }
+        double ss = 0, worst = 0;
+        for (const auto& p : pts) {
+            double pred = coef(0);
+            const double scale = std::pow(p.sm_clock_hz / f_ref, x - 1.0);
+            for (std::size_t j = 0; j < keys.size(); ++j)
+                pred += coef(static_cast<Eigen::Index>(1 + j)) * scale * p.flops_per_s[static_cast<std::size_t>(keys[j])];
+            if (dram) pred += coef(static_cast<Eigen::Index>(unknowns - 1)) * p.dram_bytes_per_s;
+            ss += (pred - p.power_w) * (pred - p.power_w);
+            worst = std::max(worst, std::abs(pred - p.power_w));
+        }
+        const double rms = std::sqrt(ss / static_cast<double>(pts.size()));
+        if (rms < best_rms * (1 - 1e-9)) {
+            best_rms = rms;
+            auto& c = out.coefficients;
+            c.joules_per_flop.fill(std::numeric_limits<double>::quiet_NaN());
+            c.static_w = coef(0);
+            for (std::size_t j = 0; j < keys.size(); ++j)
+                c.joules_per_flop[static_cast<std::size_t>(keys[j])] = coef(static_cast<Eigen::Index>(1 + j));
+            c.joules_per_dram_byte = dram ? coef(static_cast<Eigen::Index>(unknowns - 1)) : 0.0;
+            c.reference_clock_hz = f_ref;
+            c.clock_exponent = x;
+            out.rms_residual_w = rms;
+            out.max_abs_residual_w = worst;
+        }
+    }
+    out.samples = pts.size();
+    std::set<std::string> files;
+    for (const auto& p : pts) files.insert(p.file);
+    out.from.files.assign(files.begin(), files.end());
+    out.from.records = pts.size();
+    out.from.method = "least squares over steady samples; clock exponent " +
+                      std::string(exponents.size() > 1 ? "by grid search" : "fixed at 3 (clocks too close to fit it)");
+    out.coefficients.source = "calibration: fitted to " + std::to_string(pts.size()) + " steady samples";
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measured records -> workloads and curve points
+// ---------------------------------------------------------------------------------------------
+
+/// A measured kernel priced by the library's models: its workload (what `roofline kernel`
+/// prices), its curve features, and the group rows of a grouped GEMM.
+struct priced_record {
+    workload work;
+    kernel_features features;
+    std::string family_label;  ///< "gemm bf16", "gemm fp8", "grouped gemm", "sdpa prefill", "sdpa decode", "copy"
+    std::string label;         ///< the shape
+};
+
+/// The workload and features of a sweep record; nullopt for records that are not one kernel of
+/// a modeled family (launch costs, whole MoE layers).
+inline std::optional<priced_record> price_record(const kernel_record& r, const gpu_spec& g, const std::string& file = "") {
+    priced_record p;
+    const auto fmt = [](double v) { return std::to_string(static_cast<long long>(v)); };
+    if (r.op == "gemm") {
+        const bool fp8 = r.dtype.rfind("fp8", 0) == 0;
+        const dtype d = fp8 ? dtype::fp8_e4m3 : dtype::bf16;
+        const gemm_shape s{r.param("m", file), r.param("n", file), r.param("k", file)};
+        const auto path = gemm_compute_path(d, d, g);
+        p.work = gemm_workload(s, d, d, dtype::bf16, path.peak);
+        p.features = gemm_features(p.work, path.peak);
+        p.family_label = fp8 ? "gemm fp8" : "gemm bf16";
+        p.label = p.family_label + " m=" + fmt(s.m) + " n=" + fmt(s.n) + " k=" + fmt(s.k);
+        return p;
+    }
+    if (r.op == "grouped_mm") {
+        if (r.expert_tokens.empty()) throw parse_error(file, "record " + std::to_string(r.index), "expert_tokens", "missing");
+        const double n = r.param("n", file), k = r.param("k", file);
+        p.work = grouped_gemm_workload(r.expert_tokens, n, k, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+        p.features = grouped_gemm_features(r.expert_tokens, n, k, p.work, peak_key::bf16);
+        p.family_label = "grouped gemm";
+        p.label = "grouped " + r.label("gemm") + " " + r.label("routing") + " T=" + fmt(r.param("tokens", file));
+        return p;
+    }
+    if (r.op == "sdpa_prefill" || r.op == "sdpa_decode") {
+        attention_shape s;
+        s.heads = r.param("heads", file);
+        s.kv_heads = r.param("kv_heads", file);
+        s.head_dim = r.param("head_dim", file);
+        const double batch = r.param("batch", file);
+        const bool prefill = r.op == "sdpa_prefill";
+        s.causal = prefill && (r.params.count("causal") == 0 || r.params.at("causal") != 0);
+        const double q = prefill ? r.param("seq", file) : 1.0;
+        const double kv = prefill ? (r.params.count("kv_len") ? r.params.at("kv_len") : q) : r.param("kv_len", file);
+        p.work = attention_workload(s, {{batch, q, kv - q}}, dtype::bf16);
+        p.features = attention_features(p.work, peak_key::bf16, batch, q, s.heads, s.head_dim, s.causal);
+        p.family_label = prefill ? "sdpa prefill" : "sdpa decode";
+        p.label = p.family_label + " B=" + fmt(batch) + (prefill ? " S=" + fmt(q) : " L=" + fmt(kv)) + " H=" +
+                  fmt(s.heads) + "/" + fmt(s.kv_heads);
+        return p;
+    }
+    if (r.op == "copy") {
+        const double bytes = r.param("size_bytes", file);
+        p.work.bytes_at(memory_level::dram) = 2.0 * bytes;
+        p.work.launches = 1;
+        p.features = copy_features(bytes);
+        p.family_label = "copy";
+        p.label = "copy " + fmt(bytes) + " B";
+        return p;
+    }
+    return std::nullopt;
+}
+
+/// The SM clock a record ran at: its NVML reading, else `fallback_hz`.
+inline double record_clock_hz(const kernel_record& r, double fallback_hz) {
+    return std::isfinite(r.sm_clock_hz) && r.sm_clock_hz > 0 ? r.sm_clock_hz : fallback_hz;
+}
+
+// ---------------------------------------------------------------------------------------------
+// `roofline calibrate`: everything from a list of files
+// ---------------------------------------------------------------------------------------------
+
+/// Options of `calibrate`.
+struct calibrate_options {
+    link_kind link = link_kind::nvlink;  ///< the link the collective sweeps ran over
+    bool link_given = false;             ///< false: the GPU's default link
+    std::string smi_query_fields;        ///< for header-less nvidia-smi logs
+    std::string created_utc;             ///< "" = now
+    curve_fit_options curves;
+};
+
+/// Current UTC time as "YYYY-MM-DDTHH:MM:SSZ".
+inline std::string utc_now() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+/// What `calibrate` did with its inputs beyond the overlay: notes for the user.
+struct calibrate_result {
+    calibration overlay;
+    std::vector<std::string> notes;
+    std::map<std::string, std::vector<curve_point>> curve_points;  ///< by "family/peak"
+    std::vector<power_point> power_points;                          ///< the power fit's samples
+};
+
+/// Board power the coefficients `c` predict for sample `p`, W.
+inline double predicted_power_w(const power_coefficients& c, const power_point& p) {
+    const double scale = std::pow(p.sm_clock_hz / c.reference_clock_hz, c.clock_exponent - 1.0);
+    double w = c.static_w + c.joules_per_dram_byte * p.dram_bytes_per_s;
+    for (auto k : all_peak_keys) {
+        const double r = p.flops_per_s[static_cast<std::size_t>(k)];
+        if (r > 0 && std::isfinite(c.flop_energy_at(k))) w += c.flop_energy_at(k) * scale * r;
+    }
+    return w;
+}
+
+namespace detail::calib {
+inline std::string curve_key(const kernel_features& f) {
+    return std::string(to_string(f.family)) + "/" + std::string(to_string(f.peak));
+}
+inline bool steady(const ceiling_measurement& m) {
+    return m.power_samples >= 10 && std::isfinite(m.median_power_w) && std::isfinite(m.max_power_w) &&
+           m.max_power_w <= 1.1 * m.median_power_w && std::isfinite(m.median_sm_clock_hz);
+}
+inline std::optional<peak_key> peak_of_name(const std::string& d) {
+    if (auto k = parse_peak_key(d)) return k;
+    if (auto t = parse_dtype(d)) return peak_of(*t);
+    return std::nullopt;
+}
+}  // namespace detail::calib
+
+/// Fits a calibration overlay for GPU `g` from measurement files (formats detected by content,
+/// `detect_measurement_format`). Throws `parse_error` for an unreadable or unrecognised file and
+/// `usage_error` when nothing could be fitted.
+inline calibrate_result calibrate(const std::vector<std::string>& files, const gpu_spec& g,
+                                  const calibrate_options& o = {}) {
+    using detail::calib::curve_key;
+    calibrate_result res;
+    auto& cal = res.overlay;
+    cal.version = 1;
+    cal.gpu = g.id;
+    cal.tool = "roofline calibrate";
+    cal.created_utc = o.created_utc.empty() ? utc_now() : o.created_utc;
+    ceilings fallback = achievable(datasheet_ceilings(g));  // calibrated below, before the curves
+    const double max_clock = g.max_clock_hz.value_or(g.boost_clock_hz.value_or(std::numeric_limits<double>::quiet_NaN()));
+    const link_kind link = o.link_given ? o.link : g.default_link();
+
+    std::vector<ceiling_point> ceiling_pts;
+    std::vector<power_point> power_pts;
+    std::vector<collective_sweep> sweeps;
+    std::vector<power_phases> phase_files;
+    std::vector<power_log> smi_logs;
+    std::map<std::string, std::set<std::string>> curve_files;
+    std::map<std::string, std::size_t> skipped;
+    double power_limit = std::numeric_limits<double>::quiet_NaN();
+
+    for (const auto& path : files) {
+        const auto fmt = detect_measurement_format(path);
+        calibration_input in{path, to_string(fmt), 0, 0};
+        switch (fmt) {
+            case measurement_format::unknown:
+                throw parse_error(path, "", "",
+                                  "not a recognised measurement file (accepted: roofline.ceilings/1, roofline.kernels/1, "
+                                  "roofline.allreduce_sweep/1, the validation sweep and its power phases, nccl-tests "
+                                  "stdout or JSON, ncu --csv, nvidia-smi --query-gpu CSV, Kineto traces)");
+            case measurement_format::ceilings_json: {
+                const auto c = read_ceilings_report(path);
+                in.records_read = c.stats.events_read;
+                if (std::isfinite(c.power_limit_w)) power_limit = c.power_limit_w;
+                for (const auto& m : c.measurements) {
+                    std::size_t used = 0;
+                    const double clk = m.median_sm_clock_hz;
+                    if (m.kind == "memory" && std::isfinite(m.achieved_bytes_per_s)) {
+                        ceiling_pts.push_back({m.level == "l2" ? "l2_bytes_per_s" : "dram_bytes_per_s",
+                                               m.achieved_bytes_per_s, std::numeric_limits<double>::quiet_NaN(), path, m.name});
+                        ++used;
+                    } else if (m.kind == "compute" && std::isfinite(m.achieved_flops_per_s)) {
+                        if (const auto k = detail::calib::peak_of_name(m.dtype)) {
+                            ceiling_pts.push_back({std::string(to_string(*k)), m.achieved_flops_per_s, clk, path,
+                                                   m.name + " #" + std::to_string(m.index)});
+                            ++used;
+                        }
+                    } else if (m.name == "launch_empty_kernel") {
+                        ceiling_pts.push_back({"launch_latency_s", m.median_s, std::numeric_limits<double>::quiet_NaN(), path, m.name});
+                        ++used;
+                    } else if (m.name == "graph_empty_kernel") {
+                        ceiling_pts.push_back({"graph_launch_latency_s", m.median_s, std::numeric_limits<double>::quiet_NaN(), path, m.name});
+                        ++used;
+                    }
+                    // Power: steady DRAM and tensor measurements (L2 and FP32 have no coefficient).
+                    if (detail::calib::steady(m) && m.level != "l2" && m.pipe != "fp32" && m.kind != "launch") {
+                        power_point pp;
+                        pp.power_w = m.median_power_w;
+                        pp.sm_clock_hz = m.median_sm_clock_hz;
+                        if (m.kind == "compute")
+                            if (const auto k = detail::calib::peak_of_name(m.dtype))
+                                pp.flops_per_s[static_cast<std::size_t>(*k)] = m.flops / m.median_s;
+                        pp.dram_bytes_per_s = m.bytes / m.median_s;
+                        pp.file = path;
+                        pp.label = m.name;
+                        power_pts.push_back(pp);
+                        ++used;
+                    }
+                    in.records_used += used > 0 ? 1 : 0;
+                }
+                break;
+            }
+            case measurement_format::kernel_sweep_json:
+            case measurement_format::validation_json: {
+                const auto s = read_kernel_sweep(path);
+                in.records_read = s.stats.events_read;
+                if (fmt == measurement_format::validation_json)
+                    res.notes.push_back(path + ": no clocks recorded; points assumed at the maximum SM clock");
+                for (const auto& r : s.records) {
+                    if (r.op == "launch") {
+                        const std::string what = r.label("what");
+                        if (what == "tiny_kernel_graph")
+                            ceiling_pts.push_back({"graph_launch_latency_s", r.time_s, std::numeric_limits<double>::quiet_NaN(), path, what});
+                        else if (what == "launch_empty_kernel")
+                            ceiling_pts.push_back({"launch_latency_s", r.time_s, std::numeric_limits<double>::quiet_NaN(), path, what});
+                        else {
+                            ++skipped["launch (host-side measurement)"];
+                            continue;
+                        }
+                        ++in.records_used;
+                        continue;
+                    }
+                    const auto pr = price_record(r, g, path);
+                    if (!pr) {
+                        ++skipped[r.op + " (not one kernel of a modeled family)"];
+                        continue;
+                    }
+                    const double clk = record_clock_hz(r, max_clock);
+                    res.curve_points[curve_key(pr->features)].push_back({pr->features, clk, r.time_s, pr->label});
+                    curve_files[curve_key(pr->features)].insert(path);
+                    // Envelope points: achieved FLOP/s (tensor) and DRAM bandwidth of copies.
+                    if (pr->features.flops > 0 && pr->features.family == kernel_family::gemm)
+                        ceiling_pts.push_back({std::string(to_string(pr->features.peak)), pr->features.flops / r.time_s, clk, path, pr->label});
+                    if (pr->features.family == kernel_family::copy)
+                        ceiling_pts.push_back({"dram_bytes_per_s", pr->features.dram_bytes / r.time_s,
+                                               std::numeric_limits<double>::quiet_NaN(), path, pr->label});
+                    ++in.records_used;
+                }
+                break;
+            }
+            case measurement_format::allreduce_json:
+            case measurement_format::nccl_tests_text:
+            case measurement_format::nccl_tests_json: {
+                auto s = fmt == measurement_format::allreduce_json ? read_allreduce_sweep(path)
+                         : fmt == measurement_format::nccl_tests_text ? read_nccl_tests(path)
+                                                                      : read_nccl_tests_json(path);
+                in.records_read = s.stats.events_read;
+                in.records_used = s.points.size();
+                sweeps.push_back(std::move(s));
+                break;
+            }
+            case measurement_format::power_phases_json: {
+                phase_files.push_back(read_power_phases(path));
+                in.records_read = phase_files.back().phases.size();
+                break;
+            }
+            case measurement_format::ncu_csv: {
+                const auto rep = read_ncu_csv(path);
+                in.records_read = rep.kernels.size();
+                for (const auto& k : rep.kernels) {
+                    if (!(k.duration_s > 0)) continue;
+                    bool used = false;
+                    for (const auto& [prec, f] : k.tensor_flops_by_precision) {
+                        if (!(f > 0)) continue;
+                        const auto key = detail::calib::peak_of_name(prec == "fp4_fp6_fp8" ? "fp8" : prec);
+                        if (!key) continue;
+                        ceiling_pts.push_back({std::string(to_string(*key)), f / k.duration_s, k.sm_clock_hz, path, "ncu " + k.name});
+                        used = true;
+                    }
+                    if (k.dram_bytes > 0) {
+                        ceiling_pts.push_back({"dram_bytes_per_s", k.dram_bytes / k.duration_s,
+                                               std::numeric_limits<double>::quiet_NaN(), path, "ncu " + k.name});
+                        used = true;
+                    }
+                    in.records_used += used ? 1 : 0;
+                }
+                break;
+            }
+            case measurement_format::kineto_trace: {
+                const auto t = read_kineto(path);
+                in.records_read = t.events.size();
+                const auto pts = trace_gemm_points(t);
+                in.records_used = pts.size();
+                ceiling_pts.insert(ceiling_pts.end(), pts.begin(), pts.end());
+                break;
+            }
+            case measurement_format::nvidia_smi_csv: {
+                nvidia_smi_options so;
+                so.query_fields = o.smi_query_fields;
+                smi_logs.push_back(read_nvidia_smi_csv(path, so));
+                in.records_read = smi_logs.back().stats.events_read;
+                break;
+            }
+        }
+        cal.inputs.push_back(in);
+    }
+    // Header-less nvidia-smi logs are only readable with their field list: a power-phase file
+    // names its log by convention (same folder); the user passes it as an input.
+    for (const auto& [what, n] : skipped) res.notes.push_back(std::to_string(n) + " record(s) skipped: " + what);
+
+    // Power phases aligned with nvidia-smi samples by wall-clock time; idle-at-maximum-clock
+    // samples of any log give the static power.
+    for (const auto& log : smi_logs) {
+        std::size_t used = 0;
+        for (const auto& ph : phase_files)
+            for (const auto& p : ph.phases) {
+                std::vector<double> pw, clk;
+                for (const auto& s : log.samples)
+                    if (s.wall_time_s >= p.start_s + 1.0 && s.wall_time_s <= p.end_s && std::isfinite(s.power_draw_w)) {
+                        pw.push_back(s.power_draw_w);
+                        if (std::isfinite(s.sm_clock_hz)) clk.push_back(s.sm_clock_hz);
+                    }
+                if (pw.size() < 5 || clk.empty()) continue;
+                power_point pp;
+                pp.power_w = quantile_nearest_rank(pw, 0.5);
+                pp.sm_clock_hz = quantile_nearest_rank(clk, 0.5);
+                if (p.name == "gemm") {
+                    pp.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = p.flops_per_s;
+                    // minimum DRAM traffic of the 16384^3 bf16 GEMM: 3 n^2 2 B per 2 n^3 FLOP
+                    pp.dram_bytes_per_s = p.flops_per_s * 3.0 * 2.0 / (2.0 * 16384.0);
+                }
+                if (p.name == "copy") pp.dram_bytes_per_s = p.bytes_per_s;
+                pp.file = ph.file + " + " + log.file;
+                pp.label = "phase " + p.name;
+                power_pts.push_back(pp);
+                used += pw.size();
+            }
+        // Static power: samples with no kernel resident at the maximum clock, at least a second
+        // after the last busy sample (NVML's power reading averages over about a second: right
+        // after a load it still shows the load, as this project's logs do).
+        std::vector<double> idle;
+        std::map<int, double> last_busy;
+        for (const auto& s : log.samples) {
+            if (!(s.utilization_gpu == 0.0)) {
+                last_busy[s.gpu_index] = s.wall_time_s;
+                continue;
+            }
+            const auto lb = last_busy.find(s.gpu_index);
+            const bool settled = lb == last_busy.end() || s.wall_time_s - lb->second >= 1.0;
+            if (settled && std::isfinite(s.max_sm_clock_hz) && s.sm_clock_hz >= 0.98 * s.max_sm_clock_hz &&
+                std::isfinite(s.power_draw_w))
+                idle.push_back(s.power_draw_w);
+        }
+        if (idle.size() >= 3) {
+            power_point pp;
+            pp.power_w = quantile_nearest_rank(idle, 0.5);
+            pp.sm_clock_hz = max_clock;
+            pp.file = log.file;
+            pp.label = "idle at maximum clock (" + std::to_string(idle.size()) + " samples)";
+            power_pts.push_back(pp);
+            used += idle.size();
+        }
+        for (const auto& s : log.samples)
+            if (std::isfinite(s.power_limit_w)) power_limit = s.power_limit_w;
+        for (auto& in : cal.inputs)
+            if (in.file == log.file) in.records_used = used;
+    }
+    for (const auto& ph : phase_files)
+        for (auto& in : cal.inputs)
+            if (in.file == ph.file && !smi_logs.empty()) in.records_used = in.records_read;
+
+    // 1. Ceilings.
+    for (const auto& [key, e] : fit_ceilings(ceiling_pts)) {
+        const auto& [v, src] = e;
+        if (key == "dram_bytes_per_s") cal.dram_bytes_per_s = v;
+        else if (key == "l2_bytes_per_s") cal.l2_bytes_per_s = v;
+        else if (key == "launch_latency_s") cal.launch_latency_s = v;
+        else if (key == "graph_launch_latency_s") cal.graph_launch_latency_s = v;
+        else if (auto k = parse_peak_key(key)) {
+            cal.flops_per_s[static_cast<std::size_t>(*k)] = v;
+            if (std::isfinite(src.flops_per_clock)) cal.flops_per_clock[static_cast<std::size_t>(*k)] = src.flops_per_clock;
+        }
+        cal.ceiling_sources[key] = src;
+    }
+
+    // 2. Curves, each with its held-out residuals; terms the data cannot identify fall back to
+    // the ceilings just calibrated (as every prediction with this overlay does).
+    fallback = apply_calibration(fallback, cal);
+    for (const auto& [key, pts] : res.curve_points) {
+        if (pts.size() < 3) {
+            res.notes.push_back(key + ": " + std::to_string(pts.size()) + " point(s), too few for a curve (3 needed)");
+            continue;
+        }
+        auto c = fit_kernel_curve(pts, fallback, o.curves);
+        if (o.curves.folds >= 2 && pts.size() >= static_cast<std::size_t>(o.curves.folds) + 3) {
+            const auto s = summarize_errors(abs_errors(pts, cross_validate_curve(pts, fallback, o.curves, o.curves.folds)));
+            c.fit.cv_median_abs_error = s.median;
+            c.fit.cv_p90_abs_error = s.p90;
+            c.fit.cv_folds = o.curves.folds;
+        }
+        std::string src;
+        for (const auto& f : curve_files[key]) src += (src.empty() ? "" : ", ") + f;
+        c.fit.source = src + " (" + std::to_string(pts.size()) + " records)";
+        cal.curves.push_back(std::move(c));
+    }
+
+    // 3. Links.
+    if (!sweeps.empty()) {
+        auto l = fit_link(sweeps, link);
+        cal.links.push_back(l);
+        if (!o.link_given)
+            res.notes.push_back("collective sweeps taken as " + std::string(to_string(link)) + " (the GPU's default link; --link to say otherwise)");
+    }
+
+    // 4. Power.
+    res.power_points = power_pts;
+    if (!power_pts.empty()) {
+        try {
+            auto p = fit_power(power_pts);
+            p.power_limit_w = std::isfinite(power_limit) ? power_limit : g.power_limit_w.value_or(std::numeric_limits<double>::quiet_NaN());
+            p.max_clock_hz = max_clock;
+            cal.power = p;
+        } catch (const usage_error& e) {
+            res.notes.push_back(std::string("power not fitted: ") + e.what());
+        }
+    }
+    if (cal.curves.empty() && cal.links.empty() && !cal.power && ceiling_pts.empty())
+        throw usage_error("calibrate: nothing to fit in the given files");
+    return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation: measured against predicted, datasheet and calibrated
+// ---------------------------------------------------------------------------------------------
+
+/// How a calibrated prediction picks the SM clock.
+enum class clock_choice : unsigned char {
+    record,       ///< the clock the record ran at (NVML), as the fit used
+    power_model,  ///< predicted under the power limit by the calibrated power coefficients
+};
+
+/// The calibrated prediction of one record: the family's curve when there is one (at `clock`),
+/// else the roofline at the calibrated ceilings plus the calibrated launch floor.
+inline double calibrated_prediction_s(const priced_record& p, const kernel_record& r, const gpu_spec& g,
+                                      const ceilings& used, const kernel_efficiency& e,
+                                      const std::optional<calibrated_power>& power, clock_choice clock) {
+    const auto* c = e.curve_for(p.features.family, p.features.peak);
+    if (!c) return time_lower_bound(p.work, used).lower_bound_s;
+    const double max_clock = g.max_clock_hz.value_or(1.98e9);
+    double f = record_clock_hz(r, max_clock);
+    if (clock == clock_choice::power_model) {
+        f = max_clock;
+        if (power && std::isfinite(power->power_limit_w))
+            f = power_capped_clock_hz(p.features, *c, used, power->coefficients, power->power_limit_w,
+                                      std::isfinite(power->max_clock_hz) ? power->max_clock_hz : max_clock);
+    }
+    return c->time_s(p.features, f, used);
+}
+
+/// Errors of one op family.
+struct validation_row {
+    std::string family;
+    std::size_t n = 0;
+    error_summary datasheet, calibrated, calibrated_power_clock, cross_validated;
+};
+
+/// A record's errors, for the list of misses.
+struct validation_point {
+    std::string family, label;
+    double measured_s = 0, datasheet_s = 0, calibrated_s = 0, cross_validated_s = 0;
+};
+
+struct validation_report {
+    std::vector<validation_row> rows;  ///< families in a fixed order, then "all"
+    std::vector<validation_point> points;
+};
+
+/// Compares every modeled record of `sweep` with `roofline kernel`'s prediction at datasheet
+/// ceilings (x published efficiencies + launch floor) and with the calibration `cal`:
+/// in sample (the curve in `cal`, record clocks), with the power-model clock, and held out
+/// (curves refitted on the sweep by `folds`-fold cross-validation, record clocks).
+inline validation_report validate_calibration(const kernel_sweep& sweep, const gpu_spec& g, const calibration& cal,
+                                              int folds = 5, const curve_fit_options& fit = {}) {
+    const ceilings ds = datasheet_ceilings(g);
+    const ceilings ach = achievable(ds);
+    ceilings used = ach;
+    link_params lp;
+    kernel_efficiency e;
+    apply_calibration(used, lp, e, cal);
+    const double max_clock = g.max_clock_hz.value_or(1.98e9);
+    validation_report rep;
+    struct item {
+        priced_record p;
+        const kernel_record* r;
+    };
+    std::map<std::string, std::vector<item>> by_family;
+    std::map<std::string, std::vector<std::pair<const kernel_record*, std::array<priced_record, 2>>>> layers;
+    for (const auto& r : sweep.records) {
+        if (r.op == "moe_layer") {
+            // The validation sweep times a whole MoE layer: gate_up then down over `experts`
+            // experts with `tokens_per_expert` rows each (top-1).
+            const double E = r.param("experts", sweep.file), h = r.param("hidden", sweep.file);
+            const double i = r.param("inter", sweep.file), t = r.param("tokens_per_expert", sweep.file);
+            const std::vector<double> rows(static_cast<std::size_t>(E), t);
+            std::array<priced_record, 2> parts;
+            const std::array<std::pair<double, double>, 2> nk = {{{2 * i, h}, {h, i}}};
+            for (std::size_t j = 0; j < 2; ++j) {
+                parts[j].work = grouped_gemm_workload(rows, nk[j].first, nk[j].second, dtype::bf16, dtype::bf16,
+                                                      dtype::bf16, peak_key::bf16);
+                parts[j].features = grouped_gemm_features(rows, nk[j].first, nk[j].second, parts[j].work, peak_key::bf16);
+                parts[j].family_label = "grouped gemm";
+            }
+            parts[0].label = "moe layer E=" + std::to_string(static_cast<int>(E)) + " h=" + std::to_string(static_cast<int>(h)) +
+                             " t/e=" + std::to_string(static_cast<int>(t));
+            layers["grouped gemm"].push_back({&r, parts});
+            continue;
+        }
+        const auto p = price_record(r, g, sweep.file);
+        if (!p) continue;
+        by_family[p->family_label].push_back({*p, &r});
+    }
+    for (const auto& [fam, v] : layers) by_family.try_emplace(fam);
+    const std::vector<std::string> order = {"gemm bf16", "gemm fp8", "grouped gemm", "sdpa prefill", "sdpa decode", "copy"};
+    std::vector<double> all_ds, all_cal, all_pc, all_cv;
+    for (const auto& fam : order) {
+        const auto it = by_family.find(fam);
+        if (it == by_family.end()) continue;
+        const auto& items = it->second;
+        std::vector<curve_point> pts;
+        for (const auto& x : items) pts.push_back({x.p.features, record_clock_hz(*x.r, max_clock), x.r->time_s, x.p.label});
+        std::vector<double> cv(items.size(), std::numeric_limits<double>::quiet_NaN());
+        // Held out: curves refitted on the other folds, with the calibrated ceilings as fallback
+        // (as `calibrate` fits them).
+        if (folds >= 2 && pts.size() >= static_cast<std::size_t>(folds) + 3) cv = cross_validate_curve(pts, used, fit, folds);
+        validation_row row;
+        row.family = fam;
+        row.n = items.size();
+        std::vector<double> eds, ecal, epc, ecv;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const auto& x = items[i];
+            const double t = x.r->time_s;
+            const double tds = price_kernel(x.p.work, ds, ach).predicted_s();
+            const double tcal = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::record);
+            const double tpc = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::power_model);
+            eds.push_back(std::abs(tds / t - 1));
+            ecal.push_back(std::abs(tcal / t - 1));
+            epc.push_back(std::abs(tpc / t - 1));
+            if (std::isfinite(cv[i])) ecv.push_back(std::abs(cv[i] / t - 1));
+            rep.points.push_back({fam, x.p.label, t, tds, tcal, cv[i]});
+        }
+        // Whole MoE layers (validation sweep): the sum of their two grouped GEMMs; no held-out fit.
+        if (const auto lit = layers.find(fam); lit != layers.end())
+            for (const auto& [r, parts] : lit->second) {
+                const double t = r->time_s;
+                double tds = 0, tcal = 0, tpc = 0;
+                for (const auto& part : parts) {
+                    tds += price_kernel(part.work, ds, ach).predicted_s();
+                    tcal += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::record);
+                    tpc += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::power_model);
+                }
+                eds.push_back(std::abs(tds / t - 1));
+                ecal.push_back(std::abs(tcal / t - 1));
+                epc.push_back(std::abs(tpc / t - 1));
+                rep.points.push_back({fam, parts[0].label, t, tds, tcal, std::numeric_limits<double>::quiet_NaN()});
+                ++row.n;
+            }
+        row.datasheet = summarize_errors(eds);
+        row.calibrated = summarize_errors(ecal);
+        row.calibrated_power_clock = summarize_errors(epc);
+        row.cross_validated = summarize_errors(ecv);
+        all_ds.insert(all_ds.end(), eds.begin(), eds.end());
+        all_cal.insert(all_cal.end(), ecal.begin(), ecal.end());
+        all_pc.insert(all_pc.end(), epc.begin(), epc.end());
+        all_cv.insert(all_cv.end(), ecv.begin(), ecv.end());
+        rep.rows.push_back(row);
+    }
+    validation_row all;
+    all.family = "all";
+    all.n = all_ds.size();
+    all.datasheet = summarize_errors(all_ds);
+    all.calibrated = summarize_errors(all_cal);
+    all.calibrated_power_clock = summarize_errors(all_pc);
+    all.cross_validated = summarize_errors(all_cv);
+    rep.rows.push_back(all);
+    return rep;
+}
+
+}  // namespace roofline

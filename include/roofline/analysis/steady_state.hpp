@@ -1,0 +1,98 @@
+#pragma once
+// The steady state of a serving engine under continuous batching: how decode steps and prefill
+// chunks share a model instance's time, and what that gives in throughput and latency. One set
+// of formulas for `roofline analyze` (analysis/serving.hpp) and `roofline plan` (analysis/plan.hpp).
+//
+// C requests in flight per model instance, each ISL prompt and OSL output tokens. Decode runs in
+// steps of b sequences at the mean context L = ISL + OSL/2 (the middle of a request's life), each
+// taking t_dec; prefill runs in chunks (SGLang `--chunked-prefill-size`) and costs t_pre per prompt
+// token. A fully busy instance spends, per output token, t_dec / b in decode and (ISL / OSL) t_pre
+// in prefill:
+//
+//   r_out   = 1 / ( t_dec / b + (ISL / OSL) t_pre )        output tokens/s per instance
+//   r_total = r_out (1 + ISL / OSL)                          input + output tokens/s
+//   decode share of busy time = r_out t_dec / b
+//   TPOT    = C / r_out                                      (Little's law: C streams share r_out)
+//
+// Without pipeline parallelism b = C and TPOT = t_dec + C (ISL / OSL) t_pre: each decode step plus
+// the prefill work interleaved per step. With pp pipeline stages the C sequences are split into pp
+// micro-batches of b = C / pp; every stage works on one micro-batch while the others hold the
+// rest, a stage step takes t_dec(b), and each sequence gets a token every pp t_dec.
+//
+// TTFT (lower bound: queueing and the decode step a request waits behind are not counted): the
+// prompt's ceil(ISL / chunk) chunk steps through the pp stages, (chunks + pp - 1) t_chunk.
+
+#include <algorithm>  // std::max, std::min
+#include <cmath>      // std::ceil
+#include <optional>   // std::optional
+
+#include "roofline/models/transformer.hpp"
+
+namespace roofline {
+
+/// SGLang's default `--chunked-prefill-size` on large-memory GPUs (sglang server_args.py): the
+/// most prompt tokens one prefill step takes.
+inline constexpr double default_prefill_chunk_tokens = 8192;
+
+/// Mean context of a decoding sequence over its life, ISL + OSL / 2 (at least 1 token).
+inline double mean_decode_context_tokens(double isl, double osl) { return std::max(1.0, isl + osl / 2.0); }
+
+/// The prefill step of the steady state.
+struct prefill_chunk {
+    sequence_group group;          ///< the prompts of one chunk step (one model instance)
+    double tokens = 0;             ///< prompt tokens in the step
+    double chunks_per_prompt = 1;  ///< steps one prompt needs: ceil(ISL / chunk)
+    /// The step as a batch for `model_step`.
+    step_batch batch() const {
+        return step_batch::prefill(group.count, group.new_tokens, group.context_tokens);
+    }
+};
+
+/// The chunk a steady-state instance prefills with `requests` in flight (ISL >= 1 tokens each):
+///  * ISL <= chunk: P = min(chunk, ISL x requests) tokens as max(1, P / ISL) prompts of
+///    min(ISL, P) tokens (several prompts batched into one step);
+///  * ISL > chunk: one chunk of `chunk` tokens on top of a cached prefix of ISL / 2 (the mean
+///    position of a chunk inside a long prompt).
+inline prefill_chunk steady_prefill_chunk(double isl, double requests, double chunk_tokens = default_prefill_chunk_tokens) {
+    prefill_chunk p;
+    isl = std::max(1.0, isl);
+    if (isl <= chunk_tokens) {
+        const double pre = std::min(chunk_tokens, isl * requests);
+        p.group = {std::max(1.0, pre / isl), std::min(isl, pre), 0.0};
+        p.chunks_per_prompt = 1;
+    } else {
+        p.group = {1.0, chunk_tokens, isl / 2.0};
+        p.chunks_per_prompt = std::ceil(isl / chunk_tokens);
+    }
+    p.tokens = p.group.count * p.group.new_tokens;
+    return p;
+}
+
+/// Rates of one model instance in the steady state (see the header comment).
+struct steady_state_rates {
+    double output_tokens_per_s = 0;  ///< r_out
+    double total_tokens_per_s = 0;   ///< r_out (1 + ISL / OSL)
+    double decode_share = 1;         ///< share of busy time in decode steps
+    double tpot_s = 0;               ///< C / r_out
+};
+
+/// r_out, r_total, decode share and TPOT for decode steps of `decode_sequences` taking
+/// `decode_step_s`, `requests` in flight per instance, prefill at `prefill_s_per_token` (nullopt:
+/// prefill not modeled) and `isl_over_osl` prompt tokens per output token.
+inline steady_state_rates steady_state(double decode_step_s, double decode_sequences, double requests,
+                                       std::optional<double> prefill_s_per_token, double isl_over_osl) {
+    steady_state_rates r;
+    const double per_token_decode = decode_step_s / decode_sequences;
+    r.output_tokens_per_s = 1.0 / (per_token_decode + (prefill_s_per_token ? isl_over_osl * *prefill_s_per_token : 0.0));
+    r.total_tokens_per_s = r.output_tokens_per_s * (1.0 + isl_over_osl);
+    r.decode_share = prefill_s_per_token ? r.output_tokens_per_s * per_token_decode : 1.0;
+    r.tpot_s = requests / r.output_tokens_per_s;
+    return r;
+}
+
+/// Lower bound on TTFT: the prompt's chunk steps through `pp` stages, (chunks + pp - 1) t_chunk.
+inline double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp) {
+    return (chunks_per_prompt + pp - 1) * chunk_step_s;
+}
+
+}  // namespace roofline

@@ -1,0 +1,361 @@
+// Tests of analysis/calibration.hpp: every fit recovers known parameters from synthetic data,
+// refuses degenerate input with a clear error, and the committed H200 calibration keeps its
+// accuracy on the recorded measurements (a regression in the models or the fit fails here).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "roofline/analysis/calibration.hpp"
+#include "roofline/core/catalog.hpp"
+#include "test_support.hpp"
+
+using namespace roofline;
+
+namespace {
+
+/// A deterministic +-`amp` relative perturbation (no random generator: the same everywhere).
+double wobble(std::size_t i, double amp) { return 1.0 + amp * std::sin(1.7 * static_cast<double>(i) + 0.3); }
+
+/// Synthetic dense bf16 GEMMs timed by a known curve at clocks between 1.4 and 1.98 GHz.
+std::vector<curve_point> synthetic_gemms(const kernel_curve& truth, const ceilings& fallback, double noise) {
+    std::vector<curve_point> pts;
+    std::size_t i = 0;
+    for (double m : {1.0, 4.0, 16.0, 64.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0, 8192.0, 16384.0})
+        for (double nk : {4096.0, 8192.0}) {
+            const auto w = gemm_workload({m, nk, nk}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+            curve_point p;
+            p.features = gemm_features(w, peak_key::bf16);
+            p.clock_hz = 1.4e9 + 0.58e9 * static_cast<double>((i * 7) % 11) / 10.0;
+            p.measured_s = truth.time_s(p.features, p.clock_hz, fallback) * wobble(i, noise);
+            p.label = "m=" + std::to_string(static_cast<int>(m));
+            pts.push_back(p);
+            ++i;
+        }
+    return pts;
+}
+
+kernel_curve known_gemm_curve() {
+    kernel_curve c;
+    c.family = kernel_family::gemm;
+    c.peak = peak_key::bf16;
+    c.fixed_latency_s = 8e-6;
+    c.flops_per_clock = 450e3;  // 3409 FLOP per SM per clock on 132 SMs
+    c.bytes_per_s = 3.6e12;
+    c.floor_s = 20e-6;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("quantiles are nearest-rank: the ceil(q n)-th smallest value") {
+    // 10 values 1..10: median = 5th = 5, p90 = 9th = 9; 5 values: p90 = ceil(4.5) = 5th.
+    CHECK(quantile_nearest_rank({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.5) == 5);
+    CHECK(quantile_nearest_rank({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.9) == 9);
+    CHECK(quantile_nearest_rank({1, 2, 3, 4, 5}, 0.9) == 5);
+    CHECK(std::isnan(quantile_nearest_rank({}, 0.5)));
+}
+
+TEST_CASE("a GEMM curve fit recovers fixed latency, FLOP per clock, bandwidth and floor") {
+    const ceilings fb = achievable(datasheet_ceilings(gpus::h200_sxm()));
+    const auto truth = known_gemm_curve();
+    SUBCASE("exact data: every parameter within 0.1%") {
+        const auto c = fit_kernel_curve(synthetic_gemms(truth, fb, 0.0), fb);
+        CHECK(c.fixed_latency_s == doctest::Approx(8e-6).epsilon(1e-3));
+        CHECK(c.flops_per_clock == doctest::Approx(450e3).epsilon(1e-3));
+        CHECK(c.bytes_per_s == doctest::Approx(3.6e12).epsilon(1e-3));
+        CHECK(c.floor_s == doctest::Approx(20e-6).epsilon(1e-3));
+        CHECK(c.fit.median_abs_error < 1e-6);
+        CHECK(c.fit.points == 22);
+        CHECK(c.fit.floor_points + c.fit.compute_points + c.fit.memory_points == 22);
+    }
+    SUBCASE("+-3% deterministic noise: within 10%, residuals near the noise") {
+        const auto c = fit_kernel_curve(synthetic_gemms(truth, fb, 0.03), fb);
+        CHECK(c.flops_per_clock == doctest::Approx(450e3).epsilon(0.05));
+        CHECK(c.bytes_per_s == doctest::Approx(3.6e12).epsilon(0.10));
+        CHECK(c.floor_s == doctest::Approx(20e-6).epsilon(0.10));
+        CHECK(c.fit.p90_abs_error < 0.04);
+        // Held out, the error stays near the noise too.
+        const auto pts = synthetic_gemms(truth, fb, 0.03);
+        const auto s = summarize_errors(abs_errors(pts, cross_validate_curve(pts, fb, {}, 5)));
+        CHECK(s.n == pts.size());
+        CHECK(s.median < 0.04);
+    }
+}
+
+TEST_CASE("a grouped GEMM fit finds the M tile its groups are padded to") {
+    const ceilings fb = achievable(datasheet_ceilings(gpus::h200_sxm()));
+    kernel_curve truth;
+    truth.family = kernel_family::grouped_gemm;
+    truth.fixed_latency_s = 20e-6;
+    truth.flops_per_clock = 400e3;
+    truth.bytes_per_s = 3.0e12;
+    truth.tile_rows = 128;
+    // 64 experts; rows per expert from 1 to 1100 in uneven steps (padding matters where rows
+    // sit just above a multiple of 128).
+    std::vector<curve_point> pts;
+    for (int t = 1; t <= 24; ++t) {
+        std::vector<double> rows;
+        for (int e = 0; e < 64; ++e) rows.push_back(std::floor(1 + 46.0 * t * (1 + 0.3 * std::sin(e + t))));
+        const auto w = grouped_gemm_workload(rows, 3072, 4096, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+        curve_point p;
+        p.features = grouped_gemm_features(rows, 3072, 4096, w, peak_key::bf16);
+        p.clock_hz = 1.6e9;
+        p.measured_s = truth.time_s(p.features, p.clock_hz, fb);
+        pts.push_back(p);
+    }
+    const auto c = fit_kernel_curve(pts, fb);
+    CHECK(c.tile_rows == 128);
+    CHECK(c.flops_per_clock == doctest::Approx(400e3).epsilon(1e-3));
+    CHECK(c.fixed_latency_s == doctest::Approx(20e-6).epsilon(1e-3));
+}
+
+TEST_CASE("terms the data cannot identify fall back to the ceilings instead of becoming NaN") {
+    const ceilings fb = achievable(datasheet_ceilings(gpus::h200_sxm()));
+    // Copies: bytes only. No point is compute-bound: phi stays unidentified (NaN in the file),
+    // and predictions are finite.
+    std::vector<curve_point> pts;
+    for (double b : {1e6, 1e7, 1e8, 1e9, 4e9}) {
+        curve_point p;
+        p.features = copy_features(b);
+        p.clock_hz = 1.98e9;
+        p.measured_s = 5e-6 + 2 * b / 4.3e12;
+        pts.push_back(p);
+    }
+    const auto c = fit_kernel_curve(pts, fb);
+    CHECK(std::isnan(c.flops_per_clock));
+    CHECK(c.bytes_per_s == doctest::Approx(4.3e12).epsilon(1e-6));
+    CHECK(c.fixed_latency_s == doctest::Approx(5e-6).epsilon(1e-6));
+    CHECK(std::isfinite(c.time_s(copy_features(3e8), 1.98e9, fb)));
+}
+
+TEST_CASE("degenerate curve input is refused with a clear error") {
+    const ceilings fb = achievable(datasheet_ceilings(gpus::h200_sxm()));
+    std::vector<curve_point> two(2);
+    for (auto& p : two) {
+        p.features = copy_features(1e9);
+        p.clock_hz = 1.98e9;
+        p.measured_s = 5e-4;
+    }
+    CHECK_THROWS_WITH_AS(fit_kernel_curve(two, fb), doctest::Contains("at least 3 measured kernels, got 2"), usage_error);
+    auto bad = two;
+    bad.push_back(two.front());
+    bad.back().measured_s = std::nan("");
+    bad.back().label = "copy nan";
+    CHECK_THROWS_WITH_AS(fit_kernel_curve(bad, fb), doctest::Contains("\"copy nan\""), usage_error);
+    bad.back().measured_s = 1e-3;
+    bad.back().clock_hz = 0;
+    CHECK_THROWS_WITH_AS(fit_kernel_curve(bad, fb), doctest::Contains("SM clock"), usage_error);
+    bad.back().clock_hz = 1.98e9;
+    bad.back().features = gemm_features(gemm_workload({1, 2, 3}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16),
+                                        peak_key::bf16);
+    CHECK_THROWS_WITH_AS(fit_kernel_curve(bad, fb), doctest::Contains("one family"), usage_error);
+    // Three identical points: solvable, finite, no NaN.
+    auto same = two;
+    same.push_back(two.front());
+    const auto c = fit_kernel_curve(same, fb);
+    CHECK(std::isfinite(c.time_s(same.front().features, 1.98e9, fb)));
+    CHECK_THROWS_AS(cross_validate_curve(same, fb, {}, 1), usage_error);
+}
+
+TEST_CASE("a link fit recovers alpha-beta from a synthetic all-reduce sweep") {
+    // Ring all-reduce on n ranks: t = base + 2(n-1) alpha + 2(n-1)/n S / beta.
+    const auto sweep = [](int n, double base, double alpha, double beta) {
+        collective_sweep s;
+        s.file = "synthetic_" + std::to_string(n);
+        s.collective = "all_reduce";
+        s.ranks = n;
+        for (double S = 1024; S <= 1 << 30; S *= 4) {
+            collective_point p;
+            p.size_bytes = S;
+            const double t = base + 2 * (n - 1) * alpha + 2.0 * (n - 1) / n * S / beta;
+            p.out_of_place = collective_timing{t, S / t, 0, std::nullopt};
+            s.points.push_back(p);
+        }
+        return s;
+    };
+    SUBCASE("two rank counts separate base and alpha") {
+        const auto l = fit_link({sweep(2, 10e-6, 2e-6, 300e9), sweep(8, 10e-6, 2e-6, 300e9)}, link_kind::nvlink);
+        CHECK(l.params.beta_bytes_per_s == doctest::Approx(300e9).epsilon(1e-6));
+        CHECK(l.params.alpha_s == doctest::Approx(2e-6).epsilon(1e-6));
+        CHECK(l.params.base_latency_s == doctest::Approx(10e-6).epsilon(1e-6));
+        CHECK(l.ranks == 8);
+        CHECK(l.points == 22);  // 1 KiB x 4^k up to 1 GiB: 11 sizes per sweep
+        CHECK(l.median_abs_error < 1e-9);
+    }
+    SUBCASE("one rank count: L = base + 2 alpha split with NCCL's 0.47 us NVLink hop") {
+        // n = 2: L = 10 + 2 x 2 = 14 us -> alpha 0.47 us, base 14 - 0.94 = 13.06 us.
+        const auto l = fit_link({sweep(2, 10e-6, 2e-6, 300e9)}, link_kind::nvlink);
+        CHECK(l.params.beta_bytes_per_s == doctest::Approx(300e9).epsilon(1e-6));
+        CHECK(l.params.alpha_s == doctest::Approx(0.47e-6));
+        CHECK(l.params.base_latency_s == doctest::Approx(13.06e-6).epsilon(1e-6));
+        CHECK(l.params.p2p);
+    }
+    SUBCASE("too few sizes") {
+        auto s = sweep(2, 10e-6, 2e-6, 300e9);
+        s.points.resize(2);
+        CHECK_THROWS_WITH_AS(fit_link({s}, link_kind::pcie), doctest::Contains("at least 3 measured sizes, got 2"),
+                             usage_error);
+    }
+}
+
+TEST_CASE("the link fit on nccl-tests stdout (16 H100s over two nodes) reaches the measured busbw") {
+    const auto path = roofline::test::shared_sample("nccl/all_reduce_perf_2x8xH100.txt");
+    if (!roofline::test::have_sample(path)) return;
+    const auto l = fit_link({read_nccl_tests(path.string())}, link_kind::nvlink);
+    // busbw reaches 318 GB/s at 2 GiB; relative residuals weigh every size alike, and the 4-64 MB
+    // points (busbw 22-100 GB/s, where NCCL changes protocol across the two nodes) pull beta
+    // below that plateau. It stays within 250-350 GB/s.
+    CHECK(l.params.beta_bytes_per_s > 250e9);
+    CHECK(l.params.beta_bytes_per_s < 350e9);
+    CHECK(l.ranks == 16);
+    // Small messages take 122-136 us: the latency term carries them (143 us fitted: the LS also
+    // spreads the mid-size protocol change over it).
+    CHECK(l.params.base_latency_s + 30 * l.params.alpha_s > 115e-6);
+    CHECK(l.params.base_latency_s + 30 * l.params.alpha_s < 150e-6);
+}
+
+TEST_CASE("a power fit recovers static, per-FLOP and per-byte energy from samples") {
+    // Truth: 120 W static, bf16 0.8 pJ/FLOP and fp8 0.45 pJ/FLOP at 1.5 GHz with f^2 scaling
+    // (x = 3), 110 pJ/B of DRAM. Samples at clocks 1.2-1.98 GHz (a 65% span: x is fitted).
+    std::vector<power_point> pts;
+    const auto add = [&](double f, double bf16, double fp8, double dram) {
+        power_point p;
+        p.sm_clock_hz = f;
+        p.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = bf16;
+        p.flops_per_s[static_cast<std::size_t>(peak_key::fp8)] = fp8;
+        p.dram_bytes_per_s = dram;
+        const double s = (f / 1.5e9) * (f / 1.5e9);
+        p.power_w = 120 + 0.8e-12 * s * bf16 + 0.45e-12 * s * fp8 + 110e-12 * dram;
+        pts.push_back(p);
+    };
+    add(1.98e9, 0, 0, 0);
+    add(1.98e9, 0, 0, 4.2e12);
+    add(1.98e9, 0, 0, 2.0e12);
+    add(1.2e9, 500e12, 0, 0.1e12);
+    add(1.5e9, 650e12, 0, 0.2e12);
+    add(1.8e9, 700e12, 0, 0.5e12);
+    add(1.3e9, 0, 1100e12, 0.1e12);
+    add(1.6e9, 0, 1250e12, 0.3e12);
+    const auto p = fit_power(pts);
+    const auto& c = p.coefficients;
+    CHECK(c.clock_exponent == 3.0);
+    CHECK(c.static_w == doctest::Approx(120).epsilon(1e-6));
+    CHECK(c.joules_per_dram_byte == doctest::Approx(110e-12).epsilon(1e-6));
+    // e_k is reported at the median compute clock (1.5 GHz here), where the truth was set.
+    CHECK(c.reference_clock_hz == 1.5e9);
+    CHECK(c.flop_energy_at(peak_key::bf16) == doctest::Approx(0.8e-12).epsilon(1e-6));
+    CHECK(c.flop_energy_at(peak_key::fp8) == doctest::Approx(0.45e-12).epsilon(1e-6));
+    CHECK(std::isnan(c.flop_energy_at(peak_key::fp16)));
+    CHECK(p.rms_residual_w < 1e-6);
+    CHECK(predicted_power_w(c, pts[4]) == doctest::Approx(pts[4].power_w));
+    // Too few samples for the four coefficients (static, bf16, fp8, DRAM): 3 of the 5 needed.
+    const std::vector<power_point> few = {pts[0], pts[3], pts[6]};
+    CHECK_THROWS_WITH_AS(fit_power(few), doctest::Contains("at least 5 steady samples"), usage_error);
+}
+
+TEST_CASE("ceilings are the envelope: the largest rate, the smallest latency, the best rate per clock") {
+    const auto e = fit_ceilings({{"bf16", 700e12, 1.44e9, "a", "capped"},
+                                 {"bf16", 800e12, 1.98e9, "b", "short"},
+                                 {"bf16", std::nan(""), 1.9e9, "c", "bad"},
+                                 {"launch_latency_s", 5e-6, std::nan(""), "a", "eager"},
+                                 {"launch_latency_s", 4.4e-6, std::nan(""), "b", "eager2"}});
+    const auto& bf16 = e.at("bf16");
+    CHECK(bf16.first == 800e12);
+    // per clock: 700e12 / 1.44e9 = 486,111 > 800e12 / 1.98e9 = 404,040
+    CHECK(bf16.second.flops_per_clock == doctest::Approx(700e12 / 1.44e9));
+    CHECK(bf16.second.records == 2);  // the NaN point is not counted
+    CHECK(bf16.second.files == std::vector<std::string>{"a", "b"});
+    CHECK(bf16.second.method.find("best: short; best per clock: capped") != std::string::npos);
+    CHECK(e.at("launch_latency_s").first == 4.4e-6);
+}
+
+// --- the committed H200 calibration --------------------------------------------------------------
+
+TEST_CASE("the committed H200 calibration is what `roofline calibrate` fits from the recorded data") {
+    const auto cal_path = roofline::test::repo_data("calibration/h200-sxm.json");
+    const auto m = roofline::test::repo_data("measurements/h200/");
+    const auto v = roofline::test::repo_data("validation/");
+    if (!roofline::test::have_sample(cal_path) || !roofline::test::have_sample(m / "kernels.json")) return;
+    const auto committed = read_calibration(cal_path.string());
+    calibrate_options o;
+    o.created_utc = committed.created_utc;
+    o.link = link_kind::nvlink;
+    o.link_given = true;
+    o.smi_query_fields = "timestamp,power.draw,enforced.power.limit,clocks.sm,clocks.max.sm,clocks_event_reasons.sw_power_cap";
+    const auto fresh = calibrate({(m / "kernels.json").string(), (m / "ceilings.json").string(),
+                                  (m / "allreduce_2gpu.json").string(), (m / "kernels_nvidia_smi.csv.gz").string(),
+                                  (m / "ceilings_nvidia_smi.csv.gz").string(), (v / "h200_power_phases.json").string(),
+                                  (v / "h200_power_smi.csv.gz").string()},
+                                 gpus::h200_sxm(), o)
+                           .overlay;
+    REQUIRE(fresh.curves.size() == committed.curves.size());
+    for (std::size_t i = 0; i < fresh.curves.size(); ++i) {
+        const auto& a = fresh.curves[i];
+        const auto& b = committed.curves[i];
+        CAPTURE(std::string(to_string(a.family)));
+        CHECK(a.family == b.family);
+        CHECK(a.fixed_latency_s == doctest::Approx(b.fixed_latency_s).epsilon(1e-9));
+        CHECK(a.floor_s == doctest::Approx(b.floor_s).epsilon(1e-9));
+        CHECK(std::isnan(a.flops_per_clock) == std::isnan(b.flops_per_clock));
+        if (!std::isnan(a.flops_per_clock)) CHECK(a.flops_per_clock == doctest::Approx(b.flops_per_clock).epsilon(1e-9));
+        if (!std::isnan(a.bytes_per_s)) CHECK(a.bytes_per_s == doctest::Approx(b.bytes_per_s).epsilon(1e-9));
+        CHECK(a.tile_rows == b.tile_rows);
+        CHECK(a.causal_block_keys == b.causal_block_keys);
+    }
+    REQUIRE(fresh.power.has_value());
+    CHECK(fresh.power->coefficients.static_w == doctest::Approx(committed.power->coefficients.static_w).epsilon(1e-9));
+    REQUIRE(fresh.links.size() == 1);
+    CHECK(fresh.links[0].params.beta_bytes_per_s == doctest::Approx(committed.links[0].params.beta_bytes_per_s).epsilon(1e-9));
+    CHECK(*fresh.dram_bytes_per_s == *committed.dram_bytes_per_s);
+}
+
+TEST_CASE("calibrated kernel predictions on the recorded H200 sweep: median <= 10%, p90 <= 25% per op family") {
+    const auto cal_path = roofline::test::repo_data("calibration/h200-sxm.json");
+    const auto sweep_path = roofline::test::repo_data("measurements/h200/kernels.json");
+    if (!roofline::test::have_sample(cal_path) || !roofline::test::have_sample(sweep_path)) return;
+    const auto rep = validate_calibration(read_kernel_sweep(sweep_path.string()), gpus::h200_sxm(),
+                                          read_calibration(cal_path.string()), 5);
+    REQUIRE(rep.rows.size() == 7);  // six families and "all"
+    for (const auto& r : rep.rows) {
+        CAPTURE(r.family);
+        MESSAGE(r.family << " n=" << r.n << ": datasheet " << 100 * r.datasheet.median << "% / " << 100 * r.datasheet.p90
+                         << "%, calibrated " << 100 * r.calibrated.median << "% / " << 100 * r.calibrated.p90
+                         << "%, held out " << 100 * r.cross_validated.median << "% / " << 100 * r.cross_validated.p90
+                         << "%, power-model clock " << 100 * r.calibrated_power_clock.median << "% / "
+                         << 100 * r.calibrated_power_clock.p90 << "%");
+        // The targets, in sample and held out (5-fold, folds interleaved by measured time).
+        CHECK(r.calibrated.median <= 0.10);
+        CHECK(r.calibrated.p90 <= 0.25);
+        CHECK(r.cross_validated.median <= 0.10);
+        CHECK(r.cross_validated.p90 <= 0.25);
+    }
+    const auto& all = rep.rows.back();
+    CHECK(all.n == 229);  // 233 records less 4 launch-cost records
+    // Datasheet ceilings x published efficiencies miss this sweep's 25% target (34.8% today):
+    // fp8 GEMMs up to M = 1024 and small SDPA calls are bound by the sweep's per-call host time
+    // (40 and 90 us) that no datasheet predicts. Guard the value so that a change shows.
+    CHECK(all.datasheet.median == doctest::Approx(0.348).epsilon(0.05));
+    // With the clock the calibrated power model predicts (no measured clock): all families
+    // median <= 12%; bf16 GEMM is the worst (short GEMMs run above the sustained capped clock).
+    CHECK(all.calibrated_power_clock.median <= 0.06);
+    for (const auto& r : rep.rows) CHECK(r.calibrated_power_clock.median <= 0.12);
+}
+
+TEST_CASE("a profiler trace recorded with shapes gives GEMM rate points (the H200 power-capped GEMM)") {
+    const auto path = roofline::test::repo_data("samples/h200/gemm_power/trace.json.gz");
+    if (!roofline::test::have_sample(path)) return;
+    CHECK(detect_measurement_format(path.string()) == measurement_format::kineto_trace);
+    const auto pts = trace_gemm_points(read_kineto(path.string()));
+    // 3 steps x 4 aten::mm of 16384^3 bf16 (data/samples/h200/gemm_power/README.md); the trace
+    // has 15 GEMM kernels, 12 of them linked to a recorded aten::mm, of 12.30-12.77 ms:
+    // 2 x 16384^3 / 12.77 ms = 689 TFLOP/s up to 2 x 16384^3 / 12.30 ms = 715 TFLOP/s.
+    REQUIRE(pts.size() == 12);
+    for (const auto& p : pts) {
+        CHECK(p.key == "bf16");
+        CHECK(p.value >= 688e12);
+        CHECK(p.value <= 716e12);
+        CHECK(std::isnan(p.clock_hz));
+    }
+}

@@ -1,0 +1,47 @@
+// Tests of analysis/steady_state.hpp: the shared steady-state formulas, by hand.
+#include <doctest/doctest.h>
+
+#include "roofline/analysis/steady_state.hpp"
+
+using namespace roofline;
+
+TEST_CASE("mean decode context and the steady-state prefill chunk") {
+    CHECK(mean_decode_context_tokens(1024, 512) == 1280);
+    CHECK(mean_decode_context_tokens(0, 1) == 1);  // at least one token
+    // 256 requests of 1,024 tokens: the 8,192-token chunk holds 8 prompts.
+    auto p = steady_prefill_chunk(1024, 256);
+    CHECK(p.group.count == 8);
+    CHECK(p.group.new_tokens == 1024);
+    CHECK(p.tokens == 8192);
+    CHECK(p.chunks_per_prompt == 1);
+    // 4 requests: all four prompts in one step of 4,096 tokens.
+    p = steady_prefill_chunk(1024, 4);
+    CHECK(p.tokens == 4096);
+    CHECK(p.batch().tokens() == 4096);
+    // A 20,000-token prompt: chunks of 8,192 on a mean cached prefix of 10,000; 3 chunks.
+    p = steady_prefill_chunk(20000, 64);
+    CHECK(p.group.count == 1);
+    CHECK(p.group.context_tokens == 10000);
+    CHECK(p.tokens == 8192);
+    CHECK(p.chunks_per_prompt == 3);
+}
+
+TEST_CASE("steady-state rates, TPOT and TTFT, by hand") {
+    // Decode step 30 ms for 64 sequences, prefill 0.1 ms per prompt token, ISL / OSL = 2:
+    // per output token 30 / 64 = 0.46875 ms + 2 x 0.1 = 0.66875 ms -> 1,495.33 tok/s out,
+    // x 3 = 4,485.98 total; decode share 0.46875 / 0.66875 = 0.70093; TPOT = 64 / r_out =
+    // 42.8 ms = 30 ms + 64 x 2 x 0.1 ms.
+    const auto r = steady_state(0.030, 64, 64, 1e-4, 2.0);
+    CHECK(r.output_tokens_per_s == doctest::Approx(1495.327).epsilon(1e-6));
+    CHECK(r.total_tokens_per_s == doctest::Approx(3 * 1495.327).epsilon(1e-6));
+    CHECK(r.decode_share == doctest::Approx(0.700935).epsilon(1e-5));
+    CHECK(r.tpot_s == doctest::Approx(0.0428));
+    // Two pipeline stages: 64 requests as two micro-batches of 32, 20 ms per stage step:
+    // 1,600 tok/s; each request gets a token every 2 x 20 ms.
+    const auto pp = steady_state(0.020, 32, 64, std::nullopt, 0.0);
+    CHECK(pp.output_tokens_per_s == doctest::Approx(1600));
+    CHECK(pp.tpot_s == doctest::Approx(0.040));
+    CHECK(pp.decode_share == 1.0);
+    CHECK(steady_ttft_s(0.1, 1, 1) == doctest::Approx(0.1));
+    CHECK(steady_ttft_s(0.1, 3, 2) == doctest::Approx(0.4));  // 3 chunks + 1 more stage
+}

@@ -1,0 +1,63 @@
+# End-to-end tests of `roofline calibrate` and of `--calibration` in kernel, roof and analyze.
+set(_m data/measurements/h200)
+set(_v data/validation)
+set(_cal data/calibration/h200-sxm.json)
+set(_smi_fields timestamp,power.draw,enforced.power.limit,clocks.sm,clocks.max.sm,clocks_event_reasons.sw_power_cap)
+set(_out ${CMAKE_CURRENT_BINARY_DIR}/calibrate_cli_out.json)
+
+# --- calibrate: the recorded H200 data (data/calibration/make.sh without --created-utc) ------------
+roofline_cli_test(calibrate_h200 ARGS calibrate ${_m}/kernels.json ${_m}/ceilings.json ${_m}/allreduce_2gpu.json
+    ${_m}/kernels_nvidia_smi.csv.gz ${_m}/ceilings_nvidia_smi.csv.gz ${_v}/h200_power_phases.json
+    ${_v}/h200_power_smi.csv.gz --smi-fields ${_smi_fields} --link nvlink --gpu h200-sxm -o ${_out}
+    PASS "grouped_gemm +bf16 +60 .*M tile 256.*link nvlink \\(all_reduce over 2 ranks, 21 sizes\\).*power \\(11 steady samples\\)")
+roofline_cli_test(calibrate_h200_json ARGS calibrate ${_m}/kernels.json --gpu h200-sxm -o ${_out} --json --folds 0
+    PASS "\"schema\": \"roofline.calibration/1\".*\"family\": \"attention_decode\"")
+# A trace recorded with shapes: 12 bf16 GEMMs of 16384^3 linked to their aten::mm (kernels of
+# 12.30-12.77 ms) set the bf16 ceiling: at most 2 x 16384^3 / 12.30 ms = 715 TFLOP/s.
+roofline_cli_test(calibrate_trace ARGS calibrate data/samples/h200/gemm_power/trace.json.gz --gpu h200-sxm -o ${_out}
+    PASS "bf16 +7[01][0-9] TFLOP/s +max over 12 measurement")
+# Shared samples: five kernels profiled by ncu (bf16 GEMM: 1.1167e12 FLOP in 1.3857 ms at
+# 1597 MHz = 3822 FLOP per SM per clock, 93% of 4096) and nccl-tests on 16 H100s (two nodes).
+set(_shared ${PROJECT_SOURCE_DIR}/../shared/samples)
+if(EXISTS ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz AND EXISTS ${_shared}/nccl/all_reduce_perf_2x8xH100.txt)
+    roofline_cli_test(calibrate_ncu_nccl ARGS calibrate ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz
+        ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h200-sxm -o ${_out}
+        PASS "3822 FLOP per SM per clock \\(93% of the dense 4096\\).*all_reduce over 16 ranks")
+endif()
+# Bad input: an unrecognised file, a header-less nvidia-smi log without its fields, no output.
+roofline_cli_test(calibrate_unknown_input ARGS calibrate README.md --gpu h200-sxm -o ${_out} EXIT 2)
+roofline_cli_test(calibrate_headerless_smi ARGS calibrate ${_v}/h200_power_smi.csv.gz --gpu h200-sxm -o ${_out} EXIT 2)
+roofline_cli_test(calibrate_no_output ARGS calibrate ${_m}/kernels.json --gpu h200-sxm EXIT 2)
+roofline_cli_test(calibrate_bad_folds ARGS calibrate ${_m}/kernels.json --gpu h200-sxm -o ${_out} --folds 1 EXIT 2)
+roofline_cli_test(calibrate_malformed ARGS calibrate tests/cli/data/calibration_malformed.json --gpu h200-sxm -o ${_out} EXIT 2)
+
+# --- kernel with the committed calibration ---------------------------------------------------------
+# gemm curve (bf16): t_fixed 11.675 us, phi 442,304 FLOP/clock, W 4.192 TB/s, floor 21.1 us.
+# 4096^3 at 1440 MHz: 1.3744e11 / (442304 x 1.44e9) = 215.79 us (> 100.66 MB / 4.192 TB/s
+# = 24.0 us) + 11.67 us = 227.5 us.
+roofline_cli_test(kernel_gemm_calibrated_clock ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --sm-clock-mhz 1440 PASS "predicted 227.5 us \\(compute-bound\\)")
+# Without a clock: the calibrated power model caps it below 1980 MHz.
+roofline_cli_test(kernel_gemm_calibrated_power ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --json PASS "\"clock_source\": \"power-capped at 700 W")
+# Decode attention at batch 1: the sweep's 91.8 us per-call floor sets the time, and is said.
+roofline_cli_test(kernel_attention_calibrated_floor ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
+    --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --calibration ${_cal}
+    PASS "predicted 91.8 us.*per-call floor 91.8 us")
+# MoE: gate_up and down priced by the grouped curve.
+roofline_cli_test(kernel_moe_calibrated ARGS kernel moe --tokens 64 --experts 64 --topk 4 --hidden 4096 --inter 1536
+    --dtype bf16 --gpu h200-sxm --calibration ${_cal} --json PASS "\"name\": \"gate_up\".*\"name\": \"down\"")
+# Collective: the fitted NVLink base latency 35.1 us and beta 333.9 GB/s.
+roofline_cli_test(kernel_collective_calibrated ARGS kernel collective --op all_reduce --bytes 268435456 --ranks 2
+    --gpu h200-sxm --calibration ${_cal} PASS "35.1 us base")
+roofline_cli_test(kernel_bad_clock ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --sm-clock-mhz -5 EXIT 2)
+
+# --- roof and analyze -------------------------------------------------------------------------------
+# Calibrated ceilings: bf16 802 TFLOP/s, DRAM 4.30 TB/s: ridge 802e12 / 4.298e12 = 187 FLOP/B.
+roofline_cli_test(roof_calibrated ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal}
+    PASS "bf16 peak 802 TFLOP/s, DRAM 4.30 TB/s, ridge 187 FLOP/byte")
+roofline_cli_test(roof_calibration_missing ARGS roof --gpu h200-sxm --calibration no-such.json EXIT 2)
+roofline_cli_test(analyze_h200_calibrated ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 1
+    --model data/samples/h200-serving/config.json --calibration ${_cal} --json
+    PASS "\"ceilings\": \"datasheet; modeled: calibrated: data/calibration/h200-sxm.json")

@@ -1,0 +1,49 @@
+# `roofline plan`: the text front, the --json contract keys, CSV, SLO filtering, the SVG chart
+# (rendered in headless Chromium when present), and bad input.
+set(_plan_glm --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --gpus rtx-pro-6000 --counts 8 --isl 1024 --osl 1024)
+roofline_cli_test(plan_glm5_front ARGS plan ${_plan_glm}
+    PASS "650 configurations, 283 fit in memory.*Pareto front.*rtx-pro-6000 +8 +TP1 EP2 DP4 PP2 +1,024")
+roofline_cli_test(plan_glm5_rejections ARGS plan ${_plan_glm}
+    PASS "Rejected: 233 weights do not fit; 107 KV cache does not fit; 27 fewer requests than instances")
+# --json: nlohmann writes object keys sorted; the contract keys of a point, in that order, then the
+# top-level pareto[], points[] and points_evaluated.
+roofline_cli_test(plan_json_point_keys ARGS plan ${_plan_glm} --json
+    PASS "\"bound\":.*\"concurrency\":.*\"count\":.*\"dp\":.*\"ep\":.*\"fits\":.*\"gpu\":.*\"pp\":.*\"tokens_per_s_per_gpu\":.*\"tokens_per_s_per_user\":.*\"tp\":.*\"tpot_s\":.*\"ttft_s\":")
+roofline_cli_test(plan_json_top_keys ARGS plan ${_plan_glm} --json
+    PASS "\"pareto\": \\[.*\"points\": \\[.*\"points_evaluated\": 650")
+roofline_cli_test(plan_json_reason ARGS plan ${_plan_glm} --json
+    PASS "\"reason\": \"weights need [0-9.]+ GB per GPU, more than the 86.4 GB usable of a rtx-pro-6000\"")
+roofline_cli_test(plan_csv ARGS plan ${_plan_glm} --csv
+    PASS "^gpu,count,tp,ep,dp,pp,instances,concurrency,fits,rejection,reason,meets_slo,tokens_per_s_per_gpu.*\nrtx-pro-6000,8,1,1,1,1,8,1,0,idle_instances,1 request in flight for 8 model instances")
+roofline_cli_test(plan_slo_filters ARGS plan ${_plan_glm} --tpot-slo-ms 20 --ttft-slo-ms 2000
+    PASS "69[ \n]+meet the SLOs[ \n]+\\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
+roofline_cli_test(plan_slo_none ARGS plan ${_plan_glm} --tpot-slo-ms 1
+    PASS "No configuration fits and meets the SLOs")
+roofline_cli_test(plan_dense_all_gpus ARGS plan --model data/samples/h200-serving/config.json --gpus all
+    --counts 1-8 --isl 1024 --osl 512 --concurrency 64,256 PASS "Pareto front.*h200-sxm|b200|b300|gb")
+roofline_cli_test(plan_unknown_gpu ARGS plan --model data/models/glm-5/config.json --gpus b200,rtx-pro-7000
+    --counts 8 --isl 1024 --osl 1024 EXIT 2)
+roofline_cli_test(plan_bad_counts ARGS plan --model data/models/glm-5/config.json --gpus b200 --counts 0,8
+    --isl 1024 --osl 1024 EXIT 2)
+roofline_cli_test(plan_bad_concurrency ARGS plan ${_plan_glm} --concurrency 4,x EXIT 2)
+roofline_cli_test(plan_bad_kv_dtype ARGS plan ${_plan_glm} --kv-dtype fp3 EXIT 2)
+roofline_cli_test(plan_bad_quant ARGS plan --model data/models/glm-5/config.json --quant int3 --gpus b200
+    --counts 8 --isl 1024 --osl 1024 EXIT 2)
+roofline_cli_test(plan_missing_model ARGS plan --model data/models/no-such/config.json --gpus b200 --counts 8
+    --isl 1024 --osl 1024 EXIT 2)
+
+find_program(ROOFLINE_CHROMIUM chromium PATHS /usr/bin NO_DEFAULT_PATH)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(ROOFLINE_CHROMIUM AND Python3_Interpreter_FOUND)
+    add_test(NAME cli_render_plan_chromium
+             COMMAND ${CMAKE_COMMAND}
+                     -DROOFLINE=$<TARGET_FILE:roofline_cli>
+                     -DCHROMIUM=${ROOFLINE_CHROMIUM}
+                     -DPYTHON=${Python3_EXECUTABLE}
+                     -DCHECK=${CMAKE_CURRENT_LIST_DIR}/png_check.py
+                     -DOUT=${CMAKE_CURRENT_BINARY_DIR}/render_plan
+                     -P ${CMAKE_CURRENT_LIST_DIR}/plan_render_check.cmake)
+    set_tests_properties(cli_render_plan_chromium PROPERTIES LABELS "cli;render" TIMEOUT 300
+                         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endif()
