@@ -225,18 +225,18 @@ void add_analyze_command(CLI::App& app, common_options& common) {
     static analyze_options o;
     cmd->add_option("bench", o.bench, "SGLang bench_serving JSON/JSONL or vLLM --save-result JSON")->required();
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
-    cmd->add_option("--count", o.count, "GPUs serving the run")->check(finite_positive);
-    cmd->add_option("--model", o.model, "Hugging Face config.json of the served model")->required();
+    cmd->add_option("--count", o.count, "GPUs serving the run")->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--model", o.model, "Hugging Face config.json of the served model (or its folder)")->required();
     cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json (NVFP4 checkpoints)");
-    cmd->add_option("--tp", o.tp, "tensor parallel degree (default: --count / (dp x pp))")->check(finite_positive);
-    cmd->add_option("--ep", o.ep, "expert parallel degree")->check(finite_positive);
-    cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(finite_positive);
-    cmd->add_option("--pp", o.pp, "pipeline parallel degree")->check(finite_positive);
+    cmd->add_option("--tp", o.tp, "tensor parallel degree (default: --count / (dp x pp))")->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--ep", o.ep, "expert parallel degree")->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--pp", o.pp, "pipeline parallel degree")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV logged during the run");
-    cmd->add_option("--isl", o.isl, "input tokens per request (overrides the bench file)")->check(finite_positive);
-    cmd->add_option("--osl", o.osl, "output tokens per request (overrides the bench file)")->check(finite_positive);
+    cmd->add_option("--isl", o.isl, "input tokens per request (overrides the bench file)")->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--osl", o.osl, "output tokens per request (overrides the bench file)")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--concurrency", o.concurrency, "requests in flight (overrides the bench file)")
-        ->check(finite_positive);
+        ->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: from --quant or the model)");
     cmd->add_option("--link", o.link, "interconnect: nvlink, pcie, pcie-no-p2p (default: from the GPU)");
     cmd->add_option("--run", o.run, "analyse only run K (1-based) of a multi-run file; default: every run")

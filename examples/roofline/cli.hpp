@@ -24,6 +24,26 @@ inline const CLI::Validator finite_positive(
     },
     "> 0");
 
+/// CLI11 validator: a finite number in (0, `max`]. Bounds that no real run reaches (10^8 tokens
+/// per request, 10^8 requests or GPUs) turn a typo such as 1e308 into a usage error instead of
+/// an infinite or meaningless roof.
+inline CLI::Validator finite_positive_at_most(double max) {
+    return CLI::Validator(
+        [max](std::string& s) -> std::string {
+            try {
+                std::size_t used = 0;
+                const double v = std::stod(s, &used);
+                if (used == s.size() && std::isfinite(v) && v > 0 && v <= max) return {};
+            } catch (const std::exception&) {
+            }
+            return "must be a number > 0 and <= " + CLI::detail::to_string(max) + ", got \"" + s + "\"";
+        },
+        "> 0");
+}
+
+/// The largest token count, request count or GPU count a command accepts (see finite_positive_at_most).
+inline constexpr double max_plausible_count = 1e8;
+
 /// Options common to every subcommand.
 struct common_options {
     std::string gpu_file;     ///< --gpu-file: JSON that adds or overrides catalog entries

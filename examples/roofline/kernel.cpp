@@ -37,6 +37,7 @@
 #include "roofline/io/calibration.hpp"
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/models/attention.hpp"
+#include "roofline/analysis/achievable.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/gemm.hpp"
 #include "roofline/models/kernel_time.hpp"
@@ -646,10 +647,27 @@ void add_collective(CLI::App* kernel) {
                            {"algbw_bytes_per_s", c.algbw_bytes_per_s},
                            {"busbw_bytes_per_s", c.busbw_bytes_per_s},
                            {"busbw_factor", busbw_factor(op, o.ranks)}};
-        print(j, o.c,
-              {fmt::format("{} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s (nccl-tests)",
-                           c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
-                           c.busbw_bytes_per_s / 1e9)});
+        std::vector<std::string> lines{
+            fmt::format("{} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s (nccl-tests)",
+                        c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
+                        c.busbw_bytes_per_s / 1e9)};
+        // Where a measured all-reduce profile exists for this GPU and link (analysis/achievable.hpp),
+        // show what it predicts beside the datasheet link: on PCIe the two differ by 2-3x, and
+        // `analyze` prices collectives with the measured one.
+        if (!p.cal || !p.cal->link_for(p.datasheet.link))
+            if (const auto prof = find_link_profile(p.gpu, p.datasheet.link)) {
+                const link_params mp = link_params_from_profile(*prof);
+                const collective_cost m = o.algorithm.empty() ? best_collective(op, o.bytes, o.ranks, mp)
+                                                              : collective_time(op, o.bytes, o.ranks, mp, c.algorithm);
+                j["measured_profile"] = {{"time_s", m.time_s},
+                                         {"busbw_bytes_per_s", m.busbw_bytes_per_s},
+                                         {"algorithm", std::string(to_string(m.algorithm))},
+                                         {"profile_ranks", prof->ranks},
+                                         {"source", mp.source}};
+                lines.push_back(fmt::format("with the measured profile ({} ranks, {}): {}, busbw {:.1f} GB/s",
+                                            prof->ranks, mp.source, human_time(m.time_s), m.busbw_bytes_per_s / 1e9));
+            }
+        print(j, o.c, lines);
     });
 }
 

@@ -121,7 +121,7 @@ void add_model_command(CLI::App& app, common_options& common) {
         }
         fmt::print("{} ({}): {} total, {} active per token ({} with the embedding), MTP {}\n", o.model, c.family,
                    billions(pc.total_params), billions(pc.active_params), billions(pc.active_params_with_embedding),
-                   billions(pc.mtp_params));
+                   pc.mtp_params > 0 ? billions(pc.mtp_params) : std::string("none"));
         fmt::print("  weights {} ({}; {} read per token at batch 1)\n", gb(pc.total_weight_bytes),
                    c.quant.quantized() ? c.quant.method + " from " + c.quant.source : "unquantised",
                    gb(pc.active_weight_bytes));

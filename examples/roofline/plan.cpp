@@ -356,8 +356,8 @@ void add_plan_command(CLI::App& app, common_options& common) {
     cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
     cmd->add_option("--gpus", o.gpus, "GPU ids, comma-separated, or \"all\" (see `roofline gpus`)")->required();
     cmd->add_option("--counts", o.counts, "GPUs per deployment, e.g. 1,2,4,8 or 1-64")->required();
-    cmd->add_option("--isl", o.isl, "input tokens per request")->required()->check(CLI::PositiveNumber);
-    cmd->add_option("--osl", o.osl, "output tokens per request")->required()->check(CLI::PositiveNumber);
+    cmd->add_option("--isl", o.isl, "input tokens per request")->required()->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--osl", o.osl, "output tokens per request")->required()->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--concurrency", o.concurrency, "requests in flight per deployment (default 1,2,4,...,4096)");
     cmd->add_option("--ttft-slo-ms", o.ttft_slo_ms, "keep configurations with TTFT at most this")->check(CLI::PositiveNumber);
     cmd->add_option("--tpot-slo-ms", o.tpot_slo_ms, "keep configurations with TPOT at most this")->check(CLI::PositiveNumber);

@@ -18,6 +18,7 @@
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/io/calibration.hpp"
+#include "roofline/io/gpu_json.hpp"
 #include "roofline/report/csv.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/html.hpp"
@@ -39,6 +40,8 @@ struct roof_options {
     bool csv = false;
     double sm_clock_mhz = 0.0;
     std::string calibration;
+    bool dtype_given = false;  ///< --dtype on the command line; else bf16, or the first known peak
+    std::string gpu_file;
 };
 
 /// The requested rate class's peak, or a usage error saying why there is none.
@@ -145,10 +148,23 @@ report::roofline_chart chart_for(const gpu_spec& g, const ceilings& c,
     return chart;
 }
 
-void run_roof(const roof_options& o) {
-    const auto catalog = gpu_catalog::builtin();
+void run_roof(roof_options o) {
+    const auto catalog = load_gpu_catalog(o.gpu_file);
     const auto& g = catalog.at(o.gpu_id);
     if (o.dtype_names.empty()) throw usage_error("--dtype: give at least one dtype");
+    if (!o.dtype_given && !std::isfinite(datasheet_ceilings(g).flops_at(peak_key::bf16))) {
+        // Without --dtype, bf16 is the headline; a GPU whose bf16 peak is unpublished (GB10)
+        // gets the first dtype whose peak is known instead, and says so.
+        for (dtype d : {dtype::fp8_e4m3, dtype::nvfp4, dtype::fp16, dtype::int8}) {
+            const double p = datasheet_ceilings(g).flops_at(peak_of(d));
+            if (g.peak(peak_of(d)).supported && std::isfinite(p) && p > 0) {
+                o.dtype_names = {std::string(to_string(d))};
+                std::fprintf(stderr, "roofline roof: %s has no published bf16 peak; showing %s (choose with --dtype)\n",
+                             g.id.c_str(), o.dtype_names.front().c_str());
+                break;
+            }
+        }
+    }
     if (o.json && o.csv) throw usage_error("--json and --csv: choose one output format");
     std::vector<dtype> dtypes;
     std::vector<peak_key> keys;
@@ -275,8 +291,10 @@ void add_roof_command(CLI::App& app, common_options& common) {
                     "calibration overlay (`roofline calibrate`): measured ceilings replace the datasheet's");
     cmd->add_flag("--json", o.json, "print the ceilings and ridge points as JSON");
     cmd->add_flag("--csv", o.csv, "print the ceilings as CSV");
-    cmd->callback([&common] {
-        (void)common;
+    cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    cmd->callback([cmd, &common] {
+        o.dtype_given = cmd->count("--dtype") > 0;
+        o.gpu_file = common.gpu_file;
         run_roof(o);
     });
 }

@@ -55,7 +55,7 @@ bad_input(nsys_gpu_trace_bad_rows.csv ARGS inspect @FILE@ --format nsys EXIT 0 S
 # CorrId 1e30, GrdX 1e20, GrdY -5, GrdZ 2^32, Reg/Trd 1e300: kept, nothing undefined.
 bad_input(nsys_gpu_trace_huge_numbers.csv ARGS inspect @FILE@ --format nsys EXIT 0 SKIPPED 0 PASS "2 GPU events")
 # A kernel name with bytes ff fe c3: read, and the JSON output stays valid (U+FFFD).
-bad_input(nsys_gpu_trace_non_utf8_name.csv ARGS ${_trace} --json EXIT 0 PASS "gemm_���_kernel")
+bad_input(nsys_gpu_trace_non_utf8_name.csv ARGS ${_trace} --gpu h200-sxm --json EXIT 0 PASS "gemm_���_kernel")
 bad_input(nsys_gpu_trace_unclosed_quote.csv ARGS ${_trace} EXIT 2 ERROR "line 3: quoted field not closed")
 bad_input(nsys_not_a_report.csv ARGS ${_trace} EXIT 2 ERROR "line 2: not an nsys stats CSV report")
 
@@ -179,3 +179,7 @@ bad_input(gpu_json_number_overflow.json ARGS gpus --gpu-file @FILE@ EXIT 2
           ERROR "line 2, column 19: malformed JSON: number overflow parsing '7e1000'")
 bad_input(calibration_number_overflow.json ARGS ${_gemm} --calibration @FILE@ EXIT 2
           ERROR "line 1, column 23: malformed JSON: number overflow parsing '2E\\+999'")
+# An all-reduce sweep claiming 10^12 ranks: it sized a per-rank table from the number (found in
+# review of the calibration readers); rank counts above 2^20 are now an error.
+bad_input(measurements_huge_world.json ARGS calibrate @FILE@ --gpu h200-sxm -o never-written.json EXIT 2
+          ERROR "\"world_size\": missing or not a rank count")

@@ -32,3 +32,10 @@ roofline_cli_test(analyze_power_log_all_bad ARGS ${_glm_no_power} --power tests/
     PASS "2 of 2 power samples skipped.*no usable power samples")
 roofline_cli_test(analyze_unquantised_does_not_fit ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
     --model data/models/glm-5/config.json PASS "weights need 189.7 GB per GPU but rtx-pro-6000 has 96 GB")
+# A checkpoint folder stands for its config.json; a folder without one is a one-line error.
+roofline_cli_test(analyze_model_folder ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
+    --model data/models/glm-5 --quant data/models/glm-5/hf_quant_config.json PASS "weights 58.8 GB per GPU")
+roofline_cli_test(analyze_model_folder_without_config ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
+    --model tests EXIT 2)
+# Implausible numbers are usage errors, not infinite roofs.
+roofline_cli_test(analyze_isl_absurd ARGS ${_glm_args} --isl 1e308 --osl 1000 EXIT 2)

@@ -77,3 +77,8 @@ roofline_cli_test(kernel_collective_json ARGS kernel collective --op all_gather 
 roofline_cli_test(kernel_collective_bad_op ARGS kernel collective --op broadcast --bytes 1 --ranks 2 --gpu h200-sxm EXIT 2)
 roofline_cli_test(kernel_collective_bad_link ARGS kernel collective --op all_reduce --bytes 1 --ranks 2 --gpu h200-sxm
                   --link infiniband EXIT 2)
+# The measured 8x RTX PRO 6000 profile beside the datasheet link: one TP8 all-reduce of GLM-5's
+# decode (1024 x 6144 bf16 = 12.6 MB), the fastest algorithm as `analyze` prices it (two-shot with
+# P2P): 3.6 us + 2 x 3.0 us + 1.75 x 12582912 B / 22.2 GB/s = 1.0015 ms, busbw 22.0 GB/s.
+roofline_cli_test(kernel_collective_measured_profile ARGS kernel collective --op all_reduce --bytes 12582912 --ranks 8
+    --gpu rtx-pro-6000 PASS "with the measured profile \\(8 ranks, measured: 8x RTX PRO 6000.*1\\.00[12] ms, busbw 22\\.0 GB/s")

@@ -15,3 +15,9 @@ roofline_cli_test(roof_svg ARGS roof --gpu h200-sxm --dtype bf16 --svg ${CMAKE_C
 roofline_cli_test(roof_fp4_on_hopper ARGS roof --gpu h200-sxm --dtype nvfp4 EXIT 2)
 roofline_cli_test(roof_svg_unwritable ARGS roof --gpu h200-sxm --svg /nonexistent-dir/roof.svg EXIT 2)
 roofline_cli_test(roof_json_and_csv ARGS roof --gpu h200-sxm --json --csv EXIT 2)
+# --gpu-file works on roof as on every command that takes --gpu: the lab GPU's ridge is
+# 756 TFLOP/s / 2 TB/s = 378 FLOP/B.
+roofline_cli_test(roof_gpu_file ARGS roof --gpu lab-gpu --gpu-file tests/cli/data/gpu_overlay_lab.json PASS "378")
+# GB10's bf16 peak is unpublished: without --dtype the headline is the first dtype whose peak is known.
+roofline_cli_test(roof_gb10_default_dtype ARGS roof --gpu gb10 PASS "has no published bf16 peak; showing")
+roofline_cli_test(roof_gb10_bf16_asked ARGS roof --gpu gb10 --dtype bf16 EXIT 2)

@@ -32,7 +32,9 @@
 #include <array>     // std::array
 #include <cmath>     // std::isfinite
 #include <cstddef>   // std::size_t
-#include <fstream>   // std::ifstream, std::ofstream
+#include <filesystem>  // std::filesystem::is_directory
+#include <fstream>     // std::ifstream, std::ofstream
+#include <system_error>  // std::error_code
 #include <initializer_list>  // std::initializer_list
 #include <iterator>  // std::istreambuf_iterator
 #include <limits>    // std::numeric_limits
@@ -283,6 +285,8 @@ inline void write_calibration(const std::string& path, const calibration& cal) {
 /// Reads a calibration file (version 0 or 1, format above). Throws `parse_error`.
 inline calibration read_calibration(const std::string& path) {
     using io::detail::cal_number;
+    std::error_code dir_ec;
+    if (std::filesystem::is_directory(path, dir_ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open the calibration file");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -46,7 +46,9 @@
 #include <cmath>     // std::isfinite, std::floor
 #include <cstddef>   // std::size_t
 #include <cstdint>   // std::int64_t
-#include <fstream>   // std::ifstream
+#include <filesystem>  // std::filesystem::is_directory
+#include <fstream>     // std::ifstream
+#include <system_error>  // std::error_code
 #include <iterator>  // std::istreambuf_iterator
 #include <map>       // std::map
 #include <nlohmann/json.hpp>
@@ -529,6 +531,8 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const std::string& file,
 /// be complete, see above). Entries apply in order. Throws `parse_error` naming the file, the
 /// entry and the field (a missing or unreadable file, malformed JSON with its byte offset).
 inline void load_gpu_overlay(gpu_catalog& catalog, const std::string& path) {
+    std::error_code dir_ec;
+    if (std::filesystem::is_directory(path, dir_ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open the GPU file");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

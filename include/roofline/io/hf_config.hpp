@@ -24,7 +24,8 @@
 
 #include <algorithm>    // std::max
 #include <cmath>        // std::floor, std::isfinite
-#include <filesystem>   // std::filesystem::path
+#include <filesystem>   // std::filesystem::path, is_directory
+#include <system_error>  // std::error_code
 #include <fstream>      // std::ifstream
 #include <initializer_list>  // std::initializer_list
 #include <iterator>     // std::istreambuf_iterator
@@ -48,6 +49,8 @@ using json = nlohmann::json;
 
 /// Reads and parses a JSON file; errors name the file and the byte.
 inline json read_json_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open file");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -286,14 +289,22 @@ inline void read_quantization_config(model_config& cfg, const json& jq, const st
 
 }  // namespace detail::hf
 
-/// Reads a Hugging Face `config.json` into a `model_config`.
+/// Reads a Hugging Face `config.json` (or a checkpoint folder holding one) into a `model_config`.
 ///
 /// Required keys: hidden_size, num_hidden_layers, num_attention_heads, vocab_size; for MoE
 /// models (any experts key present) also the top-k and, unless every layer is MoE, the dense
 /// intermediate_size. `name` is the file's stem (e.g. "zai-org--GLM-5_config").
 /// Throws `parse_error` naming file, place ("" or "text_config") and key.
-inline model_config read_hf_config(const std::string& path) {
+inline model_config read_hf_config(const std::string& path_or_folder) {
     using namespace detail::hf;
+    // A checkpoint folder stands for its config.json (as `from_pretrained` reads it).
+    std::string path = path_or_folder;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        path = (std::filesystem::path(path) / "config.json").string();
+        if (!std::filesystem::exists(path, ec))
+            throw parse_error(path_or_folder, "", "", "is a folder without a config.json");
+    }
     const json root = read_json_file(path);
     if (!root.is_object()) throw parse_error(path, "", "", "expected a JSON object at the top level");
     const bool nested = root.contains("text_config") && root.at("text_config").is_object();
