@@ -61,3 +61,8 @@ roofline_cli_test(roof_calibration_missing ARGS roof --gpu h200-sxm --calibratio
 roofline_cli_test(analyze_h200_calibrated ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 1
     --model data/samples/h200-serving/config.json --calibration ${_cal} --json
     PASS "\"ceilings\": \"datasheet; modeled: calibrated: data/calibration/h200-sxm.json")
+# From the ceiling microbenchmarks and the sweep alone every compute sample sits at the 700 W cap:
+# the power fit would be a constant, so it is left out and the note says why.
+roofline_cli_test(calibrate_power_degenerate ARGS calibrate ${_m}/kernels.json ${_m}/ceilings.json ${_m}/allreduce_2gpu.json
+    ${_m}/kernels_nvidia_smi.csv.gz --link nvlink --gpu h200-sxm -o ${CMAKE_CURRENT_BINARY_DIR}/calibrate_degenerate.json
+    PASS "power not fitted: the 7 steady samples do not separate static from dynamic power")

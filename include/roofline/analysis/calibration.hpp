@@ -38,7 +38,7 @@
 #include <algorithm>  // std::sort, std::max, std::min
 #include <array>      // std::array
 #include <chrono>     // std::chrono::system_clock
-#include <cmath>      // std::abs, std::ceil, std::isfinite, std::sqrt
+#include <cmath>      // std::abs, std::ceil, std::isfinite, std::lround, std::sqrt
 #include <cstddef>    // std::size_t
 #include <ctime>      // std::gmtime, std::strftime
 #include <limits>     // std::numeric_limits
@@ -1107,7 +1107,17 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             auto p = fit_power(power_pts);
             p.power_limit_w = std::isfinite(power_limit) ? power_limit : g.power_limit_w.value_or(std::numeric_limits<double>::quiet_NaN());
             p.max_clock_hz = max_clock;
-            cal.power = p;
+            // Every energy coefficient clipped to zero leaves a constant: the samples do not
+            // separate static from dynamic power (all at one draw, e.g. all at the power cap).
+            bool dynamic = p.coefficients.joules_per_dram_byte > 0;
+            for (double e : p.coefficients.joules_per_flop) dynamic = dynamic || (std::isfinite(e) && e > 0);
+            if (dynamic)
+                cal.power = p;
+            else
+                res.notes.push_back("power not fitted: the " + std::to_string(p.samples) +
+                                    " steady samples do not separate static from dynamic power (the fit is a constant " +
+                                    std::to_string(static_cast<int>(std::lround(p.coefficients.static_w))) +
+                                    " W); add samples at other loads (idle, copy, GEMM below the power cap)");
         } catch (const usage_error& e) {
             res.notes.push_back(std::string("power not fitted: ") + e.what());
         }
