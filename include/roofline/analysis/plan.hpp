@@ -229,7 +229,6 @@ struct plan_model {
     std::vector<int> layer_class;  ///< per main layer: its class
     detail::plan::linear_term head;  ///< lm_head (or the tied embedding as head)
     weight_inventory weights;
-    double indexer_key_bytes = 0;
 };
 
 /// Digests `c` (kept by pointer: it must outlive the result). Throws `usage_error` for a model
@@ -255,7 +254,6 @@ inline plan_model digest_model(const model_config& c, dtype activations = dtype:
         }
     }
     m.weights = weight_inventory_of(c);
-    m.indexer_key_bytes = indexer_key_bytes_per_token(c);
     return m;
 }
 
@@ -519,20 +517,8 @@ struct step_coefficients {
                 kc.dg_launches += 1;
             }
             // attention
+            kc.shape = attention_shape_per_gpu(c, tp, kv_heads_per_gpu, r.span);
             attention_shape& a = kc.shape;
-            a.kind = c.attention;
-            a.heads = static_cast<double>(c.num_attention_heads) / tp;
-            a.kv_heads = kv_heads_per_gpu;
-            a.head_dim = c.head_dim;
-            a.kv_lora_rank = c.kv_lora_rank;
-            a.qk_nope_head_dim = c.qk_nope_head_dim;
-            a.qk_rope_head_dim = c.qk_rope_head_dim;
-            a.v_head_dim = c.v_head_dim;
-            a.window = r.span == layer_attention::sliding ? c.sliding_window : 0;
-            a.index_topk = c.index_topk;
-            a.index_n_heads = c.index_n_heads;
-            a.index_head_dim = c.index_head_dim;
-            a.index_key_bytes = m.indexer_key_bytes;
             const bool mla = c.attention == attention_kind::mla;
             a.absorbed = true;
             kc.fpp_absorbed = attention_flops_per_pair(a);

@@ -225,6 +225,28 @@ inline workload collective_work(collective_op op, double bytes, int ranks, const
 
 }  // namespace detail::step
 
+/// The attention of one layer of `c` as one GPU of a TP group of `tp` sees it: heads / tp query
+/// heads, `kv_heads_per_gpu` KV heads (models/kv_cache.hpp `kv_per_gpu`), the MLA and DSA indexer
+/// dimensions, and the sliding window where the layer's `span` is sliding.
+inline attention_shape attention_shape_per_gpu(const model_config& c, double tp, double kv_heads_per_gpu,
+                                               layer_attention span) {
+    attention_shape a;
+    a.kind = c.attention;
+    a.heads = static_cast<double>(c.num_attention_heads) / tp;
+    a.kv_heads = kv_heads_per_gpu;
+    a.head_dim = c.head_dim;
+    a.kv_lora_rank = c.kv_lora_rank;
+    a.qk_nope_head_dim = c.qk_nope_head_dim;
+    a.qk_rope_head_dim = c.qk_rope_head_dim;
+    a.v_head_dim = c.v_head_dim;
+    a.window = span == layer_attention::sliding ? c.sliding_window : 0;
+    a.index_topk = c.index_topk;
+    a.index_n_heads = c.index_n_heads;
+    a.index_head_dim = c.index_head_dim;
+    a.index_key_bytes = indexer_key_bytes_per_token(c);
+    return a;
+}
+
 /// Models one step of `c` on GPU `g` for `batch` under `layout` (see the header comment).
 /// Throws `usage_error` for an invalid layout, an empty batch, or a link without bandwidth.
 inline step_model model_step(const model_config& c, const step_batch& batch, const parallel_layout& layout,
@@ -292,20 +314,7 @@ inline step_model model_step(const model_config& c, const step_batch& batch, con
         }
 
         // --- attention ---
-        attention_shape a;
-        a.kind = c.attention;
-        a.heads = static_cast<double>(c.num_attention_heads) / tp;
-        a.kv_heads = kv_shard.kv_heads_per_gpu;
-        a.head_dim = c.head_dim;
-        a.kv_lora_rank = c.kv_lora_rank;
-        a.qk_nope_head_dim = c.qk_nope_head_dim;
-        a.qk_rope_head_dim = c.qk_rope_head_dim;
-        a.v_head_dim = c.v_head_dim;
-        a.window = ls.span == layer_attention::sliding ? c.sliding_window : 0;
-        a.index_topk = c.index_topk;
-        a.index_n_heads = c.index_n_heads;
-        a.index_head_dim = c.index_head_dim;
-        a.index_key_bytes = indexer_key_bytes_per_token(c);
+        attention_shape a = attention_shape_per_gpu(c, tp, kv_shard.kv_heads_per_gpu, ls.span);
         const dtype kvd = s.kv_cache;
         if (!decode_groups.empty()) {
             a.absorbed = opt.mla_absorbed_decode;
