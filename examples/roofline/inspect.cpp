@@ -1,5 +1,5 @@
 // `roofline inspect`: what a reader makes of one input file. Reads FILE with the reader for
-// --format and prints how many records it read, kept and skipped, with the skip reasons, plus a
+// --format (told from the content when absent, where it can be) and prints how many records it read, kept and skipped, with the skip reasons, plus a
 // one-line summary of what was found. For a user asking "does roofline understand my file?",
 // and for the bad-input tests (tests/bad_inputs/), which need every reader reachable from the
 // command line.
@@ -19,6 +19,7 @@
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/kineto.hpp"
+#include "roofline/io/measurements.hpp"
 #include "roofline/io/nccl_tests.hpp"
 #include "roofline/io/ncu_csv.hpp"
 #include "roofline/io/nsys_csv.hpp"
@@ -114,6 +115,25 @@ inspection inspect_file(const std::string& path, const std::string& format) {
     return r;
 }
 
+/// The --format of `path` told by its content (io/measurements.hpp, then the nsys header), for
+/// the formats that can be told apart; a usage error asking for --format otherwise.
+std::string detect_format(const std::string& path) {
+    switch (detect_measurement_format(path)) {
+        case measurement_format::kineto_trace: return "kineto";
+        case measurement_format::nccl_tests_text: return "nccl-tests";
+        case measurement_format::nccl_tests_json: return "nccl-tests-json";
+        case measurement_format::ncu_csv: return "ncu";
+        case measurement_format::nvidia_smi_csv: return "nvidia-smi";
+        default: break;
+    }
+    try {
+        (void)detect_nsys_report(path);
+        return "nsys";
+    } catch (const parse_error&) {
+    }
+    throw usage_error(path + ": the format cannot be told from the content: pass --format");
+}
+
 }  // namespace
 
 void add_inspect_command(CLI::App& app, common_options& common) {
@@ -127,11 +147,12 @@ void add_inspect_command(CLI::App& app, common_options& common) {
     cmd->add_option("FILE", o.path, "the input file (.gz accepted where the format allows)")->required();
     cmd->add_option("--format", o.format,
                     "kineto, nsys, ncu, nvidia-smi, nvidia-smi-dmon, nccl-tests, nccl-tests-json, bench, "
-                    "hf-config, hf-quant, gpu-json, calibration, kernel-rules")
-        ->required();
+                    "hf-config, hf-quant, gpu-json, calibration, kernel-rules (default: told from the content for "
+                    "kineto, nsys, ncu, nvidia-smi and nccl-tests files)");
     cmd->add_flag("--json", o.json, "Print JSON");
     cmd->callback([&common] {
         (void)common;
+        if (o.format.empty()) o.format = detect_format(o.path);
         const inspection r = inspect_file(o.path, o.format);
         if (o.json) {
             nlohmann::ordered_json j;

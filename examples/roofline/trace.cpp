@@ -89,7 +89,9 @@ void print_summary_only(const trace_summary& s, const trace_cli_options& o) {
         std::puts(j.dump(2).c_str());
         return;
     }
-    fmt::print("{} ({}): {:.0f} kernels, {:.3f} ms of kernel time, {:.3f} ms of GPU activity\n",
+    // A summary report has no timeline: times add up per event, overlap between streams is unknown.
+    fmt::print("{} ({}): {:.0f} kernels, {:.3f} ms of kernel time, {:.3f} ms of GPU work summed over kernels, "
+               "copies and memsets (no timeline: overlap unknown)\n",
                s.file, s.format, s.kernel_count, s.kernel_time_s * 1e3, s.gpu_time_s * 1e3);
     fmt::print("events: {} read, {} kept, {} skipped\n{}\n\n", s.stats.events_read,
                s.stats.events_kept, s.stats.events_skipped, why);
