@@ -44,7 +44,7 @@ namespace roofline::cli {
 namespace {
 
 struct plan_options {
-    std::string model, quant, gpus, counts, concurrency, kv_dtype, svg;
+    std::string model, quant, gpus, counts, concurrency, kv_dtype, svg, calibration;
     double isl = 0, osl = 0;
     std::optional<double> ttft_slo_ms, tpot_slo_ms;
     int max_pp = 0;
@@ -366,6 +366,8 @@ void add_plan_command(CLI::App& app, common_options& common) {
     cmd->add_flag("--sol", o.sol, "price at datasheet ceilings (speed of light) instead of achievable ones");
     cmd->add_option("--svg", o.svg, "write the Pareto chart as SVG");
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    cmd->add_option("--calibration", o.calibration,
+                    "calibration overlay (`roofline calibrate`): measured ceilings, link and power for the GPU it was made on");
     auto* json = cmd->add_flag("--json", o.json, "print JSON (every point, the front, counts)");
     auto* csv = cmd->add_flag("--csv", o.csv, "print CSV (one row per point)");
     json->excludes(csv);
@@ -394,6 +396,7 @@ void add_plan_command(CLI::App& app, common_options& common) {
         if (!o.kv_dtype.empty()) rq.kv_cache = parse_dtype_or_throw(o.kv_dtype);
         rq.layouts.max_pp = o.max_pp;
         rq.speed_of_light = o.sol;
+        if (!o.calibration.empty()) rq.calibrated = read_calibration(o.calibration);
 
         const bool keep = o.json || o.csv;
         const plan_result r = run_plan(m, rq, keep);

@@ -22,6 +22,7 @@
 #include "roofline/analysis/trace_analysis.hpp"
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/io/hf_config.hpp"
+#include "roofline/io/calibration.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/kineto.hpp"
 #include "roofline/io/nsys_csv.hpp"
@@ -36,7 +37,7 @@ namespace roofline::cli {
 namespace {
 
 struct trace_cli_options {
-    std::string path, rules_path, power, gpu, model, quant, svg, html;
+    std::string path, rules_path, power, gpu, model, quant, svg, html, calibration;
     std::optional<double> power_offset, batch, context, prefill_tokens, steps;
     int device = -1, tp = 1, ep = 1;
     bool json = false, csv = false;
@@ -159,6 +160,8 @@ void add_trace_command(CLI::App& app, common_options& common) {
                     "write the roofline chart (one circle per kernel) to this SVG file");
     cmd->add_option("--html", o.html, "write an HTML report (verdict, tables, chart) to this file");
     cmd->add_option("--top", o.top, "kernel names listed in the text report (0: all)");
+    cmd->add_option("--calibration", o.calibration,
+                    "calibration overlay (`roofline calibrate`): measured ceilings replace the achievable ones");
     cmd->callback([&common] {
         if (o.json && o.csv) throw usage_error("--json and --csv exclude each other");
         if (o.model.empty() != !o.batch.has_value())
@@ -199,6 +202,11 @@ void add_trace_command(CLI::App& app, common_options& common) {
             ao.steps = o.steps.value_or(0);
         } else if (!o.quant.empty() || o.context || o.prefill_tokens || o.steps) {
             throw usage_error("--quant, --context, --prefill-tokens and --steps need --model");
+        }
+        std::optional<calibration> cal;
+        if (!o.calibration.empty()) {
+            cal = read_calibration(o.calibration);
+            ao.calibrated = &*cal;
         }
         const auto a = analyze_trace(t, catalog, ao);
         const gpu_spec& g = catalog.at(a.gpu.id);

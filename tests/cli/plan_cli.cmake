@@ -47,3 +47,7 @@ if(ROOFLINE_CHROMIUM AND Python3_Interpreter_FOUND)
     set_tests_properties(cli_render_plan_chromium PROPERTIES LABELS "cli;render" TIMEOUT 300
                          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()
+# --calibration applies the overlay to the GPU it was made on (the H200 here), and says so.
+roofline_cli_test(plan_calibration ARGS plan --model data/samples/h200-serving/config.json --gpus h200-sxm,b200 --counts 1
+    --isl 1024 --osl 512 --concurrency 256 --calibration data/calibration/h200-sxm.json
+    PASS "h200-sxm: calibrated by data/calibration/h200-sxm.json")

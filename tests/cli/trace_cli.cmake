@@ -62,3 +62,8 @@ roofline_cli_test(trace_model_without_batch ARGS trace "${_h200}/elementwise/tra
 roofline_cli_test(trace_json_and_csv ARGS trace "${_h200}/elementwise/trace.json.gz" --json --csv EXIT 2)
 roofline_cli_test(trace_unknown_gpu ARGS trace "${_h200}/elementwise/trace.json.gz" --gpu no-such-gpu EXIT 2)
 roofline_cli_test(trace_bad_power_log ARGS trace "${_h200}/elementwise/trace.json.gz" --power README.md EXIT 2)
+# --calibration on trace: the H200 overlay's measured ceilings price the recorded GEMM; the verdict
+# stays power-bound (the board sat at its limit), now against the measured bf16 ceiling.
+roofline_cli_test(trace_calibration ARGS trace data/samples/h200/gemm_power/trace.json.gz
+    --power data/samples/h200/gemm_power/nvidia_smi.csv.gz --calibration data/calibration/h200-sxm.json
+    PASS "Verdict: power-bound")

@@ -60,6 +60,7 @@
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/core/roofline.hpp"
+#include "roofline/io/calibration.hpp"
 #include "roofline/models/attention.hpp"
 #include "roofline/models/capacity.hpp"
 #include "roofline/models/collective.hpp"
@@ -926,6 +927,10 @@ struct plan_request {
     std::optional<link_params> link_override;
     /// GPUs one instance may span, for every GPU instead of `scale_up_domain` (0: no limit).
     std::optional<int> max_gpus_per_instance;
+    /// A calibration overlay (`roofline calibrate`), applied to the GPU it was made on (every GPU
+    /// when it names none): its measured ceilings, CUDA-graph launch floor, link and power
+    /// coefficients replace the modeled ones. Not applied at speed of light.
+    std::optional<calibration> calibrated;
 };
 
 /// Why a configuration was rejected.
@@ -1168,6 +1173,21 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
             gpus.back().scale_up_source = "as requested";
         }
         out.gpu_ids.push_back(g.id);
+        if (rq.calibrated && !rq.speed_of_light && gpus.back().unpriced.empty() &&
+            (rq.calibrated->gpu.empty() || rq.calibrated->gpu == g.id)) {
+            // As `analyze --calibration`: measured ceilings in, each kernel at the graph launch floor.
+            const auto& cal = *rq.calibrated;
+            auto& pg = gpus.back();
+            const double launch = pg.modeled.launch_latency_s;
+            pg.modeled = apply_calibration(pg.modeled, cal);
+            pg.modeled.launch_latency_s = cal.graph_launch_latency_s.value_or(launch);
+            if (const auto* l = cal.link_for(pg.modeled.link); l && !rq.link_override) {
+                pg.link = l->params;
+                pg.modeled.link_bytes_per_s = l->params.beta_bytes_per_s;
+            }
+            if (auto pc = calibrated_power_coefficients(cal)) pg.power = *pc;
+            out.notes.push_back(g.id + ": calibrated by " + (cal.source.empty() ? std::string("an overlay") : cal.source));
+        }
         if (gpus.back().unpriced.empty() && !gpus.back().power && rq.power_limit && !rq.speed_of_light)
             no_power += (no_power.empty() ? "" : ", ") + g.id;
     }

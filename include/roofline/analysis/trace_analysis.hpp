@@ -50,6 +50,7 @@
 #include "roofline/analysis/verdict.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/ceilings.hpp"
+#include "roofline/io/calibration.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/models/collective.hpp"
@@ -75,6 +76,9 @@ struct trace_analysis_options {
     double steps = 0;
     verdict_thresholds thresholds;
     kernel_efficiency efficiency;
+    /// `--calibration`: an overlay whose measured ceilings replace the achievable ones when it was
+    /// made on the trace's GPU (or names none); a warning otherwise.
+    const calibration* calibrated = nullptr;
 };
 
 /// Latency evidence of a group of kernels.
@@ -548,6 +552,13 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     a.gpu_name = g.name;
     a.datasheet = datasheet_ceilings(g);
     ceilings achievable_c = achievable(a.datasheet, options.efficiency);
+    if (options.calibrated) {
+        if (options.calibrated->gpu.empty() || options.calibrated->gpu == g.id)
+            achievable_c = apply_calibration(achievable_c, *options.calibrated);
+        else
+            a.warnings.push_back("the calibration was made on " + options.calibrated->gpu + ", not " + g.id +
+                                 ": not applied");
+    }
     achievable_c.launch_latency_s = 0;  // kernel durations do not include their launch
     a.reference_clock_hz = g.tensor_clock_hz.value_or(
         g.boost_clock_hz.value_or(std::numeric_limits<double>::quiet_NaN()));
