@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "roofline/models/model_config.hpp"
+
 namespace roofline::test {
 
 /// Path of a file under ../shared/samples (real files by other people; never copied in).
@@ -23,6 +25,21 @@ inline bool have_sample(const std::filesystem::path& p) {
     if (std::filesystem::exists(p)) return true;
     MESSAGE("skipped: sample file absent: " << p.string());
     return false;
+}
+
+/// A dense GQA model small enough to count by hand (tests/models/parameters_test.cpp does):
+/// h = 64, 2 layers, 4 heads of 16, 2 KV heads, MLP 128, vocab 100, bf16, untied.
+inline model_config tiny_dense_model() {
+    model_config c;
+    c.name = "tiny";
+    c.hidden_size = 64;
+    c.num_layers = 2;
+    c.num_attention_heads = 4;
+    c.num_kv_heads = 2;
+    c.head_dim = 16;
+    c.intermediate_size = 128;
+    c.vocab_size = 100;
+    return c;
 }
 
 }  // namespace roofline::test

@@ -22,19 +22,8 @@ using roofline::test::shared_sample;
 
 namespace {
 
-/// h = 64, 2 layers, 4 heads of 16, 2 KV heads, MLP 128, vocab 100, bf16.
-model_config tiny_dense() {
-    model_config c;
-    c.name = "tiny";
-    c.hidden_size = 64;
-    c.num_layers = 2;
-    c.num_attention_heads = 4;
-    c.num_kv_heads = 2;
-    c.head_dim = 16;
-    c.intermediate_size = 128;
-    c.vocab_size = 100;
-    return c;
-}
+/// The hand-countable dense model (test_support.hpp).
+model_config tiny_dense() { return test::tiny_dense_model(); }
 
 /// The tiny model with 8 experts (top-2, width 32) in every layer.
 model_config tiny_moe() {

@@ -2,24 +2,15 @@
 // the activation estimate, and the fit verdicts.
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
 #include "roofline/models/memory.hpp"
 #include "roofline/models/parameters.hpp"
 
 using namespace roofline;
 
 namespace {
-/// h = 64, 2 layers, 4 heads of 16, 2 KV heads, MLP 128, vocab 100, bf16.
-model_config tiny() {
-    model_config c;
-    c.hidden_size = 64;
-    c.num_layers = 2;
-    c.num_attention_heads = 4;
-    c.num_kv_heads = 2;
-    c.head_dim = 16;
-    c.intermediate_size = 128;
-    c.vocab_size = 100;
-    return c;
-}
+/// The hand-countable dense model (test_support.hpp).
+model_config tiny() { return test::tiny_dense_model(); }
 parallel_layout layout(int tp, int ep = 1, int dp = 1, int pp = 1) { return {tp, ep, dp, pp}; }
 }  // namespace
 

@@ -19,18 +19,8 @@ namespace {
 
 std::string config_path(const std::string& name) { return shared_sample("model_configs/" + name).string(); }
 
-/// h = 64, 2 layers, 4 heads of 16, 2 KV heads, MLP 128, vocab 100.
-model_config tiny_dense() {
-    model_config c;
-    c.hidden_size = 64;
-    c.num_layers = 2;
-    c.num_attention_heads = 4;
-    c.num_kv_heads = 2;
-    c.head_dim = 16;
-    c.intermediate_size = 128;
-    c.vocab_size = 100;
-    return c;
-}
+/// The hand-countable dense model (test_support.hpp).
+model_config tiny_dense() { return test::tiny_dense_model(); }
 
 bool has_note(const step_model& s, const std::string& needle) {
     return std::any_of(s.notes.begin(), s.notes.end(),
