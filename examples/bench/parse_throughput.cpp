@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "roofline/io/csv.hpp"
 #include "roofline/io/ncu_csv.hpp"
 #include "roofline/io/nvidia_smi.hpp"
 
@@ -112,5 +114,30 @@ void nvidia_smi_csv(benchmark::State& state) {
     state.counters["samples"] = static_cast<double>(samples);
 }
 BENCHMARK(nvidia_smi_csv)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+/// A CSV file with one unbalanced quote on its second line: every later line joins one record
+/// that never closes (the reader ends with a parse error). Was quadratic before the fuzzers
+/// found it (tests/fuzz/README.md); must run at the speed of a well-formed file.
+void csv_stray_quote(benchmark::State& state) {
+    static const std::string path = [] {
+        const std::string p = temp("roofline_bench_csv_stray_quote.csv");
+        std::ofstream o(p, std::ios::binary);
+        o << "name,value\n\"stray,1\n";
+        for (std::uint64_t written = 0; written < target_bytes() / 8; written += 26) o << "kernel_a,\"\"12\"\",34.5,x\n";
+        return p;
+    }();
+    for (auto _ : state) {
+        roofline::io::input_file in(path);
+        roofline::io::csv_reader csv(in);
+        std::vector<std::string> fields;
+        std::string raw;
+        try {
+            while (csv.next(fields, raw)) benchmark::DoNotOptimize(fields.data());
+        } catch (const roofline::parse_error&) {
+        }
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(path)));
+}
+BENCHMARK(csv_stray_quote)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -37,17 +37,23 @@ power_sample sample(double draw_w, double limit_w, double clock_mhz, double max_
     return s;
 }
 
+/// A serving setup on `count` GPUs of catalog entry `id`, TP over all of them.
+serving_setup setup_on(const std::string& id, int count = 1) {
+    static const auto catalog = gpu_catalog::builtin();
+    serving_setup s;
+    s.gpu = &catalog.at(id);
+    s.gpu_count = count;
+    s.layout.tp = count;
+    return s;
+}
+
 }  // namespace
 
 TEST_CASE("the GLM-5 field report is communication-bound, near its modeled roof, and not power-bound") {
-    const auto catalog = gpu_catalog::builtin();
     bench_run run;
     run.max_concurrency = 1024;
     run.max_output_tokens_per_s = 3945;
-    serving_setup s;
-    s.gpu = &catalog.at("rtx-pro-6000");
-    s.gpu_count = 8;
-    s.layout.tp = 8;
+    auto s = setup_on("rtx-pro-6000", 8);
     power_log log;
     log.file = "log.csv";
     for (int i = 0; i < 8; ++i) {
@@ -75,7 +81,6 @@ TEST_CASE("the GLM-5 field report is communication-bound, near its modeled roof,
 }
 
 TEST_CASE("measured mean lengths win over the generator's nominal ones") {
-    const auto catalog = gpu_catalog::builtin();
     bench_run run;
     run.max_concurrency = 16;
     run.dataset = "sharegpt";
@@ -85,8 +90,7 @@ TEST_CASE("measured mean lengths win over the generator's nominal ones") {
     run.total_input_tokens = 22400;   // 224 per request
     run.total_output_tokens = 18900;  // 189 per request
     run.output_throughput_tok_per_s = 500;
-    serving_setup s;
-    s.gpu = &catalog.at("h200-sxm");
+    auto s = setup_on("h200-sxm");
     const auto a = analyze_serving(run, h200_serving_model(), s);
     CHECK(*a.isl == doctest::Approx(224));
     CHECK(*a.osl == doctest::Approx(189));
@@ -95,7 +99,6 @@ TEST_CASE("measured mean lengths win over the generator's nominal ones") {
 }
 
 TEST_CASE("a run held back by the client's request rate says so") {
-    const auto catalog = gpu_catalog::builtin();
     bench_run run;
     run.max_concurrency = 64;
     run.request_rate_per_s = 2.0;
@@ -103,8 +106,7 @@ TEST_CASE("a run held back by the client's request rate says so") {
     run.total_input_tokens = 100 * 512.0;
     run.total_output_tokens = 100 * 500.0;
     run.output_throughput_tok_per_s = 990;  // 2 req/s x 500 tokens = 1000 offered
-    serving_setup s;
-    s.gpu = &catalog.at("h200-sxm");
+    auto s = setup_on("h200-sxm");
     const auto a = analyze_serving(run, h200_serving_model(), s);
     CHECK(a.result.what == bound::latency);
     CHECK(a.result.reason.find("the load, not the hardware") != std::string::npos);
@@ -112,14 +114,10 @@ TEST_CASE("a run held back by the client's request rate says so") {
 }
 
 TEST_CASE("requests the KV cache cannot hold queue: the decode batch shrinks to what fits") {
-    const auto catalog = gpu_catalog::builtin();
     bench_run run;
     run.max_concurrency = 1024;
     run.output_throughput_tok_per_s = 2000;
-    serving_setup s;
-    s.gpu = &catalog.at("rtx-pro-6000");
-    s.gpu_count = 8;
-    s.layout.tp = 8;
+    auto s = setup_on("rtx-pro-6000", 8);
     s.isl = 1000;
     s.osl = 1000;
     const auto a = analyze_serving(run, glm5_nvfp4(), s);
@@ -131,15 +129,13 @@ TEST_CASE("requests the KV cache cannot hold queue: the decode batch shrinks to 
 }
 
 TEST_CASE("a power-capped, clock-held board in a memory-bound run is noted, not called power-bound") {
-    const auto catalog = gpu_catalog::builtin();
     bench_run run;
     run.max_concurrency = 256;
     run.random_input_len = 1024;
     run.random_output_len = 512;
     run.dataset = "random";
     run.output_throughput_tok_per_s = 9000;
-    serving_setup s;
-    s.gpu = &catalog.at("h200-sxm");
+    auto s = setup_on("h200-sxm");
     power_log log;
     log.file = "capped.csv";
     for (int i = 0; i < 20; ++i) log.samples.push_back(sample(695, 700, 1400, 1980, clocks_event_reason::sw_power_cap, 1.0));
@@ -149,12 +145,10 @@ TEST_CASE("a power-capped, clock-held board in a memory-bound run is noted, not 
 }
 
 TEST_CASE("a power log from another GPU model is flagged") {
-    const auto catalog = gpu_catalog::builtin();
     bench_run run;
     run.max_concurrency = 8;
     run.output_throughput_tok_per_s = 100;
-    serving_setup s;
-    s.gpu = &catalog.at("h200-sxm");
+    auto s = setup_on("h200-sxm");
     power_log log;
     log.file = "b200.csv";
     log.gpu_names = {"NVIDIA B200"};
@@ -164,12 +158,10 @@ TEST_CASE("a power log from another GPU model is flagged") {
 }
 
 TEST_CASE("achieved above the modeled roof is an input error, said so") {
-    const auto catalog = gpu_catalog::builtin();
     bench_run run;
     run.max_concurrency = 8;
     run.output_throughput_tok_per_s = 1e6;
-    serving_setup s;
-    s.gpu = &catalog.at("h200-sxm");
+    auto s = setup_on("h200-sxm");
     const auto a = analyze_serving(run, h200_serving_model(), s);
     CHECK_FALSE(a.consistent);
     CHECK(a.result.reason.find("above the roof") != std::string::npos);

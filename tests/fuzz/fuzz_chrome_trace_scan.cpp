@@ -40,7 +40,9 @@ cut split(const std::string& path, std::size_t chunk, bool simd) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const auto& path = roofline::fuzz::input_file_for(data, size).path();
+    const std::string* input = roofline::fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     const std::size_t chunk = 64 + (size % 3) * 100;
     const cut scalar = split(path, chunk, false);
     const cut simd = split(path, chunk, true);

@@ -10,7 +10,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
     static const gpu_catalog builtin = gpu_catalog::builtin();
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     fuzz::expect_only_roofline_errors([&] {
         gpu_catalog c = builtin;
         load_gpu_overlay(c, path);

@@ -9,7 +9,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     // A small MoE model with MLA, so that exclusion patterns meet every kind of module.
     static const model_config base = [] {
         model_config c;

@@ -13,7 +13,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     std::string whole, chunked, joined;
     const bool whole_ok = fuzz::expect_only_roofline_errors([&] { whole = io::read_all(path); }, path);
     const bool chunked_ok = fuzz::expect_only_roofline_errors([&] {

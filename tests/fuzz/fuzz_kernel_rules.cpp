@@ -8,7 +8,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     fuzz::expect_only_roofline_errors([&] {
         const auto rules = read_kernel_rules(path);
         for (const char* name : {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NTT",

@@ -80,7 +80,9 @@ roofline::kernel_trace read_with_nlohmann(const std::string& path, const rooflin
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     const kernel_rules& r = rules();
     kineto_options o;
     o.rules = &r;

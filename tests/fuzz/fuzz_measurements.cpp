@@ -8,7 +8,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     fuzz::expect_only_roofline_errors([&] { (void)detect_measurement_format(path); }, path);
     fuzz::expect_only_roofline_errors([&] { (void)read_kernel_sweep(path); }, path);
     fuzz::expect_only_roofline_errors([&] { (void)read_ceilings_report(path); }, path);

@@ -16,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static kernel_rules rules = builtin;
     static unsigned n = 0;
     if (++n % 1000 == 0) rules = builtin;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     fuzz::expect_only_roofline_errors([&] { (void)detect_nsys_report(path); }, path);
     fuzz::expect_only_roofline_errors([&] {
         const auto s = read_nsys_kern_sum(path, rules);

@@ -9,7 +9,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     auto check = [&](const power_log& log) {
         fuzz::require(log.stats.events_kept == log.samples.size());
         fuzz::require(log.stats.events_kept + log.stats.events_skipped <= log.stats.events_read);

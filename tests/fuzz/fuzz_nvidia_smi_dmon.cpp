@@ -7,7 +7,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    const auto& path = fuzz::input_file_for(data, size).path();
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
     fuzz::expect_only_roofline_errors([&] {
         const auto log = read_nvidia_smi_dmon(path);
         fuzz::require(log.stats.events_kept == log.samples.size());

@@ -140,6 +140,15 @@ def main():
     small = b"a,b\n\"x,\"\"y\"\"\",2\n"
     write(out_dir, "fuzz_input", "two_members.csv.gz", gzip.compress(small) + gzip.compress(small))
     write(out_dir, "fuzz_input", "truncated.csv.gz", gzip.compress(small * 20)[:-9])
+    # Every target starts from a gzip bomb (50 KB inflating to 50 MiB of line breaks, 13 s
+    # through fuzz_input's tiny buffers under ASan): the targets must skip it (fuzz_support.hpp,
+    # inflates_beyond), or the run fails on a timeout as CI stop 10 did. And one just under the
+    # limit, which they must read.
+    bomb = gzip.compress(b"\n" * (50 << 20), 9)
+    under = gzip.compress(head_lines(small * ((1 << 20) // len(small)), (1 << 20) - 1), 9)
+    for target in list(plan) + ["fuzz_input", "fuzz_chrome_trace_scan"]:
+        write(out_dir, target, "gzip_bomb_50MiB.gz", bomb)
+        write(out_dir, target, "gzip_under_1MiB.gz", under)
     # The catalog export is the richest GPU JSON there is.
     if cli and os.path.exists(cli):
         exported = subprocess.run([cli, "gpus", "--json"], capture_output=True).stdout

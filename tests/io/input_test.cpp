@@ -89,6 +89,43 @@ TEST_CASE("CSV records follow RFC 4180") {
     CHECK_THROWS_WITH_AS(csv.next(f, raw), doctest::Contains("line 4"), parse_error);
 }
 
+TEST_CASE("a record whose quoted fields close and reopen across lines reads as split_csv reads it whole") {
+    // Five lines, one record: field 1 opens on line 1 and closes on line 2, where field 2 opens;
+    // it closes on line 3 (" x" after the quote is kept without its blank), where field 3 opens
+    // with an escaped quote pair; it closes on line 5. csv_reader resumes from the open field
+    // (linear time); the fields must equal one split_csv over the joined text.
+    const std::string record = "\"a\n1\",\"b\n2\" x,\"c \"\"q\"\"\n3\n4\",tail";
+    std::vector<std::string> whole;
+    REQUIRE(io::split_csv(record, whole));
+    CHECK(whole == std::vector<std::string>{"a\n1", "b\n2x", "c \"q\"\n3\n4", "tail"});
+
+    const temp_file t(record + "\nnext,row\n", ".csv");
+    io::input_file in(t.path(), 3);
+    io::csv_reader csv(in);
+    std::vector<std::string> f;
+    std::string raw;
+    REQUIRE(csv.next(f, raw));
+    CHECK(f == whole);
+    CHECK(raw == record);
+    REQUIRE(csv.next(f, raw));
+    CHECK(f == std::vector<std::string>{"next", "row"});
+    CHECK(csv.line_number() == 6);
+    CHECK_FALSE(csv.next(f, raw));
+}
+
+TEST_CASE("an unbalanced quote swallows the rest of the file into one field, then errors on its line") {
+    // 20,000 lines after a stray quote: the reader appends them (linear) and names line 2.
+    std::string text = "h1,h2\n\"stray,1\n";
+    for (int i = 0; i < 20000; ++i) text += "x,\"\"y\"\"\n";
+    const temp_file t(text, ".csv");
+    io::input_file in(t.path());
+    io::csv_reader csv(in);
+    std::vector<std::string> f;
+    std::string raw;
+    REQUIRE(csv.next(f, raw));
+    CHECK_THROWS_WITH_AS(csv.next(f, raw), doctest::Contains("line 2"), parse_error);
+}
+
 TEST_CASE("numbers with thousands separators in both conventions") {
     using io::detail::parse_grouped_number;
     CHECK(parse_grouped_number("13,485") == 13485.0);

@@ -16,15 +16,21 @@
 
 namespace roofline::io {
 
-/// Splits one record into `out` (cleared first). Returns false when a quoted field is still
-/// open at the end of `text` (the record continues on the next line).
-inline bool split_csv(std::string_view text, std::vector<std::string>& out, char delimiter = ',') {
-    out.clear();
+namespace detail {
+
+/// Splits the fields of `text` from offset `pos` (the start of a field) onto the end of `out`.
+/// Returns `std::string_view::npos` when the record is complete, else the offset where the
+/// quoted field left open at the end of `text` starts (that partial field is the last one
+/// pushed). Resuming from a field start, not from the record start, keeps a record that spans
+/// many lines linear in its length: csv_reader re-splits only the field that was open.
+inline std::size_t split_csv_from(std::string_view text, std::size_t pos, std::vector<std::string>& out,
+                                  char delimiter) {
     std::string field;
-    std::size_t i = 0;
+    std::size_t i = pos;
     const std::size_t n = text.size();
     for (;;) {
         field.clear();
+        const std::size_t field_start = i;
         // Leading blanks before a quote are not part of the field.
         std::size_t j = i;
         while (j < n && (text[j] == ' ' || text[j] == '\t') && text[j] != delimiter) ++j;
@@ -46,7 +52,7 @@ inline bool split_csv(std::string_view text, std::vector<std::string>& out, char
             }
             if (!closed) {
                 out.push_back(field);
-                return false;
+                return field_start;
             }
             // Anything between the closing quote and the delimiter is kept (lenient).
             while (i < n && text[i] != delimiter) {
@@ -60,13 +66,36 @@ inline bool split_csv(std::string_view text, std::vector<std::string>& out, char
             out.emplace_back(detail::trim(text.substr(i, k - i)));
             i = k;
         }
-        if (i >= n) return true;
+        if (i >= n) return std::string_view::npos;
         ++i;  // past the delimiter
         if (i == n) {
             out.emplace_back();  // a trailing delimiter ends with an empty field
-            return true;
+            return std::string_view::npos;
         }
     }
+}
+
+/// True when `text`, read from offset `from` inside an open quoted field, holds the quote that
+/// closes it (a lone `"`; a doubled `""` is an escaped quote).
+inline bool closes_quoted_field(std::string_view text, std::size_t from) {
+    for (std::size_t i = from; i < text.size(); ++i) {
+        if (text[i] != '"') continue;
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+            ++i;
+            continue;
+        }
+        return true;
+    }
+    return false;
+}
+
+}  // namespace detail
+
+/// Splits one record into `out` (cleared first). Returns false when a quoted field is still
+/// open at the end of `text` (the record continues on the next line).
+inline bool split_csv(std::string_view text, std::vector<std::string>& out, char delimiter = ',') {
+    out.clear();
+    return detail::split_csv_from(text, 0, out, delimiter) == std::string_view::npos;
 }
 
 /// Reads CSV records from a file, joining quoted fields that span lines.
@@ -79,13 +108,24 @@ public:
     bool next(std::vector<std::string>& fields, std::string& raw) {
         if (!lines_.next(raw)) return false;
         first_line_ = lines_.line_number();
+        fields.clear();
+        std::size_t open = detail::split_csv_from(raw, 0, fields, delimiter_);
+        // A quoted field spans lines: append lines, scanning only the new text for its closing
+        // quote, and re-split from that field's start once it closes (linear, not quadratic:
+        // an unbalanced quote in a 100 MB file must not take hours).
+        std::size_t scanned = raw.size();
         std::string more;
-        while (!split_csv(raw, fields, delimiter_)) {
+        while (open != std::string_view::npos) {
             if (!lines_.next(more))
                 throw parse_error(lines_.path(), "line " + std::to_string(first_line_), "",
                                   "quoted field not closed before the end of the file");
             raw += '\n';
             raw += more;
+            if (detail::closes_quoted_field(raw, scanned)) {
+                fields.pop_back();
+                open = detail::split_csv_from(raw, open, fields, delimiter_);
+            }
+            scanned = raw.size();
         }
         return true;
     }
