@@ -31,3 +31,11 @@ if(SQLite3_FOUND AND ROOFLINE_SQLITE3_EXECUTABLE)
 else()
     message(STATUS "nsys SQLite CLI tests skipped: SQLite3 found: ${SQLite3_FOUND}, sqlite3 command: ${ROOFLINE_SQLITE3_EXECUTABLE}")
 endif()
+
+# A file named .sqlite that is not a database: exit 2, one line saying so (with or without SQLite).
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/not_a_database.sqlite "Start (ns),Duration (ns),Name\n")
+roofline_cli_test(trace_nsys_sqlite_not_a_database ARGS trace ${CMAKE_CURRENT_BINARY_DIR}/not_a_database.sqlite EXIT 2
+    PASS "not_a_database\\.sqlite: byte 0: not an SQLite database")
+# (PASS overrides the exit status check: fail on expect_exit.cmake's own complaints.)
+set_tests_properties(cli_trace_nsys_sqlite_not_a_database PROPERTIES
+    FAIL_REGULAR_EXPRESSION "expected exit code|expected a one-line error")

@@ -26,6 +26,10 @@ TEST_CASE("nsys SQLite: told by its header, even without SQLite support") {
     const temp_file short_file("SQLite format 3", ".sqlite");  // 15 bytes, no NUL
     CHECK_FALSE(is_sqlite_file(short_file.path()));
     CHECK_FALSE(is_sqlite_file("/nonexistent/run.sqlite"));
+    // A .sqlite name without the header: the error says what was expected.
+    CHECK_THROWS_WITH_AS(detect_trace_format(short_file.path()), doctest::Contains("byte 0: not an SQLite database"),
+                         parse_error);
+    CHECK_THROWS_WITH_AS(detect_trace_format("/nonexistent/run.sqlite"), doctest::Contains("cannot open"), parse_error);
     if (!have_sqlite)
         CHECK_THROWS_WITH_AS(read_nsys_sqlite(f.path(), kernel_rules{}),
                              doctest::Contains("no SQLite support: install libsqlite3-dev"), usage_error);

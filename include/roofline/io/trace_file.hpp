@@ -22,10 +22,15 @@ namespace roofline {
 enum class trace_format { kineto, nsys_cuda_gpu_kern_sum, nsys_cuda_gpu_trace, nsys_sqlite };
 
 /// The kind of `path` by its first bytes (gzip inflated). Throws `parse_error` for a missing or
-/// empty file, or one that is neither SQLite, JSON nor an nsys report. An SQLite file is told
-/// by its header even in a build without SQLite support (reading it then says so).
+/// empty file, or one that is neither SQLite, JSON nor an nsys report (or a `.sqlite` file
+/// without the SQLite header). An SQLite file is told by its header even in a build without
+/// SQLite support (reading it then says so).
 inline trace_format detect_trace_format(const std::string& path) {
     if (is_sqlite_file(path)) return trace_format::nsys_sqlite;
+    if (path.size() >= 7 && path.compare(path.size() - 7, 7, ".sqlite") == 0) {  // say what was expected
+        io::input_file in(path);                                                 // "cannot open" if missing
+        throw parse_error(path, "byte 0", "", "not an SQLite database (no \"SQLite format 3\" header)");
+    }
     {
         io::input_file in(path);
         char buf[256];
