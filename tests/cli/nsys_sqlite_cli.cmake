@@ -12,10 +12,10 @@ if(SQLite3_FOUND AND ROOFLINE_SQLITE3_EXECUTABLE)
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/make_sqlite_fixture.cmake)
     set_tests_properties(cli_nsys_sqlite_fixture PROPERTIES FIXTURES_SETUP nsys_sqlite_db LABELS cli)
 
-    # 13 rows read (7 kernel, 1 memcpy, 1 memset, 4 NVTX), 9 kept, 2 bad kernel rows skipped;
+    # 14 rows read (7 kernel, 1 memcpy, 1 memset, 5 NVTX), 10 kept, 2 bad kernel rows skipped;
     # 5 kernels, 155 us of them; the GPU found by TARGET_INFO_GPU's name.
     roofline_cli_test(trace_nsys_sqlite_json ARGS trace ${_nsys_db} --json
-        PASS "\"summary\": {[^}]*\"format\": \"nsys-sqlite\",[^}]*\"kernel_count\": 5,[^}]*\"kernel_time_s\": 0\\.000155[0-9]*,[^}]*\"events_read\": 13,[^}]*\"events_kept\": 9,[^}]*\"events_skipped\": 2,[^}]*\"negative_dur\": 1,[^}]*\"null_start\": 1")
+        PASS "\"summary\": {[^}]*\"format\": \"nsys-sqlite\",[^}]*\"kernel_count\": 5,[^}]*\"kernel_time_s\": 0\\.000155[0-9]*,[^}]*\"events_read\": 14,[^}]*\"events_kept\": 10,[^}]*\"events_skipped\": 2,[^}]*\"negative_dur\": 1,[^}]*\"null_start\": 1")
     # The two NVTX ranges, projected onto the GPU, are the steps.
     roofline_cli_test(trace_nsys_sqlite_steps ARGS trace ${_nsys_db} --json
         PASS "\"steps_from\": \"GPU annotations\"")
@@ -23,9 +23,9 @@ if(SQLite3_FOUND AND ROOFLINE_SQLITE3_EXECUTABLE)
     # kernels, 10 us memcpy, 1 us memset); the window runs from the memcpy's start to the
     # memset's end, 900000..1271000 ns = 371 us.
     roofline_cli_test(trace_nsys_sqlite_text ARGS trace ${_nsys_db}
-        PASS "GPU +h200-sxm [^\n]*device name \"NVIDIA H200\"\nWindow +371 us on device 0[^\n]*\nEvents +13 read, 9 kept, 2 skipped; 5 kernels, 155 us of kernel time.*\ngemm +100 us +60\\.2% +2 .*\ndecode_step_0 +130 us ")
+        PASS "GPU +h200-sxm [^\n]*device name \"NVIDIA H200\"\nWindow +371 us on device 0[^\n]*\nEvents +14 read, 10 kept, 2 skipped; 5 kernels, 155 us of kernel time.*\ngemm +100 us +60\\.2% +2 .*\ndecode_step_0 +130 us ")
     roofline_cli_test(inspect_nsys_sqlite ARGS inspect ${_nsys_db}
-        PASS "\\(nsys\\): SQLite export: 7 GPU events \\(5 kernels\\), 2 NVTX ranges, 1 GPU \\(NVIDIA H200\\)\nrecords: 13 read, 9 kept, 2 skipped \\(1 negative_dur, 1 null_start\\)")
+        PASS "\\(nsys\\): SQLite export: 7 GPU events \\(5 kernels\\), 3 NVTX ranges, 1 GPU \\(NVIDIA H200\\)\nrecords: 14 read, 10 kept, 2 skipped \\(1 negative_dur, 1 null_start\\)")
     set_tests_properties(cli_trace_nsys_sqlite_json cli_trace_nsys_sqlite_steps cli_trace_nsys_sqlite_text
                          cli_inspect_nsys_sqlite PROPERTIES FIXTURES_REQUIRED nsys_sqlite_db)
 else()

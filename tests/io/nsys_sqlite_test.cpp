@@ -89,9 +89,9 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     CHECK(detect_trace_format(db.path()) == trace_format::nsys_sqlite);
     const auto t = read_nsys_sqlite(db.path(), rules());
     CHECK(t.format == "nsys-sqlite");
-    // 7 kernel + 1 memcpy + 1 memset + 4 NVTX rows; 5 + 1 + 1 GPU activities and 2 ranges kept.
-    CHECK(t.stats.events_read == 13);
-    CHECK(t.stats.events_kept == 9);
+    // 7 kernel + 1 memcpy + 1 memset + 5 NVTX rows; 5 + 1 + 1 GPU activities and 3 ranges kept.
+    CHECK(t.stats.events_read == 14);
+    CHECK(t.stats.events_kept == 10);
     CHECK(t.stats.events_skipped == 2);
     CHECK(t.stats.skipped_by_reason.at("negative_dur") == 1);
     CHECK(t.stats.skipped_by_reason.at("null_start") == 1);
@@ -157,21 +157,24 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     CHECK(t.devices[0].compute_minor == 0);
     CHECK(t.devices[0].total_global_mem_bytes == doctest::Approx(150754820096.0));
 
-    // NVTX: 2 CPU ranges (the mark and the domain record are not ranges), and their GPU windows.
-    REQUIRE(t.annotations.size() == 4);
+    // NVTX: 3 CPU ranges (the mark and the domain record are not ranges), and the GPU windows
+    // of the two outside the NCCL domain.
+    REQUIRE(t.annotations.size() == 5);
     const auto& cpu0 = t.annotations[0];
     CHECK(cpu0.name == "decode_step_0");
     CHECK_FALSE(cpu0.gpu);
     CHECK(cpu0.start_s == doctest::Approx(50e-6));      // 950000 - 900000 ns
     CHECK(cpu0.duration_s == doctest::Approx(190e-6));  // 1140000 - 950000 ns
-    CHECK(t.annotations[1].name == "decode_step_1");    // named through textId
-    const auto& gpu0 = t.annotations[2];
+    CHECK(t.annotations[1].name == "ncclAllReduce");
+    CHECK_FALSE(t.annotations[1].gpu);
+    CHECK(t.annotations[2].name == "decode_step_1");    // named through textId
+    const auto& gpu0 = t.annotations[3];
     CHECK(gpu0.gpu);
     CHECK(gpu0.device == 0);
     CHECK(gpu0.name == "decode_step_0");
     CHECK(gpu0.start_s == doctest::Approx(100e-6));
     CHECK(gpu0.duration_s == doctest::Approx(130e-6));
-    const auto& gpu1 = t.annotations[3];
+    const auto& gpu1 = t.annotations[4];
     CHECK(gpu1.name == "decode_step_1");
     CHECK(gpu1.start_s == doctest::Approx(300e-6));
     CHECK(gpu1.duration_s == doctest::Approx(71e-6));  // to the memset's end at 1271000 ns

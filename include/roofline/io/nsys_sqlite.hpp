@@ -30,7 +30,9 @@
 // NVTX projection: the GPU window of a range is the span of the GPU work (first start to last
 // end, per device) launched by the runtime calls its thread made inside the range; the call and
 // the GPU work are tied by `correlationId` within one process (pid = (globalTid >> 24) & 0xFFFFFF,
-// the same bits of `globalPid`). A range that launched nothing has no GPU window.
+// the same bits of `globalPid`). A range that launched nothing has no GPU window, nor has one of
+// the NCCL domain (the domain created with text "NCCL": NCCL's own range around each collective,
+// which would otherwise stand for a step).
 //
 // Times: `start_s` = 0 at the earliest GPU activity (kernel, memcpy or memset, as in the CSV
 // reader); `time_origin_us` is that instant in the session's microseconds. NVTX ranges that open
@@ -383,9 +385,15 @@ inline kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules
             std::string_view name;
         };
         std::vector<range> ranges;
+        std::set<std::int64_t> nccl_domains;  // NvtxDomainCreate (75) rows with text "NCCL"
+        if (cols.count("eventType") && cols.count("domainId") && cols.count("text")) {
+            sqlite_stmt d(db, "SELECT \"domainId\" FROM NVTX_EVENTS WHERE \"eventType\" = 75 AND \"text\" = 'NCCL'", place);
+            while (d.step())
+                if (const auto id = d.int64(0)) nccl_domains.insert(*id);
+        }
         sqlite_stmt s(db,
                       "SELECT v.\"start\", v.\"end\", " + name + ", " + c("eventType") + ", " + c("globalTid") +
-                          " FROM NVTX_EVENTS AS v" + joins,
+                          ", " + c("domainId") + " FROM NVTX_EVENTS AS v" + joins,
                       place);
         while (s.step()) {
             ++st.events_read;
@@ -403,7 +411,7 @@ inline kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules
             if (!end) { st.skip("bad_value(end)"); continue; }
             if (*end < *start) { st.skip("negative_dur"); continue; }
             range r{*start, *end, s.int64(4).value_or(-1), t.strings->intern(valid_utf8(s.text(2)))};
-            ranges.push_back(r);
+            if (const auto domain = s.int64(5); !domain || !nccl_domains.count(*domain)) ranges.push_back(r);
             annotation a;
             a.name = r.name;
             a.start_s = rel_s(r.start);

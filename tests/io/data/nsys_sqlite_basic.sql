@@ -12,8 +12,9 @@
 --     gemm  nvjet  1200000..1250000  50 us
 --     elem  quant  1260000..1265000   5 us
 --   memcpy 1 (Host-to-Device, 4194304 bytes, 900000..910000, 10 us), memset 1 (1024 bytes, 1 us)
---   NVTX rows 4: 2 push/pop ranges (one by text, one by textId), 1 mark, 1 domain create
---   => read 13, kept 9 (7 GPU activities + 2 ranges), skipped 2.
+--   NVTX rows 5: 3 push/pop ranges (one named by textId, one in the NCCL domain, whose ranges are
+--   not projected onto the GPU), 1 mark, 1 domain create
+--   => read 14, kept 10 (7 GPU activities + 3 ranges), skipped 2.
 -- Process 100, thread 101: globalPid = 100 << 24 = 1677721600, globalTid = 1677721701.
 -- GPU windows of the ranges (through RUNTIME correlationId):
 --   decode_step_0 launched corr 101-103: 1000000..1130000 -> start_s 100e-6, 130e-6 long
@@ -89,6 +90,7 @@ CREATE TABLE NVTX_EVENTS (
 INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid, textId, domainId) VALUES
   ( 800000, NULL,    75, 'NCCL',          1677721701, NULL, 1),
   ( 950000, 1140000, 59, 'decode_step_0', 1677721701, NULL, 0),
+  (1049000, 1056000, 59, 'ncclAllReduce', 1677721701, NULL, 1),
   (1145000, NULL,    34, 'checkpoint',    1677721701, NULL, 0),
   (1150000, 1280000, 59, NULL,            1677721701, 7,    0);
 
