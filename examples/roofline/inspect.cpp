@@ -23,6 +23,7 @@
 #include "roofline/io/nccl_tests.hpp"
 #include "roofline/io/ncu_csv.hpp"
 #include "roofline/io/nsys_csv.hpp"
+#include "roofline/io/nsys_sqlite.hpp"
 #include "roofline/io/nvidia_smi.hpp"
 #include "roofline/trace/read_stats.hpp"
 
@@ -51,7 +52,17 @@ inspection inspect_file(const std::string& path, const std::string& format) {
         r.found = plural(t.events.size(), "GPU event", "GPU events") + " (" + plural(kernels, "kernel", "kernels") + ")";
     } else if (format == "nsys") {
         const auto rules = load_kernel_rules();
-        if (detect_nsys_report(path) == nsys_report::cuda_gpu_trace) {
+        if (is_sqlite_file(path)) {
+            const auto t = read_nsys_sqlite(path, rules);
+            r.stats = t.stats;
+            std::size_t kernels = 0, gpu_ranges = 0;
+            for (const auto& e : t.events) kernels += e.activity == gpu_activity::kernel;
+            for (const auto& a : t.annotations) gpu_ranges += a.gpu;
+            r.found = "SQLite export: " + plural(t.events.size(), "GPU event", "GPU events") + " (" +
+                      plural(kernels, "kernel", "kernels") + "), " +
+                      plural(t.annotations.size() - gpu_ranges, "NVTX range", "NVTX ranges") + ", " +
+                      plural(t.devices.size(), "GPU", "GPUs") + (t.devices.empty() ? "" : " (" + t.devices.front().name + ")");
+        } else if (detect_nsys_report(path) == nsys_report::cuda_gpu_trace) {
             const auto t = read_nsys_gpu_trace(path, rules);
             r.stats = t.stats;
             r.found = "cuda_gpu_trace: " + plural(t.events.size(), "GPU event", "GPU events");
@@ -118,6 +129,7 @@ inspection inspect_file(const std::string& path, const std::string& format) {
 /// The --format of `path` told by its content (io/measurements.hpp, then the nsys header), for
 /// the formats that can be told apart; a usage error asking for --format otherwise.
 std::string detect_format(const std::string& path) {
+    if (is_sqlite_file(path)) return "nsys";  // an nsys SQLite export
     switch (detect_measurement_format(path)) {
         case measurement_format::kineto_trace: return "kineto";
         case measurement_format::nccl_tests_text: return "nccl-tests";
@@ -146,7 +158,8 @@ void add_inspect_command(CLI::App& app, common_options& common) {
                                               "skipped (by reason)");
     cmd->add_option("FILE", o.path, "the input file (.gz accepted where the format allows)")->required();
     cmd->add_option("--format", o.format,
-                    "kineto, nsys, ncu, nvidia-smi, nvidia-smi-dmon, nccl-tests, nccl-tests-json, bench, "
+                    "kineto, nsys (stats CSV or SQLite export), ncu, nvidia-smi, nvidia-smi-dmon, nccl-tests, "
+                    "nccl-tests-json, bench, "
                     "hf-config, hf-quant, gpu-json, calibration, kernel-rules (default: told from the content for "
                     "kineto, nsys, ncu, nvidia-smi and nccl-tests files)");
     cmd->add_flag("--json", o.json, "Print JSON");

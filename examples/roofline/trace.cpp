@@ -6,8 +6,9 @@
 //                   [--prefill-tokens T] [--steps S]] [--rules FILE] [--json|--csv]
 //                  [--svg FILE] [--html FILE] [--top N]
 //
-// TRACE is a Kineto/PyTorch profiler trace (.json, .json.gz) or an nsys stats CSV report. An
-// nsys `cuda_gpu_kern_sum` report has no timeline: only its time summary is printed.
+// TRACE is a Kineto/PyTorch profiler trace (.json, .json.gz), an nsys stats CSV report or an
+// nsys SQLite export (`nsys export --type sqlite`). An nsys `cuda_gpu_kern_sum` report has no
+// timeline: only its time summary is printed.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/kineto.hpp"
 #include "roofline/io/nsys_csv.hpp"
+#include "roofline/io/nsys_sqlite.hpp"
 #include "roofline/io/nvidia_smi.hpp"
 #include "roofline/io/trace_file.hpp"
 #include "roofline/report/markup.hpp"
@@ -119,11 +121,12 @@ void add_trace_command(CLI::App& app, common_options& common) {
     auto* cmd =
         app.add_subcommand("trace",
                            "What bounds a measured trace: per kernel, phase and step verdicts "
-                           "(Kineto .json/.json.gz, nsys stats CSV)");
+                           "(Kineto .json/.json.gz, nsys stats CSV, nsys SQLite export)");
     static trace_cli_options o;
     cmd->add_option("TRACE", o.path,
-                    "Kineto/PyTorch profiler trace (.json, .json.gz) or nsys stats CSV "
-                    "(cuda_gpu_trace; cuda_gpu_kern_sum gives the time summary only)")
+                    "Kineto/PyTorch profiler trace (.json, .json.gz), nsys stats CSV "
+                    "(cuda_gpu_trace; cuda_gpu_kern_sum gives the time summary only) or nsys SQLite "
+                    "export (nsys export --type sqlite)")
         ->required();
     cmd->add_option("--power", o.power,
                     "nvidia-smi --query-gpu CSV logged while the trace was taken");
@@ -175,8 +178,9 @@ void add_trace_command(CLI::App& app, common_options& common) {
         }
         kineto_options ko;
         ko.rules = &rules;
-        const kernel_trace t = format == trace_format::kineto ? read_kineto(o.path, ko)
-                                                              : read_nsys_gpu_trace(o.path, rules);
+        const kernel_trace t = format == trace_format::kineto        ? read_kineto(o.path, ko)
+                               : format == trace_format::nsys_sqlite ? read_nsys_sqlite(o.path, rules)
+                                                                     : read_nsys_gpu_trace(o.path, rules);
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
 
         trace_analysis_options ao;

@@ -1,9 +1,10 @@
 #pragma once
 // Any trace file a user has -> its kind and its time summary.
 //
-// `roofline trace` accepts a Kineto/PyTorch profiler trace (.json, .json.gz) or an nsys stats CSV
-// report (cuda_gpu_kern_sum or cuda_gpu_trace); the kind is told by the content, not the name:
-// JSON starts with '{' or '[', an nsys report has a header with "Name" and a time column.
+// `roofline trace` accepts a Kineto/PyTorch profiler trace (.json, .json.gz), an nsys stats CSV
+// report (cuda_gpu_kern_sum or cuda_gpu_trace) or an nsys SQLite export; the kind is told by the
+// content, not the name: an SQLite file starts with "SQLite format 3\0", JSON with '{' or '[',
+// an nsys report has a header with "Name" and a time column.
 
 #include <string>  // std::string
 
@@ -11,17 +12,25 @@
 #include "roofline/io/input.hpp"
 #include "roofline/io/kineto.hpp"
 #include "roofline/io/nsys_csv.hpp"
+#include "roofline/io/nsys_sqlite.hpp"
 #include "roofline/trace/kernel_rules.hpp"
 #include "roofline/trace/summary.hpp"
 
 namespace roofline {
 
 /// Kinds of trace file `summarize_trace_file` reads.
-enum class trace_format { kineto, nsys_cuda_gpu_kern_sum, nsys_cuda_gpu_trace };
+enum class trace_format { kineto, nsys_cuda_gpu_kern_sum, nsys_cuda_gpu_trace, nsys_sqlite };
 
 /// The kind of `path` by its first bytes (gzip inflated). Throws `parse_error` for a missing or
-/// empty file, or one that is neither JSON nor an nsys report.
+/// empty file, or one that is neither SQLite, JSON nor an nsys report (or a `.sqlite` file
+/// without the SQLite header). An SQLite file is told by its header even in a build without
+/// SQLite support (reading it then says so).
 inline trace_format detect_trace_format(const std::string& path) {
+    if (is_sqlite_file(path)) return trace_format::nsys_sqlite;
+    if (path.size() >= 7 && path.compare(path.size() - 7, 7, ".sqlite") == 0) {  // say what was expected
+        io::input_file in(path);                                                 // "cannot open" if missing
+        throw parse_error(path, "byte 0", "", "not an SQLite database (no \"SQLite format 3\" header)");
+    }
     {
         io::input_file in(path);
         char buf[256];
@@ -47,6 +56,7 @@ inline trace_summary summarize_trace_file(const std::string& path, const kernel_
         case trace_format::kineto: return summarize_kineto(path, rules);
         case trace_format::nsys_cuda_gpu_kern_sum: return read_nsys_kern_sum(path, rules);
         case trace_format::nsys_cuda_gpu_trace: return summarize(read_nsys_gpu_trace(path, rules));
+        case trace_format::nsys_sqlite: return summarize(read_nsys_sqlite(path, rules));
     }
     return {};
 }

@@ -1,9 +1,9 @@
 #pragma once
 // Measured GPU activity: kernels, copies and sets, with what launched them.
 //
-// A `kernel_trace` is what the trace readers (io/kineto.hpp, io/nsys_csv.hpp) produce: one
-// `kernel_event` per GPU activity, the CPU operators that launched them (with their input
-// shapes when the profiler recorded them), NCCL collective metadata, user annotations and
+// A `kernel_trace` is what the trace readers (io/kineto.hpp, io/nsys_csv.hpp, io/nsys_sqlite.hpp)
+// produce: one `kernel_event` per GPU activity, the CPU operators that launched them (with their
+// input shapes when the profiler recorded them), NCCL collective metadata, user annotations and
 // profiler steps, and the GPUs' properties. Times are seconds relative to the trace's own time
 // origin (`kernel_trace::time_origin_us`), so that microsecond resolution survives in a double.
 //
@@ -205,7 +205,7 @@ struct link_stats {
 /// Everything a trace reader produced. Copies share the string pool.
 struct kernel_trace {
     std::string file;
-    std::string format;  ///< "kineto", "nsys-cuda-gpu-trace"
+    std::string format;  ///< "kineto", "nsys-cuda-gpu-trace", "nsys-sqlite"
     std::shared_ptr<string_pool> strings = std::make_shared<string_pool>();
     std::vector<kernel_event> events;         ///< in file order
     std::vector<cpu_op> ops;                  ///< only ops some event links to
