@@ -54,6 +54,7 @@
 #include "roofline/io/nccl_tests.hpp"
 #include "roofline/io/ncu_csv.hpp"
 #include "roofline/io/nsys_csv.hpp"
+#include "roofline/io/nsys_sqlite.hpp"
 #include "roofline/io/nvidia_smi.hpp"
 #include "roofline/io/quant_option.hpp"
 #include "roofline/io/trace_file.hpp"

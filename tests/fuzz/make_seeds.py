@@ -140,13 +140,34 @@ def main():
     small = b"a,b\n\"x,\"\"y\"\"\",2\n"
     write(out_dir, "fuzz_input", "two_members.csv.gz", gzip.compress(small) + gzip.compress(small))
     write(out_dir, "fuzz_input", "truncated.csv.gz", gzip.compress(small * 20)[:-9])
+    # The nsys SQLite export: the hand-made fixture database, built here from its SQL text, plus
+    # copies without their NVTX or string tables.
+    try:
+        import sqlite3
+        import tempfile
+        with open(os.path.join(ROOT, "tests/io/data/nsys_sqlite_basic.sql")) as f:
+            sql = f.read()
+        for name, drop in (("basic", []), ("no_nvtx", ["NVTX_EVENTS"]), ("no_strings", ["StringIds"])):
+            with tempfile.TemporaryDirectory() as tmp:
+                db_path = os.path.join(tmp, "x.sqlite")
+                db = sqlite3.connect(db_path)
+                db.executescript(sql)
+                for table in drop:
+                    db.execute(f"DROP TABLE IF EXISTS {table}")
+                db.commit()
+                db.execute("VACUUM")
+                db.close()
+                with open(db_path, "rb") as f:
+                    write(out_dir, "fuzz_nsys_sqlite", f"{name}.sqlite", f.read())
+    except Exception as e:  # no sqlite3 module: the target starts from the other seeds
+        print(f"fuzz_nsys_sqlite: no database seeds ({e})", file=sys.stderr)
     # Every target starts from a gzip bomb (50 KB inflating to 50 MiB of line breaks, 13 s
     # through fuzz_input's tiny buffers under ASan): the targets must skip it (fuzz_support.hpp,
     # inflates_beyond), or the run fails on a timeout as CI stop 10 did. And one just under the
     # limit, which they must read.
     bomb = gzip.compress(b"\n" * (50 << 20), 9)
     under = gzip.compress(head_lines(small * ((1 << 20) // len(small)), (1 << 20) - 1), 9)
-    for target in list(plan) + ["fuzz_input", "fuzz_chrome_trace_scan"]:
+    for target in list(plan) + ["fuzz_input", "fuzz_chrome_trace_scan", "fuzz_nsys_sqlite"]:
         write(out_dir, target, "gzip_bomb_50MiB.gz", bomb)
         write(out_dir, target, "gzip_under_1MiB.gz", under)
     # The catalog export is the richest GPU JSON there is.
@@ -156,7 +177,7 @@ def main():
             doc = json.loads(exported)
             for g in doc[:8]:
                 write(out_dir, "fuzz_gpu_json", "catalog_" + str(g.get("id", "x")) + ".json", json.dumps(g, indent=1).encode())
-    for target in plan:
+    for target in list(plan) + ["fuzz_input", "fuzz_chrome_trace_scan", "fuzz_nsys_sqlite"]:
         n = len(os.listdir(os.path.join(out_dir, target))) if os.path.isdir(os.path.join(out_dir, target)) else 0
         print(f"{target}: {n} seeds")
 

@@ -32,6 +32,7 @@ dict_of() {  # target -> format dictionary (plus the JSON one for JSON formats)
     case "$1" in
         fuzz_kineto|fuzz_chrome_trace_scan) echo "json kineto" ;;
         fuzz_nsys_csv) echo "csv nsys" ;;
+        fuzz_nsys_sqlite) echo "nsys_sqlite" ;;
         fuzz_ncu_csv) echo "csv ncu" ;;
         fuzz_nvidia_smi_csv) echo "csv nvidia_smi" ;;
         fuzz_nvidia_smi_dmon) echo "dmon" ;;

@@ -1,0 +1,31 @@
+// Fuzz target: Nsight Systems SQLite exports (io/nsys_sqlite.hpp), read the way `roofline trace`
+// reads them (through the trace-file dispatcher too). libsqlite3 answers a corrupt page with an
+// error code; what is checked here is our side: every error is a one-line parse_error naming
+// the file, and the counts add up. Without SQLite support in the build the reader only refuses.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_support.hpp"
+#include "roofline/io/kernel_rules_json.hpp"
+#include "roofline/io/nsys_sqlite.hpp"
+#include "roofline/io/trace_file.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace roofline;
+    static const kernel_rules builtin = load_kernel_rules();
+    static kernel_rules rules = builtin;
+    static unsigned n = 0;
+    if (++n % 1000 == 0) rules = builtin;
+    const std::string* input = fuzz::input_path_for(data, size);
+    if (!input) return -1;
+    const std::string& path = *input;
+    fuzz::expect_only_roofline_errors([&] {
+        const auto t = read_nsys_sqlite(path, rules);
+        fuzz::require(t.stats.events_kept + t.stats.events_skipped <= t.stats.events_read);
+        for (const auto& e : t.events) fuzz::require(e.duration_s >= 0);
+        (void)summarize(t);
+    }, path);
+    fuzz::expect_only_roofline_errors([&] { (void)summarize_trace_file(path, rules); }, path);
+    return 0;
+}
