@@ -172,6 +172,53 @@ TEST_CASE("collectives overlapped by compute on another stream are not exposed")
     CHECK(hidden.exposed_communication_s == doctest::Approx(0.0));
 }
 
+TEST_CASE("host copies are priced over PCIe and device copies in DRAM, whichever tool named them") {
+    // 64 MiB each way. Host-to-device moves the bytes once over the link; device-to-device reads
+    // and writes them in DRAM (2 x 64 MiB). Kineto says "Memcpy HtoD", nsys "[CUDA memcpy
+    // Host-to-Device]": the same pricing either way.
+    const double bytes = 64.0 * (1 << 20);
+    for (const char* format : {"kineto", "nsys-cuda-gpu-trace"}) {
+        const bool nsys = std::string(format) != "kineto";
+        kernel_trace t;
+        t.file = "synthetic";
+        t.format = format;
+        device_properties d;
+        d.id = 0;
+        d.name = "NVIDIA H200";
+        t.devices.push_back(d);
+        auto add = [&](std::string_view name, double start) {
+            kernel_event e;
+            e.name = t.strings->intern(name);
+            e.activity = gpu_activity::memcpy;
+            e.phase = kernel_phase::memcpy;
+            e.device = 0;
+            e.stream = 7;
+            e.start_s = start;
+            e.duration_s = 1e-3;
+            e.bytes = bytes;
+            t.events.push_back(e);
+        };
+        add(nsys ? "[CUDA memcpy Host-to-Device]" : "Memcpy HtoD (Pinned -> Device)", 0.0);
+        add(nsys ? "[CUDA memcpy Device-to-Device]" : "Memcpy DtoD (Device -> Device)", 2e-3);
+        const auto a = analyze_trace(t, gpu_catalog::builtin());
+        const gpu_spec& h200 = gpu_catalog::builtin().at("h200-sxm");
+        REQUIRE(a.kernels.size() == 2);
+        for (const auto& k : a.kernels) {
+            CAPTURE(k.name);
+            const bool host = k.name.find("Host-to-Device") != std::string::npos || k.name.find("HtoD") != std::string::npos;
+            if (host) {
+                CHECK(k.example == "host copy of 67.1 MB over PCIe");
+                CHECK(k.sol.link_s == doctest::Approx(bytes / link_bandwidth_bytes_per_s(h200, link_kind::pcie)));
+            } else {
+                CHECK(k.example == "device copy of 67.1 MB");
+                CHECK(k.sol.memory_s == doctest::Approx(2 * bytes / *h200.memory_bandwidth_bytes_per_s.value));
+            }
+        }
+        // Without shapes, the note names what each tool can give instead.
+        CHECK((a.notes.empty() || a.notes.front().find(nsys ? "nsys records no shapes" : "record_shapes") != std::string::npos));
+    }
+}
+
 TEST_CASE("--model prices kernels without shapes by phase, times the steps") {
     const auto cfg = test::repo_data("samples/h200-serving/config.json");
     if (!test::have_sample(cfg)) return;

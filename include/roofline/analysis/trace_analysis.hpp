@@ -322,6 +322,20 @@ inline void add_roofs(roof_times& acc, const roof_times& t) {
 }
 
 /// Everything the row builders share.
+/// True for a copy between host and device, by its name in either tool: Kineto "Memcpy HtoD
+/// (Pinned -> Device)", "Memcpy DtoH ..."; nsys "[CUDA memcpy Host-to-Device]",
+/// "[CUDA memcpy Device-to-Host]". Priced over PCIe, not DRAM.
+inline bool host_copy(std::string_view name) {
+    for (std::string_view k : {"HtoD", "DtoH", "Host-to-Device", "Device-to-Host"})
+        if (name.find(k) != std::string_view::npos) return true;
+    return false;
+}
+
+/// True for a copy between GPUs: Kineto "Memcpy PtoP ...", nsys "[CUDA memcpy Peer-to-Peer]".
+inline bool peer_copy(std::string_view name) {
+    return name.find("PtoP") != std::string_view::npos || name.find("Peer-to-Peer") != std::string_view::npos;
+}
+
 struct context {
     const kernel_trace* trace = nullptr;
     const gpu_spec* gpu = nullptr;
@@ -394,10 +408,10 @@ inline void classify_row(analysis_row& r, const context& c, std::optional<double
     const auto& th = c.options->thresholds;
     if (!(r.priced_s > 0)) {
         if (r.unknown_reason.empty())
-            r.unknown_reason =
-                "no modeled work: no shapes (record_shapes off, or an op the shape table does not "
-                "price)"
-                " and no --model";
+            r.unknown_reason = c.trace->format.rfind("nsys", 0) == 0
+                                   ? "no modeled work: nsys records no shapes; pass --model and the batch"
+                                   : "no modeled work: no shapes (record_shapes off, or an op the shape "
+                                     "table does not price) and no --model";
         return;
     }
     const double t = r.priced_s;
@@ -668,14 +682,13 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
                 w.bytes_at(memory_level::dram) = e.bytes;
                 price(p, w, "bytes", a.datasheet);
                 p.example = "memset of " + mb(e.bytes);
-            } else if (n.find("HtoD") != std::string_view::npos ||
-                       n.find("DtoH") != std::string_view::npos) {
+            } else if (host_copy(n)) {
                 w.link_bytes = e.bytes;
                 if (std::isfinite(pcie_c.link_bytes_per_s)) {
                     price(p, w, "bytes", pcie_c);
                     p.example = "host copy of " + mb(e.bytes) + " over PCIe";
                 }
-            } else if (n.find("PtoP") != std::string_view::npos) {
+            } else if (peer_copy(n)) {
                 w.link_bytes = e.bytes;
                 if (link) {
                     price(p, w, "bytes", a.datasheet);
@@ -1187,7 +1200,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     if (a.priced_share < 0.5)
         a.notes.push_back(
             "only " + pct(a.priced_share) + " of the GPU time has modeled work" +
-            (t.ops.empty()
+            (t.format.rfind("nsys", 0) == 0 ? ": nsys records no shapes; pass --model and the batch"
+             : t.ops.empty()
                  ? ": the trace links no kernels to ops (record_shapes off, or a CUDA-graph "
                    "replay); pass --model and the batch"
                  : ""));
