@@ -2,8 +2,12 @@
 // reads them (through the trace-file dispatcher too). libsqlite3 answers a corrupt page with an
 // error code; what is checked here is our side: every error is a one-line parse_error naming
 // the file, and the counts add up. Without SQLite support in the build the reader only refuses.
+#include <unistd.h>  // getpid
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "fuzz_support.hpp"
@@ -17,9 +21,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static kernel_rules rules = builtin;
     static unsigned n = 0;
     if (++n % 1000 == 0) rules = builtin;
-    const std::string* input = fuzz::input_path_for(data, size);
-    if (!input) return -1;
-    const std::string& path = *input;
+    // libsqlite3 resolves symbolic links before opening, and /proc/self/fd/N of the in-memory
+    // file points at "/memfd:... (deleted)": every open failed with "unable to open database
+    // file" and the reader was never reached. This target writes a real file instead.
+    static const std::string path = [] {
+        const char* dir = std::getenv("TMPDIR");
+        return std::string(dir && *dir ? dir : "/tmp") + "/roofline_fuzz_nsys_" + std::to_string(::getpid()) + ".sqlite";
+    }();
+    if (fuzz::inflates_beyond(data, size, fuzz::input_file_for(data, size))) return -1;
+    {
+        std::FILE* f = std::fopen(path.c_str(), "wb");
+        if (!f) std::abort();
+        if (size && std::fwrite(data, 1, size, f) != size) std::abort();
+        std::fclose(f);
+    }
     fuzz::expect_only_roofline_errors([&] {
         const auto t = read_nsys_sqlite(path, rules);
         fuzz::require(t.stats.events_kept + t.stats.events_skipped <= t.stats.events_read);

@@ -66,6 +66,25 @@ TEST_CASE("phase names round-trip") {
     CHECK_FALSE(parse_kernel_phase("GEMM").has_value());
 }
 
+TEST_CASE("repetition counts and back-references too large for std::regex are refused before compiling") {
+    // libstdc++ reads `{n}` and `\n` into a long without an overflow check: the fuzzers'
+    // `x{77777777777777777777` was undefined behaviour inside std::regex (tests/fuzz/README.md).
+    CHECK(oversized_regex_count("quant777{77777777777777777777") == "{77777777777777777777");
+    CHECK(oversized_regex_count("a{1001}") == "{1001");
+    CHECK(oversized_regex_count("a{2,5000}") == "{2,5000");
+    CHECK(oversized_regex_count("(a)\\1000") == "\\1000");
+    // Accepted: counts up to 1000, back-references up to 999, digits that are not counts.
+    CHECK(oversized_regex_count("a{1000}b{0,1000}c{3,}").empty());
+    CHECK(oversized_regex_count("(x)\\999").empty());
+    CHECK(oversized_regex_count("sm90_xmma_gemm_128x256x64_123456789").empty());
+    CHECK(oversized_regex_count("[{]123456|\\{99999").empty());  // a literal brace
+    CHECK_THROWS_WITH_AS(kernel_rule("x{77777777777777777777", kernel_phase::gemm, "", "rules.json"),
+                         doctest::Contains("rules.json: pattern \"x{77777777777777777777\" has a count too large"),
+                         usage_error);
+    const kernel_rule ok("gemm_\\d{1,1000}", kernel_phase::gemm);
+    CHECK(std::regex_search("gemm_42", ok.regex));
+}
+
 TEST_CASE("bad rule files are errors naming the rule and the field") {
     const temp_file bad_phase(R"({"rules": [{"phase": "matmul", "pattern": "x"}]})", ".json");
     CHECK_THROWS_WITH_AS(read_kernel_rules(bad_phase.path()), doctest::Contains("rule 0: \"phase\": unknown phase"),

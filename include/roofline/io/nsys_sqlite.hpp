@@ -120,7 +120,14 @@ public:
             throw parse_error(path_, "byte 0", "", "not an SQLite database (no \"SQLite format 3\" header)");
         }
         const int rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr);
-        if (rc != SQLITE_OK) fail("", "cannot open as SQLite");
+        if (rc != SQLITE_OK) {
+            // A failed open still allocates a handle (sqlite3_open_v2 docs), and the destructor
+            // does not run when the constructor throws: close it here (a leak the fuzzer found).
+            const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+            sqlite3_close_v2(db_);
+            db_ = nullptr;
+            throw parse_error(path_, "", "", "cannot open as SQLite: " + msg + " (a corrupt or truncated database?)");
+        }
     }
     ~sqlite_db() { sqlite3_close_v2(db_); }
     sqlite_db(const sqlite_db&) = delete;

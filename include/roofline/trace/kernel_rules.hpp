@@ -59,6 +59,54 @@ constexpr std::optional<kernel_phase> parse_kernel_phase(std::string_view s) {
     return std::nullopt;
 }
 
+/// The first repetition count (`{n}`, `{n,m}`) above 1000 or back-reference above 999 in the
+/// ECMAScript `pattern`, as text, or "" when there is none. libstdc++'s regex compiler reads such
+/// numbers into a `long` without an overflow check (undefined behaviour, found by fuzzing:
+/// `x{77777777777777777777`), and large counts copy the repeated automaton that many times, so
+/// rules refuse them before compiling.
+inline std::string oversized_regex_count(std::string_view pattern) {
+    auto digits_at = [&](std::size_t j) {
+        std::size_t k = j;
+        while (k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9') ++k;
+        return pattern.substr(j, k - j);
+    };
+    auto too_big = [](std::string_view d, std::size_t limit) {
+        if (d.size() > 6) return true;
+        std::size_t v = 0;
+        for (char ch : d) v = v * 10 + static_cast<std::size_t>(ch - '0');
+        return v > limit;
+    };
+    bool in_class = false;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char ch = pattern[i];
+        if (ch == '\\') {
+            const auto d = digits_at(i + 1);
+            if (!in_class && too_big(d, 999)) return std::string("\\").append(d);
+            i += d.empty() ? 1 : d.size();
+            continue;
+        }
+        if (in_class) {
+            if (ch == ']') in_class = false;
+            continue;
+        }
+        if (ch == '[') {
+            in_class = true;
+            if (i + 1 < pattern.size() && pattern[i + 1] == ']') ++i;  // "[]...]": ']' first is literal
+            continue;
+        }
+        if (ch == '{') {
+            const auto lo = digits_at(i + 1);
+            if (too_big(lo, 1000)) return std::string("{").append(lo);
+            const std::size_t after = i + 1 + lo.size();
+            if (after < pattern.size() && pattern[after] == ',') {
+                const auto hi = digits_at(after + 1);
+                if (too_big(hi, 1000)) return std::string("{").append(lo).append(",").append(hi);
+            }
+        }
+    }
+    return "";
+}
+
 /// One rule: kernels whose name matches `pattern` belong to `phase`.
 struct kernel_rule {
     std::string pattern;  ///< ECMAScript regular expression, searched case-insensitively
@@ -67,10 +115,15 @@ struct kernel_rule {
     std::string origin;   ///< file the rule came from, for messages
     std::regex regex;     ///< compiled `pattern`
 
-    /// Compiles `pattern`. Throws `usage_error` naming `origin` for a bad expression.
+    /// Compiles `pattern`. Throws `usage_error` naming `origin` for a bad expression, or for a
+    /// repetition count above 1000 or back-reference above 999 (`oversized_regex_count`).
     kernel_rule(std::string pattern_, kernel_phase phase_, std::string note_ = {},
                 std::string origin_ = {})
         : pattern(std::move(pattern_)), phase(phase_), note(std::move(note_)), origin(std::move(origin_)) {
+        if (const auto big = oversized_regex_count(pattern); !big.empty())
+            throw usage_error((origin.empty() ? std::string("kernel rule") : origin) + ": pattern \"" + pattern +
+                              "\" has a count too large (" + big +
+                              "; repetitions up to 1000 and back-references up to 999 are accepted)");
         try {
             regex = std::regex(pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
         } catch (const std::regex_error& e) {

@@ -11,7 +11,7 @@
 --     comm  nccl   1100000..1130000  30 us  (no demangledName: the shortName is used)
 --     gemm  nvjet  1200000..1250000  50 us
 --     elem  quant  1260000..1265000   5 us
---   memcpy 1 (Host-to-Device, 4194304 bytes, 900000..910000, 10 us), memset 1 (1024 bytes, 1 us)
+--   memcpy 1 (Host-to-Device, 262144 bytes, 900000..910000, 10 us: 26 GB/s, a plausible PCIe rate), memset 1 (1024 bytes, 1 us)
 --   NVTX rows 5: 3 push/pop ranges (one named by textId, one in the NCCL domain, whose ranges are
 --   not projected onto the GPU), 1 mark, 1 domain create
 --   => read 14, kept 10 (7 GPU activities + 3 ranges), skipped 2.
@@ -61,7 +61,7 @@ CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (
   dstKind INTEGER, srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId INTEGER,
   migrationCause INTEGER, graphNodeId INTEGER, virtualAddress INTEGER);
 INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES
-  (900000, 910000, 0, 1, NULL, 7, 100, 1677721600, 4194304, 1, NULL, 1, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+  (900000, 910000, 0, 1, NULL, 7, 100, 1677721600, 262144, 1, NULL, 1, 3, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 
 CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (
   start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,
