@@ -20,17 +20,6 @@
 
 namespace {
 
-/// The built-in rules. Their per-name cache is kept across inputs (std::regex classification
-/// under the sanitizers dominates the run time otherwise) and emptied every 1000 inputs so that
-/// it does not grow over millions of fuzzed names.
-const roofline::kernel_rules& rules() {
-    static const roofline::kernel_rules builtin = roofline::load_kernel_rules();
-    static roofline::kernel_rules r = builtin;
-    static unsigned n = 0;
-    if (++n % 1000 == 0) r = builtin;
-    return r;
-}
-
 /// True when some object in the JSON text has a key twice (false for invalid JSON).
 bool has_duplicate_keys(const std::uint8_t* data, std::size_t size) {
     struct handler : nlohmann::json_sax<nlohmann::json> {
@@ -83,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string* input = fuzz::input_path_for(data, size);
     if (!input) return -1;
     const std::string& path = *input;
-    const kernel_rules& r = rules();
+    const kernel_rules& r = fuzz::kernel_rules_for_next_input();
     kineto_options o;
     o.rules = &r;
     kernel_trace fast, portable;

@@ -10,12 +10,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    // The per-name cache is kept across inputs (regex classification dominates the run time)
-    // and emptied every 1000 inputs so that it does not grow without bound.
-    static const kernel_rules builtin = load_kernel_rules();
-    static kernel_rules rules = builtin;
-    static unsigned n = 0;
-    if (++n % 1000 == 0) rules = builtin;
+    kernel_rules& rules = fuzz::kernel_rules_for_next_input();
     const std::string* input = fuzz::input_path_for(data, size);
     if (!input) return -1;
     const std::string& path = *input;

@@ -17,10 +17,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace roofline;
-    static const kernel_rules builtin = load_kernel_rules();
-    static kernel_rules rules = builtin;
-    static unsigned n = 0;
-    if (++n % 1000 == 0) rules = builtin;
+    kernel_rules& rules = fuzz::kernel_rules_for_next_input();
     // libsqlite3 resolves symbolic links before opening, and /proc/self/fd/N of the in-memory
     // file points at "/memfd:... (deleted)": every open failed with "unable to open database
     // file" and the reader was never reached. This target writes a real file instead.
@@ -28,13 +25,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const char* dir = std::getenv("TMPDIR");
         return std::string(dir && *dir ? dir : "/tmp") + "/roofline_fuzz_nsys_" + std::to_string(::getpid()) + ".sqlite";
     }();
-    if (fuzz::inflates_beyond(data, size, fuzz::input_file_for(data, size))) return -1;
     {
         std::FILE* f = std::fopen(path.c_str(), "wb");
         if (!f) std::abort();
         if (size && std::fwrite(data, 1, size, f) != size) std::abort();
         std::fclose(f);
     }
+    if (fuzz::inflates_beyond(data, size, path)) return -1;
     fuzz::expect_only_roofline_errors([&] {
         const auto t = read_nsys_sqlite(path, rules);
         fuzz::require(t.stats.events_kept + t.stats.events_skipped <= t.stats.events_read);

@@ -18,6 +18,7 @@
 
 #include "roofline/core/error.hpp"
 #include "roofline/io/input.hpp"
+#include "roofline/io/kernel_rules_json.hpp"
 
 namespace roofline::fuzz {
 
@@ -61,17 +62,17 @@ inline memory_file& input_file_for(const std::uint8_t* data, std::size_t size) {
 /// Decompressed bytes past which an input is not run (1 MiB: 16 times the largest input).
 inline constexpr std::uint64_t max_inflated_bytes = std::uint64_t(1) << 20;
 
-/// True when the input in `f` is gzip whose content inflates past `limit` bytes. Such inputs are
+/// True when the input (`data`, written at `path`) is gzip whose content inflates past `limit` bytes. Such inputs are
 /// gzip bombs (64 KiB of deflate inflates to ~64 MiB), and the targets read them through
 /// deliberately tiny buffers under the sanitizers: tens of seconds for bytes that test nothing
 /// new, which libFuzzer then reports as a timeout (CI stop 10, `fuzz_input`). The readers'
 /// handling of large inflated files is covered by the tests (read_all's 1 GiB limit, the
 /// 1 GB streaming benchmark). Corrupt gzip returns false: the target must see that.
-inline bool inflates_beyond(const std::uint8_t* data, std::size_t size, const memory_file& f,
+inline bool inflates_beyond(const std::uint8_t* data, std::size_t size, const std::string& path,
                             std::uint64_t limit = max_inflated_bytes) {
     if (size < 2 || data[0] != 0x1f || data[1] != 0x8b) return false;
     try {
-        roofline::io::input_file in(f.path());
+        roofline::io::input_file in(path);
         static char buf[1 << 16];
         std::uint64_t total = 0;
         while (const std::size_t n = in.read(buf, sizeof buf)) {
@@ -87,7 +88,18 @@ inline bool inflates_beyond(const std::uint8_t* data, std::size_t size, const me
 /// target then returns -1 so that libFuzzer keeps it out of the corpus.
 inline const std::string* input_path_for(const std::uint8_t* data, std::size_t size) {
     memory_file& f = input_file_for(data, size);
-    return inflates_beyond(data, size, f) ? nullptr : &f.path();
+    return inflates_beyond(data, size, f.path()) ? nullptr : &f.path();
+}
+
+/// The built-in kernel rules for targets that classify names. Their per-name cache is kept
+/// across inputs (regex classification dominates the run time) and emptied every 1000 calls so
+/// that it does not grow without bound.
+inline roofline::kernel_rules& kernel_rules_for_next_input() {
+    static const roofline::kernel_rules builtin = roofline::load_kernel_rules();
+    static roofline::kernel_rules rules = builtin;
+    static unsigned n = 0;
+    if (++n % 1000 == 0) rules = builtin;
+    return rules;
 }
 
 /// Stops the run (a finding) unless `ok`: for properties the readers promise beyond "no crash".

@@ -31,14 +31,7 @@ TEST_CASE("glob patterns match module names and their dotted ancestors") {
 
 TEST_CASE("a hand-built dense GQA model counts as worked by hand") {
     // h = 64, 2 layers, 4 heads of 16, 2 KV heads, MLP 128, vocab 100, untied.
-    model_config c;
-    c.hidden_size = 64;
-    c.num_layers = 2;
-    c.num_attention_heads = 4;
-    c.num_kv_heads = 2;
-    c.head_dim = 16;
-    c.intermediate_size = 128;
-    c.vocab_size = 100;
+    model_config c = test::tiny_dense_model();
     const auto pc = count_parameters(c);
     // attention: q 64*64 = 4096, k 64*32 = 2048, v 2048, o 4096 -> 12,288
     // MLP: 3 * 64 * 128 = 24,576; norms 2 * 64 = 128 -> layer 36,992; x2 = 73,984
