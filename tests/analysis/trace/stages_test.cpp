@@ -315,7 +315,8 @@ power_log eight_gpus(bool gpu7_capped) {
 
 TEST_CASE("power: per-GPU evidence names the capped GPU the median hides") {
     const auto log = eight_gpus(true);
-    const auto per = power_per_gpu(log, 1000.0, 1004.9, 0.1, &gpus::h200_sxm(), verdict_thresholds{});
+    const gpu_spec h200 = gpus::h200_sxm();
+    const auto per = power_per_gpu(log, 1000.0, 1004.9, 0.1, &h200, verdict_thresholds{});
     REQUIRE(per.size() == 8);
     for (int g = 0; g < 7; ++g) CHECK_FALSE(per[static_cast<std::size_t>(g)].capped);
     CHECK(per[7].capped);

@@ -66,6 +66,9 @@ std::size_t period_of(const std::vector<T>& seq, std::size_t min_p, double agree
     const std::size_t n = seq.size();
     for (std::size_t p = std::max<std::size_t>(min_p, 1); p <= n / 2; ++p) {
         if (!(seq[p] == seq[0])) continue;
+        std::size_t early = 0;  // a quick look at the first 64 pairs rejects most candidates
+        for (std::size_t i = 0; i < 64 && i + p < n && early <= 3; ++i) early += !(seq[i] == seq[i + p]);
+        if (early > 3) continue;
         const std::size_t pairs = n - p;
         const auto allowed = static_cast<std::size_t>((1.0 - agree) * double(pairs));
         std::size_t bad = 0;
