@@ -746,6 +746,7 @@ inline std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
     facts.add_row({"window", format_seconds(a.window.span_s)});
     facts.add_row({"GPU busy", format_percent(a.busy_fraction)});
     facts.add_row({"modeled share of GPU time", format_percent(a.priced_share)});
+    facts.add_row({"steps", fmt::format("{} ({}): {}", a.step_info.count, a.step_info.source, a.step_info.note)});
     facts.add_row({"lower bound (datasheet)", format_seconds(a.window.sol.lower_bound_s)});
     if (a.communication_s > 0)
         facts.add_row(
