@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Kineto ingest: roofline against Python's json.load on the same file, with peak memory.
 
-Usage: compare_python.py TOOL [--mb 128] [--big-mb 1000] [--dir /tmp]
-TOOL is the kineto_ingest_tool binary. Generates a trace of --mb MB (and one of --big-mb MB to
+Usage: compare_python.py TOOL [--mb 128] [--big-mb 1000] [--dir /tmp] [--roofline BIN ...]
+TOOL is the kineto_ingest_tool binary. `--roofline BIN` (repeatable, e.g. a build of main and
+one of a branch) also times `BIN trace FILE --json` end to end: read, analysis and report. Generates a trace of --mb MB (and one of --big-mb MB to
 show that memory stays flat), then runs each variant in its own process on one core
 (taskset -c 0 when available) and json.load in a Python subprocess, and prints MB/s, the ratio
 to json.load and the peak RSS of each.
@@ -34,6 +35,7 @@ def main():
     ap.add_argument("--big-mb", type=float, default=1000)
     ap.add_argument("--dir", default="/tmp")
     ap.add_argument("--variants", default="summarize,read,scan-simdjson,scan-nlohmann")
+    ap.add_argument("--roofline", action="append", default=[], help="a roofline CLI binary to time `trace FILE --json` with")
     a = ap.parse_args()
     sizes = [a.mb] + ([a.big_mb] if a.big_mb > 0 else [])
     for mb in sizes:
@@ -48,6 +50,18 @@ def main():
                 rows.append(run([a.tool, v, path]))
             except subprocess.CalledProcessError as e:
                 print(f"{v}: failed: {e.stderr.strip()}")
+        for k, binary in enumerate(a.roofline):
+            pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+            t0 = time.perf_counter()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(pin + [binary, "trace", path, "--json"], check=True, stdout=subprocess.DEVNULL)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            file_mb = os.path.getsize(path) / 1e6
+            rows.append((f"trace#{k}", {"wall_s": wall, "mb_per_s": file_mb / wall, "cpu_mb_per_s": file_mb / cpu,
+                                        "peak_rss_mb": after.ru_maxrss / 1024, "file_mb": file_mb}))
+            print(f"trace#{k} = {binary}")
         py = next((r for n, r in rows if n == "json.load"), None)
         print(f"\n== {os.path.basename(path)} ({float(rows[0][1]['file_mb']):.1f} MB)")
         print(f"{'variant':<16} {'wall s':>8} {'MB/s':>8} {'cpu MB/s':>9} {'x json.load':>12} {'peak RSS MB':>12}")

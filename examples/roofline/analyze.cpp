@@ -123,7 +123,19 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                       {"clock_fraction_of_max", opt_json(p.clock_fraction_of_max)},
                       {"power_cap_active_fraction", opt_json(p.power_cap_active_fraction)},
                       {"median_utilization_gpu", opt_json(p.median_utilization_gpu)},
-                      {"samples", p.samples}};
+                      {"samples", p.samples},
+                      {"window", a.power_window},
+                      {"gpu_index", a.power_gpu >= 0 ? nlohmann::json(a.power_gpu) : nlohmann::json(nullptr)}};
+        auto per = nlohmann::json::array();
+        for (const auto& g : a.power_per_gpu)
+            per.push_back({{"gpu_index", g.gpu_index},
+                           {"capped", g.capped},
+                           {"median_draw_w", opt_json(g.evidence.median_draw_w)},
+                           {"fraction_of_limit", opt_json(g.evidence.fraction_of_limit)},
+                           {"clock_fraction_of_max", opt_json(g.evidence.clock_fraction_of_max)},
+                           {"power_cap_active_fraction", opt_json(g.evidence.power_cap_active_fraction)},
+                           {"samples", g.evidence.samples}});
+        j["power"]["per_gpu"] = per;
     }
     j["notes"] = a.notes;
     j["warnings"] = a.warnings;

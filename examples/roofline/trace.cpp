@@ -4,10 +4,11 @@
 //   roofline trace TRACE [--power nvidia-smi.csv] [--power-offset S] [--gpu ID] [--device N]
 //                  [--model CONFIG [--quant Q] [--tp N] [--ep N] --batch B [--context L]
 //                   [--prefill-tokens T] [--steps S]] [--rules FILE] [--json|--csv]
-//                  [--svg FILE] [--html FILE] [--top N]
+//                  [--svg FILE] [--html FILE] [--top N] [--ncu REPORT.csv]
 //
 // TRACE is a Kineto/PyTorch profiler trace (.json, .json.gz), an nsys stats CSV report or an
-// nsys SQLite export (`nsys export --type sqlite`). An nsys `cuda_gpu_kern_sum` report has no
+// nsys SQLite export (`nsys export --type sqlite`), or an Nsight Compute CSV report (each
+// profiled kernel gets a verdict from its measured work). An nsys `cuda_gpu_kern_sum` report has no
 // timeline: only its time summary is printed.
 #include <fmt/format.h>
 
@@ -26,6 +27,7 @@
 #include "roofline/io/calibration.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/kineto.hpp"
+#include "roofline/io/ncu_csv.hpp"
 #include "roofline/io/nsys_csv.hpp"
 #include "roofline/io/nsys_sqlite.hpp"
 #include "roofline/io/nvidia_smi.hpp"
@@ -39,7 +41,7 @@ namespace roofline::cli {
 namespace {
 
 struct trace_cli_options {
-    std::string path, rules_path, power, gpu, model, quant, svg, html, calibration;
+    std::string path, rules_path, power, gpu, model, quant, svg, html, calibration, ncu;
     std::optional<double> power_offset, batch, context, prefill_tokens, steps;
     int device = -1, tp = 1, ep = 1;
     bool json = false, csv = false;
@@ -155,6 +157,10 @@ void add_trace_command(CLI::App& app, common_options& common) {
            "--steps", o.steps,
            "steps in the trace for --model (default: ProfilerSteps or annotations, else 1)")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--ncu", o.ncu,
+                    "Nsight Compute CSV (ncu --csv, raw or details page) of kernels of this run: their "
+                    "measured FLOP and DRAM bytes replace the modeled ones (matched by name and launch "
+                    "order); TRACE may itself be such a report");
     cmd->add_option("--rules", o.rules_path,
                     "Kernel-name rules (JSON) tried before the built-in data/kernel_rules.json");
     cmd->add_flag("--json", o.json, "print JSON (verdict, phases, kernels, steps, summary, power)");
@@ -171,14 +177,22 @@ void add_trace_command(CLI::App& app, common_options& common) {
             throw usage_error(o.model.empty() ? "--batch needs --model"
                                               : "--model needs --batch (sequences per step)");
         const auto rules = load_kernel_rules(o.rules_path);
-        const auto format = detect_trace_format(o.path);
+        std::optional<ncu_report> ncu;
+        if (!o.ncu.empty()) ncu = read_ncu_csv(o.ncu);
+        const bool ncu_alone = !is_sqlite_file(o.path) && is_ncu_csv(o.path);
+        if (ncu_alone) {
+            if (ncu) throw usage_error("--ncu with an ncu report as TRACE: give one of them");
+            ncu = read_ncu_csv(o.path);
+        }
+        const auto format = ncu_alone ? trace_format::kineto : detect_trace_format(o.path);
         if (format == trace_format::nsys_cuda_gpu_kern_sum) {
             print_summary_only(read_nsys_kern_sum(o.path, rules), o);
             return;
         }
         kineto_options ko;
         ko.rules = &rules;
-        const kernel_trace t = format == trace_format::kineto        ? read_kineto(o.path, ko)
+        const kernel_trace t = ncu_alone                             ? ncu_report_trace(*ncu, rules)
+                               : format == trace_format::kineto        ? read_kineto(o.path, ko)
                                : format == trace_format::nsys_sqlite ? read_nsys_sqlite(o.path, rules)
                                                                      : read_nsys_gpu_trace(o.path, rules);
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
@@ -192,6 +206,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
             ao.power = &*power;
         }
         ao.power_offset_s = o.power_offset;
+        if (ncu) ao.ncu = &*ncu;
         std::optional<model_config> model;
         if (!o.model.empty()) {
             model = read_hf_config(o.model);

@@ -26,6 +26,7 @@
 
 #include "roofline/analysis/achievable.hpp"
 #include "roofline/analysis/power_summary.hpp"
+#include "roofline/analysis/power_window.hpp"
 #include "roofline/analysis/steady_state.hpp"
 #include "roofline/analysis/verdict.hpp"
 #include "roofline/core/ceilings.hpp"
@@ -116,6 +117,10 @@ struct serving_analysis {
     std::optional<double> implied_concurrency;  ///< Little's law: request rate x mean latency
 
     std::optional<power_evidence> power;
+    /// Per GPU of the log, over the run's window (analysis/power_window.hpp).
+    std::vector<run_gpu_power> power_per_gpu;
+    std::string power_window;  ///< which samples were used, for people
+    int power_gpu = -1;  ///< the capped GPU whose evidence `power` is (-1: all GPUs' median)
     verdict result;
     std::vector<std::string> notes;      ///< assumptions and model notes
     std::vector<std::string> warnings;   ///< inconsistencies worth acting on
@@ -153,7 +158,8 @@ inline priced_step price(const model_config& m, const step_batch& b, const servi
 }  // namespace detail::serving
 
 /// Analyses one benchmark run of model `m` served as `setup` says, with an optional power log
-/// (all samples of the log are used; pass only the run's window and GPUs if known).
+/// (only its samples inside the run's own window when the bench file gives one, see
+/// analysis/power_window.hpp; evidence per GPU, a capped GPU gating the run).
 /// Throws `usage_error` when the concurrency cannot be found or given, or the layout does not
 /// match the GPU count.
 inline serving_analysis analyze_serving(const bench_run& run, const model_config& m, const serving_setup& setup,
@@ -424,18 +430,39 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     if (power && !power->samples.empty()) {
         // The run's window: samples with a kernel resident at least half the sample period. Logs
         // usually start before and end after the benchmark; idle samples would dilute the draw.
+        const auto win = run_window_samples(*power, run);
+        a.power_window = win.note;
+        a.notes.push_back(win.note);
         std::vector<power_sample> busy;
         std::size_t with_util = 0;
-        for (const auto& smp : power->samples) {
+        for (const auto& smp : win.samples) {
             if (std::isfinite(smp.utilization_gpu)) ++with_util;
             if (!std::isfinite(smp.utilization_gpu) || smp.utilization_gpu >= 0.5) busy.push_back(smp);
         }
-        if (busy.empty()) busy = power->samples;
-        if (with_util > 0 && busy.size() < power->samples.size())
-            a.notes.push_back("power: " + std::to_string(power->samples.size() - busy.size()) + " of " +
-                              std::to_string(power->samples.size()) +
+        if (busy.empty()) busy = win.samples;
+        if (with_util > 0 && busy.size() < win.samples.size())
+            a.notes.push_back("power: " + std::to_string(win.samples.size() - busy.size()) + " of " +
+                              std::to_string(win.samples.size()) +
                               " samples had utilization.gpu below 50% (outside the run) and were left out");
         a.power = summarize_power(busy, &g);
+        a.power_per_gpu = power_by_gpu(busy, &g, setup.thresholds);
+        // In TP/EP the slowest rank gates every step: a capped GPU's evidence is the run's.
+        const run_gpu_power* capped = nullptr;
+        for (const auto& p : a.power_per_gpu)
+            if (p.capped && (!capped || *p.evidence.clock_fraction_of_max < *capped->evidence.clock_fraction_of_max))
+                capped = &p;
+        if (capped && a.power_per_gpu.size() > 1) {
+            const auto& e = capped->evidence;
+            a.notes.push_back("GPU " + std::to_string(capped->gpu_index) + " of " + std::to_string(a.power_per_gpu.size()) +
+                              " is power-capped (" + fmt_pct(*e.fraction_of_limit) + " of its limit, cap active " +
+                              fmt_pct(*e.power_cap_active_fraction) + ", SM clock " + fmt_pct(*e.clock_fraction_of_max) +
+                              " of max) while the median over all GPUs is " +
+                              (a.power->fraction_of_limit ? fmt_pct(*a.power->fraction_of_limit) : std::string("unknown")) +
+                              " of the limit: every TP/EP step waits for it, so its evidence is the run's (compute "
+                              "phases up to " + fmt_pct(1.0 / *e.clock_fraction_of_max - 1.0) + " longer)");
+            a.power = e;
+            a.power_gpu = capped->gpu_index;
+        }
         const auto& p = *a.power;
         if (!p.limit_from_log && p.limit_w)
             a.notes.push_back("the power log has no power limit: " + g.id + "'s default " + fmt_num(*p.limit_w) +
@@ -527,7 +554,8 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                           fmt_pct(*a.fraction_of_modeled) + " of the modeled roof)";
     } else if (power_held && modeled_wall == bound::compute) {
         a.result.what = bound::power;
-        a.result.reason = "board at " + fmt_pct(*a.power->fraction_of_limit) + " of its power limit with the cap active and "
+        a.result.reason = (a.power_gpu >= 0 ? "GPU " + std::to_string(a.power_gpu) + " (the slowest rank gates the step): " : std::string()) +
+                          "board at " + fmt_pct(*a.power->fraction_of_limit) + " of its power limit with the cap active and "
                           "the SM clock held at " + fmt_pct(*a.power->clock_fraction_of_max) +
                           " of max, in a compute-bound run; " + achieved_txt;
     } else if (!a.achieved_tokens_per_s) {

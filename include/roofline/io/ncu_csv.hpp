@@ -16,7 +16,10 @@
 // the RTX 5090 sample confirms: 345.14 Gbyte/s x 6.75 us = 2.33 Mbyte), and `n/a` means the
 // metric does not exist on that GPU.
 
-#include <cmath>             // std::isnan
+#include <array>             // std::array
+#include <cmath>             // std::isnan, std::isfinite
+#include <cstdint>           // std::uint32_t
+#include <cstdlib>           // std::atoi, std::strtod
 #include <initializer_list>  // std::initializer_list
 #include <cstddef>      // std::size_t
 #include <map>          // std::map
@@ -29,7 +32,9 @@
 #include "roofline/io/csv.hpp"
 #include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
+#include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/kernel_profile.hpp"
+#include "roofline/trace/kernel_rules.hpp"
 
 namespace roofline {
 
@@ -317,6 +322,81 @@ inline ncu_report read_ncu_csv(const std::string& path) {
             k.device_name = it->second;
     }
     return r;
+}
+
+/// True when `path` is an `ncu --csv` report: its header row (after any `==PROF==` lines and
+/// application output in the first 64 KiB) starts with `"ID","Process ID"`.
+inline bool is_ncu_csv(const std::string& path) {
+    io::input_file in(path);
+    std::string head(65536, '\0');
+    head.resize(in.read(head.data(), head.size()));
+    return head.find("\"ID\",\"Process ID\"") != std::string::npos;
+}
+
+namespace io::detail {
+/// "(4096, 1, 1)" -> {4096, 1, 1}; zeros where the text is not three integers.
+inline std::array<std::uint32_t, 3> ncu_dim3(std::string_view s) {
+    std::array<std::uint32_t, 3> d{0, 0, 0};
+    std::size_t k = 0;
+    std::uint64_t v = 0;
+    bool in = false;
+    for (char ch : s) {
+        if (ch >= '0' && ch <= '9') {
+            v = v * 10 + static_cast<std::uint64_t>(ch - '0');
+            in = true;
+        } else if (in) {
+            if (k < 3) d[k++] = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xFFFFFFFFu));
+            v = 0;
+            in = false;
+        }
+    }
+    if (in && k < 3) d[k++] = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xFFFFFFFFu));
+    return k == 3 ? d : std::array<std::uint32_t, 3>{0, 0, 0};
+}
+}  // namespace io::detail
+
+/// An ncu report as a trace: one kernel per profiled launch, in ID order, laid back to back
+/// from time 0 with ncu's measured durations (ncu serialises and replays each launch, so the
+/// report has no timeline: gaps and overlap are unknown). Phases from `rules`; the device from
+/// the report's `Device` column and `device__attribute_display_name` when reported. Launches
+/// without a duration are skipped and counted. Format "ncu-csv".
+inline kernel_trace ncu_report_trace(const ncu_report& r, const kernel_rules& rules) {
+    kernel_trace t;
+    t.file = r.file;
+    t.format = "ncu-csv";
+    double at = 0;
+    std::map<int, device_properties> devices;
+    for (const auto& k : r.kernels) {
+        ++t.stats.events_read;
+        if (!(k.duration_s >= 0) || !std::isfinite(k.duration_s)) {
+            t.stats.skip("no_duration");
+            continue;
+        }
+        kernel_event e;
+        e.name = t.strings->intern(k.name);
+        e.phase = rules.classify(e.name);
+        e.device = io::detail::to_int_or<int>(std::strtod(k.device.c_str(), nullptr), 0);
+        e.stream = 0;
+        e.start_s = at;
+        e.duration_s = k.duration_s;
+        e.grid = io::detail::ncu_dim3(k.grid_size);
+        e.block = io::detail::ncu_dim3(k.block_size);
+        at += k.duration_s;
+        t.events.push_back(e);
+        ++t.stats.events_kept;
+        auto& d = devices[e.device];
+        d.id = e.device;
+        if (d.name.empty()) d.name = k.device_name;
+        if (const auto sm = k.metrics.find("device__attribute_multiprocessor_count"); sm != k.metrics.end() && d.num_sms < 0)
+            d.num_sms = io::detail::to_int_or<int>(sm->second, -1);
+        if (d.compute_major < 0 && !k.compute_capability.empty()) {
+            d.compute_major = std::atoi(k.compute_capability.c_str());
+            const auto dot = k.compute_capability.find('.');
+            d.compute_minor = dot == std::string::npos ? 0 : std::atoi(k.compute_capability.c_str() + dot + 1);
+        }
+    }
+    for (auto& [id, d] : devices) t.devices.push_back(d);
+    return t;
 }
 
 }  // namespace roofline

@@ -4,16 +4,22 @@
 //
 // Text fits 100 columns: tables shrink kernel names in the middle (report/table.hpp) and long
 // reasons wrap. JSON keys (the `roofline trace --json` contract):
-//   verdict   {bound, reason, notes[], roof_utilization {compute, memory, power, communication},
-//              time_by_bound {compute, memory, power, communication, latency, unknown}}
+//   verdict   {bound, roof, reason, notes[], roof_utilization {compute, memory, power,
+//              communication, compute_at_measured_clock, dram, l2, shared_memory, nvlink_peer,
+//              pcie_host, network}, span_roof_utilization, time_by_bound_s, time_by_bound_share}
 //   summary   the per-phase/per-kernel time summary of every device (io ingest keys)
-//   phases[]  {name, phase, count, total_s, time_s, share, bound, reason, roof_utilization, ...}
-//   kernels[] {name, phase, activity, count, total_s, mean_s, share, bound, reason,
-//   roof_utilization, ...} steps[]   {name, span_s, busy_s, count, total_s, bound, reason,
-//   roof_utilization, ...} power     {limit_w, median_draw_w, fraction_of_limit,
-//   clock_fraction_of_max,
-//              power_cap_active_fraction, offset_s, gpu_index, energy_j, ...} when a log is given
+//   phases[]  {name, phase, count, total_s, time_s, share, wall_s, bound, roof, reason,
+//              roof_utilization, ...}
+//   kernels[] {name, phase, activity, count, total_s, mean_s, share, bound, reason, ...}
+//   ops[]     one per op launch group: kernels' fields plus input_dims, input_types
+//   steps[]   {name, span_s, busy_s, busy_fraction, count, total_s, bound, reason, ...}
+//   step_detection {source, count, note}; steps_from (the step rows' source, "" without rows)
+//   power     {limit_w, median_draw_w, fraction_of_limit, clock_fraction_of_max,
+//              power_cap_active_fraction, offset_s, gpu_index, energy_j, ..., per_gpu[]} when a
+//              log is given
 //   gpu, window, ceilings, notes[], warnings[]
+// `roof_utilization` of every row (the window too) is its roof times over its modeled time;
+// the text prints these same numbers.
 // Units are SI in JSON and CSV (seconds, bytes, FLOP, watts, joules; fractions in [0, 1]);
 // unknown values are null (JSON) or empty (CSV).
 
@@ -192,14 +198,30 @@ inline nlohmann::ordered_json num(const std::optional<double>& v) {
 
 inline nlohmann::ordered_json utilization_json(const analysis_row& r) {
     nlohmann::ordered_json u;
-    const bool known = r.priced_s > 0 || r.span_s > 0;
-    u["compute"] = known ? num(r.utilization.compute) : nlohmann::ordered_json(nullptr);
-    u["memory"] = known ? num(r.utilization.memory) : nlohmann::ordered_json(nullptr);
+    const bool known = r.priced_s > 0;
+    const auto val = [&](double v) { return known ? num(v) : nlohmann::ordered_json(nullptr); };
+    u["compute"] = val(r.utilization.compute);
+    u["memory"] = val(r.utilization.memory);
     u["power"] = r.power ? num(r.power->fraction_of_limit) : nlohmann::ordered_json(nullptr);
-    u["communication"] = known ? num(r.utilization.communication) : nlohmann::ordered_json(nullptr);
+    u["communication"] = val(r.utilization.communication);
     u["compute_at_measured_clock"] = num(r.compute_at_clock);
-    u["dram"] = known ? num(r.utilization.memory_level[0]) : nlohmann::ordered_json(nullptr);
+    u["dram"] = val(r.utilization.memory_level[0]);
+    u["l2"] = val(r.utilization.memory_level[1]);
+    u["shared_memory"] = val(r.utilization.memory_level[2]);
+    u["nvlink_peer"] = val(r.link_utilization[static_cast<std::size_t>(link_roof::peer)]);
+    u["pcie_host"] = val(r.link_utilization[static_cast<std::size_t>(link_roof::host)]);
+    u["network"] = val(r.link_utilization[static_cast<std::size_t>(link_roof::network)]);
     return u;
+}
+
+/// Utilisation over a window's wall-clock span (idle time included); null for other rows.
+inline nlohmann::ordered_json span_utilization_json(const analysis_row& r) {
+    if (!r.span_utilization) return nullptr;
+    const auto& u = *r.span_utilization;
+    return {{"compute", num(u.compute)},
+            {"memory", num(u.memory)},
+            {"communication", num(u.communication)},
+            {"dram", num(u.memory_level[0])}};
 }
 
 inline nlohmann::ordered_json power_json(const power_evidence& p) {
@@ -231,25 +253,35 @@ inline nlohmann::ordered_json row_json(const analysis_row& r, bool kernel_row) {
         j["max_s"] = num(r.max_s);
     }
     j["share"] = r.share;
+    if (std::isfinite(r.wall_s)) j["wall_s"] = r.wall_s;
     if (r.span_s > 0) {
         j["span_s"] = r.span_s;
         j["busy_s"] = r.busy_s;
     }
     j["bound"] = r.bound_name();
+    j["roof"] = r.roof;
     j["reason"] = r.result ? r.result->reason : r.unknown_reason;
     j["roof_utilization"] = utilization_json(r);
+    if (r.span_s > 0) {
+        j["span_roof_utilization"] = span_utilization_json(r);
+        j["busy_fraction"] = num(r.busy_s / r.span_s);
+    }
     j["modeled_time_s"] = r.priced_s;
     j["pricing"] = r.pricing;
     j["lower_bound_s"] = r.sol.lower_bound_s;
     j["achievable_s"] = r.achievable_s;
     j["flops"] = r.work.total_flops();
     j["dram_bytes"] = r.work.dram_bytes();
+    j["l2_bytes"] = r.work.bytes[static_cast<std::size_t>(memory_level::l2)];
+    j["shared_memory_bytes"] = r.work.bytes[static_cast<std::size_t>(memory_level::smem)];
     j["link_bytes"] = r.work.link_bytes;
     j["example"] = r.example;
     if (r.phase == kernel_phase::communication) {
         j["exposed_s"] = num(r.exposed_s);
         j["overlapped_s"] = num(r.overlapped_s);
         j["busbw_bytes_per_s"] = num(r.busbw_bytes_per_s);
+        const double comm = r.exposed_s + r.overlapped_s;
+        j["overlapped_share"] = comm > 0 ? num(r.overlapped_s / comm) : nlohmann::ordered_json(nullptr);
     }
     const auto& l = r.latency;
     j["latency"] = {{"median_kernel_s", num(l.median_kernel_s)},
@@ -284,14 +316,22 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
         {"device", a.device},     {"devices", a.devices}};
     nlohmann::ordered_json v;
     v["bound"] = a.window.bound_name();
+    v["roof"] = a.window.roof;
     v["reason"] = a.window.result ? a.window.result->reason : a.window.unknown_reason;
     v["notes"] = a.window.result ? a.window.result->notes : std::vector<std::string>{};
     v["roof_utilization"] = utilization_json(a.window);
+    v["span_roof_utilization"] = span_utilization_json(a.window);
     nlohmann::ordered_json tb;
     for (auto b : all_bounds)
         tb[std::string(to_string(b))] = a.time_by_bound[static_cast<std::size_t>(b)];
     tb["unknown"] = a.time_by_bound[5];
     v["time_by_bound_s"] = tb;
+    nlohmann::ordered_json tbs;  // the same over the window's span (the text's percentages)
+    const double span = a.window.span_s > 0 ? a.window.span_s : 1.0;
+    for (auto b : all_bounds)
+        tbs[std::string(to_string(b))] = a.time_by_bound[static_cast<std::size_t>(b)] / span;
+    tbs["unknown"] = a.time_by_bound[5] / span;
+    v["time_by_bound_share"] = tbs;
     j["verdict"] = v;
     j["window"] = {{"start_s", a.window_start_s},
                    {"end_s", a.window_end_s},
@@ -307,6 +347,11 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
                    {"exposed_communication_s", a.exposed_communication_s},
                    {"overlapped_communication_s", a.overlapped_communication_s},
                    {"modeled_share", a.priced_share},
+                   {"exposed_communication_share",
+                    a.window.span_s > 0 ? a.exposed_communication_s / a.window.span_s : 0.0},
+                   {"unlinked_share", a.unlinked_share},
+                   {"sibling_priced_kernels", a.sibling_priced},
+                   {"ncu_matched_kernels", a.ncu_matched},
                    {"lower_bound_s", a.window.sol.lower_bound_s},
                    {"achievable_s", a.window.achievable_s},
                    {"tokens", a.tokens > 0 ? nlohmann::ordered_json(a.tokens)
@@ -332,7 +377,17 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
     }
     j["kernels"] = nlohmann::ordered_json::array();
     for (const auto& r : a.kernels) j["kernels"].push_back(row_json(r, true));
+    j["ops"] = nlohmann::ordered_json::array();
+    for (const auto& r : a.ops) {
+        auto o = row_json(r, true);
+        o["input_dims"] = r.input_dims;
+        o["input_types"] = r.input_types;
+        j["ops"].push_back(std::move(o));
+    }
     j["steps_from"] = a.step_source;
+    j["step_detection"] = {{"source", a.step_info.source},
+                           {"count", a.step_info.count},
+                           {"note", a.step_info.note}};
     j["steps"] = nlohmann::ordered_json::array();
     for (const auto& r : a.steps) j["steps"].push_back(row_json(r, false));
     if (a.power) {
@@ -360,6 +415,14 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
                       {"energy_j", num(p.energy_j)},
                       {"energy_per_token_j", num(p.energy_per_token_j)},
                       {"notes", p.notes}};
+        auto per = nlohmann::ordered_json::array();
+        for (const auto& g : p.per_gpu)
+            per.push_back({{"gpu_index", g.gpu_index},
+                           {"gpu_name", g.gpu_name},
+                           {"capped", g.capped},
+                           {"compute_slowdown", num(g.compute_slowdown)},
+                           {"evidence", power_json(g.evidence)}});
+        j["power"]["per_gpu"] = per;
     }
     j["ceilings"] = nlohmann::ordered_json::parse(to_json(a.datasheet).dump());
     j["notes"] = a.notes;
@@ -434,12 +497,29 @@ inline text_table trace_step_table(const trace_analysis& a) {
                                         r.span_s > 0 ? pct0(r.busy_s / r.span_s) : "-",
                                         format_count(r.count),
                                         r.bound_name(),
-                                        pct0(r.utilization.compute),
-                                        pct0(r.utilization.memory)};
-        if (link) row.push_back(pct0(r.utilization.communication));
+                                        r.priced_s > 0 ? pct0(r.utilization.compute) : "-",
+                                        r.priced_s > 0 ? pct0(r.utilization.memory) : "-"};
+        if (link) row.push_back(r.priced_s > 0 ? pct0(r.utilization.communication) : "-");
         t.add_row(row);
     }
     return t;
+}
+
+/// The window's roofs line: utilisation of each roof over the modeled time (the verdict's
+/// `roof_utilization`), and of compute and memory over the window's span.
+inline std::string window_roofs_text(const analysis_row& w) {
+    using detail::trace_rep::pct0;
+    std::string s = "roofs over the modeled time: compute " + pct0(w.utilization.compute);
+    if (w.compute_at_clock) s += " (" + pct0(*w.compute_at_clock) + " at the measured SM clock)";
+    s += ", DRAM " + pct0(w.utilization.memory_level[0]);
+    if (w.utilization.memory_level[1] > 0) s += ", L2 " + pct0(w.utilization.memory_level[1]);
+    for (std::size_t k = 0; k < link_roof_count; ++k)
+        if (w.link_utilization[k] > 0)
+            s += ", " + std::string(to_string(static_cast<link_roof>(k))) + " " + pct0(w.link_utilization[k]);
+    if (w.span_utilization)
+        s += "; over the window's span: compute " + pct0(w.span_utilization->compute) + ", memory " +
+             pct0(w.span_utilization->memory);
+    return s;
 }
 
 /// The terminal report (fits 100 columns). `top`: kernel names listed (0: all).
@@ -470,6 +550,7 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
                     "at achievable ones",
                     format_percent(a.priced_share), format_seconds(a.window.sol.lower_bound_s),
                     format_seconds(a.window.achievable_s)));
+    o += labelled("Steps", fmt::format("{} ({}): {}", a.step_info.count, a.step_info.source, a.step_info.note));
     if (a.communication_s > 0)
         o += labelled("Collect.",
                       fmt::format("{} of collectives: {} exposed, {} overlapped by compute",
@@ -504,12 +585,14 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
         }
     }
     // Verdict.
-    o += fmt::format("\nVerdict: {}{}\n", a.window.bound_name(), a.window.result ? "-bound" : "");
+    o += fmt::format("\nVerdict: {}{}{}\n", a.window.bound_name(), a.window.result ? "-bound" : "",
+                     a.window.roof.empty() || a.window.roof == "collectives" ? "" : " (" + a.window.roof + ")");
     o += "  " +
          wrap(a.window.result ? a.window.result->reason : a.window.unknown_reason, 2, 100, 2) +
          "\n";
     if (a.window.result)
         for (const auto& n : a.window.result->notes) o += "  - " + wrap(n, 4, 100, 4) + "\n";
+    if (a.window.priced_s > 0) o += "  " + wrap(window_roofs_text(a.window), 2, 100, 2) + "\n";
     o += fmt::format("  wall time by bound:");
     bool any = false;
     for (std::size_t k = 0; k < 6; ++k) {
@@ -559,27 +642,33 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
     return o;
 }
 
-/// One CSV record per row: the window, each phase, each kernel name, each step. Columns:
-/// level,name,phase,count,total_s,mean_s,share,bound,compute,memory,communication,power,
-/// lower_bound_s,achievable_s,flops,dram_bytes,link_bytes,reason.
+/// One CSV record per row: the window, each phase, each kernel name, each op launch group,
+/// each step. Columns: level,name,phase,count,total_s,mean_s,share,bound,compute,memory,
+/// communication,power,lower_bound_s,achievable_s,flops,dram_bytes,link_bytes,reason, then
+/// (added later, so appended) roof,l2_bytes,shared_memory_bytes,input_dims,input_types.
+/// Utilisations are over each row's modeled time, as in the JSON's `roof_utilization`.
 inline void write_trace_csv(std::ostream& out, const trace_analysis& a) {
     csv_writer w(out);
     w.row({"level", "name", "phase", "count", "total_s", "mean_s", "share", "bound", "compute",
            "memory", "communication", "power", "lower_bound_s", "achievable_s", "flops",
-           "dram_bytes", "link_bytes", "reason"});
+           "dram_bytes", "link_bytes", "reason", "roof", "l2_bytes", "shared_memory_bytes",
+           "input_dims", "input_types"});
     const auto rec = [&](std::string_view level, const analysis_row& r, std::string phase) {
-        const bool k = r.priced_s > 0 || level == "window" || level == "step";
+        const bool k = r.priced_s > 0;
         const double nan = std::numeric_limits<double>::quiet_NaN();
         const double pw = r.power && r.power->fraction_of_limit ? *r.power->fraction_of_limit : nan;
         w.record(std::string(level), r.name, phase, r.count, r.total_s, r.mean_s(), r.share,
                  r.bound_name(), k ? r.utilization.compute : nan, k ? r.utilization.memory : nan,
                  k ? r.utilization.communication : nan, pw, r.sol.lower_bound_s, r.achievable_s,
                  r.work.total_flops(), r.work.dram_bytes(), r.work.link_bytes,
-                 r.result ? r.result->reason : r.unknown_reason);
+                 r.result ? r.result->reason : r.unknown_reason, r.roof,
+                 r.work.bytes[static_cast<std::size_t>(memory_level::l2)],
+                 r.work.bytes[static_cast<std::size_t>(memory_level::smem)], r.input_dims, r.input_types);
     };
     rec("window", a.window, "");
     for (const auto& r : a.phases) rec("phase", r, r.name);
     for (const auto& r : a.kernels) rec("kernel", r, std::string(to_string(r.phase)));
+    for (const auto& r : a.ops) rec("op", r, std::string(to_string(r.phase)));
     for (const auto& r : a.steps) rec("step", r, "");
 }
 
@@ -657,6 +746,7 @@ inline std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
     facts.add_row({"window", format_seconds(a.window.span_s)});
     facts.add_row({"GPU busy", format_percent(a.busy_fraction)});
     facts.add_row({"modeled share of GPU time", format_percent(a.priced_share)});
+    facts.add_row({"steps", fmt::format("{} ({}): {}", a.step_info.count, a.step_info.source, a.step_info.note)});
     facts.add_row({"lower bound (datasheet)", format_seconds(a.window.sol.lower_bound_s)});
     if (a.communication_s > 0)
         facts.add_row(

@@ -1,0 +1,128 @@
+#pragma once
+// Stage 1 of the trace analysis: which GPU of the trace, which catalog entry it is, and the
+// ceilings every later stage prices against. Nothing is priced or grouped here.
+
+#include <algorithm>  // std::sort
+#include <cstddef>    // std::size_t
+#include <limits>     // std::numeric_limits
+#include <map>        // std::map
+#include <optional>   // std::optional
+#include <string>     // std::string
+#include <vector>     // std::vector
+
+#include "roofline/analysis/gpu_match.hpp"
+#include "roofline/analysis/power_summary.hpp"
+#include "roofline/analysis/trace/result.hpp"
+#include "roofline/core/catalog.hpp"
+#include "roofline/core/ceilings.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/io/calibration.hpp"
+#include "roofline/models/collective.hpp"
+#include "roofline/models/kernel_time.hpp"
+
+namespace roofline {
+
+/// What the stages after GPU selection share: the trace, the analysed device's activities in
+/// time order, the GPU entry and its ceilings.
+struct trace_gpu_context {
+    const kernel_trace* trace = nullptr;
+    const trace_analysis_options* options = nullptr;
+    const gpu_spec* gpu = nullptr;
+    const device_properties* props = nullptr;  ///< the device's properties, if the trace has them
+    int device = -1;
+    std::vector<int> devices;       ///< devices with activity
+    std::vector<std::size_t> mine;  ///< indices of the analysed device's events, by start time
+    double sm_count = 0;
+    ceilings datasheet;               ///< over the GPU's default link
+    ceilings achievable;              ///< efficiency-derated (or calibrated), no launch latency
+    ceilings pcie;                    ///< datasheet, link = the PCIe host link
+    std::optional<link_params> link;  ///< the default link's collective model, if known
+    int power_log_index = -1;         ///< the power log's GPU taken as this device (-1: no log)
+};
+
+/// The power log's GPU index taken as trace device `device`: the same index when the log has
+/// it, else the log's first GPU; -1 without a log.
+inline int power_log_index(const power_log* log, int device) {
+    if (!log || log->samples.empty()) return -1;
+    std::map<int, std::size_t> per_index;
+    for (const auto& s : log->samples) ++per_index[s.gpu_index];
+    return per_index.count(device) ? device : per_index.begin()->first;
+}
+
+/// Picks the device (`options.device`, else the busiest), resolves its GPU and prices the
+/// ceilings. Adds to `a`: device, devices, gpu, gpu_name, datasheet, reference clock, notes and
+/// warnings. Throws `usage_error` for a trace without activity, a device without activity, or a
+/// GPU that cannot be resolved.
+inline trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& catalog,
+                                          const trace_analysis_options& options,
+                                          trace_analysis& a) {
+    if (t.events.empty()) throw usage_error(t.file + ": the trace has no GPU activity to analyse");
+    trace_gpu_context c;
+    c.trace = &t;
+    c.options = &options;
+    std::map<int, double> time_by_device;
+    for (const auto& e : t.events) time_by_device[e.device] += e.duration_s;
+    for (const auto& [d, s] : time_by_device) c.devices.push_back(d);
+    if (options.device >= 0) {
+        if (!time_by_device.count(options.device))
+            throw usage_error(t.file + ": no GPU activity on device " + std::to_string(options.device));
+        c.device = options.device;
+    } else {
+        double best = -1;
+        for (const auto& [d, s] : time_by_device)
+            if (s > best) best = s, c.device = d;
+    }
+    if (c.devices.size() > 1)
+        a.notes.push_back("the trace has activity on " + std::to_string(c.devices.size()) +
+                          " GPUs; analysing device " + std::to_string(c.device) +
+                          " (the busiest; --device picks another)");
+    // The enforced power limit, when logged, tells SKUs of one chip apart.
+    c.power_log_index = power_log_index(options.power, c.device);
+    std::optional<double> log_limit;
+    if (c.power_log_index >= 0) {
+        std::vector<double> lim;
+        for (const auto& s : options.power->samples)
+            if (s.gpu_index == c.power_log_index) lim.push_back(s.power_limit_w);
+        log_limit = detail::finite_median(lim);
+    }
+    for (const auto& d : t.devices)
+        if (d.id == c.device) c.props = &d;
+    if (!c.props && !t.devices.empty()) c.props = &t.devices.front();
+    a.gpu = resolve_trace_gpu(c.props, catalog, log_limit, options.gpu_id);
+    if (a.gpu.id.empty()) throw usage_error(t.file + ": " + a.gpu.reason);
+    const gpu_spec& g = catalog.at(a.gpu.id);
+    c.gpu = &g;
+    a.gpu_name = g.name;
+    a.device = c.device;
+    a.devices = c.devices;
+    a.datasheet = datasheet_ceilings(g);
+    c.datasheet = a.datasheet;
+    c.achievable = achievable(a.datasheet, options.efficiency);
+    if (options.calibrated) {
+        if (options.calibrated->gpu.empty() || options.calibrated->gpu == g.id)
+            c.achievable = apply_calibration(c.achievable, *options.calibrated);
+        else
+            a.warnings.push_back("the calibration was made on " + options.calibrated->gpu + ", not " +
+                                 g.id + ": not applied");
+    }
+    c.achievable.launch_latency_s = 0;  // kernel durations do not include their launch
+    a.reference_clock_hz = g.tensor_clock_hz.value_or(
+        g.boost_clock_hz.value_or(std::numeric_limits<double>::quiet_NaN()));
+    if (a.gpu.ambiguous) a.warnings.push_back("GPU " + a.gpu.reason);
+    c.sm_count = c.props && c.props->num_sms > 0 ? c.props->num_sms : g.sm_count.value_or(0);
+    try {
+        c.link = default_link_params(g, g.default_link());
+    } catch (const usage_error&) {
+    }
+    c.pcie = a.datasheet;
+    c.pcie.link = link_kind::pcie;
+    c.pcie.link_bytes_per_s = link_bandwidth_bytes_per_s(g, link_kind::pcie);
+    for (std::size_t i = 0; i < t.events.size(); ++i)
+        if (t.events[i].device == c.device) c.mine.push_back(i);
+    std::sort(c.mine.begin(), c.mine.end(), [&](std::size_t x, std::size_t y) {
+        return t.events[x].start_s < t.events[y].start_s;
+    });
+    return c;
+}
+
+}  // namespace roofline

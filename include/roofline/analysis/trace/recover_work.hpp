@@ -1,0 +1,374 @@
+#pragma once
+// Stage 3 of the trace analysis: the work of every activity, in ONE place that tries, per
+// activity, every source there is, best evidence first:
+//   ncu         an Nsight Compute report's measured FLOP and DRAM/L2 bytes for the kernels it
+//               profiled, matched by name and launch order (`recover_from_ncu`);
+//   shapes      the launching op's `Input Dims` priced by analysis/op_workload.hpp `price_op`; an
+//               op launching several kernels gives its work to its longest kernel, the others
+//               are "helpers" without work;
+//   collective  NCCL kernels' collective name, message size, group size and dtype, priced as
+//               link bytes plus latency (models/collective.hpp; ring unless the name says TREE);
+//   bytes       memcpy and memset sizes (device copies read and write DRAM; host copies cross
+//               the PCIe host link; peer copies the GPU-to-GPU link);
+//   sibling     a kernel without a launching op (launched before profiling started, replayed
+//               from a CUDA graph) takes the work of a kernel of the same name and grid that has
+//               one;
+//   model       `--model` and a batch, for what is still unpriced: each phase's work from
+//               models/transformer.hpp times the steps (analysis/trace/steps.hpp), spread over
+//               the phase's kernels in proportion to their time.
+// Priced at datasheet ceilings the work gives per-roof times (core/roofline.hpp).
+
+#include <algorithm>      // std::max_element, std::sort
+#include <array>          // std::array
+#include <cmath>          // std::isfinite
+#include <cstddef>        // std::size_t
+#include <cstdint>        // std::int32_t
+#include <map>            // std::map
+#include <optional>       // std::optional
+#include <string>         // std::string
+#include <string_view>    // std::string_view
+#include <tuple>          // std::tuple
+#include <unordered_map>  // std::unordered_map
+#include <vector>         // std::vector
+
+#include "roofline/analysis/op_workload.hpp"
+#include "roofline/analysis/trace/gpu_context.hpp"
+#include "roofline/analysis/trace/result.hpp"
+#include "roofline/analysis/trace/steps.hpp"
+#include "roofline/models/collective.hpp"
+#include "roofline/models/transformer.hpp"
+
+namespace roofline {
+
+/// The recovery stage's output: one price per event of the trace (unpriced outside the device).
+struct recovered_work {
+    std::vector<event_price> prices;       ///< index = event index
+    std::vector<op_work> op_works;         ///< works of the ops that priced kernels
+    std::vector<std::string> op_names;     ///< launching op of each op-work entry
+    std::vector<std::int32_t> op_index;    ///< index in `kernel_trace::ops` of each op-work entry
+    std::size_t sibling_priced = 0;        ///< kernels priced from a same-name, same-grid sibling
+    std::size_t ncu_matched = 0;           ///< kernels priced from the ncu report
+    double tokens = 0;                     ///< `--model`: tokens over all steps
+    double unlinked_share = 0;  ///< of GPU time: kernels with no op, no sibling, no model
+    std::vector<std::string> notes;
+};
+
+namespace detail::trace_work {
+
+/// Maps a Kineto/NCCL collective name to the model's op; nullopt for others (send, recv,
+/// broadcast).
+inline std::optional<collective_op> collective_of(std::string_view name) {
+    std::string n;
+    for (char c : name)
+        if (c != '_') n += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    if (n.find("allreduce") != std::string::npos) return collective_op::all_reduce;
+    if (n.find("allgather") != std::string::npos) return collective_op::all_gather;
+    if (n.find("reducescatter") != std::string::npos) return collective_op::reduce_scatter;
+    if (n.find("alltoall") != std::string::npos) return collective_op::all_to_all;
+    return std::nullopt;
+}
+
+inline step_phase step_phase_of(kernel_phase p) {
+    switch (p) {
+        case kernel_phase::gemm: return step_phase::dense_gemm;
+        case kernel_phase::moe_gemm: return step_phase::moe_gemm;
+        case kernel_phase::attention: return step_phase::attention;
+        case kernel_phase::communication: return step_phase::communication;
+        case kernel_phase::sampling: return step_phase::sampling;
+        default: return step_phase::norm_elementwise;
+    }
+}
+
+/// True for a copy between host and device, by its name in either tool: Kineto "Memcpy HtoD
+/// (Pinned -> Device)", "Memcpy DtoH ..."; nsys "[CUDA memcpy Host-to-Device]",
+/// "[CUDA memcpy Device-to-Host]". Priced over the PCIe host link, not DRAM.
+inline bool host_copy(std::string_view name) {
+    for (std::string_view k : {"HtoD", "DtoH", "Host-to-Device", "Device-to-Host"})
+        if (name.find(k) != std::string_view::npos) return true;
+    return false;
+}
+
+/// True for a copy between GPUs: Kineto "Memcpy PtoP ...", nsys "[CUDA memcpy Peer-to-Peer]".
+inline bool peer_copy(std::string_view name) {
+    return name.find("PtoP") != std::string_view::npos ||
+           name.find("Peer-to-Peer") != std::string_view::npos;
+}
+
+/// Sets `p` to work `w` from `source`, priced at `sol_c` (datasheet) and at the achievable
+/// ceilings with `sol_c`'s link.
+inline void price(event_price& p, const workload& w, const std::string& source,
+                  const ceilings& sol_c, const trace_gpu_context& c, link_roof link = link_roof::peer) {
+    p.priced = true;
+    p.source = source;
+    p.work = w;
+    p.link = link;
+    p.sol = time_lower_bound(w, sol_c);
+    ceilings ach = c.achievable;
+    ach.link = sol_c.link;
+    ach.link_bytes_per_s = sol_c.link_bytes_per_s;
+    p.achievable_s = time_lower_bound(w, ach).lower_bound_s;
+}
+
+/// A kernel name as both Nsight Compute and the trace readers agree on it: no "void ", no
+/// namespaces, template arguments or parameters ("void at::<unnamed>::layer_norm<T>(int)" and
+/// "void at::native::(anonymous namespace)::layer_norm<c10::BFloat16>(...)" -> "layer_norm").
+inline std::string_view match_key(std::string_view n) {
+    if (n.rfind("void ", 0) == 0) n.remove_prefix(5);
+    n = n.substr(0, n.find_first_of("<("));
+    while (!n.empty() && n.back() == ' ') n.remove_suffix(1);
+    if (const auto p = n.rfind("::"); p != std::string_view::npos) n.remove_prefix(p + 2);
+    return n;
+}
+
+}  // namespace detail::trace_work
+
+/// Source "ncu": the k-th profiled launch of a kernel name takes the k-th trace kernel of that
+/// name (in start order); its measured work replaces any model. Unmatched profiles are noted.
+inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
+    using namespace detail::trace_work;
+    if (!c.options->ncu) return;
+    const auto& t = *c.trace;
+    std::map<std::string_view, std::vector<std::size_t>> by_key;  // key -> events, by start
+    for (auto i : c.mine)
+        if (t.events[i].activity == gpu_activity::kernel) by_key[match_key(t.events[i].name)].push_back(i);
+    std::map<std::string_view, std::size_t> used;
+    std::size_t unmatched = 0;
+    for (const auto& k : c.options->ncu->kernels) {
+        const auto key = match_key(k.name);
+        const auto it = by_key.find(key);
+        std::size_t& n = used[key];
+        if (it == by_key.end() || n >= it->second.size()) {
+            ++unmatched;
+            continue;
+        }
+        const std::size_t i = it->second[n++];
+        workload w = k.work();
+        if (!(w.total_flops() > 0) && !(w.dram_bytes() > 0)) continue;
+        price(r.prices[i], w, "ncu", c.datasheet, c);
+        r.prices[i].example = "measured by Nsight Compute (launch " + std::to_string(k.id) + ")";
+        ++r.ncu_matched;
+    }
+    r.notes.push_back(c.options->ncu->file + ": " + std::to_string(r.ncu_matched) + " of " +
+                      std::to_string(c.options->ncu->kernels.size()) +
+                      " profiled kernels matched a trace kernel by name and launch order; their "
+                      "measured FLOP and DRAM bytes replace the modeled ones" +
+                      (unmatched > 0 ? " (" + std::to_string(unmatched) + " matched none)" : ""));
+}
+
+/// Source "shapes": ops with recorded `Input Dims`. Returns kernel time by op name of the ops
+/// without a shape model (for the note on unpriced work).
+inline std::map<std::string, double> recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
+    using namespace detail::trace_work;
+    const auto& t = *c.trace;
+    std::unordered_map<std::int32_t, std::vector<std::size_t>> by_op;
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        if (e.activity == gpu_activity::kernel && e.op >= 0 && e.collective < 0 && !r.prices[i].priced)
+            by_op[e.op].push_back(i);
+    }
+    std::map<std::string, double> unpriced;
+    for (auto& [op, idx] : by_op) {
+        const auto& o = t.ops[static_cast<std::size_t>(op)];
+        auto w = price_op(o, *c.gpu);
+        if (!w) {
+            for (auto i : idx) unpriced[std::string(o.name)] += t.events[i].duration_s;
+            continue;
+        }
+        const std::size_t main = *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
+            return t.events[x].duration_s < t.events[y].duration_s;
+        });
+        const int wi = static_cast<int>(r.op_works.size());
+        r.op_works.push_back(*w);
+        r.op_names.push_back(std::string(o.name));
+        r.op_index.push_back(op);
+        for (auto i : idx) {
+            r.prices[i].op_work = wi;
+            if (i == main) {
+                price(r.prices[i], w->work, "shapes", c.datasheet, c);
+                r.prices[i].example = w->description;
+            } else {
+                r.prices[i].helper = true;
+            }
+        }
+    }
+    return unpriced;
+}
+
+/// Source "collective": NCCL kernels with collective metadata, over the default link.
+inline void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p) {
+    using namespace detail::trace_work;
+    const auto& t = *c.trace;
+    const auto& e = t.events[i];
+    const auto& ci = t.collectives[static_cast<std::size_t>(e.collective)];
+    const auto op = collective_of(ci.name);
+    int ranks = ci.group_size;
+    if (ranks < 1 && t.distributed) ranks = t.distributed->world_size;
+    const double bytes = op == collective_op::all_gather ? ci.out_msg_bytes() : ci.in_msg_bytes();
+    if (!op || ranks < 1 || !std::isfinite(bytes) || bytes < 0) return;
+    const auto algo = std::string_view(e.name).find("TREE") != std::string_view::npos &&
+                              *op == collective_op::all_reduce
+                          ? collective_algorithm::tree
+                          : collective_algorithm::ring;
+    const auto cost = collective_time(*op, bytes, ranks, *c.link, algo);
+    price(p, cost.work(), "collective", c.datasheet, c, link_roof::peer);
+    if (e.duration_s > 0) p.busbw = busbw(*op, ranks, bytes, e.duration_s);
+    p.example = std::string(to_string(*op)) + " of " + detail::trace_an::mb(bytes) + " over " +
+                std::to_string(ranks) + " ranks (" + std::string(to_string(algo)) + ")";
+}
+
+/// Source "bytes": memsets (DRAM writes), device copies (DRAM read + write), host copies (the
+/// PCIe host link), peer copies (the GPU-to-GPU link).
+inline void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p) {
+    using namespace detail::trace_work;
+    using detail::trace_an::mb;
+    const auto& e = c.trace->events[i];
+    if (!std::isfinite(e.bytes) || !(e.bytes > 0)) return;
+    workload w;
+    w.launches = 1;
+    const std::string_view n = e.name;
+    if (e.activity == gpu_activity::memset) {
+        w.bytes_at(memory_level::dram) = e.bytes;
+        price(p, w, "bytes", c.datasheet, c);
+        p.example = "memset of " + mb(e.bytes);
+    } else if (host_copy(n)) {
+        w.link_bytes = e.bytes;
+        if (std::isfinite(c.pcie.link_bytes_per_s)) {
+            price(p, w, "bytes", c.pcie, c, link_roof::host);
+            p.example = "host copy of " + mb(e.bytes) + " over PCIe";
+        }
+    } else if (peer_copy(n)) {
+        w.link_bytes = e.bytes;
+        if (c.link) {
+            price(p, w, "bytes", c.datasheet, c, link_roof::peer);
+            p.example = "peer copy of " + mb(e.bytes);
+        }
+    } else {
+        w.bytes_at(memory_level::dram) = 2.0 * e.bytes;  // read and write
+        price(p, w, "bytes", c.datasheet, c);
+        p.example = "device copy of " + mb(e.bytes);
+    }
+}
+
+/// Source "sibling": a kernel without a launching op (or replayed from a CUDA graph) takes the
+/// price of the first kernel of the same name and grid that was priced from its op's shapes;
+/// a sibling that is a helper makes it a helper too.
+inline void recover_from_siblings(const trace_gpu_context& c, recovered_work& r) {
+    const auto& t = *c.trace;
+    using key = std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>;
+    std::map<key, std::size_t> donor;
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        const auto& p = r.prices[i];
+        if (e.activity == gpu_activity::kernel && p.op_work >= 0 && (p.helper || p.source == "shapes"))
+            donor.emplace(key{e.name.data(), e.grid[0], e.grid[1], e.grid[2]}, i);
+    }
+    if (donor.empty()) return;
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        auto& p = r.prices[i];
+        if (e.activity != gpu_activity::kernel || p.priced || p.helper) continue;
+        if (e.op >= 0 && !detail::step_find::graph_api(e.launch_api)) continue;
+        const auto it = donor.find(key{e.name.data(), e.grid[0], e.grid[1], e.grid[2]});
+        if (it == donor.end()) continue;
+        const auto& d = r.prices[it->second];
+        p = d;
+        if (d.priced) {
+            p.source = "sibling";
+            p.busbw.reset();
+        }
+        ++r.sibling_priced;
+    }
+    if (r.sibling_priced > 0)
+        r.notes.push_back(std::to_string(r.sibling_priced) +
+                          " kernel(s) without a launching op (launched before the profiler recorded "
+                          "ops, or replayed from a CUDA graph) took the work of a kernel of the same "
+                          "name and grid that has one");
+}
+
+/// Source "model": `--model` and a batch price each step phase's still-unpriced kernels with the
+/// phase's work x `steps`, spread by kernel time; phases that shapes priced keep their shapes.
+inline void recover_from_model(const trace_gpu_context& c, double steps, recovered_work& r) {
+    using namespace detail::trace_work;
+    using detail::trace_an::num;
+    const auto& o = *c.options;
+    if (!o.model || !o.batch) return;
+    const auto& t = *c.trace;
+    const step_model sm = model_step(*o.model, *o.batch, o.layout, *c.gpu, step_options{});
+    r.tokens = o.batch->tokens() * steps;
+    std::array<bool, kernel_phase_count> shape_priced{};
+    for (auto i : c.mine)
+        if (r.prices[i].priced && (r.prices[i].source == "shapes" || r.prices[i].source == "sibling"))
+            shape_priced[static_cast<std::size_t>(t.events[i].phase)] = true;
+    for (auto sp : all_step_phases) {
+        std::vector<std::size_t> idx;
+        double time = 0;
+        bool shapes_there = false;
+        for (auto i : c.mine) {
+            const auto& e = t.events[i];
+            if (e.activity != gpu_activity::kernel || step_phase_of(e.phase) != sp) continue;
+            if (shape_priced[static_cast<std::size_t>(e.phase)]) shapes_there = true;
+            if (r.prices[i].priced || r.prices[i].helper) continue;
+            idx.push_back(i);
+            time += e.duration_s;
+        }
+        if (shapes_there || idx.empty() || !(time > 0)) continue;
+        const workload total = sm.total(sp) * steps;
+        for (auto i : idx) {
+            price(r.prices[i], total * (t.events[i].duration_s / time), "model", c.datasheet, c);
+            r.prices[i].example = "--model " + std::string(to_string(sp)) + " x " + num(steps) + " steps";
+        }
+    }
+    r.notes.push_back("--model priced kernels without shapes: " + num(steps) + " step(s) of " +
+                      num(o.batch->tokens()) + " tokens, each phase's work spread over its kernels by time");
+    for (const auto& n : sm.notes) r.notes.push_back(n);
+}
+
+/// Runs every source over the analysed device's activities (see the file comment). `steps`:
+/// the steps the window holds, for `--model`.
+inline recovered_work recover_work(const trace_gpu_context& c, double steps) {
+    using detail::trace_an::dur;
+    using detail::trace_an::pct;
+    const auto& t = *c.trace;
+    recovered_work r;
+    r.prices.resize(t.events.size());
+    recover_from_ncu(c, r);
+    const auto unpriced = recover_from_shapes(c, r);
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        auto& p = r.prices[i];
+        if (p.priced || p.helper) continue;
+        if (e.collective >= 0) {
+            if (c.link) recover_collective(c, i, p);
+        } else if (e.activity == gpu_activity::memset || e.activity == gpu_activity::memcpy) {
+            recover_bytes(c, i, p);
+        }
+    }
+    recover_from_siblings(c, r);
+    recover_from_model(c, steps, r);
+    if (!unpriced.empty()) {
+        std::vector<std::pair<double, std::string>> v;
+        for (const auto& [n, s] : unpriced) v.push_back({s, n});
+        std::sort(v.rbegin(), v.rend());
+        std::string list;
+        for (std::size_t k = 0; k < v.size() && k < 5; ++k) list += (k ? ", " : "") + v[k].second + " " + dur(v[k].first);
+        r.notes.push_back("kernels of ops without a shape model (or without Input Dims) are unpriced: " + list +
+                          (v.size() > 5 ? ", ..." : ""));
+    }
+    std::size_t unlinked = 0;
+    double unlinked_s = 0, all_s = 0;
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        all_s += e.duration_s;
+        if (e.activity == gpu_activity::kernel && e.op < 0 && !r.prices[i].priced)
+            ++unlinked, unlinked_s += e.duration_s;
+    }
+    r.unlinked_share = all_s > 0 ? unlinked_s / all_s : 0;
+    if (unlinked > 0)
+        r.notes.push_back(std::to_string(unlinked) + " kernel(s) (" + pct(all_s > 0 ? unlinked_s / all_s : 0) +
+                          " of the GPU time) have no launching op in the trace (launched before the "
+                          "profiler recorded ops, or replayed from a CUDA graph) and no sibling with "
+                          "one: no shapes price them");
+    return r;
+}
+
+}  // namespace roofline
