@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>  // std::abs
+
 #include "roofline/core/catalog.hpp"
 
 using namespace roofline;
@@ -185,12 +187,294 @@ TEST_CASE("ops without a model or without shapes are not priced") {
         price_op(op("aten::mm", "[[4,5],[6,7]]", R"(["float","float"])"), h200()));  // k mismatch
     CHECK_FALSE(
         price_op(op("aten::mm", "[[4,5],[5", R"(["float","float"])"), h200()));  // truncated
-    // A TensorList parses (cat), but its element type is not recorded: unpriced.
+    // A TensorList parses (cat); its element type is not recorded (see the cat test).
     const auto args =
         op_arguments(op("aten::cat", "[[[1,2],[1,2]],[]]", R"(["TensorList","Scalar"])"));
     REQUIRE(args);
     CHECK((*args)[0].is_list);
     CHECK((*args)[0].shapes.size() == 2);
-    CHECK_FALSE(
-        price_op(op("aten::cat", "[[[1,2],[1,2]],[]]", R"(["TensorList","Scalar"])"), h200()));
+    // Engine ops without the inputs their model needs stay unpriced.
+    CHECK_FALSE(price_op(op("vllm::moe_forward", "[[888,3072],[888,128],[]]",
+                            R"(["c10::BFloat16","c10::BFloat16",""])"),
+                         h200()));  // no allocations: top-k and the expert width unknown
+    CHECK_FALSE(price_op(op("vllm::some_future_op", "[[4,4]]", R"(["float"])"), h200()));
+    CHECK_FALSE(price_op(op("triton_poi_fused_0", "[[],[]]", R"(["Scalar","Scalar"])"), h200()));
+}
+
+// ---- Real ops of real traces (../shared/samples), their recorded args copied verbatim ----
+
+namespace {
+const gpu_spec& b200() {
+    static const gpu_spec g = gpus::b200();
+    return g;
+}
+const gpu_spec& h100() {
+    static const gpu_spec g = gpus::h100_sxm();
+    return g;
+}
+double rel(double ours, double theirs) { return std::abs(ours - theirs) / theirs; }
+}  // namespace
+
+TEST_CASE("TraceLens's GEMM and SDPA formulas agree with ours within 0.2% on real ops") {
+    // TraceLens (AMD-AGI/TraceLens perf models): GEMM F = 2 M N K, B = (M K + K N + M N) x elem;
+    // SDPA flash F = 4 B H Lq Lk D (causal: half), B = q, k, v, o once.
+    SUBCASE("aten::addmm, kineto/tracelens_b200_vllm_gptoss_tp8_eager (the 640-wide GEMM)") {
+        const auto w = price_op(op("aten::addmm", "[[640],[888,2880],[2880,640],[],[]]",
+                                   R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])",
+                                   R"(["","","","1","1"])"),
+                                b200());
+        REQUIRE(w);
+        const double M = 888, K = 2880, N = 640;
+        CHECK(rel(w->work.flops_at(peak_key::bf16), 2 * M * N * K) < 1e-12);  // 3,273,523,200
+        CHECK(rel(w->work.dram_bytes(), (M * K + K * N + M * N) * 2) < 0.002);  // + 1,280 B bias
+    }
+    SUBCASE("aten::mm, kineto/tracelens_h100_qwen1.5-0.5b ([8944, 1024] x [1024, 1024])") {
+        const auto w = price_op(
+            op("aten::mm", "[[8944,1024],[1024,1024]]", R"(["c10::BFloat16","c10::BFloat16"])"),
+            h100());
+        REQUIRE(w);
+        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(18756927488.0));
+        CHECK(w->work.dram_bytes() == doctest::Approx(38731776.0));
+    }
+    SUBCASE("aten::_flash_attention_forward, tracelens_h100_qwen1.5-0.5b (causal prefill)") {
+        // q, k, v [16, 559, 16, 64] bf16 ([B, L, H, D]); is_causal = "True".
+        const auto w = price_op(
+            op("aten::_flash_attention_forward",
+               "[[16,559,16,64],[16,559,16,64],[16,559,16,64],[],[],[],[],[],[],[],[],[],[],[],[]]",
+               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","","","Scalar","Scalar","Scalar","Scalar","Scalar","Scalar","","","",""])",
+               R"(["","","","","","559","559","0.","True","False","","","","",""])"),
+            h100());
+        REQUIRE(w);
+        const double tracelens_flops = 4.0 * 16 * 16 * 559 * 559 * 64 / 2;  // 10,239,377,408
+        // Ours counts the diagonal (559 x 560 / 2 pairs, not 559^2 / 2): +0.18%.
+        CHECK(rel(w->work.flops_at(peak_key::bf16), tracelens_flops) < 0.002);
+        CHECK(w->work.dram_bytes() == doctest::Approx(4.0 * 16 * 559 * 16 * 64 * 2));
+    }
+    SUBCASE("aten::_cudnn_attention_forward, h200/h200_moe_decode_step (GQA decode, 4096 keys)") {
+        const auto w = price_op(
+            op("aten::_cudnn_attention_forward",
+               "[[64,32,1,128],[64,8,4096,128],[64,8,4096,128],[],[],[],[],[],[],[],[],[],[]]",
+               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","","","","Scalar","Scalar","Scalar","Scalar","Scalar","Scalar",""])",
+               R"(["","","","","","","1","4096","False","0.","False","False",""])"),
+            h200());
+        REQUIRE(w);
+        CHECK(rel(w->work.flops_at(peak_key::bf16), 4.0 * 64 * 32 * 1 * 4096 * 128) < 1e-12);
+        // q and o 64 x 32 x 128 x 2 B each, k and v 64 x 8 x 4096 x 128 x 2 B each.
+        CHECK(w->work.dram_bytes() == doctest::Approx(2 * 524288.0 + 2 * 536870912.0));
+    }
+}
+
+TEST_CASE("vllm::moe_forward from hidden states, router logits and the op's own allocations") {
+    // kineto/tracelens_b200_vllm_gptoss_tp8_eager, External id 335 (gpt-oss, TP8): hidden
+    // [888, 3072] bf16, router logits [888, 128]; its aten::empty children (Concrete Inputs)
+    // include the fp8 hidden states [888, 3072] (code 24) with [85248] = 888 x 3072 / 32 scale
+    // bytes, top-k ids [888, 4] int32 (code 3) and intermediate activations [5472, 512].
+    cpu_op o = op("vllm::moe_forward", "[[888,3072],[888,128],[]]",
+                  R"(["c10::BFloat16","c10::BFloat16",""])", R"(["","",""])");
+    o.allocations =
+        R"([["[888, 3072]","24","","","False",""],["[85248]","0","","","False",""],)"
+        R"(["[888, 4]","3","","","False",""],["[888, 4]","15","","","False",""],)"
+        R"(["[888, 3072]","15","","","False",""],["[3552]","3","","","",""],)"
+        R"(["[5472, 512]","0","","","",""],["[88064]","0","","","",""],)"
+        R"(["[5472, 3072]","15","","","",""]])";
+    const auto w = price_op(o, b200());
+    REQUIRE(w);
+    CHECK(w->kind == "moe");
+    CHECK(w->estimate == op_estimate::bounded);
+    CHECK(w->bound_reason.find("MXFP4") != std::string::npos);
+    // F = 6 T k H I = 6 x 888 x 4 x 3072 x 512, at the fp8 rate (MXFP8 x MXFP4 on SM100).
+    CHECK(w->work.flops_at(peak_key::fp8) == doctest::Approx(33520877568.0));
+    // B = 128 experts (all receive tokens: 128 (1 - (1 - 4/128)^888) = 128.0) x 3 x 3072 x 512
+    //     x 0.53125 B (4 bits + 8 bits per 32) = 320,864,256, + hidden and output 2 x 5,455,872
+    //     + router logits 227,328 = 332,003,328.
+    CHECK(w->work.dram_bytes() == doctest::Approx(332003328.0));
+    CHECK(w->description.find("top-4") != std::string::npos);
+}
+
+TEST_CASE("vLLM attention, norms, rotary, fp8 quantisation, KV-cache writes (B200 gpt-oss)") {
+    // All from kineto/tracelens_b200_vllm_gptoss_tp8_eager, one decoder layer's ops.
+    SUBCASE("vllm::unified_attention_with_output: bounded by q, k, v, out and T query-key pairs") {
+        const auto w = price_op(op("vllm::unified_attention_with_output",
+                                   "[[888,8,64],[888,1,64],[888,1,64],[888,8,64],[],[],[]]",
+                                   R"(["c10::Float8_e4m3fn","c10::BFloat16","c10::BFloat16","c10::BFloat16","","",""])"),
+                                b200());
+        REQUIRE(w);
+        CHECK(w->estimate == op_estimate::bounded);
+        // q 454,656 (fp8) + k, v 113,664 each + out 909,312 = 1,591,296 B.
+        CHECK(w->work.dram_bytes() == doctest::Approx(1591296.0));
+        CHECK(w->work.flops_at(peak_key::fp8) == doctest::Approx(888.0 * 8 * 2 * 128));
+    }
+    SUBCASE("_C::fused_add_rms_norm: input and residual read and written, weight read") {
+        const auto w = price_op(op("_C::fused_add_rms_norm", "[[888,2880],[888,2880],[2880],[]]",
+                                   R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar"])"),
+                                b200());
+        REQUIRE(w);
+        CHECK(w->estimate == op_estimate::counted);
+        CHECK(w->work.dram_bytes() == doctest::Approx(4.0 * 888 * 2880 * 2 + 2880 * 2));
+    }
+    SUBCASE("_C::rms_norm(out, input, weight): out written, input and weight read") {
+        const auto w = price_op(op("_C::rms_norm", "[[888,2880],[888,2880],[2880],[]]",
+                                   R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar"])"),
+                                b200());
+        REQUIRE(w);
+        CHECK(w->work.dram_bytes() == doctest::Approx(2.0 * 888 * 2880 * 2 + 2880 * 2));
+    }
+    SUBCASE("_C::rotary_embedding: q and k in place, 888 rows of the cos/sin cache") {
+        const auto w = price_op(op("_C::rotary_embedding", "[[888],[888,512],[888,64],[],[131072,64],[]]",
+                                   R"(["long int","c10::BFloat16","c10::BFloat16","Scalar","c10::BFloat16","Scalar"])",
+                                   R"(["","","","64","","True"])"),
+                                b200());
+        REQUIRE(w);
+        // 2 x (909,312 + 113,664) + positions 7,104 + cache rows 888 x 64 x 2 = 2,166,720.
+        CHECK(w->work.dram_bytes() == doctest::Approx(2166720.0));
+    }
+    SUBCASE("_C::static_scaled_fp8_quant: bf16 in, fp8 out, the scale") {
+        const auto w = price_op(op("_C::static_scaled_fp8_quant", "[[888,512],[888,512],[]]",
+                                   R"(["c10::Float8_e4m3fn","c10::BFloat16","float"])"),
+                                b200());
+        REQUIRE(w);
+        CHECK(w->kind == "quantize");
+        CHECK(w->work.dram_bytes() == doctest::Approx(454656.0 + 909312.0 + 4.0));
+    }
+    SUBCASE("_C_cache_ops::reshape_and_cache_flash: new K/V into an fp8 (uint8) cache") {
+        const auto w = price_op(
+            op("_C_cache_ops::reshape_and_cache_flash",
+               "[[888,1,64],[888,1,64],[4213816,16,1,64],[4213816,16,1,64],[888],[],[],[]]",
+               R"(["c10::BFloat16","c10::BFloat16","unsigned char","unsigned char","long int","","float","float"])"),
+            b200());
+        REQUIRE(w);
+        // k, v 113,664 each + slots 7,104 + 2 x 56,832 one-byte cache elements = 348,096.
+        CHECK(w->work.dram_bytes() == doctest::Approx(348096.0));
+    }
+    SUBCASE("symm_mem::multimem_all_reduce_: 2 S through DRAM, S over the link (bounded)") {
+        const auto w = price_op(op("symm_mem::multimem_all_reduce_", "[[2557440],[],[]]",
+                                   R"(["c10::BFloat16","",""])"),
+                                b200());
+        REQUIRE(w);
+        CHECK(w->kind == "collective");
+        CHECK(w->estimate == op_estimate::bounded);
+        CHECK(w->work.link_bytes == doctest::Approx(5114880.0));
+        CHECK(w->work.dram_bytes() == doctest::Approx(10229760.0));
+    }
+}
+
+TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
+    SUBCASE("triton_poi_ of kineto/tracelens_b200_vllm_gptoss_tp8_eager (xnumel 888)") {
+        const auto w = price_op(
+            op("triton_poi_fused_add_bitwise_and_bitwise_not_bitwise_or_ge_lt_mul_sub_0",
+               "[[888],[888],[888],[],[],[],[],[],[]]",
+               R"(["int","long int","bool","Scalar","Scalar","Scalar","Scalar","Scalar","Scalar"])",
+               R"(["","","","0","25136","201088","201088","0","888"])"),
+            b200());
+        REQUIRE(w);
+        CHECK(w->kind == "triton_pointwise");
+        CHECK(w->estimate == op_estimate::counted);
+        CHECK(w->work.dram_bytes() == doctest::Approx(888.0 * (4 + 8 + 1)));
+        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(888.0));
+    }
+    SUBCASE("triton_poi_fused_add_cos_sin_0 of hta/triton_example (two inputs, one output)") {
+        const auto w = price_op(op("triton_poi_fused_add_cos_sin_0", "[[10,10],[10,10],[10,10],[]]",
+                                   R"(["float","float","float","Scalar"])", R"(["","","","100"])"),
+                                h200());
+        REQUIRE(w);
+        CHECK(w->work.dram_bytes() == doctest::Approx(1200.0));
+        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(100.0));
+    }
+    SUBCASE("a reduction: xnumel x r0_numel; without counts, bounded") {
+        // No shared trace holds a triton_red_ op: this one follows the poi ops' argument layout
+        // (in_ptr0 [64, 4096] bf16, out_ptr0 [64, 1] fp32, xnumel 64, r0_numel 4096).
+        const auto w = price_op(op("triton_red_fused_mean_pow_0", "[[64,4096],[64,1],[],[]]",
+                                   R"(["c10::BFloat16","float","Scalar","Scalar"])",
+                                   R"(["","","64","4096"])"),
+                                h200());
+        REQUIRE(w);
+        CHECK(w->kind == "triton_reduction");
+        CHECK(w->work.dram_bytes() == doctest::Approx(64.0 * 4096 * 2 + 64 * 4));
+        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(64.0 * 4096));
+        const auto b = price_op(op("triton_per_fused_0", "[[64,4096],[64,1]]",
+                                   R"(["c10::BFloat16","float"])"),
+                                h200());
+        REQUIRE(b);
+        CHECK(b->estimate == op_estimate::bounded);
+        CHECK(b->work.flops_at(peak_key::fp32) == doctest::Approx(64.0 * 4096));
+    }
+    SUBCASE("triton_tem_fused_mm: the GEMM of its first two buffers") {
+        // No shared trace holds a triton_tem_ op: A [64, 4096] x B [4096, 6144] bf16 -> C, as the
+        // H200 MoE trace's QKV projection would compile under max-autotune.
+        const auto w = price_op(op("triton_tem_fused_mm_0", "[[64,4096],[4096,6144],[64,6144]]",
+                                   R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16"])"),
+                                h200());
+        REQUIRE(w);
+        CHECK(w->kind == "triton_gemm");
+        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(2.0 * 64 * 6144 * 4096));
+        CHECK(w->work.dram_bytes() == doctest::Approx((64.0 * 4096 + 4096 * 6144 + 64 * 6144) * 2));
+    }
+}
+
+TEST_CASE("gathers, cat and reductions of real traces") {
+    SUBCASE("aten::index_select, tracelens_h100_qwen1.5-0.5b (embedding rows)") {
+        const auto w = price_op(op("aten::index_select", "[[151936,1024],[],[8944]]",
+                                   R"(["c10::BFloat16","Scalar","long int"])", R"(["","0",""])"),
+                                h100());
+        REQUIRE(w);
+        // index 8944 x 8 + 2 x 8944 x 1024 x 2 = 36,706,176.
+        CHECK(w->work.dram_bytes() == doctest::Approx(36706176.0));
+    }
+    SUBCASE("aten::gather, tracelens_b200_vllm_gptoss_tp8_eager") {
+        const auto w = price_op(op("aten::gather", "[[25136,2880],[],[888,2880],[],[888,2880]]",
+                                   R"(["c10::BFloat16","Scalar","long int","Scalar","c10::BFloat16"])",
+                                   R"(["","0","","False",""])"),
+                                b200());
+        REQUIRE(w);
+        CHECK(w->work.dram_bytes() == doctest::Approx(888.0 * 2880 * (8 + 2 * 2)));
+    }
+    SUBCASE("aten::_index_put_impl_, h200/h200_moe_decode_step (bounded: indices unrecorded)") {
+        const auto w = price_op(op("aten::_index_put_impl_", "[[256,4096],[],[256,4096],[],[]]",
+                                   R"(["c10::BFloat16","","c10::BFloat16","Scalar","Scalar"])",
+                                   R"(["","","","False","False"])"),
+                                h200());
+        REQUIRE(w);
+        CHECK(w->estimate == op_estimate::bounded);
+        CHECK(w->work.dram_bytes() == doctest::Approx(2.0 * 256 * 4096 * 2));
+    }
+    SUBCASE("aten::cat, tracelens_h100_qwen1.5-0.5b: 1 byte per element, bounded") {
+        const auto w = price_op(op("aten::cat", "[[[1,559,32],[1,559,32]],[]]",
+                                   R"(["TensorList","Scalar"])", R"(["","-1"])"),
+                                h100());
+        REQUIRE(w);
+        CHECK(w->estimate == op_estimate::bounded);
+        CHECK(w->work.dram_bytes() == doctest::Approx(2.0 * 2 * 559 * 32));
+    }
+    SUBCASE("aten::mean over the last dim, tracelens_h100_qwen1.5-0.5b (RMSNorm's variance)") {
+        const auto w = price_op(op("aten::mean", "[[16,559,1024],[],[],[]]",
+                                   R"(["float","ScalarList","Scalar",""])", R"(["","[-1]","True",""])"),
+                                h100());
+        REQUIRE(w);
+        CHECK(w->estimate == op_estimate::counted);
+        CHECK(w->work.dram_bytes() == doctest::Approx(16.0 * 559 * 1024 * 4 + 16 * 559 * 4));
+        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(16.0 * 559 * 1024));
+    }
+    SUBCASE("aten::linalg_vector_norm, hta/trace_filter/sampled_rank-0 (dim None: one value)") {
+        // linalg_vector_norm(self, ord, dim, keepdim, dtype): dim's type "" is None, a full
+        // reduction, so the output is one element even without Concrete Inputs.
+        const auto w = price_op(op("aten::linalg_vector_norm", "[[512,8192],[],[],[],[]]",
+                                   R"(["float","Scalar","","Scalar",""])"),
+                                h200());
+        REQUIRE(w);
+        CHECK(w->estimate == op_estimate::counted);
+        CHECK(w->work.dram_bytes() == doctest::Approx(512.0 * 8192 * 4 + 4));
+        // The same op with a dim list whose values were not recorded: bounded by one element.
+        const auto b = price_op(op("aten::linalg_vector_norm", "[[512,8192],[],[],[],[]]",
+                                   R"(["float","Scalar","ScalarList","Scalar",""])"),
+                                h200());
+        REQUIRE(b);
+        CHECK(b->estimate == op_estimate::bounded);
+        CHECK(b->work.dram_bytes() == doctest::Approx(512.0 * 8192 * 4 + 4));
+    }
+    SUBCASE("aten::index_select with the old 'long' spelling, hta/trace_filter/sampled_rank-0") {
+        const auto w = price_op(op("aten::index_select", "[[2048],[],[6825]]",
+                                   R"(["long","Scalar","long"])"),
+                                h200());
+        CHECK_FALSE(w);  // dim not recorded (no Concrete Inputs): the output's size is unknown
+    }
 }
