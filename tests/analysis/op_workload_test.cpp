@@ -180,8 +180,8 @@ TEST_CASE("elementwise and copies are priced by bytes read plus bytes written") 
 }
 
 TEST_CASE("ops without a model or without shapes are not priced") {
-    CHECK_FALSE(
-        price_op(op("aten::sort", "[[256],[],[]]", R"(["long int","Scalar","Scalar"])"), h200()));
+    CHECK_FALSE(price_op(op("aten::argsort", "[[256],[],[]]", R"(["long int","Scalar","Scalar"])"),
+                         h200()));
     CHECK_FALSE(price_op(op("aten::mm", "", ""), h200()));
     CHECK_FALSE(
         price_op(op("aten::mm", "[[4,5],[6,7]]", R"(["float","float"])"), h200()));  // k mismatch
@@ -477,4 +477,30 @@ TEST_CASE("gathers, cat and reductions of real traces") {
                                 h200());
         CHECK_FALSE(w);  // dim not recorded (no Concrete Inputs): the output's size is unknown
     }
+}
+
+TEST_CASE("sort, topk, cumsum, bincount of h200/h200_moe_decode_step (the MoE router)") {
+    const auto sort = price_op(op("aten::sort", "[[256],[],[],[]]",
+                                  R"(["long int","Scalar","Scalar","Scalar"])",
+                                  R"(["","False","-1","False"])"),
+                               h200());
+    REQUIRE(sort);
+    CHECK(sort->work.dram_bytes() == doctest::Approx(256.0 * 8 * 3));  // keys in, values + indices
+    const auto topk = price_op(op("aten::topk", "[[64,32],[],[],[],[]]",
+                                  R"(["float","Scalar","Scalar","Scalar","Scalar"])",
+                                  R"(["","4","-1","True","True"])"),
+                               h200());
+    REQUIRE(topk);
+    CHECK(topk->work.dram_bytes() == doctest::Approx(64.0 * 32 * 4 + 64 * 4 * (4 + 8)));
+    const auto cumsum = price_op(op("aten::cumsum", "[[32],[],[]]", R"(["long int","Scalar",""])",
+                                    R"(["","0",""])"),
+                                 h200());
+    REQUIRE(cumsum);
+    CHECK(cumsum->work.dram_bytes() == doctest::Approx(2.0 * 32 * 8));
+    const auto bincount = price_op(op("aten::bincount", "[[256],[],[]]",
+                                      R"(["long int","","Scalar"])", R"(["","","32"])"),
+                                   h200());
+    REQUIRE(bincount);
+    CHECK(bincount->estimate == op_estimate::bounded);
+    CHECK(bincount->work.dram_bytes() == doctest::Approx(256.0 * 8 + 32 * 8));
 }

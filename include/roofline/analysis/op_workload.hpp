@@ -44,6 +44,7 @@ inline std::optional<op_work> price_aten(std::string_view n, const std::vector<o
     if (n == "_index_put_impl_") return price_index_put(args);
     if (one_of(n, {"cat", "stack"})) return price_cat(n, args);
     if (is_reduction_op(n)) return price_reduction(n, args);
+    if (is_ordering_op(n)) return price_ordering(n, args);
     return price_elementwise(n, args);
 }
 

@@ -11,9 +11,11 @@
 //   reductions mean, sum, amax, amin, linalg_vector_norm, all, any: input read, output (the input
 //                without the reduced dims, from `Concrete Inputs`) written; 1 FLOP per input
 //                element (fp32 vector pipe)
+//   ordering   sort, topk, cumsum, bincount: input read, outputs (values, int64 indices) written
 //   elementwise arithmetic, casts, copies, fill/zero: bytes of the tensors read plus the output
 //                written; 1 FLOP per output element for add/sub/mul/div (fp32 vector pipe)
 
+#include <algorithm>    // std::max
 #include <cstdint>      // std::int64_t
 #include <optional>     // std::optional
 #include <string>       // std::string
@@ -172,6 +174,46 @@ inline std::optional<op_work> price_reduction(std::string_view n,
     w.work.flops_at(X->element_dtype == dtype::fp64 ? peak_key::fp64 : peak_key::fp32) =
         X->elements();
     if (!known) mark_bounded(w, "reduced dims not recorded: an output of one element assumed");
+    return w;
+}
+
+/// Names of the ordering ops `price_ordering` takes (without "aten::").
+inline bool is_ordering_op(std::string_view n) {
+    return one_of(n, {"sort", "topk", "cumsum", "bincount"});
+}
+
+/// Sorting and scans, each element moved once (a multi-pass radix sort moves more: a bound
+/// below the truth, as every price here):
+///   sort(self, stable, dim, descending): self read, values and int64 indices written;
+///   topk(self, k, dim, largest, sorted): self read, k values and int64 indices per row written;
+///   cumsum(self, dim, dtype): self read, the same size written;
+///   bincount(self, weights, minlength): self read, `minlength` int64 bins written (more when a
+///   value reaches past minlength, which the trace does not say: bounded).
+inline std::optional<op_work> price_ordering(std::string_view n,
+                                             const std::vector<op_argument>& args) {
+    const op_argument* X = tensor_at(args, 0);
+    if (!X) return std::nullopt;
+    const auto& shape = X->shape();
+    const std::string desc = std::string(n) + " " + shape_text(shape) + " " + X->type;
+    if (n == "sort") return bytes_work("copy", 2.0 * X->bytes() + 8.0 * X->elements(), desc);
+    if (n == "cumsum") return bytes_work("copy", 2.0 * X->bytes(), desc);
+    if (n == "topk") {
+        const auto k = args.size() > 1 ? concrete_int(args[1].concrete) : std::nullopt;
+        std::optional<std::int64_t> d = std::int64_t{-1};
+        if (args.size() > 2 && !args[2].concrete.empty()) d = concrete_int(args[2].concrete);
+        const auto at = d ? dim_index(*d, shape.size()) : std::nullopt;
+        if (!k || !at || shape[*at] <= 0) return std::nullopt;
+        const double out = X->elements() / double(shape[*at]) * double(*k);
+        return bytes_work("copy", X->bytes() + out * (X->element_bytes + 8.0), desc);
+    }
+    // bincount
+    const op_argument* W = tensor_at(args, 1);
+    const auto minlength = args.size() > 2 ? concrete_int(args[2].concrete) : std::nullopt;
+    const double bins = minlength ? double(*minlength) : 0.0;
+    auto w = bytes_work("copy", X->bytes() + (W ? W->bytes() : 0.0) +
+                                    bins * (W ? W->element_bytes : 8.0),
+                        desc);
+    mark_bounded(w, "bins written: at least minlength (the largest value is not recorded)");
     return w;
 }
 
