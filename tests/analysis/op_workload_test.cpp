@@ -504,3 +504,25 @@ TEST_CASE("sort, topk, cumsum, bincount of h200/h200_moe_decode_step (the MoE ro
     CHECK(bincount->estimate == op_estimate::bounded);
     CHECK(bincount->work.dram_bytes() == doctest::Approx(256.0 * 8 + 32 * 8));
 }
+
+TEST_CASE("cuDNN convolution: 2 N O out (C / groups) kernel FLOP, TF32 when allowed") {
+    // No shared trace records a convolution's shapes (hta/critical_path/alexnet has
+    // aten::cudnn_convolution without Input Dims); this is torchvision AlexNet's first layer,
+    // Conv2d(3, 64, kernel_size=11, stride=4, padding=2), batch 32, in fp32 with cuDNN's default
+    // allow_tf32 = True. Output 55 x 55 = (224 + 4 - 10 - 1) / 4 + 1.
+    const auto w = price_op(
+        op("aten::cudnn_convolution", "[[32,3,224,224],[64,3,11,11],[],[],[],[],[],[],[]]",
+           R"(["float","float","ScalarList","ScalarList","ScalarList","Scalar","Scalar","Scalar","Scalar"])",
+           R"(["","","[2, 2]","[4, 4]","[1, 1]","1","False","False","True"])"),
+        h200());
+    REQUIRE(w);
+    CHECK(w->kind == "conv");
+    CHECK(w->work.flops_at(peak_key::tf32) == doctest::Approx(2.0 * 32 * 64 * 55 * 55 * 3 * 121));
+    // input 19,267,584 + weight 92,928 + output 32 x 64 x 55 x 55 x 4 = 24,780,800.
+    CHECK(w->work.dram_bytes() == doctest::Approx(44141312.0));
+    CHECK(w->description.find("[32x64x55x55]") != std::string::npos);
+    // Without the padding/stride lists the output size is unknown: unpriced.
+    CHECK_FALSE(price_op(op("aten::cudnn_convolution", "[[32,3,224,224],[64,3,11,11]]",
+                            R"(["float","float"])"),
+                         h200()));
+}

@@ -4,7 +4,8 @@
 //
 //   ops/arguments.hpp  parsing `Input Dims` / `Input type` / `Concrete Inputs` and the op's own
 //                      allocations; `op_work` (counted or bounded)
-//   ops/dense.hpp      GEMMs (mm, addmm, bmm, linear, _scaled_mm), _grouped_mm, SDPA backends
+//   ops/dense.hpp      GEMMs (mm, addmm, bmm, linear, _scaled_mm), _grouped_mm, SDPA backends,
+//                      cuDNN convolutions
 //   ops/memory.hpp     norms, softmax, embedding, index_select, gather, index_put, cat,
 //                      reductions, elementwise, casts, copies, fills
 //   ops/inductor.hpp   torch.compile kernels (triton_poi_, triton_red_, triton_per_, triton_tem_)
@@ -37,6 +38,7 @@ inline std::optional<op_work> price_aten(std::string_view n, const std::vector<o
     if (is_gemm_op(n)) return price_gemm(n, args, g);
     if (n == "_grouped_mm") return price_grouped_mm(args, g);
     if (is_sdpa_op(n)) return price_sdpa(n, args);
+    if (is_conv_op(n)) return price_conv(n, args, g);
     if (is_norm_op(n)) return price_norm(n, args);
     if (n == "embedding") return price_embedding(args);
     if (n == "index_select") return price_index_select(args);

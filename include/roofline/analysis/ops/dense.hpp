@@ -13,6 +13,12 @@
 //                k/v [B, Hkv, Lk, D/Dv]; F = B Hq pairs 2 (D + Dv) with pairs from
 //                models/attention.hpp (causal: sum over queries of the keys each sees);
 //                B = q + o + k + v (+ mask/bias) read or written once
+//   conv       aten::cudnn_convolution, convolution, _convolution (not transposed): input
+//                [N, C, spatial...], weight [O, C / groups, kernel...]; output spatial
+//                floor((i + 2 p - d (k - 1) - 1) / s) + 1 (the formula of the PyTorch Conv docs);
+//                F = 2 N O prod(out) (C / groups) prod(kernel), B = input + weight + output
+//                (+ bias) once; fp32 at the TF32 rate when `allow_tf32` is True (cuDNN's default,
+//                torch.backends.cudnn.allow_tf32)
 
 #include <cstdint>      // std::int64_t
 #include <optional>     // std::optional
@@ -229,6 +235,70 @@ inline std::optional<op_work> price_sdpa(std::string_view n, const std::vector<o
     w.work.launches = 1;
     w.description = std::string(n) + " q " + shape_text(q) + " kv " + shape_text(k) + " " +
                     std::string(to_string(act)) + (is_causal ? " causal" : "");
+    return w;
+}
+
+/// Names of the convolutions `price_conv` takes (without "aten::").
+inline bool is_conv_op(std::string_view n) {
+    return one_of(n, {"cudnn_convolution", "convolution", "_convolution"});
+}
+
+/// A forward convolution from its input, weight and the stride/padding/dilation lists.
+inline std::optional<op_work> price_conv(std::string_view n, const std::vector<op_argument>& args,
+                                         const gpu_spec& g) {
+    const op_argument *X = tensor_at(args, 0), *W = tensor_at(args, 1);
+    if (!X || !W || !dtype_of(X) || !dtype_of(W)) return std::nullopt;
+    const auto& x = X->shape();
+    const auto& k = W->shape();
+    if (x.size() < 3 || k.size() != x.size()) return std::nullopt;
+    // Argument positions (native_functions.yaml): cudnn_convolution(self, weight, padding,
+    // stride, dilation, groups, benchmark, deterministic, allow_tf32); convolution and
+    // _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
+    // groups, ...; _convolution's allow_tf32 last, at 12).
+    const bool cudnn = n == "cudnn_convolution";
+    const std::size_t at_pad = cudnn ? 2 : 4, at_stride = 3, at_dil = cudnn ? 4 : 5,
+                      at_groups = cudnn ? 5 : 8, at_tf32 = cudnn ? 8 : 12;
+    if (args.size() <= at_groups) return std::nullopt;
+    if (!cudnn && args[6].concrete == "True") return std::nullopt;  // transposed
+    const auto list = [&](std::size_t i) { return concrete_ints(args[i].concrete); };
+    const auto pad = list(at_pad), stride = list(at_stride), dil = list(at_dil);
+    const auto groups = concrete_int(args[at_groups].concrete);
+    const std::size_t sd = x.size() - 2;
+    const auto item = [&](const std::optional<std::vector<std::int64_t>>& v, std::size_t i) {
+        return v->size() == 1 ? (*v)[0] : (*v)[i];
+    };
+    if (!pad || !stride || !dil || !groups || *groups < 1 || pad->empty() || stride->empty() ||
+        dil->empty() || (pad->size() != 1 && pad->size() != sd) ||
+        (stride->size() != 1 && stride->size() != sd) || (dil->size() != 1 && dil->size() != sd))
+        return std::nullopt;
+    double out_spatial = 1, kernel = 1;
+    std::vector<std::int64_t> out = {x[0], k[0]};
+    for (std::size_t i = 0; i < sd; ++i) {
+        const std::int64_t s = item(stride, i);
+        if (s < 1) return std::nullopt;
+        const std::int64_t o =
+            (x[2 + i] + 2 * item(pad, i) - item(dil, i) * (k[2 + i] - 1) - 1) / s + 1;
+        if (o < 1) return std::nullopt;
+        out.push_back(o);
+        out_spatial *= double(o);
+        kernel *= double(k[2 + i]);
+    }
+    const double N = double(x[0]), O = double(k[0]), C = double(x[1]);
+    if (double(k[1]) * double(*groups) != C) return std::nullopt;
+    dtype a = *dtype_of(X), b = *dtype_of(W);
+    const bool tf32 = a == dtype::fp32 && args.size() > at_tf32 && args[at_tf32].concrete == "True";
+    auto path = gemm_compute_path(tf32 ? dtype::tf32 : b, tf32 ? dtype::tf32 : a, g);
+    op_work w;
+    w.kind = "conv";
+    w.work.flops_at(path.peak) = 2.0 * N * O * out_spatial * (C / double(*groups)) * kernel;
+    const double out_bytes = product(out, 0, out.size()) * X->element_bytes;
+    w.work.bytes_at(memory_level::dram) =
+        X->bytes() + W->bytes() + out_bytes + (!cudnn && tensor_at(args, 2) ? tensor_at(args, 2)->bytes() : 0.0);
+    w.work.launches = 1;
+    w.description = std::string(n) + " " + shape_text(x) + " * " + shape_text(k) + " -> " +
+                    shape_text(out) + " " + std::string(to_string(a)) + " at the " +
+                    std::string(to_string(path.peak)) + " rate";
+    if (!path.note.empty()) w.assumptions.push_back(path.note);
     return w;
 }
 
