@@ -71,7 +71,8 @@ TEST_CASE("the reader gives vllm::moe_forward the tensors it allocated, which pr
 TEST_CASE("the H200 MoE decode and H100 Qwen traces: what stays unpriced and why") {
     const auto h200 = test::shared_sample("h200/h200_moe_decode_step.trace.json.gz");
     if (test::have_sample(h200)) {
-        const auto c = price_coverage(read_kineto(h200.string()), gpu_catalog::builtin().at("h200-sxm"));
+        const auto c =
+            price_coverage(read_kineto(h200.string()), gpu_catalog::builtin().at("h200-sxm"));
         CHECK(c.kernel_s == doctest::Approx(3210.3e-6));
         // aten::index (8.129 us) and aten::arange (2.946 us) only: 0.34%.
         REQUIRE(c.unpriced_by_op.size() == 2);
@@ -80,7 +81,8 @@ TEST_CASE("the H200 MoE decode and H100 Qwen traces: what stays unpriced and why
     }
     const auto h100 = test::shared_sample("kineto/tracelens_h100_qwen1.5-0.5b.trace.json.gz");
     if (test::have_sample(h100)) {
-        const auto c = price_coverage(read_kineto(h100.string()), gpu_catalog::builtin().at("h100-sxm"));
+        const auto c =
+            price_coverage(read_kineto(h100.string()), gpu_catalog::builtin().at("h100-sxm"));
         CHECK(c.kernel_s == doctest::Approx(45432.698e-6));
         // 436 kernels (13,672.64 us) have neither a launch event nor an External id: no op to
         // price them from; aten::arange (1.504 us) is the only op left unpriced.

@@ -21,9 +21,9 @@ namespace roofline {
 
 /// Kernel time split by whether the op tables price it. Times in seconds.
 struct op_price_coverage {
-    double kernel_s = 0;    ///< all kernel time (memcpy/memset excluded)
-    double counted_s = 0;   ///< kernels of ops priced by count
-    double bounded_s = 0;   ///< kernels of ops priced by a lower bound (`op_estimate::bounded`)
+    double kernel_s = 0;      ///< all kernel time (memcpy/memset excluded)
+    double counted_s = 0;     ///< kernels of ops priced by count
+    double bounded_s = 0;     ///< kernels of ops priced by a lower bound (`op_estimate::bounded`)
     double collective_s = 0;  ///< NCCL kernels priced from their collective metadata
     double unpriced_s = 0;    ///< everything else
     /// Op name ("(no launching op)" for unlinked kernels) -> unpriced kernel time, largest first.
@@ -44,8 +44,7 @@ struct op_price_coverage {
 
 /// The coverage of `t`'s kernels on `g`; `device` >= 0 keeps that GPU's kernels only.
 /// Each op is priced once (`price_op`) however many kernels it launched.
-inline op_price_coverage price_coverage(const kernel_trace& t, const gpu_spec& g,
-                                        int device = -1) {
+inline op_price_coverage price_coverage(const kernel_trace& t, const gpu_spec& g, int device = -1) {
     op_price_coverage c;
     std::unordered_map<std::int32_t, std::optional<op_work>> priced;  // op index -> work
     std::map<std::string, double> unpriced;

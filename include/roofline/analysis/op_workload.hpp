@@ -62,7 +62,7 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
     std::optional<op_work> out;
     if (op.name.rfind("aten::", 0) == 0 || op.name.find("::") == std::string_view::npos)
         out = inductor_family(op.name) != '\0' ? price_inductor(op.name, args, g)
-                                                : price_aten(bare(op.name), args, g);
+                                               : price_aten(bare(op.name), args, g);
     else
         out = price_engine(op.name, args, op, g);
     if (out) {

@@ -10,6 +10,7 @@
 #include <algorithm>         // std::max
 #include <cstdint>           // std::int64_t
 #include <initializer_list>  // std::initializer_list
+#include <limits>            // std::numeric_limits
 #include <optional>          // std::optional
 #include <string>            // std::string
 #include <string_view>       // std::string_view
@@ -209,8 +210,10 @@ class list_reader {
         for (; i_ < s_.size(); ++i_) {
             const char c = s_[i_];
             if (in_string) {
-                if (c == '\\') ++i_;
-                else if (c == '"') in_string = false;
+                if (c == '\\')
+                    ++i_;
+                else if (c == '"')
+                    in_string = false;
             } else if (c == '"') {
                 in_string = true;
             } else if (c == ']') {
@@ -250,7 +253,11 @@ class list_reader {
             if (i_ < s_.size() && s_[i_] == '-') neg = true, ++i_;
             if (i_ >= s_.size() || s_[i_] < '0' || s_[i_] > '9') return false;
             std::int64_t v = 0;
-            while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') v = v * 10 + (s_[i_++] - '0');
+            while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') {
+                const int digit = s_[i_++] - '0';
+                if (v > (std::numeric_limits<std::int64_t>::max() - digit) / 10) return false;
+                v = v * 10 + digit;
+            }
             shape.push_back(neg ? -v : v);
             if (eat(',')) continue;
             if (eat(']')) return true;
@@ -335,11 +342,13 @@ inline op_work bytes_work(std::string kind, double dram_bytes, std::string descr
     return w;
 }
 
-/// Marks `w` as a lower bound, saying what was not recorded.
-inline void mark_bounded(op_work& w, std::string reason) {
+/// Marks `w` as a lower bound, saying what was not recorded (in `bound_reason`, and among the
+/// assumptions the report lists as "lower bound: ...").
+inline void mark_bounded(op_work& w, const std::string& reason) {
     w.estimate = op_estimate::bounded;
     if (!w.bound_reason.empty()) w.bound_reason += "; ";
     w.bound_reason += reason;
+    w.assumptions.push_back("lower bound: " + reason);
 }
 
 /// Integer value of a `Concrete Inputs` entry ("888", "-1"); nullopt for "" or non-integers.

@@ -20,6 +20,7 @@
 //                (+ bias) once; fp32 at the TF32 rate when `allow_tf32` is True (cuDNN's default,
 //                torch.backends.cudnn.allow_tf32)
 
+#include <cmath>        // std::floor
 #include <cstdint>      // std::int64_t
 #include <optional>     // std::optional
 #include <string>       // std::string
@@ -102,15 +103,13 @@ inline std::optional<op_work> price_gemm(std::string_view n, const std::vector<o
     std::vector<std::string> notes;
     if (n == "_scaled_mm") {
         std::optional<dtype> o;
-        for (std::size_t i = 4; i < args.size() && !o; ++i)
-            o = scalar_type_code(args[i].concrete);
+        for (std::size_t i = 4; i < args.size() && !o; ++i) o = scalar_type_code(args[i].concrete);
         c = o.value_or(dtype::bf16);
         if (!o) notes.push_back("_scaled_mm output dtype not recorded: bf16 assumed");
     }
     out = make_gemm(s, *dt(A), *dt(B), c, g, desc);
     // Bias (addmm/baddbmm first argument, linear third) is read once.
-    const op_argument* bias =
-        has_bias_first ? tensor(0) : (n == "linear" ? tensor(2) : nullptr);
+    const op_argument* bias = has_bias_first ? tensor(0) : (n == "linear" ? tensor(2) : nullptr);
     if (bias) out->work.bytes_at(memory_level::dram) += bias->bytes();
     for (auto& x : notes) out->assumptions.push_back(std::move(x));
     return out;
@@ -141,10 +140,10 @@ inline std::optional<op_work> price_grouped_mm(const std::vector<op_argument>& a
         w.work.bytes_at(memory_level::dram) = active * K * N * bytes_per_element(b) +
                                               M * K * bytes_per_element(a) +
                                               M * N * bytes_per_element(a);
-        w.assumptions.push_back(
-            "rows spread uniformly over the " + std::to_string(static_cast<long long>(G)) +
-            " groups: weights of " + std::to_string(static_cast<long long>(active + 0.5)) +
-            " groups read");
+        w.assumptions.push_back("rows spread uniformly over the " +
+                                std::to_string(static_cast<long long>(G)) + " groups: weights of " +
+                                std::to_string(static_cast<long long>(active + 0.5)) +
+                                " groups read");
     } else if (sa.size() == 3 && sb.size() == 3 && sa[0] == sb[0] && sa[2] == sb[1]) {
         const double G = double(sa[0]), M = double(sa[1]), K = double(sa[2]), N = double(sb[2]);
         w.work = gemm_workload({M, N, K, G}, a, b, a, path.peak);
@@ -166,12 +165,11 @@ inline std::optional<op_work> price_grouped_mm(const std::vector<op_argument>& a
 
 /// Names of the SDPA ops `price_sdpa` takes (without "aten::").
 inline bool is_sdpa_op(std::string_view n) {
-    return one_of(n, {"scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
-                      "_scaled_dot_product_efficient_attention",
-                      "_scaled_dot_product_cudnn_attention",
-                      "_scaled_dot_product_fused_attention_overrideable",
-                      "_cudnn_attention_forward", "_flash_attention_forward",
-                      "_efficient_attention_forward"});
+    return one_of(n,
+                  {"scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
+                   "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention",
+                   "_scaled_dot_product_fused_attention_overrideable", "_cudnn_attention_forward",
+                   "_flash_attention_forward", "_efficient_attention_forward"});
 }
 
 /// SDPA and its backends; nullopt when q, k, v are not 4-d tensors.
@@ -188,8 +186,7 @@ inline std::optional<op_work> price_sdpa(std::string_view n, const std::vector<o
     const auto& k = K->shape();
     const auto& v = V->shape();
     const double B = double(q[0]);
-    const double Hq = double(blhd ? q[2] : q[1]), Lq = double(blhd ? q[1] : q[2]),
-                 D = double(q[3]);
+    const double Hq = double(blhd ? q[2] : q[1]), Lq = double(blhd ? q[1] : q[2]), D = double(q[3]);
     const double Lk = double(blhd ? k[1] : k[2]);
     const double Dv = double(v[3]);
     // Position of is_causal (bool) or custom_mask_type (int: 0 none) in the op's schema
@@ -227,8 +224,7 @@ inline std::optional<op_work> price_sdpa(std::string_view n, const std::vector<o
     const double pairs = attention_pairs({1, Lq, Lk - Lq}, 0.0, is_causal);
     const dtype act = *dt(Q);
     w.work.flops_at(peak_of(act)) = B * Hq * pairs * 2.0 * (D + Dv);
-    double bytes =
-        Q->bytes() + K->bytes() + V->bytes() + B * Hq * Lq * Dv * bytes_per_element(act);
+    double bytes = Q->bytes() + K->bytes() + V->bytes() + B * Hq * Lq * Dv * bytes_per_element(act);
     for (std::size_t i = 3; i < args.size(); ++i)  // attention mask / bias, sequence offsets
         if (args[i].is_tensor() && !args[i].is_list) bytes += args[i].bytes();
     w.work.bytes_at(memory_level::dram) = bytes;
@@ -273,14 +269,16 @@ inline std::optional<op_work> price_conv(std::string_view n, const std::vector<o
         return std::nullopt;
     double out_spatial = 1, kernel = 1;
     std::vector<std::int64_t> out = {x[0], k[0]};
-    for (std::size_t i = 0; i < sd; ++i) {
-        const std::int64_t s = item(stride, i);
+    for (std::size_t i = 0; i < sd; ++i) {  // in double: no overflow on absurd inputs
+        const double s = double(item(stride, i));
         if (s < 1) return std::nullopt;
-        const std::int64_t o =
-            (x[2 + i] + 2 * item(pad, i) - item(dil, i) * (k[2 + i] - 1) - 1) / s + 1;
-        if (o < 1) return std::nullopt;
-        out.push_back(o);
-        out_spatial *= double(o);
+        const double o = std::floor((double(x[2 + i]) + 2.0 * double(item(pad, i)) -
+                                     double(item(dil, i)) * (double(k[2 + i]) - 1.0) - 1.0) /
+                                    s) +
+                         1.0;
+        if (!(o >= 1) || o > 9e15) return std::nullopt;
+        out.push_back(static_cast<std::int64_t>(o));
+        out_spatial *= o;
         kernel *= double(k[2 + i]);
     }
     const double N = double(x[0]), O = double(k[0]), C = double(x[1]);
@@ -293,7 +291,8 @@ inline std::optional<op_work> price_conv(std::string_view n, const std::vector<o
     w.work.flops_at(path.peak) = 2.0 * N * O * out_spatial * (C / double(*groups)) * kernel;
     const double out_bytes = product(out, 0, out.size()) * X->element_bytes;
     w.work.bytes_at(memory_level::dram) =
-        X->bytes() + W->bytes() + out_bytes + (!cudnn && tensor_at(args, 2) ? tensor_at(args, 2)->bytes() : 0.0);
+        X->bytes() + W->bytes() + out_bytes +
+        (!cudnn && tensor_at(args, 2) ? tensor_at(args, 2)->bytes() : 0.0);
     w.work.launches = 1;
     w.description = std::string(n) + " " + shape_text(x) + " * " + shape_text(k) + " -> " +
                     shape_text(out) + " " + std::string(to_string(a)) + " at the " +

@@ -71,7 +71,8 @@ inline moe_allocation_sizes moe_sizes(const std::vector<op_allocation>& alloc, d
         if (a.shape.size() != 2) continue;
         const double rows = double(a.shape[0]), cols = double(a.shape[1]);
         if (rows == T && cols == H &&
-            (a.scalar_type == scalar_type_float8_e4m3fn || a.scalar_type == scalar_type_float8_e5m2))
+            (a.scalar_type == scalar_type_float8_e4m3fn ||
+             a.scalar_type == scalar_type_float8_e5m2))
             s.fp8_activations = true;
         if (s.topk && !s.intermediate && rows >= T * *s.topk && cols != H && cols > 0)
             s.intermediate = cols;
@@ -95,16 +96,16 @@ inline std::optional<op_work> price_vllm_moe(const std::vector<op_argument>& arg
     const auto s = moe_sizes(alloc, T, H, E);
     if (!s.topk || !s.intermediate) return std::nullopt;
     const double k = *s.topk, I = *s.intermediate;
-    const dtype act = s.fp8_activations ? (s.mx_scales ? dtype::mxfp8 : dtype::fp8_e4m3)
-                                        : *X->element_dtype;
+    const dtype act =
+        s.fp8_activations ? (s.mx_scales ? dtype::mxfp8 : dtype::fp8_e4m3) : *X->element_dtype;
     const dtype weights = dtype::mxfp4;
     const auto path = gemm_compute_path(weights, act, g);
     const double active = T > 0 ? expected_active_experts(E, k, T) : 0.0;
     op_work w;
     w.kind = "moe";
     w.work.flops_at(path.peak) = 6.0 * T * k * H * I;
-    w.work.bytes_at(memory_level::dram) = active * 3.0 * H * I * bytes_per_element(weights) +
-                                          X->bytes() + R->bytes() + X->bytes();
+    w.work.bytes_at(memory_level::dram) =
+        active * 3.0 * H * I * bytes_per_element(weights) + X->bytes() + R->bytes() + X->bytes();
     w.work.launches = 1;
     const auto ll = [](double v) { return std::to_string(static_cast<long long>(v + 0.5)); };
     w.description = "moe_forward T " + ll(T) + " H " + ll(H) + " E " + ll(E) + " top-" + ll(k) +
@@ -118,8 +119,9 @@ inline std::optional<op_work> price_vllm_moe(const std::vector<op_argument>& arg
     w.assumptions.push_back("tokens spread uniformly: weights of " + ll(active) + " of " + ll(E) +
                             " experts read");
     if (!path.note.empty()) w.assumptions.push_back(path.note);
-    mark_bounded(w, "expert weights are not op inputs (behind layer_name): MXFP4 assumed (4-bit "
-                    "E2M1 + one E8M0 scale per 32, OCP MX v1.0)");
+    mark_bounded(w,
+                 "expert weights are not op inputs (behind layer_name): MXFP4 assumed (4-bit "
+                 "E2M1 + one E8M0 scale per 32, OCP MX v1.0)");
     return w;
 }
 
@@ -130,7 +132,8 @@ inline std::optional<op_work> price_vllm_attention(std::string_view n,
     if (!Q || !K || !V || !Q->element_dtype || Q->shape().size() != 3 || K->shape().size() != 3 ||
         V->shape().size() != 3)
         return std::nullopt;
-    const op_argument* O = n == "vllm::unified_attention_with_output" ? tensor_at(args, 3) : nullptr;
+    const op_argument* O =
+        n == "vllm::unified_attention_with_output" ? tensor_at(args, 3) : nullptr;
     const double T = double(Q->shape()[0]), Hq = double(Q->shape()[1]), D = double(Q->shape()[2]),
                  Dv = double(V->shape()[2]);
     const double out_bytes = O ? O->bytes() : T * Hq * Dv * Q->element_bytes;
@@ -138,8 +141,9 @@ inline std::optional<op_work> price_vllm_attention(std::string_view n,
                            std::string(n) + " q " + shape_text(Q->shape()) + " kv " +
                                shape_text(K->shape()) + " " + Q->type);
     w.work.flops_at(peak_of(*Q->element_dtype)) = T * Hq * 2.0 * (D + Dv);
-    mark_bounded(w, "KV cache and sequence lengths are not op inputs (behind layer_name): each "
-                    "query against its own key, the new K/V read once");
+    mark_bounded(w,
+                 "KV cache and sequence lengths are not op inputs (behind layer_name): each "
+                 "query against its own key, the new K/V read once");
     return w;
 }
 
@@ -151,9 +155,9 @@ inline std::optional<op_work> price_vllm_rms_norm(std::string_view n,
     const bool fused = n == "_C::fused_add_rms_norm";
     // fused: input and residual both read and written; rms_norm: out written, input read.
     const double bytes = (fused ? 2.0 : 1.0) * (A->bytes() + B->bytes()) + W->bytes();
-    auto w = bytes_work("norm", bytes,
-                        std::string(n) + " " + shape_text(fused ? A->shape() : B->shape()) + " " +
-                            A->type);
+    auto w = bytes_work(
+        "norm", bytes,
+        std::string(n) + " " + shape_text(fused ? A->shape() : B->shape()) + " " + A->type);
     w.assumptions.push_back("priced by bytes only");
     return w;
 }
@@ -175,9 +179,9 @@ inline std::optional<op_work> price_vllm_fp8_quant(std::string_view n,
                                                    const std::vector<op_argument>& args) {
     const op_argument *O = tensor_at(args, 0), *X = tensor_at(args, 1);
     if (!O || !X) return std::nullopt;
-    return bytes_work("quantize", O->bytes() + tensor_bytes_from(args, 1),
-                      std::string(n) + " " + shape_text(X->shape()) + " " + X->type + " -> " +
-                          O->type);
+    return bytes_work(
+        "quantize", O->bytes() + tensor_bytes_from(args, 1),
+        std::string(n) + " " + shape_text(X->shape()) + " " + X->type + " -> " + O->type);
 }
 
 /// _C_cache_ops::reshape_and_cache(_flash): new K/V written into the paged cache.
@@ -189,8 +193,8 @@ inline std::optional<op_work> price_vllm_cache_write(std::string_view n,
     const double bytes = K->bytes() + V->bytes() + (S ? S->bytes() : 0.0) +
                          K->elements() * KC->element_bytes + V->elements() * VC->element_bytes;
     return bytes_work("copy", bytes,
-                      std::string(n) + " k " + shape_text(K->shape()) + " " + K->type +
-                          " into a " + KC->type + " cache");
+                      std::string(n) + " k " + shape_text(K->shape()) + " " + K->type + " into a " +
+                          KC->type + " cache");
 }
 
 /// symm_mem all-reduces: 2 S through DRAM, at least S over the link.
@@ -207,8 +211,8 @@ inline std::optional<op_work> price_symm_mem_all_reduce(std::string_view n,
 
 /// The engine op `name` (full name, namespace included); nullopt for names it does not know.
 inline std::optional<op_work> price_engine(std::string_view name,
-                                           const std::vector<op_argument>& args,
-                                           const cpu_op& op, const gpu_spec& g) {
+                                           const std::vector<op_argument>& args, const cpu_op& op,
+                                           const gpu_spec& g) {
     if (name == "vllm::moe_forward") return price_vllm_moe(args, op_allocations(op), g);
     if (one_of(name, {"vllm::unified_attention", "vllm::unified_attention_with_output"}))
         return price_vllm_attention(name, args);

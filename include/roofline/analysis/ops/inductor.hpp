@@ -72,8 +72,8 @@ inline std::optional<op_work> price_triton_template(std::string_view n,
     else
         return std::nullopt;
     const dtype da = *dtype_of(t[0]), db = *dtype_of(t[1]);
-    auto w = make_gemm(s, da, db, da, g,
-                       std::string(n) + " " + shape_text(a) + " x " + shape_text(b));
+    auto w =
+        make_gemm(s, da, db, da, g, std::string(n) + " " + shape_text(a) + " x " + shape_text(b));
     w.kind = "triton_gemm";
     double bytes = 0;
     for (const auto* x : t) bytes += x->bytes();
@@ -106,13 +106,14 @@ inline std::optional<op_work> price_inductor(std::string_view n,
     double elements = largest;
     if (numels.size() >= need) {
         elements = reduction ? numels[numels.size() - 2] * numels.back() : numels.back();
-        w.description += reduction ? " x " + std::to_string(static_cast<long long>(
-                                                 numels[numels.size() - 2])) +
-                                         " r " + std::to_string(static_cast<long long>(numels.back()))
-                                   : " x " + std::to_string(static_cast<long long>(elements));
+        w.description +=
+            reduction ? " x " + std::to_string(static_cast<long long>(numels[numels.size() - 2])) +
+                            " r " + std::to_string(static_cast<long long>(numels.back()))
+                      : " x " + std::to_string(static_cast<long long>(elements));
     } else {
-        mark_bounded(w, "iteration counts (xnumel/r0_numel) not recorded: FLOP from the largest "
-                        "buffer's elements");
+        mark_bounded(w,
+                     "iteration counts (xnumel/r0_numel) not recorded: FLOP from the largest "
+                     "buffer's elements");
     }
     w.work.flops_at(peak_key::fp32) = elements;
     w.assumptions.push_back("each buffer argument moved once; one fp32 FLOP per " +

@@ -29,9 +29,9 @@ namespace roofline::detail::op_shapes {
 
 /// Names of the norm and softmax ops `price_norm` takes (without "aten::").
 inline bool is_norm_op(std::string_view n) {
-    return one_of(n, {"rms_norm", "_fused_rms_norm", "layer_norm", "native_layer_norm",
-                      "group_norm", "native_group_norm", "softmax", "_softmax", "log_softmax",
-                      "_log_softmax"});
+    return one_of(n,
+                  {"rms_norm", "_fused_rms_norm", "layer_norm", "native_layer_norm", "group_norm",
+                   "native_group_norm", "softmax", "_softmax", "log_softmax", "_log_softmax"});
 }
 
 /// Norms and softmax: read the input (and weights), write the output.
@@ -95,9 +95,9 @@ inline std::optional<op_work> price_index_select(const std::vector<op_argument>&
 inline std::optional<op_work> price_gather(const std::vector<op_argument>& args) {
     const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2);
     if (!S || !I) return std::nullopt;
-    return bytes_work("copy", I->bytes() + 2.0 * I->elements() * S->element_bytes,
-                      "gather " + shape_text(I->shape()) + " from " + shape_text(S->shape()) +
-                          " " + S->type);
+    return bytes_work(
+        "copy", I->bytes() + 2.0 * I->elements() * S->element_bytes,
+        "gather " + shape_text(I->shape()) + " from " + shape_text(S->shape()) + " " + S->type);
 }
 
 /// aten::_index_put_impl_(self, indices, values, accumulate, unsafe): values read and written
@@ -107,9 +107,9 @@ inline std::optional<op_work> price_index_put(const std::vector<op_argument>& ar
     if (!S || !V) return std::nullopt;
     const bool accumulate = args.size() > 3 && args[3].concrete == "True";
     const double moved = V->elements() * S->element_bytes;
-    auto w = bytes_work("copy", V->bytes() + moved * (accumulate ? 2.0 : 1.0),
-                        "index_put " + shape_text(V->shape()) + " into " + shape_text(S->shape()) +
-                            " " + S->type);
+    auto w = bytes_work(
+        "copy", V->bytes() + moved * (accumulate ? 2.0 : 1.0),
+        "index_put " + shape_text(V->shape()) + " into " + shape_text(S->shape()) + " " + S->type);
     mark_bounded(w, "the index tensors' sizes are not recorded: their reads are not counted");
     return w;
 }
@@ -164,7 +164,8 @@ inline std::optional<op_work> price_reduction(std::string_view n,
     } else if (at < args.size() && args[at].type == "Scalar") {  // a single int dim
         const auto d = concrete_int(args[at].concrete);
         const auto i = d ? dim_index(*d, shape.size()) : std::nullopt;
-        if (!i) known = false;
+        if (!i)
+            known = false;
         else
             out_elements = X->elements() / std::max<double>(1.0, static_cast<double>(shape[*i]));
     }
@@ -210,9 +211,8 @@ inline std::optional<op_work> price_ordering(std::string_view n,
     const op_argument* W = tensor_at(args, 1);
     const auto minlength = args.size() > 2 ? concrete_int(args[2].concrete) : std::nullopt;
     const double bins = minlength ? double(*minlength) : 0.0;
-    auto w = bytes_work("copy", X->bytes() + (W ? W->bytes() : 0.0) +
-                                    bins * (W ? W->element_bytes : 8.0),
-                        desc);
+    auto w = bytes_work(
+        "copy", X->bytes() + (W ? W->bytes() : 0.0) + bins * (W ? W->element_bytes : 8.0), desc);
     mark_bounded(w, "bins written: at least minlength (the largest value is not recorded)");
     return w;
 }
@@ -287,8 +287,7 @@ inline std::optional<op_work> price_elementwise(std::string_view n,
             out_elements = product(*o, 0, o->size());
             written = out_elements * (e->bool_out ? 1.0 : self->element_bytes);
             if (base == "_to_copy")
-                w.assumptions.push_back(
-                    "_to_copy output dtype not recorded: the input's assumed");
+                w.assumptions.push_back("_to_copy output dtype not recorded: the input's assumed");
         }
     }
     w.work.bytes_at(memory_level::dram) = read + written;
