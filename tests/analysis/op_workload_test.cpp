@@ -526,3 +526,17 @@ TEST_CASE("cuDNN convolution: 2 N O out (C / groups) kernel FLOP, TF32 when allo
                             R"(["float","float"])"),
                          h200()));
 }
+
+TEST_CASE("aten::arange writes its elements (h200/h200_moe_decode_step: 0..256)") {
+    // out is recorded as [0] (before its resize); 256 int64 values are written.
+    const auto w = price_op(op("aten::arange", "[[],[],[],[0]]",
+                               R"(["Scalar","Scalar","Scalar","long int"])", R"(["0","256","1",""])"),
+                            h200());
+    REQUIRE(w);
+    CHECK(w->work.dram_bytes() == doctest::Approx(256.0 * 8));
+    // aten::index's index tensors are not recorded (a list of optional tensors has no type):
+    // the output's size is unknown, so it stays unpriced (same trace).
+    CHECK_FALSE(price_op(op("aten::index", "[[256,4096],[]]", R"(["c10::BFloat16",""])",
+                            R"(["",""])"),
+                         h200()));
+}

@@ -7,7 +7,8 @@
 //   ops/dense.hpp      GEMMs (mm, addmm, bmm, linear, _scaled_mm), _grouped_mm, SDPA backends,
 //                      cuDNN convolutions
 //   ops/memory.hpp     norms, softmax, embedding, index_select, gather, index_put, cat,
-//                      reductions, elementwise, casts, copies, fills
+//                      reductions, sort/topk/cumsum/bincount, arange, elementwise, casts,
+//                      copies, fills
 //   ops/inductor.hpp   torch.compile kernels (triton_poi_, triton_red_, triton_per_, triton_tem_)
 //   ops/engine.hpp     vLLM's own ops (moe_forward, unified_attention, RMSNorm, rotary, fp8
 //                      quantization, KV-cache writes) and symm_mem all-reduces
@@ -47,6 +48,7 @@ inline std::optional<op_work> price_aten(std::string_view n, const std::vector<o
     if (one_of(n, {"cat", "stack"})) return price_cat(n, args);
     if (is_reduction_op(n)) return price_reduction(n, args);
     if (is_ordering_op(n)) return price_ordering(n, args);
+    if (n == "arange") return price_arange(args);
     return price_elementwise(n, args);
 }
 

@@ -11,11 +11,13 @@
 //   reductions mean, sum, amax, amin, linalg_vector_norm, all, any: input read, output (the input
 //                without the reduced dims, from `Concrete Inputs`) written; 1 FLOP per input
 //                element (fp32 vector pipe)
+//   arange     the output written
 //   ordering   sort, topk, cumsum, bincount: input read, outputs (values, int64 indices) written
 //   elementwise arithmetic, casts, copies, fill/zero: bytes of the tensors read plus the output
 //                written; 1 FLOP per output element for add/sub/mul/div (fp32 vector pipe)
 
 #include <algorithm>    // std::max
+#include <cmath>        // std::ceil
 #include <cstdint>      // std::int64_t
 #include <optional>     // std::optional
 #include <string>       // std::string
@@ -215,6 +217,19 @@ inline std::optional<op_work> price_ordering(std::string_view n,
         "copy", X->bytes() + (W ? W->bytes() : 0.0) + bins * (W ? W->element_bytes : 8.0), desc);
     mark_bounded(w, "bins written: at least minlength (the largest value is not recorded)");
     return w;
+}
+
+/// aten::arange(start, end, step, out): ceil((end - start) / step) elements of out's type written
+/// (`out` is recorded before it is resized, so its own shape is [0]); integer bounds only.
+inline std::optional<op_work> price_arange(const std::vector<op_argument>& args) {
+    if (args.size() < 4 || args[3].element_bytes <= 0) return std::nullopt;
+    const auto a = concrete_int(args[0].concrete), b = concrete_int(args[1].concrete),
+               s = concrete_int(args[2].concrete);
+    if (!a || !b || !s || *s == 0) return std::nullopt;
+    const double n = std::max(0.0, std::ceil((double(*b) - double(*a)) / double(*s)));
+    return bytes_work(
+        "copy", n * args[3].element_bytes,
+        "arange of " + std::to_string(static_cast<long long>(n)) + " " + args[3].type);
 }
 
 /// Elementwise arithmetic, casts, copies and fills (`n` without "aten::"); nullopt for names
