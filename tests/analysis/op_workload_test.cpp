@@ -540,3 +540,16 @@ TEST_CASE("aten::arange writes its elements (h200/h200_moe_decode_step: 0..256)"
                             R"(["",""])"),
                          h200()));
 }
+
+TEST_CASE("aten::index_add_ of data/samples/h200-serving (the MoE combine: 4096 rows into 1024)") {
+    // self [1024, 4096] bf16, dim 0, index [4096] int64, source [4096, 4096] bf16 (top-4 of 1024
+    // tokens): index 32,768 + source 33,554,432 + the 1024 rows of self read and written
+    // 2 x 8,388,608 = 50,364,416 B.
+    const auto w = price_op(op("aten::index_add_", "[[1024,4096],[],[4096],[4096,4096],[]]",
+                               R"(["c10::BFloat16","Scalar","long int","c10::BFloat16","Scalar"])",
+                               R"(["","0","","","1"])"),
+                            h200());
+    REQUIRE(w);
+    CHECK(w->estimate == op_estimate::bounded);
+    CHECK(w->work.dram_bytes() == doctest::Approx(50364416.0));
+}

@@ -6,7 +6,7 @@
 //                      allocations; `op_work` (counted or bounded)
 //   ops/dense.hpp      GEMMs (mm, addmm, bmm, linear, _scaled_mm), _grouped_mm, SDPA backends,
 //                      cuDNN convolutions
-//   ops/memory.hpp     norms, softmax, embedding, index_select, gather, index_put, cat,
+//   ops/memory.hpp     norms, softmax, embedding, index_select, gather, index_put, index_add, cat,
 //                      reductions, sort/topk/cumsum/bincount, arange, elementwise, casts,
 //                      copies, fills
 //   ops/inductor.hpp   torch.compile kernels (triton_poi_, triton_red_, triton_per_, triton_tem_)
@@ -45,6 +45,7 @@ inline std::optional<op_work> price_aten(std::string_view n, const std::vector<o
     if (n == "index_select") return price_index_select(args);
     if (n == "gather") return price_gather(args);
     if (n == "_index_put_impl_") return price_index_put(args);
+    if (n == "index_add_" || n == "index_add") return price_index_add(args);
     if (one_of(n, {"cat", "stack"})) return price_cat(n, args);
     if (is_reduction_op(n)) return price_reduction(n, args);
     if (is_ordering_op(n)) return price_ordering(n, args);

@@ -5,7 +5,8 @@
 //   norms      rms_norm, layer_norm, group_norm, softmax: input read, output written, weights
 //                and bias read (bytes only)
 //   gathers    embedding, index_select, gather: index read, the gathered rows read and written;
-//                _index_put_impl_: values read and scattered (indices not recorded: bounded)
+//                _index_put_impl_: values read and scattered (indices not recorded: bounded);
+//                index_add_: index and source read, the slices of self they hit read and written
 //   cat        aten::cat / stack: the list's element type is not recorded, so 1 byte per element
 //                (the smallest) is assumed and the estimate is marked bounded
 //   reductions mean, sum, amax, amin, linalg_vector_norm, all, any: input read, output (the input
@@ -113,6 +114,27 @@ inline std::optional<op_work> price_index_put(const std::vector<op_argument>& ar
         "copy", V->bytes() + moved * (accumulate ? 2.0 : 1.0),
         "index_put " + shape_text(V->shape()) + " into " + shape_text(S->shape()) + " " + S->type);
     mark_bounded(w, "the index tensors' sizes are not recorded: their reads are not counted");
+    return w;
+}
+
+/// aten::index_add_(self, dim, index, source, alpha): index and source read; the slices of self
+/// they land on read and written. Which slices (the index values) is not recorded: distinct
+/// indices are assumed, so min(index length, self's size along dim) slices (bounded).
+inline std::optional<op_work> price_index_add(const std::vector<op_argument>& args) {
+    const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2), *X = tensor_at(args, 3);
+    if (!S || !I || !X || args.size() < 4) return std::nullopt;
+    const auto d = concrete_int(args[1].concrete);
+    const auto at = d ? dim_index(*d, S->shape().size()) : std::nullopt;
+    if (!at || S->shape()[*at] <= 0) return std::nullopt;
+    const double along = double(S->shape()[*at]);
+    const double slice = S->elements() / along;
+    const double touched = std::min(I->elements(), along) * slice;
+    auto w = bytes_work(
+        "copy", I->bytes() + X->bytes() + 2.0 * touched * S->element_bytes,
+        "index_add_ " + shape_text(X->shape()) + " into " + shape_text(S->shape()) + " " + S->type);
+    mark_bounded(w,
+                 "index values not recorded: distinct indices assumed (each slice of self "
+                 "touched once)");
     return w;
 }
 
