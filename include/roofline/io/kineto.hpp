@@ -10,7 +10,9 @@
 //   the launches they contain: the innermost op on the launching thread whose span contains the
 //   launch call. `External id` is the shortcut when it agrees (modern traces: 766 of the 768
 //   B200-sample kernels); it is ignored where it merely repeats the correlation id (old traces
-//   such as DeepSeek's, where it matches no op);
+//   such as DeepSeek's, where it matches no op). A linked op also gets the sizes of the tensors
+//   it allocated itself (the Concrete Inputs of its direct `aten::empty` children,
+//   `cpu_op::allocations`), which price engine ops that hide their weights behind a layer name;
 // - `user_annotation` / `gpu_user_annotation` ranges and `ProfilerStep#N` steps;
 // - `deviceProperties`, `distributedInfo`, `baseTimeNanoseconds`.
 // Other categories (python_function, flows, instant events, ...) are counted and dropped.
