@@ -553,3 +553,30 @@ TEST_CASE("aten::index_add_ of data/samples/h200-serving (the MoE combine: 4096 
     CHECK(w->estimate == op_estimate::bounded);
     CHECK(w->work.dram_bytes() == doctest::Approx(50364416.0));
 }
+
+TEST_CASE("vLLM's fused-experts and act-and-mul ops (schemas of vllm/csrc/torch_bindings.cpp)") {
+    // No shared trace calls them (the B200 run takes the TRT-LLM path): the shapes are the H200
+    // MoE decode layer's (64 tokens, hidden 4096, 32 experts of FFN 1536, top-4) in bf16.
+    const auto w = price_op(
+        op("vllm::outplace_fused_experts", "[[64,4096],[32,3072,4096],[32,4096,1536],[64,4],[64,4]]",
+           R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","float","int"])"),
+        h200());
+    REQUIRE(w);
+    CHECK(w->estimate == op_estimate::counted);
+    // F = 2 x 64 x 4 x (3072 x 4096 + 4096 x 1536) = 9,663,676,416.
+    CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(9663676416.0));
+    // Active experts 32 (1 - (1 - 4/32)^64) = 31.9960...; per expert 3 x 4096 x 1536 x 2 B.
+    const double active = 32.0 * (1.0 - std::pow(1.0 - 4.0 / 32.0, 64.0));
+    CHECK(w->work.dram_bytes() ==
+          doctest::Approx(active * 37748736.0 + 2 * 524288.0 + 64 * 4 * (4 + 4)));
+    const auto s = price_op(op("_C::silu_and_mul", "[[64,1536],[64,3072]]",
+                               R"(["c10::BFloat16","c10::BFloat16"])"),
+                            h200());
+    REQUIRE(s);
+    CHECK(s->work.dram_bytes() == doctest::Approx(64.0 * 1536 * 2 * 3));
+    // A packed (MXFP4, [E, N, H / 2] uint8) w1 does not match the hidden size: unpriced.
+    CHECK_FALSE(price_op(
+        op("vllm::outplace_fused_experts", "[[64,4096],[32,3072,2048],[32,4096,768],[64,4],[64,4]]",
+           R"(["c10::BFloat16","unsigned char","unsigned char","float","int"])"),
+        h200()));
+}

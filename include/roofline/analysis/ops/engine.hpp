@@ -14,6 +14,9 @@
 //       plus one 8-bit E8M0 scale per 32 elements, OCP Microscaling Formats v1.0 section 5;
 //       core/dtype.hpp), plus hidden states and router logits read and the output written.
 //       Bounded: the weight dtype is not recorded.
+//   vllm::outplace_fused_experts / inplace_fused_experts(hidden, w1 [E, N1, H], w2 [E, H, N2],
+//       topk_weights, topk_ids, ...): the weights are inputs, so counted: F = 2 T k (N1 H + H N2)
+//   _C::silu_and_mul / gelu_and_mul (out [.., d], input [.., 2 d]): input read, out written
 //   vllm::unified_attention(_with_output)(q [T, Hq, D], k [T, Hkv, D], v [T, Hkv, Dv][, out])
 //       The KV cache and the sequence lengths sit behind layer_name: q, k, v, out moved once,
 //       F = T Hq 2 (D + Dv) (each query against its own key, the least). Bounded.
@@ -31,6 +34,7 @@
 //       N >= 2 ranks sends (ring and two-shot 2 S (N - 1) / N, one-shot S (N - 1); NVLS multimem
 //       S). Bounded: the group size is not recorded.
 
+#include <cmath>        // std::abs
 #include <cstdint>      // std::int64_t
 #include <optional>     // std::optional
 #include <string>       // std::string
@@ -125,6 +129,55 @@ inline std::optional<op_work> price_vllm_moe(const std::vector<op_argument>& arg
     return w;
 }
 
+/// vllm::outplace_fused_experts / inplace_fused_experts(hidden [T, H], w1 [E, N1, H],
+/// w2 [E, H, N2], topk_weights [T, k], topk_ids [T, k], ...): the weights are inputs here, so
+/// the work is counted: F = 2 T k (N1 H + H N2); B = the weights of the experts that receive
+/// tokens (tokens spread uniformly) + every other tensor argument (hidden, top-k, scales) + the
+/// output [T, H]. Packed layouts (a K that is not H) are left unpriced.
+inline std::optional<op_work> price_vllm_fused_experts(std::string_view n,
+                                                       const std::vector<op_argument>& args,
+                                                       const gpu_spec& g) {
+    const op_argument *X = tensor_at(args, 0), *W1 = tensor_at(args, 1), *W2 = tensor_at(args, 2),
+                      *TW = tensor_at(args, 3), *TI = tensor_at(args, 4);
+    if (!X || !W1 || !W2 || !TW || !TI || !dtype_of(X) || !dtype_of(W1) || !dtype_of(W2))
+        return std::nullopt;
+    const auto &x = X->shape(), &w1 = W1->shape(), &w2 = W2->shape(), &ti = TI->shape();
+    if (x.size() != 2 || w1.size() != 3 || w2.size() != 3 || ti.size() != 2 || ti[0] != x[0] ||
+        w1[0] != w2[0] || w1[2] != x[1] || w2[1] != x[1] || (w1[1] != w2[2] && w1[1] != 2 * w2[2]))
+        return std::nullopt;
+    const double T = double(x[0]), H = double(x[1]), E = double(w1[0]), k = double(ti[1]),
+                 N1 = double(w1[1]), N2 = double(w2[2]);
+    if (!(k >= 1) || k > E) return std::nullopt;
+    const auto path = gemm_compute_path(*dtype_of(W1), *dtype_of(X), g);
+    const double active = T > 0 ? expected_active_experts(E, k, T) : 0.0;
+    op_work w;
+    w.kind = "moe";
+    w.work.flops_at(path.peak) = 2.0 * T * k * (N1 * H + H * N2);
+    w.work.bytes_at(memory_level::dram) = active * (W1->bytes() + W2->bytes()) / E + X->bytes() +
+                                          tensor_bytes_from(args, 3) + X->bytes();
+    w.work.launches = 1;
+    w.description = std::string(n) + " " + shape_text(x) + " x w1 " + shape_text(w1) + " w2 " +
+                    shape_text(w2) + " top-" + std::to_string(static_cast<long long>(k)) + " " +
+                    W1->type + " at the " + std::string(to_string(path.peak)) + " rate";
+    w.assumptions.push_back("tokens spread uniformly: weights of " +
+                            std::to_string(static_cast<long long>(active + 0.5)) + " of " +
+                            std::to_string(static_cast<long long>(E)) + " experts read");
+    if (!path.note.empty()) w.assumptions.push_back(path.note);
+    return w;
+}
+
+/// _C::silu_and_mul / gelu_and_mul / gelu_tanh_and_mul(out [.., d], input [.., 2 d]): input
+/// read, out written, one FLOP per output element at least (fp32 vector pipe).
+inline std::optional<op_work> price_vllm_act_and_mul(std::string_view n,
+                                                     const std::vector<op_argument>& args) {
+    const op_argument *O = tensor_at(args, 0), *X = tensor_at(args, 1);
+    if (!O || !X || std::abs(X->elements() - 2.0 * O->elements()) > 0.5) return std::nullopt;
+    auto w = bytes_work("elementwise", O->bytes() + X->bytes(),
+                        std::string(n) + " " + shape_text(X->shape()) + " " + X->type);
+    w.work.flops_at(peak_key::fp32) = O->elements();
+    return w;
+}
+
 /// vllm::unified_attention(_with_output): q, k, v (and out) once, each query against itself.
 inline std::optional<op_work> price_vllm_attention(std::string_view n,
                                                    const std::vector<op_argument>& args) {
@@ -214,6 +267,10 @@ inline std::optional<op_work> price_engine(std::string_view name,
                                            const std::vector<op_argument>& args, const cpu_op& op,
                                            const gpu_spec& g) {
     if (name == "vllm::moe_forward") return price_vllm_moe(args, op_allocations(op), g);
+    if (one_of(name, {"vllm::outplace_fused_experts", "vllm::inplace_fused_experts"}))
+        return price_vllm_fused_experts(name, args, g);
+    if (one_of(name, {"_C::silu_and_mul", "_C::gelu_and_mul", "_C::gelu_tanh_and_mul"}))
+        return price_vllm_act_and_mul(name, args);
     if (one_of(name, {"vllm::unified_attention", "vllm::unified_attention_with_output"}))
         return price_vllm_attention(name, args);
     if (one_of(name, {"_C::fused_add_rms_norm", "_C::rms_norm"}))
