@@ -398,16 +398,86 @@ TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
         CHECK(b->estimate == op_estimate::bounded);
         CHECK(b->work.flops_at(peak_key::fp32) == doctest::Approx(64.0 * 4096));
     }
-    SUBCASE("triton_tem_fused_mm: the GEMM of its first two buffers") {
-        // No shared trace holds a triton_tem_ op: A [64, 4096] x B [4096, 6144] bf16 -> C, as the
-        // H200 MoE trace's QKV projection would compile under max-autotune.
-        const auto w = price_op(op("triton_tem_fused_mm_0", "[[64,4096],[4096,6144],[64,6144]]",
-                                   R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16"])"),
-                                h200());
+    SUBCASE("triton_tem_ GEMMs of data/samples/h200-stacks/compile_autotune: 2 M N K") {
+        // The four GEMM templates of one Llama-shaped block (4 x 1024 tokens, hidden 4096),
+        // args as recorded: A in its own view (fused RMSNorm prologue, transposed attention
+        // output), the weight [N, K], the output [M, N]. Their FLOP sum to the recording's
+        // hand count, meta.json work.gemm_flops = 1,786,706,395,136.
+        struct tem {
+            const char *name, *dims, *concrete;
+            double m, n, k;
+        };
+        const tem kernels[] = {
+            {"triton_tem_fused__fused_rms_norm_mm_t_view_1", "[[4,1024,4096],[6144,4096],[4096,6144],[],[],[]]",
+             R"(["","","","1536","1","1"])", 4096, 6144, 4096},
+            {"triton_tem_fused_mm_t_transpose_view_2", "[[4,32,1024,128],[4096,4096],[4096,4096],[],[],[]]",
+             R"(["","","","1024","1","1"])", 4096, 4096, 4096},
+            {"triton_tem_fused__fused_rms_norm__unsafe_view_add_mm_t_view_4",
+             "[[4,1024,4096],[28672,4096],[4096,28672],[],[],[]]", R"(["","","","7168","1","1"])",
+             4096, 28672, 4096},
+            {"triton_tem_fused__unsafe_view_mm_mul_silu_slice_t_view_6",
+             "[[4,1024,14336],[4096,14336],[4096,4096],[],[],[]]", R"(["","","","1024","1","1"])",
+             4096, 4096, 14336},
+        };
+        double total = 0;
+        for (const auto& k : kernels) {
+            const auto w = price_op(
+                op(k.name, k.dims,
+                   R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar","Scalar"])",
+                   k.concrete),
+                h200());
+            REQUIRE(w);
+            CHECK(w->kind == "triton_gemm");
+            CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(2.0 * k.m * k.n * k.k));
+            CHECK(w->work.dram_bytes() ==
+                  doctest::Approx((k.m * k.k + k.k * k.n + k.m * k.n) * 2));  // TraceLens's GEMM
+            total += w->work.flops_at(peak_key::bf16);
+        }
+        CHECK(total == doctest::Approx(1786706395136.0));
+    }
+    SUBCASE("triton_tem_fused_flex_attention_0 of data/samples/h200-stacks/flex_prefill") {
+        // q, k, v [4, 32, 4096, 128] bf16, lse and max [4, 32, 4096] fp32, four block-mask
+        // tensors, the output; FLOP = meta.json work.flops_per_step = 549,890,031,616 (causal).
+        const auto w = price_op(
+            op("triton_tem_fused_flex_attention_0",
+               "[[4,32,4096,128],[4,32,4096,128],[4,32,4096,128],[4,32,4096],[4,32,4096],[1,1,32],"
+               "[1,1,32,32],[1,1,32],[1,1,32,32],[4,32,4096,128],[],[],[]]",
+               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","float","float","int","int","int","int","c10::BFloat16","Scalar","Scalar","Scalar"])",
+               R"(["","","","","","","","","","","32","4","32"])"),
+            h200());
         REQUIRE(w);
-        CHECK(w->kind == "triton_gemm");
-        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(2.0 * 64 * 6144 * 4096));
-        CHECK(w->work.dram_bytes() == doctest::Approx((64.0 * 4096 + 4096 * 6144 + 64 * 6144) * 2));
+        CHECK(w->kind == "attention");
+        CHECK(w->estimate == op_estimate::bounded);
+        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(549890031616.0));
+        // q, k, v, out 4 x 134,217,728 B (meta.json bytes_per_step 536,870,912) + lse, max
+        // 2 x 2,097,152 + mask 2 x (32 + 1,024) x 4.
+        CHECK(w->work.dram_bytes() ==
+              doctest::Approx(536870912.0 + 2 * 2097152.0 + 2 * (32 + 1024) * 4.0));
+    }
+    SUBCASE("triton_red_ and triton_poi_ of data/samples/h200-stacks/compile_block") {
+        // RMSNorm: x [4, 1024, 4096], w [4096], out; xnumel 4096 rows, r0_numel 4096.
+        const auto r = price_op(op("triton_red_fused__fused_rms_norm_0",
+                                   "[[4,1024,4096],[4096],[4,1024,4096],[],[]]",
+                                   R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])",
+                                   R"(["","","","4096","4096"])"),
+                                h200());
+        REQUIRE(r);
+        CHECK(r->work.dram_bytes() == doctest::Approx((2.0 * 16777216 + 4096) * 2));
+        CHECK(r->work.flops_at(peak_key::fp32) == doctest::Approx(16777216.0));
+        // SiLU x mul: gate-up [4096, 28672] in, [4, 1024, 14336] out, xnumel 58,720,256.
+        const auto p = price_op(op("triton_poi_fused__unsafe_view_mul_silu_slice_2",
+                                   "[[4096,28672],[4,1024,14336],[]]",
+                                   R"(["c10::BFloat16","c10::BFloat16","Scalar"])",
+                                   R"(["","","58720256"])"),
+                                h200());
+        REQUIRE(p);
+        CHECK(p->work.dram_bytes() == doctest::Approx((4096.0 * 28672 + 4096 * 14336) * 2));
+        CHECK(p->work.flops_at(peak_key::fp32) == doctest::Approx(58720256.0));
+    }
+    SUBCASE("a template whose buffers form no GEMM stays unpriced") {
+        CHECK_FALSE(price_op(op("triton_tem_fused_mm_0", "[[64,4096],[4096,6144],[64,6000]]",
+                                R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16"])"),
+                             h200()));
     }
 }
 

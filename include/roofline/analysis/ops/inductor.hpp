@@ -10,9 +10,11 @@
 //   triton_poi_  pointwise      B = every buffer once, F = xnumel
 //   triton_red_  reduction      B = every buffer once, F = xnumel x r0_numel
 //   triton_per_  persistent reduction (the same)
-//   triton_tem_  GEMM template  (triton_tem_fused_mm_0, _addmm_, _bmm_): A [M, K] x B [K, N]
-//                (or batched [b, M, K] x [b, K, N]) from the first two buffers: F = 2 M N K b,
-//                B = every buffer once (A, B, the output and any epilogue input)
+//   triton_tem_  GEMM template  (triton_tem_fused_mm_0, _addmm_, _bmm_): C [M, N] the last
+//                buffer, B [K, N] or [N, K] the second, A (M K elements, any view) the first:
+//                F = 2 M N K (x b batched), B = every buffer once (A, B, C, prologue/epilogue
+//                inputs); triton_tem_fused_flex_attention_*: FlexAttention, priced as causal
+//                attention from q, k, v (the block mask's contents are not recorded: bounded)
 // Inductor computes in fp32 (torch._inductor.config.triton.codegen_upcast_to_fp32, default
 // True), so pointwise and reduction FLOP are priced on the fp32 vector pipe; one FLOP per
 // element is the least a kernel does. Buffers are told apart neither as inputs nor outputs (the
@@ -29,6 +31,7 @@
 #include "roofline/analysis/ops/arguments.hpp"
 #include "roofline/analysis/ops/dense.hpp"
 #include "roofline/core/gpu_spec.hpp"
+#include "roofline/models/attention.hpp"
 
 namespace roofline::detail::op_shapes {
 
@@ -53,32 +56,60 @@ inline std::vector<double> trailing_numels(const std::vector<op_argument>& args)
     return v;
 }
 
-/// The GEMM of an Inductor template from its first two buffers; nullopt when they do not form
-/// one.
+/// The GEMM of an Inductor template: the output C is the last buffer ([M, N], or [b, M, N]
+/// for bmm), B the second ([K, N] or [N, K], batched alike) and A the first, holding M K
+/// elements (b M K) in whatever view it was passed (a fused prologue reads it as [..., K], a
+/// transposed view as [b, L, H, D]); nullopt when the buffers do not form one.
 inline std::optional<op_work> price_triton_template(std::string_view n,
                                                     const std::vector<op_argument>& args,
                                                     const gpu_spec& g) {
     std::vector<const op_argument*> t;
     for (std::size_t i = 0; i < args.size(); ++i)
         if (const auto* a = tensor_at(args, i)) t.push_back(a);
-    if (t.size() < 2 || !dtype_of(t[0]) || !dtype_of(t[1])) return std::nullopt;
-    const auto& a = t[0]->shape();
+    if (t.size() < 3 || !dtype_of(t[0]) || !dtype_of(t[1])) return std::nullopt;
     const auto& b = t[1]->shape();
-    gemm_shape s;
-    if (a.size() == 2 && b.size() == 2 && a[1] == b[0])
-        s = {double(a[0]), double(b[1]), double(a[1]), 1};
-    else if (a.size() == 3 && b.size() == 3 && a[0] == b[0] && a[2] == b[1])
-        s = {double(a[1]), double(b[2]), double(a[2]), double(a[0])};
-    else
-        return std::nullopt;
+    const auto& c = t.back()->shape();
+    if (c.size() != b.size() || (c.size() != 2 && c.size() != 3)) return std::nullopt;
+    const bool batched = c.size() == 3;
+    if (batched && b[0] != c[0]) return std::nullopt;
+    const double batch = batched ? double(c[0]) : 1.0;
+    const double M = double(c[c.size() - 2]), N = double(c.back());
+    const double b0 = double(b[b.size() - 2]), b1 = double(b.back());
+    const double K = b1 == N ? b0 : (b0 == N ? b1 : -1.0);
+    if (!(K > 0) || t[0]->elements() != batch * M * K) return std::nullopt;
     const dtype da = *dtype_of(t[0]), db = *dtype_of(t[1]);
-    auto w =
-        make_gemm(s, da, db, da, g, std::string(n) + " " + shape_text(a) + " x " + shape_text(b));
+    auto w = make_gemm({M, N, K, batch}, da, db, da, g,
+                       std::string(n) + " " + shape_text(t[0]->shape()) + " x " + shape_text(b) +
+                           " -> " + shape_text(c));
     w.kind = "triton_gemm";
     double bytes = 0;
     for (const auto* x : t) bytes += x->bytes();
     w.work.bytes_at(memory_level::dram) = bytes;
-    w.assumptions.push_back("every buffer argument (operands, output, epilogue inputs) moved once");
+    w.assumptions.push_back(
+        "every buffer argument (operands, output, prologue/epilogue inputs) moved once");
+    return w;
+}
+
+/// A FlexAttention template (triton_tem_fused_flex_attention_*, forward): q, k, v
+/// [B, H, L, D] first, the output (q's shape) among the later buffers, then the log-sum-exp
+/// and the block mask's index tensors. The mask's contents are not recorded: causal is
+/// assumed (`create_block_mask` with a causal mask_mod), and the estimate is marked bounded.
+/// B = every buffer once.
+inline std::optional<op_work> price_triton_flex_attention(std::string_view n,
+                                                          const std::vector<op_argument>& args) {
+    const op_argument *Q = tensor_at(args, 0), *K = tensor_at(args, 1), *V = tensor_at(args, 2);
+    if (!Q || !K || !V || !Q->element_dtype || Q->shape().size() != 4 || K->shape().size() != 4 ||
+        V->shape().size() != 4)
+        return std::nullopt;
+    const auto &q = Q->shape(), &k = K->shape(), &v = V->shape();
+    const double B = double(q[0]), H = double(q[1]), Lq = double(q[2]), D = double(q[3]),
+                 Lk = double(k[2]), Dv = double(v[3]);
+    const double pairs = attention_pairs({1, Lq, Lk - Lq}, 0.0, Lk >= Lq);
+    op_work w = bytes_work("attention", tensor_bytes_from(args, 0),
+                           std::string(n) + " q " + shape_text(q) + " kv " + shape_text(k) + " " +
+                               Q->type + " causal");
+    w.work.flops_at(peak_of(*Q->element_dtype)) = B * H * pairs * 2.0 * (D + Dv);
+    mark_bounded(w, "the block mask's contents are not recorded: causal assumed");
     return w;
 }
 
@@ -88,7 +119,13 @@ inline std::optional<op_work> price_inductor(std::string_view n,
                                              const gpu_spec& g) {
     const char family = inductor_family(n);
     if (family == '\0') return std::nullopt;
-    if (family == 't') return price_triton_template(n, args, g);
+    if (family == 't') {
+        if (n.find("flex_attention") != std::string_view::npos)
+            return n.find("backward") == std::string_view::npos
+                       ? price_triton_flex_attention(n, args)
+                       : std::nullopt;
+        return price_triton_template(n, args, g);
+    }
     double bytes = 0, largest = 0;
     int buffers = 0;
     for (const auto& a : args)
