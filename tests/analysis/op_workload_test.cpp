@@ -650,3 +650,25 @@ TEST_CASE("vLLM's fused-experts and act-and-mul ops (schemas of vllm/csrc/torch_
            R"(["c10::BFloat16","unsigned char","unsigned char","float","int"])"),
         h200()));
 }
+
+TEST_CASE("index_copy_, argmax and floor_divide of data/samples/h200-stacks (eager decode, MoE)") {
+    // eager_decode_b8: the KV-cache append, k [8, 8, 1, 128] into [8, 8, 2048, 128] at dim 2.
+    const auto c = price_op(op("aten::index_copy_", "[[8,8,2048,128],[],[1],[8,8,1,128]]",
+                               R"(["c10::BFloat16","Scalar","long int","c10::BFloat16"])",
+                               R"(["","2","",""])"),
+                            h200());
+    REQUIRE(c);
+    CHECK(c->work.dram_bytes() == doctest::Approx(8.0 + 2 * 8192 * 2));
+    // eager_decode_b8: greedy sampling over the 32768-token vocabulary, int64 indices out.
+    const auto a = price_op(op("aten::argmax", "[[8,32768],[],[]]",
+                               R"(["c10::BFloat16","Scalar","Scalar"])", R"(["","-1","False"])"),
+                            h200());
+    REQUIRE(a);
+    CHECK(a->work.dram_bytes() == doctest::Approx(8.0 * 32768 * 2 + 8 * 8));
+    // moe_grouped: expert ids from flat top-k slots, [2048] int64 // a 0-d int64 tensor.
+    const auto f = price_op(op("aten::floor_divide", "[[2048],[]]", R"(["long int","long int"])",
+                               R"(["",""])"),
+                            h200());
+    REQUIRE(f);
+    CHECK(f->work.dram_bytes() == doctest::Approx(2048.0 * 8 * 2 + 8));
+}

@@ -46,6 +46,7 @@ inline std::optional<op_work> price_aten(std::string_view n, const std::vector<o
     if (n == "gather") return price_gather(args);
     if (n == "_index_put_impl_") return price_index_put(args);
     if (n == "index_add_" || n == "index_add") return price_index_add(args);
+    if (n == "index_copy_" || n == "index_copy") return price_index_copy(args);
     if (one_of(n, {"cat", "stack"})) return price_cat(n, args);
     if (is_reduction_op(n)) return price_reduction(n, args);
     if (is_ordering_op(n)) return price_ordering(n, args);

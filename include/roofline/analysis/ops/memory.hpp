@@ -6,10 +6,12 @@
 //                and bias read (bytes only)
 //   gathers    embedding, index_select, gather: index read, the gathered rows read and written;
 //                _index_put_impl_: values read and scattered (indices not recorded: bounded);
-//                index_add_: index and source read, the slices of self they hit read and written
+//                index_add_: index and source read, the slices of self they hit read and written;
+//                index_copy_: index and source read, source's slices written
 //   cat        aten::cat / stack: the list's element type is not recorded, so 1 byte per element
 //                (the smallest) is assumed and the estimate is marked bounded
-//   reductions mean, sum, amax, amin, linalg_vector_norm, all, any: input read, output (the input
+//   reductions mean, sum, amax, amin, argmax, linalg_vector_norm, all, any: input read, output (the
+//   input
 //                without the reduced dims, from `Concrete Inputs`) written; 1 FLOP per input
 //                element (fp32 vector pipe)
 //   arange     the output written
@@ -138,6 +140,16 @@ inline std::optional<op_work> price_index_add(const std::vector<op_argument>& ar
     return w;
 }
 
+/// aten::index_copy_(self, dim, index, source): index and source read, source's slices written
+/// into self.
+inline std::optional<op_work> price_index_copy(const std::vector<op_argument>& args) {
+    const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2), *X = tensor_at(args, 3);
+    if (!S || !I || !X) return std::nullopt;
+    return bytes_work("copy", I->bytes() + X->bytes() + X->elements() * S->element_bytes,
+                      "index_copy_ " + shape_text(X->shape()) + " into " + shape_text(S->shape()) +
+                          " " + S->type);
+}
+
 /// aten::cat / stack (TensorList, dim): every element read and written once. Kineto records no
 /// element type for a TensorList, so 1 byte per element (the smallest type) is assumed.
 inline std::optional<op_work> price_cat(std::string_view n, const std::vector<op_argument>& args) {
@@ -155,7 +167,7 @@ inline std::optional<op_work> price_cat(std::string_view n, const std::vector<op
 /// Names of the reductions `price_reduction` takes (without "aten::").
 inline bool is_reduction_op(std::string_view n) {
     return one_of(n, {"mean", "sum", "amax", "amin", "linalg_vector_norm", "all", "any", "max",
-                      "min", "prod"});
+                      "min", "prod", "argmax", "argmin"});
 }
 
 /// Reductions: input read, output written. The reduced dims are a `Concrete Inputs` list
@@ -193,7 +205,10 @@ inline std::optional<op_work> price_reduction(std::string_view n,
         else
             out_elements = X->elements() / std::max<double>(1.0, static_cast<double>(shape[*i]));
     }
-    const double out_bytes = out_elements * (one_of(n, {"all", "any"}) ? 1.0 : X->element_bytes);
+    const double out_bytes =
+        out_elements * (one_of(n, {"all", "any"})         ? 1.0
+                        : one_of(n, {"argmax", "argmin"}) ? 8.0  // int64 indices
+                                                          : X->element_bytes);
     auto w = bytes_work("reduction", X->bytes() + out_bytes,
                         std::string(n) + " " + shape_text(shape) + " " + X->type);
     w.work.flops_at(X->element_dtype == dtype::fp64 ? peak_key::fp64 : peak_key::fp32) =
@@ -269,20 +284,55 @@ inline std::optional<op_work> price_elementwise(std::string_view n,
         bool bool_out;
     };
     static const ew table[] = {
-        {"add", 3, 1, false},         {"sub", 3, 1, false},       {"rsub", 3, 1, false},
-        {"mul", 2, 1, false},         {"div", 2, 1, false},       {"maximum", 2, 1, false},
-        {"minimum", 2, 1, false},     {"neg", 1, 0, false},       {"abs", 1, 0, false},
-        {"exp", 1, 0, false},         {"log", 1, 0, false},       {"sqrt", 1, 0, false},
-        {"rsqrt", 1, 0, false},       {"sin", 1, 0, false},       {"cos", 1, 0, false},
-        {"tanh", 1, 0, false},        {"sigmoid", 1, 0, false},   {"silu", 1, 0, false},
-        {"gelu", 2, 0, false},        {"relu", 1, 0, false},      {"reciprocal", 1, 0, false},
-        {"square", 1, 0, false},      {"pow", 2, 0, false},       {"clamp", 3, 0, false},
-        {"clamp_min", 2, 0, false},   {"clamp_max", 2, 0, false}, {"where", 3, 0, false},
-        {"masked_fill", 3, 0, false}, {"sign", 1, 0, false},      {"eq", 2, 0, true},
-        {"ne", 2, 0, true},           {"lt", 2, 0, true},         {"le", 2, 0, true},
-        {"gt", 2, 0, true},           {"ge", 2, 0, true},         {"logical_not", 1, 0, true},
-        {"copy", 3, 0, false},        {"clone", 2, 0, false},     {"contiguous", 2, 0, false},
-        {"_to_copy", 7, 0, false},    {"fill", 2, 0, false},      {"zero", 1, 0, false},
+        {"add", 3, 1, false},
+        {"sub", 3, 1, false},
+        {"rsub", 3, 1, false},
+        {"mul", 2, 1, false},
+        {"div", 2, 1, false},
+        {"maximum", 2, 1, false},
+        {"minimum", 2, 1, false},
+        {"neg", 1, 0, false},
+        {"abs", 1, 0, false},
+        {"exp", 1, 0, false},
+        {"log", 1, 0, false},
+        {"sqrt", 1, 0, false},
+        {"rsqrt", 1, 0, false},
+        {"sin", 1, 0, false},
+        {"cos", 1, 0, false},
+        {"tanh", 1, 0, false},
+        {"sigmoid", 1, 0, false},
+        {"silu", 1, 0, false},
+        {"gelu", 2, 0, false},
+        {"relu", 1, 0, false},
+        {"reciprocal", 1, 0, false},
+        {"square", 1, 0, false},
+        {"pow", 2, 0, false},
+        {"clamp", 3, 0, false},
+        {"clamp_min", 2, 0, false},
+        {"clamp_max", 2, 0, false},
+        {"where", 3, 0, false},
+        {"masked_fill", 3, 0, false},
+        {"sign", 1, 0, false},
+        {"eq", 2, 0, true},
+        {"ne", 2, 0, true},
+        {"lt", 2, 0, true},
+        {"le", 2, 0, true},
+        {"gt", 2, 0, true},
+        {"ge", 2, 0, true},
+        {"logical_not", 1, 0, true},
+        {"floor_divide", 2, 0, false},
+        {"remainder", 2, 0, false},
+        {"bitwise_and", 2, 0, false},
+        {"bitwise_or", 2, 0, false},
+        {"bitwise_not", 1, 0, false},
+        {"logical_and", 2, 0, true},
+        {"logical_or", 2, 0, true},
+        {"copy", 3, 0, false},
+        {"clone", 2, 0, false},
+        {"contiguous", 2, 0, false},
+        {"_to_copy", 7, 0, false},
+        {"fill", 2, 0, false},
+        {"zero", 1, 0, false},
     };
     const ew* e = nullptr;
     for (const auto& x : table)
