@@ -10,7 +10,9 @@
 //   the launches they contain: the innermost op on the launching thread whose span contains the
 //   launch call. `External id` is the shortcut when it agrees (modern traces: 766 of the 768
 //   B200-sample kernels); it is ignored where it merely repeats the correlation id (old traces
-//   such as DeepSeek's, where it matches no op);
+//   such as DeepSeek's, where it matches no op). A linked op also gets the sizes of the tensors
+//   it allocated itself (the Concrete Inputs of its direct `aten::empty` children,
+//   `cpu_op::allocations`), which price engine ops that hide their weights behind a layer name;
 // - `user_annotation` / `gpu_user_annotation` ranges and `ProfilerStep#N` steps;
 // - `deviceProperties`, `distributedInfo`, `baseTimeNanoseconds`.
 // Other categories (python_function, flows, instant events, ...) are counted and dropped.
@@ -259,6 +261,7 @@ public:
                     r.dims = e.input_dims.empty() ? no_string : t_.strings->id(e.input_dims);
                     r.types = e.input_types.empty() ? no_string : t_.strings->id(e.input_types);
                     r.concrete = e.concrete_inputs.empty() ? no_string : t_.strings->id(e.concrete_inputs);
+                    if (r.concrete != no_string && e.name == "aten::empty") ++empties_with_sizes_;
                     ops_.push_back(r);
                 }
                 return;
@@ -327,6 +330,7 @@ public:
             queries.push_back({rt.thread, rt.ts_us, i});
         }
         containment(queries, inner, outer);
+        const auto allocations = allocations_by_parent();
 
         std::vector<std::int32_t> new_index(ops_.size(), -1);
         auto keep_op = [&](std::int64_t oi) -> std::int32_t {
@@ -339,6 +343,8 @@ public:
                 op.input_dims = r.dims == no_string ? std::string_view() : t_.strings->at(r.dims);
                 op.input_types = r.types == no_string ? std::string_view() : t_.strings->at(r.types);
                 op.concrete_inputs = r.concrete == no_string ? std::string_view() : t_.strings->at(r.concrete);
+                if (const auto a = allocations.find(static_cast<std::uint32_t>(oi)); a != allocations.end())
+                    op.allocations = t_.strings->intern(a->second);
                 op.external_id = r.external_id;
                 op.start_s = r.start_us * 1e-6;
                 op.duration_s = (r.end_us - r.start_us) * 1e-6;
@@ -484,6 +490,38 @@ private:
         return p;
     }
 
+    // Per op with direct `aten::empty` children that recorded their sizes: the JSON list of
+    // those children's Concrete Inputs (cpu_op::allocations). A sweep over the ops of each thread
+    // sorted by (start, longest first) with a stack of open ops; skipped when no such child exists.
+    std::unordered_map<std::uint32_t, std::string> allocations_by_parent() const {
+        std::unordered_map<std::uint32_t, std::string> out;
+        if (empties_with_sizes_ == 0) return out;
+        std::vector<std::uint32_t> order(ops_.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const auto& x = ops_[a];
+            const auto& y = ops_[b];
+            if (x.thread != y.thread) return x.thread < y.thread;
+            if (x.start_us != y.start_us) return x.start_us < y.start_us;
+            return x.end_us > y.end_us;
+        });
+        const std::uint32_t empty_name = t_.strings->id("aten::empty");
+        std::vector<std::uint32_t> stack;
+        for (const auto i : order) {
+            const auto& o = ops_[i];
+            while (!stack.empty() && (ops_[stack.back()].thread != o.thread || ops_[stack.back()].end_us <= o.start_us))
+                stack.pop_back();
+            if (o.name == empty_name && o.concrete != no_string && !stack.empty()) {
+                auto& text = out[stack.back()];
+                text += text.empty() ? '[' : ',';
+                text += t_.strings->at(o.concrete);
+            }
+            stack.push_back(i);
+        }
+        for (auto& [parent, text] : out) text += ']';
+        return out;
+    }
+
     // Innermost and outermost op containing each query, per thread: a sweep over ops sorted by
     // (start, longest first) and queries sorted by time, with a stack of open ops.
     template <class Query>
@@ -535,6 +573,7 @@ private:
     double min_start_us_ = 0;
     std::vector<runtime_record> runtimes_;
     std::vector<op_record> ops_;
+    std::size_t empties_with_sizes_ = 0;  // aten::empty ops with Concrete Inputs
     struct pair_hash {
         std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const {
             return std::hash<std::int64_t>{}(p.first * 1000003 ^ p.second);

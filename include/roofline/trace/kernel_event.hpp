@@ -85,6 +85,12 @@ struct cpu_op {
     /// `Concrete Inputs` as compact JSON text: the values of scalar arguments as strings
     /// ("[\"\",\"\",\"\",\"\",\"0.\",\"True\"]": SDPA's dropout and is_causal); empty when not recorded.
     std::string_view concrete_inputs;
+    /// The tensors the op allocated itself: the `Concrete Inputs` of each direct `aten::empty`
+    /// child (size list, then the c10::ScalarType code), in order, as a JSON list of those lists
+    /// ("[[\"[888, 4]\",\"3\",\"\",\"\",\"False\",\"\"]]"); empty when none was recorded.
+    /// Engine ops that hide their weights behind a layer name (vLLM `moe_forward`) reveal their
+    /// sizes here (analysis/ops/engine.hpp).
+    std::string_view allocations;
     std::int64_t external_id = -1;
     double start_s = 0, duration_s = 0;
 };
