@@ -128,10 +128,10 @@ inline axis make_axis(const std::vector<double>& vs, bool log, double px_lo, dou
             any = true;
         }
     if (!any) return {log, 1, 10, px_lo, px_hi};
-    if (log) {
-        lo = svg::decade_floor(lo);
-        hi = svg::decade_ceil(hi);
-        if (hi <= lo) hi = lo * 10;
+    if (log) {  // to the next power of ten, or 1.6x beyond the data when that is nearer
+        lo = std::max(svg::decade_floor(lo), lo / 1.6);
+        hi = std::min(svg::decade_ceil(hi), hi * 1.6);
+        if (hi <= lo * 10) hi = lo * 10;
     } else {
         lo = std::min(0.0, lo);
         const double step = svg::nice_step(hi - lo);
@@ -240,7 +240,7 @@ inline std::string render(const chart& c) {
 /// stdout does not depend on the path).
 inline void finish(const std::string& text, const chart& c, const std::string& path) {
     write_file(path, render(c));
-    std::fputs(text.c_str(), stdout);
+    std::fputs((text.empty() || text.back() == '\n' ? text : text + "\n").c_str(), stdout);
     std::fputs(("chart: " + path + "\n").c_str(), stderr);
 }
 
