@@ -176,18 +176,6 @@ inline std::string render(const chart& c) {
     b += fmt::format(R"~(<g transform="translate(20 {}) rotate(-90)">)~", svg::num(top + plot_h / 2));
     b += svg::text(0, 0, c.y_label, 13, "middle") + "</g>\n";
     svg::label_placer placer(plot);
-    for (const auto& g : c.guides) {
-        const bool h = g.horizontal;
-        if (!detail::drawable(g.value, h ? c.log_y : c.log_x)) continue;
-        const double p = h ? Y(g.value) : X(g.value);
-        b += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#666" stroke-dasharray="2 3"/>)" "\n",
-                         svg::num(h ? left : p), svg::num(h ? p : top), svg::num(h ? left + plot_w : p),
-                         svg::num(h ? p : top + plot_h));
-        const double tx = h ? left + plot_w - 4 : p + 4, ty = h ? p - 4 : top + plot_h - 6;
-        b += svg::text(tx, ty, g.label, 11, h ? "end" : "start", "#444", svg::halo);
-        const double w = svg::text_width(g.label, 11);
-        placer.add_obstacle({h ? tx - w : tx, ty - 11, w, 13});
-    }
     b += fmt::format(R"~(<g clip-path="url(#{})" fill="none" stroke-width="2">)~" "\n", clip);
     for (const auto& s : c.lines) {
         std::string pts;
@@ -210,6 +198,22 @@ inline std::string render(const chart& c) {
         flush();
     }
     b += "</g>\n";
+    for (const auto& g : c.guides) {  // after the lines, so that their labels avoid them
+        const bool h = g.horizontal;
+        if (!detail::drawable(g.value, h ? c.log_y : c.log_x)) continue;
+        const double p = h ? Y(g.value) : X(g.value), w = svg::text_width(g.label, 11);
+        b += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#666" stroke-dasharray="2 3"/>)" "\n",
+                         svg::num(h ? left : p), svg::num(h ? p : top), svg::num(h ? left + plot_w : p),
+                         svg::num(h ? p : top + plot_h));
+        // Label candidates: right end above / below the line, left end above / below (vertical:
+        // bottom and top, right of the line).
+        const std::vector<svg::rect> boxes =
+            h ? std::vector<svg::rect>{{left + plot_w - 4 - w, p - 15, w, 12}, {left + plot_w - 4 - w, p + 3, w, 12},
+                                       {left + 4, p - 15, w, 12}, {left + 4, p + 3, w, 12}}
+              : std::vector<svg::rect>{{p + 4, top + plot_h - 18, w, 12}, {p + 4, top + 6, w, 12}};
+        const auto& r = boxes[placer.place(boxes)];
+        b += svg::text(r.x, r.y + 10, g.label, 11, "start", "#444", svg::halo);
+    }
     for (const auto& m : c.markers) {  // circles first, so that labels avoid every circle
         if (!detail::drawable(m.x, c.log_x) || !detail::drawable(m.y, c.log_y)) continue;
         b += fmt::format(R"(<circle cx="{}" cy="{}" r="4.5" fill="{}" stroke="#fff"/>)" "\n", svg::num(X(m.x)),
