@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
         const std::vector<gpu_link> links = {{"h200-sxm", link_kind::nvlink}, {"rtx-pro-6000", link_kind::pcie}, {"rtx-pro-6000", link_kind::pcie_no_p2p}};
         std::string out = fmt::format("All-reduce over {} GPUs, alpha-beta model (fastest of ring / one-shot / two-shot where P2P allows)\n\n", ranks);
         auto t0 = report::text_table::with_headers({"link", "GPU", "alpha/hop", "base", "beta", "P2P", "latency = bandwidth at"});
-        learn::chart ch{"All-reduce time vs message size", fmt::format("{} GPUs, alpha-beta model; solid: fastest algorithm, dashed: NCCL ring", ranks),
+        learn::chart ch{"All-reduce time vs message size", fmt::format("{} GPUs, alpha-beta; nvlink: h200-sxm, pcie: rtx-pro-6000; solid: fastest algorithm, dashed: NCCL ring", ranks),
                         "message size S", "all-reduce time (us)", "B", "", true, true, {}, {}, {}, {}};
         std::vector<link_params> params;
         for (std::size_t i = 0; i < links.size(); ++i) {
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
             t0.add_row({std::string(to_string(links[i].kind)), g.id, format_seconds(p.alpha_s), format_seconds(p.base_latency_s),
                         report::format_bytes_per_s(p.beta_bytes_per_s), p.p2p ? "yes" : "no",
                         report::format_bytes(one.latency_s * p.beta_bytes_per_s / one.link_bytes)});
-            const std::string name = std::string(to_string(links[i].kind)) + " (" + g.id + ")";
+            const std::string name(to_string(links[i].kind));
             learn::series best{name, {}, i, false}, ring{name + " ring", {}, i, true};
             for (double s = min_bytes; s <= max_bytes; s *= 2) {
                 best.xy.push_back({s, best_collective(collective_op::all_reduce, s, ranks, p).time_s * 1e6});
