@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
                                 report::format_percent(t.share(step_phase::communication)), std::string(to_string(t.dominant()))});
                 }
                 verdict += fmt::format("batch {:.0f}, {}: {}\n", batch, to_string(lk),
-                                       first_comm_bound ? "communication is the largest phase from TP" + std::to_string(first_comm_bound)
-                                                        : "communication is never the largest phase up to TP" + std::to_string(ranks));
+                                       first_comm_bound ? fmt::format("communication is the largest phase from TP{}", first_comm_bound)
+                                                        : fmt::format("communication is never the largest phase up to TP{}", ranks));
             }
         }
         out += t2.render() + "\n" + verdict;

@@ -193,7 +193,10 @@ inline std::string render(const chart& c) {
             }
             if (!pts.empty()) placer.add_segment(px, py, X(x), Y(y), 0.5);
             px = X(x), py = Y(y);
-            pts += (pts.empty() ? "" : " ") + svg::num(px) + "," + svg::num(py);
+            if (!pts.empty()) pts += ' ';  // appends, not `"" + std::string`: GCC bug 105329 (-Wrestrict)
+            pts += svg::num(px);
+            pts += ',';
+            pts += svg::num(py);
         }
         flush();
     }
