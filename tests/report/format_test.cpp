@@ -47,6 +47,10 @@ TEST_CASE("binary sizes for what the hardware sizes in powers of two") {
     CHECK(format_bytes_binary(50.0 * 1024 * 1024) == "50.0 MiB");  // H100/H200 L2
     CHECK(format_bytes_binary(232448) == "227 KiB");  // 227 x 1024: SM90 opt-in smem per block
     CHECK(format_bytes_binary(100) == "100 B");
+    // At a binary boundary the prefix follows the value, not its 3-digit rounding (1024 -> 1020).
+    CHECK(format_bytes_binary(1024) == "1.00 KiB");
+    CHECK(format_bytes_binary(1024.0 * 1024 * 1024) == "1.00 GiB");
+    CHECK(format_bytes_binary(1023) == "1020 B");
 }
 
 TEST_CASE("percentages, plain numbers, intensities and counts") {

@@ -67,11 +67,13 @@ std::string with_prefix(double v, std::string_view unit, const std::array<unit_p
     if (v == 0.0) return fmt::format("0 {}", unit);
     const bool negative = v < 0.0;
     const double a = round_significant(std::fabs(v), significant);
-    // The largest prefix that keeps the number at or above 1 (the smallest one otherwise).
+    // The largest prefix that keeps the number at or above 1 (the smallest one otherwise),
+    // judged on the value and on its rounding: 999.6e3 rounds up to "1.00 M", and 1024 is
+    // "1.00 Ki" although it rounds to 1020 (binary prefixes are not powers of ten).
     std::size_t p = 0;
     for (std::size_t i = 0; i < N; ++i)
-        if (a >= prefixes[i].scale * (1.0 - 1e-12)) p = i;
-    const double x = a / prefixes[p].scale;
+        if (a >= prefixes[i].scale * (1.0 - 1e-12) || std::fabs(v) >= prefixes[i].scale) p = i;
+    const double x = round_significant(std::fabs(v) / prefixes[p].scale, significant);
     std::string number = fmt::format("{:.{}f}", x, decimals_for(x, significant));
     if (trim) number = trim_zeros(std::move(number));
     return fmt::format("{}{} {}{}", negative ? "-" : "", number, prefixes[p].symbol, unit);
