@@ -256,3 +256,40 @@ TEST_CASE("a straggler injected into a real NCCL trace: found, with its wait and
     CHECK(report::render_cluster_text(m) == report::render_cluster_text(r));
     CHECK(report::cluster_report_json(m).dump(2) == report::cluster_report_json(r).dump(2));
 }
+
+namespace {
+const stream_idle& stream_of(const rank_summary& s, std::int64_t id) {
+    for (const auto& x : s.streams)
+        if (x.stream == id) return x;
+    FAIL("no stream " << id);
+    return s.streams.front();
+}
+}  // namespace
+
+TEST_CASE("HolisticTraceAnalysis's busy, idle and idle split on its own two-rank traces, reproduced") {
+    // HTA (facebookresearch/HolisticTraceAnalysis @ f4d0062, run on these files):
+    // get_temporal_breakdown: rank 0 kernel_time 600,058 us, idle 321,378 us; rank 1 600,674 and
+    // 328,671. get_idle_time_breakdown, rank 0: stream 7 host wait 213,825, kernel wait 1,985,
+    // other 261,740; stream 23 596,037 / 70 / 34; stream 25 0 / 9 / 47,865. HTA first drops the
+    // activity launched in the last ProfilerStep (keep_hta_iterations). These traces have integer
+    // microsecond stamps, so HTA's rounding changes nothing and the numbers agree exactly.
+    const auto dir = test::shared_sample("hta/trace_filter");
+    if (!test::have_sample(dir / "sampled_rank-0.json.gz")) return;
+    const double us = 1e-6;
+    for (int r : {0, 1}) {
+        kernel_trace t = read_kineto((dir / ("sampled_rank-" + std::to_string(r) + ".json.gz")).string());
+        CHECK(keep_hta_iterations(t) > 0);
+        const auto s = summarize_rank(t, nullptr, r, nullptr);
+        CHECK(s.window_s == doctest::Approx((r == 0 ? 600058 : 600674) * us).epsilon(1e-9));
+        CHECK(s.idle_s == doctest::Approx((r == 0 ? 321378 : 328671) * us).epsilon(1e-9));
+        if (r != 0) continue;
+        CHECK(stream_of(s, 7).host_wait_s == doctest::Approx(213825 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 7).kernel_wait_s == doctest::Approx(1985 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 7).other_s == doctest::Approx(261740 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 23).host_wait_s == doctest::Approx(596037 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 23).kernel_wait_s == doctest::Approx(70 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 23).other_s == doctest::Approx(34 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 25).kernel_wait_s == doctest::Approx(9 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 25).other_s == doctest::Approx(47865 * us).epsilon(1e-9));
+    }
+}

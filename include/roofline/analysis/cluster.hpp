@@ -208,9 +208,11 @@ inline std::vector<rank_summary> summarize_rank_files(const std::vector<std::str
     std::vector<std::optional<rank_summary>> out(paths.size());
     std::vector<std::exception_ptr> errors(paths.size());
     std::atomic<std::size_t> next{0};
+    // Each worker classifies with its own copy of the rules (their name cache is not shared).
+    const kernel_rules builtin = o.rules ? kernel_rules{} : load_kernel_rules();
+    const kernel_rules& source = o.rules ? *o.rules : builtin;
     auto work = [&] {
-        // Each worker classifies with its own copy of the rules (their name cache is not shared).
-        const kernel_rules rules = o.rules ? *o.rules : load_kernel_rules();
+        const kernel_rules rules = source;  // concurrent copies of an object no one modifies
         cluster_options mine = o;
         mine.rules = &rules;
         for (std::size_t i; (i = next++) < paths.size();) {

@@ -26,7 +26,9 @@ inline constexpr double hta_launch_floor_s = 30e-6;
 /// Idle time of each stream of `device` in `t` (all devices when `device` < 0), by stream id.
 /// Gaps are measured between consecutive activities in start order on one stream; a gap whose
 /// activity has no matched launch (`launch_s` NaN) cannot be host wait. Negative gaps (activities
-/// overlapping on one stream, as clock skew between CUPTI buffers can produce) count as zero.
+/// overlapping on one stream, as clock skew between CUPTI buffers can produce) count as zero. A
+/// gap within 1 ps of the floor counts as at the floor, not under it (a 30 us gap of an integer
+/// microsecond trace is 29.999999999 us in floating-point seconds; HTA compares integers).
 inline std::vector<stream_idle> idle_time_by_stream(const kernel_trace& t, int device,
                                                     double launch_floor_s = hta_launch_floor_s) {
     std::map<std::int64_t, std::vector<const kernel_event*>> by_stream;
@@ -47,7 +49,7 @@ inline std::vector<stream_idle> idle_time_by_stream(const kernel_trace& t, int d
                 const double gap = e.start_s - last_end;
                 if (gap > 0) {
                     if (!std::isnan(e.launch_s) && e.launch_s > last_end) s.host_wait_s += gap;
-                    else if (gap < launch_floor_s) s.kernel_wait_s += gap;
+                    else if (gap < launch_floor_s - 1e-12) s.kernel_wait_s += gap;  // 1 ps: float seconds
                     else s.other_s += gap;
                 }
                 last_end = std::max(last_end, e.end_s());
@@ -57,6 +59,20 @@ inline std::vector<stream_idle> idle_time_by_stream(const kernel_trace& t, int d
         out.push_back(s);
     }
     return out;
+}
+
+/// Keeps only the GPU activity HolisticTraceAnalysis analyses (hta/common/trace.py
+/// `_filter_irrelevant_gpu_kernels`): with two or more ProfilerSteps, activities whose launching
+/// runtime call started before the last step's start (HTA treats the last iteration as
+/// incomplete; activities without a matched launch go too). Fewer steps: nothing is removed.
+/// Returns the number of activities removed. For comparing with HTA's numbers.
+inline std::size_t keep_hta_iterations(kernel_trace& t) {
+    if (t.steps.size() < 2) return 0;
+    double last_start = t.steps.front().start_s;
+    for (const auto& s : t.steps) last_start = std::max(last_start, s.start_s);
+    const std::size_t before = t.events.size();
+    std::erase_if(t.events, [&](const kernel_event& e) { return std::isnan(e.launch_s) || !(e.launch_s < last_start); });
+    return before - t.events.size();
 }
 
 /// Launch delays of the activities of `device` (all when < 0): GPU start minus the end of the
