@@ -24,7 +24,7 @@ printf '%6s %6s %10s %12s %12s\n' ranks jobs wall_s s_per_rank peak_rss_MB
 for n in "${counts[@]}"; do
     rm -rf "$work/ranks" && mkdir -p "$work/ranks"
     for ((r = 0; r < n; r++)); do cp "$work/one.json" "$work/ranks/rank-$r.json"; done
-    /usr/bin/time -f '%e %M' -o "$work/time.txt" "$build/examples/roofline" trace "$work/ranks" -j "$jobs" >"$work/report.txt"
+    /usr/bin/time -f '%e %M' -o "$work/time.txt" "$build/roofline" trace "$work/ranks" -j "$jobs" >"$work/report.txt"
     read -r wall kb <"$work/time.txt"
     awk -v n="$n" -v j="$jobs" -v w="$wall" -v kb="$kb" 'BEGIN { printf "%6d %6d %10.1f %12.2f %12.1f\n", n, j, w, w / n, kb / 1024 }'
 done

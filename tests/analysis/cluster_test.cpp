@@ -293,3 +293,44 @@ TEST_CASE("HolisticTraceAnalysis's busy, idle and idle split on its own two-rank
         CHECK(stream_of(s, 25).other_s == doctest::Approx(47865 * us).epsilon(1e-9));
     }
 }
+
+TEST_CASE("HTA on a fractional-microsecond trace: the same activities, idle overstated by its rounding") {
+    // HTA on hta/nccl_parser_config: 2,516 activities kept, kernel time 435,586 us, idle
+    // 338,781 us; it holds ts as integer microseconds and rounds dur, which shortens kernels and
+    // opens gaps. Exact (counted in Python over the same 2,516): 435,587.56 us and 336,419.67 us.
+    const auto path = test::shared_sample("hta/nccl_parser_config/nccl_data.json.gz");
+    if (!test::have_sample(path)) return;
+    kernel_trace t = read_kineto(path.string());
+    CHECK(keep_hta_iterations(t) == 3774 - 2516);
+    CHECK(t.events.size() == 2516);
+    const auto s = summarize_rank(t, nullptr, 0, nullptr);
+    CHECK(s.window_s == doctest::Approx(435587.5615e-6).epsilon(1e-8));
+    CHECK(s.idle_s == doctest::Approx(336419.6748e-6).epsilon(1e-8));
+}
+
+TEST_CASE("power: rank -> local rank -> log GPU index, saying what was assumed") {
+    power_log log;
+    for (int i = 0; i < 8; ++i) {
+        power_sample s;
+        s.gpu_index = i;
+        log.samples.push_back(s);
+    }
+    cluster_options o;
+    o.power = &log;
+    // Rank 13 on nodes of 8 GPUs (the log's count) is local rank 5; no CUDA_VISIBLE_DEVICES: GPU 5.
+    auto [i1, how1] = power_index_of_rank(13, 5, o);
+    CHECK(i1 == 5);
+    CHECK(how1 == "local rank 5 = rank 13 mod 8 GPUs per node, taken as log GPU 5 (no CUDA_VISIBLE_DEVICES given)");
+    // CUDA_VISIBLE_DEVICES=4,5,6,7,0,1,2,3: local rank 5 is log GPU 1; the trace says device 0.
+    o.visible_devices = {4, 5, 6, 7, 0, 1, 2, 3};
+    auto [i2, how2] = power_index_of_rank(13, 0, o);
+    CHECK(i2 == 1);
+    CHECK(how2.find("CUDA_VISIBLE_DEVICES[5] = log GPU 1; the trace's CUDA device is 0") != std::string::npos);
+    // Four ranks per node on an 8-GPU log: rank 6 is local rank 2.
+    o.visible_devices.clear();
+    o.gpus_per_node = 4;
+    CHECK(power_index_of_rank(6, -1, o).first == 2);
+    // A visible-device list shorter than the local rank: an error.
+    o.visible_devices = {0, 1};
+    CHECK_THROWS_AS(power_index_of_rank(3, -1, o), usage_error);
+}

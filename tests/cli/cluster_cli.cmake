@@ -23,3 +23,8 @@ endif()
 roofline_cli_test(merge_not_a_summary ARGS merge README.md EXIT 2)
 roofline_cli_test(merge_missing_file ARGS merge /nonexistent/r0.json EXIT 2)
 roofline_cli_test(cluster_empty_folder ARGS trace tests/headers EXIT 2)
+if(EXISTS "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz")
+    # One rank of a TP8 job with NCCL metadata: 2 all-gathers in process group 3.
+    roofline_cli_test(cluster_summary_b200 ARGS trace "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/cluster_b200.json
+                      PASS "rank 0 \\(from distributedInfo\\.rank\\), 2 collective kernels")
+endif()

@@ -169,9 +169,7 @@ inline rank_summary summarize_rank_file(const std::string& path, int order, cons
     std::string power_note;
     int power_index = -1;
     if (o.power) {
-        int device = -1;
-        for (const auto& e : t.events) device = device < 0 ? e.device : device;
-        std::tie(power_index, power_note) = power_index_of_rank(rank, device, o);
+        std::tie(power_index, power_note) = power_index_of_rank(rank, busiest_device(t), o);
         mine.file = o.power->file;
         mine.gpu_names = o.power->gpu_names;
         mine.samples = o.power->samples_of(power_index);

@@ -5,7 +5,8 @@
 //    process group (`Process Group Name`) and sequence number (`Seq` where the profiler wrote
 //    it, else its position among the group's collectives on that rank: NCCL requires every rank
 //    to issue a communicator's collectives in the same order). Kernels without NCCL metadata
-//    (old traces) are keyed by their stream ("stream 84") and their position on it. Each record
+//    (old traces, DeepEP and custom all-reduce kernels: any kernel of the communication phase)
+//    are keyed by their stream ("stream 84"), their name and their position among them. Each record
 //    keeps the GPU time by phase the rank spent since its previous collective: what it was doing
 //    before.
 // 2. Across ranks (`match_collectives`): the records with the same key form one collective. A
@@ -25,6 +26,7 @@
 #include <cstdint>    // std::int64_t
 #include <map>        // std::map
 #include <string>     // std::string
+#include <tuple>      // std::tuple
 #include <utility>    // std::pair
 #include <vector>     // std::vector
 
@@ -58,9 +60,11 @@ inline std::optional<collective_op> collective_op_of_name(std::string_view name)
 }
 
 /// "ncclDevKernel_AllGather_RING_LL(...)" -> "AllGather"; "ncclKernel_SendRecv_..." ->
-/// "SendRecv"; other names unchanged up to the first '(' .
+/// "SendRecv"; others without a leading "void " and cut at the first '<' or '('
+/// ("void dpsk::ep::internode::combine<false, 8>(...)" -> "dpsk::ep::internode::combine").
 inline std::string collective_name_of_kernel(std::string_view kernel) {
-    kernel = kernel.substr(0, kernel.find('('));
+    if (kernel.substr(0, 5) == "void ") kernel.remove_prefix(5);
+    kernel = kernel.substr(0, std::min(kernel.find('('), kernel.find('<')));
     for (std::string_view prefix : {"ncclDevKernel_", "ncclKernel_"}) {
         if (kernel.substr(0, prefix.size()) == prefix) {
             auto rest = kernel.substr(prefix.size());
@@ -92,8 +96,7 @@ inline std::pair<std::vector<rank_collective>, std::string> rank_collectives(con
     std::array<double, kernel_phase_count> before{};
     bool all_seq = true;
     for (const kernel_event* e : ev) {
-        const bool is_coll = e->collective >= 0 || (e->phase == kernel_phase::communication &&
-                                                    e->name.substr(0, 4) == "nccl");
+        const bool is_coll = e->collective >= 0 || e->phase == kernel_phase::communication;
         if (!is_coll) {
             before[static_cast<std::size_t>(e->phase)] += e->duration_s;
             continue;
@@ -124,7 +127,9 @@ inline std::pair<std::vector<rank_collective>, std::string> rank_collectives(con
             c.process_group = "stream " + std::to_string(e->stream);
             c.name = collective_name_of_kernel(e->name);
         }
-        auto& n = next_seq[c.process_group];
+        // NCCL orders a communicator's collectives of every kind; kernels without metadata are
+        // counted per stream and kernel name.
+        auto& n = next_seq[e->collective >= 0 ? c.process_group : c.process_group + '\n' + c.name];
         if (c.seq < 0) {
             all_seq = false;
             c.seq = n;
@@ -164,20 +169,21 @@ inline double median_of(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-/// Matches the collectives of `ranks` by (process group, seq); keeps those seen on >= 2 ranks,
-/// in (process group, seq) order. Ranks are identified by `rank_summary::rank`.
+/// Matches the collectives of `ranks` by (process group, name, seq); keeps those seen on >= 2
+/// ranks, in that key order. Ranks are identified by `rank_summary::rank`.
 inline std::vector<matched_collective> match_collectives(const std::vector<rank_summary>& ranks) {
-    std::map<std::pair<std::string, std::int64_t>, std::vector<std::pair<int, const rank_collective*>>> by_key;
+    std::map<std::tuple<std::string, std::string, std::int64_t>, std::vector<std::pair<int, const rank_collective*>>>
+        by_key;
     for (const auto& r : ranks)
-        for (const auto& c : r.collectives) by_key[{c.process_group, c.seq}].push_back({r.rank, &c});
+        for (const auto& c : r.collectives) by_key[{c.process_group, c.name, c.seq}].push_back({r.rank, &c});
     std::vector<matched_collective> out;
     for (auto& [key, members] : by_key) {
         if (members.size() < 2) continue;
         std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         matched_collective m;
-        m.process_group = key.first;
-        m.seq = key.second;
-        m.name = members.front().second->name;
+        m.process_group = std::get<0>(key);
+        m.name = std::get<1>(key);
+        m.seq = std::get<2>(key);
         m.bytes = members.front().second->bytes;
         m.model_transfer_s = members.front().second->model_transfer_s;
         std::size_t last = 0;
