@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -59,5 +61,18 @@ void add_kernel_command(CLI::App& app, common_options& common);
 void add_inspect_command(CLI::App& app, common_options& common);
 void add_plan_command(CLI::App& app, common_options& common);
 void add_calibrate_command(CLI::App& app, common_options& common);
+void add_merge_command(CLI::App& app, common_options& common);
+
+/// `roofline trace` over several ranks (several files, a folder, or `--summary-out`).
+struct cluster_trace_request {
+    std::vector<std::string> paths;  ///< files and folders as given
+    std::string summary_out, rules_path, power, gpu, visible_devices;
+    std::optional<double> power_offset;
+    unsigned jobs = 1;
+    int gpus_per_node = 0;
+    bool json = false;
+};
+/// Runs it (examples/roofline/merge.cpp): the cluster report, or one rank's summary file.
+void run_cluster_trace(const cluster_trace_request& request, common_options& common);
 
 }  // namespace roofline::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     roofline::cli::add_inspect_command(app, common);
     roofline::cli::add_plan_command(app, common);
     roofline::cli::add_calibrate_command(app, common);
+    roofline::cli::add_merge_command(app, common);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -46,6 +47,7 @@ struct trace_cli_options {
     int device = -1, tp = 1, ep = 1;
     bool json = false, csv = false;
     std::size_t top = 12;
+    cluster_trace_request cluster;  ///< several ranks: files, -j, --summary-out, ...
 };
 
 std::uint64_t as_count(double x) {
@@ -125,11 +127,22 @@ void add_trace_command(CLI::App& app, common_options& common) {
                            "What bounds a measured trace: per kernel, phase and step verdicts "
                            "(Kineto .json/.json.gz, nsys stats CSV, nsys SQLite export)");
     static trace_cli_options o;
-    cmd->add_option("TRACE", o.path,
+    cmd->add_option("TRACE", o.cluster.paths,
                     "Kineto/PyTorch profiler trace (.json, .json.gz), nsys stats CSV "
                     "(cuda_gpu_trace; cuda_gpu_kern_sum gives the time summary only) or nsys SQLite "
-                    "export (nsys export --type sqlite)")
+                    "export (nsys export --type sqlite); several Kineto traces or a folder of them: "
+                    "one per rank, the cluster report")
         ->required();
+    cmd->add_option("-j,--jobs", o.cluster.jobs, "ranks analysed at once (several traces)")
+        ->check(CLI::Range(1u, 256u));
+    cmd->add_option("--summary-out", o.cluster.summary_out,
+                    "write this rank's summary (JSON) for `roofline merge` instead of a report");
+    cmd->add_option("--visible-devices", o.cluster.visible_devices,
+                    "CUDA_VISIBLE_DEVICES of the job (several ranks with --power): log GPU of each local rank");
+    cmd->add_option("--gpus-per-node", o.cluster.gpus_per_node,
+                    "ranks per node, for local rank = rank mod N (several ranks with --power; default: "
+                    "the log's GPUs)")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--power", o.power,
                     "nvidia-smi --query-gpu CSV logged while the trace was taken");
     cmd->add_option(
@@ -173,6 +186,19 @@ void add_trace_command(CLI::App& app, common_options& common) {
                     "calibration overlay (`roofline calibrate`): measured ceilings replace the achievable ones");
     cmd->callback([&common] {
         if (o.json && o.csv) throw usage_error("--json and --csv exclude each other");
+        o.path = o.cluster.paths.front();
+        if (o.cluster.paths.size() > 1 || std::filesystem::is_directory(o.path) || !o.cluster.summary_out.empty()) {
+            if (o.csv || !o.svg.empty() || !o.html.empty() || !o.model.empty() || o.device >= 0 || !o.calibration.empty())
+                throw usage_error("--csv, --svg, --html, --model, --device and --calibration take one trace, "
+                                  "not several ranks or --summary-out");
+            o.cluster.rules_path = o.rules_path;
+            o.cluster.power = o.power;
+            o.cluster.power_offset = o.power_offset;
+            o.cluster.gpu = o.gpu;
+            o.cluster.json = o.json;
+            run_cluster_trace(o.cluster, common);
+            return;
+        }
         if (o.model.empty() != !o.batch.has_value())
             throw usage_error(o.model.empty() ? "--batch needs --model"
                                               : "--model needs --batch (sequences per step)");

@@ -39,6 +39,7 @@
 #include "roofline/trace/kernel_profile.hpp"
 #include "roofline/trace/kernel_rules.hpp"
 #include "roofline/trace/power.hpp"
+#include "roofline/trace/rank_summary.hpp"
 #include "roofline/trace/read_stats.hpp"
 #include "roofline/trace/summary.hpp"
 
@@ -57,11 +58,15 @@
 #include "roofline/io/nsys_sqlite.hpp"
 #include "roofline/io/nvidia_smi.hpp"
 #include "roofline/io/quant_option.hpp"
+#include "roofline/io/rank_summary.hpp"
 #include "roofline/io/trace_file.hpp"
 
 #include "roofline/analysis/achievable.hpp"
 #include "roofline/analysis/calibration.hpp"
+#include "roofline/analysis/cluster.hpp"
+#include "roofline/analysis/collective_match.hpp"
 #include "roofline/analysis/gpu_match.hpp"
+#include "roofline/analysis/idle_time.hpp"
 #include "roofline/analysis/intervals.hpp"
 #include "roofline/analysis/op_coverage.hpp"
 #include "roofline/analysis/op_workload.hpp"
@@ -88,6 +93,7 @@
 #include "roofline/analysis/trace_analysis.hpp"
 #include "roofline/analysis/verdict.hpp"
 
+#include "roofline/report/cluster_report.hpp"
 #include "roofline/report/csv.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/gpu_table.hpp"

@@ -22,8 +22,8 @@
 // Memory. The scan holds one event at a time plus a buffer of a few MB (see
 // io/detail/chrome_trace_scan.hpp). What must be kept until the end of the file, because
 // Kineto writes all CPU ops before the GPU activity and the launches, is:
-//   per GPU event      168 B   (the output itself)
-//   per launch call     32 B   (correlation -> thread, time, API name)
+//   per GPU event      184 B   (the output itself)
+//   per launch call     40 B   (correlation -> thread, time, duration, API name)
 //   per cpu_op          56 B   (span, thread, interned name, shapes, types and concrete inputs)
 //   per distinct string (kernel names, op names, shapes) its size, once,
 // plus vector growth slack. python_function events (usually the majority), flows and
@@ -239,6 +239,7 @@ public:
                     ci.group_size = static_cast<int>(e.group_size);
                     ci.process_group_name = t_.strings->intern(e.pg_name);
                     ci.process_group_desc = t_.strings->intern(e.pg_desc);
+                    ci.seq = e.seq;
                     ev.collective = static_cast<std::int32_t>(t_.collectives.size());
                     t_.collectives.push_back(ci);
                 }
@@ -248,7 +249,7 @@ public:
             }
             case kind::runtime:
                 if (link_ops_ && e.correlation >= 0)
-                    runtimes_.push_back({e.correlation, start_us, thread_of(e), t_.strings->id(e.name), c == "cuda_runtime"});
+                    runtimes_.push_back({e.correlation, start_us, thread_of(e), t_.strings->id(e.name), c == "cuda_runtime", e.dur});
                 return;
             case kind::op:
                 if (link_ops_) {
@@ -327,6 +328,8 @@ public:
             ++L.with_runtime;
             ev.launch_api = t_.strings->at(rt.name);
             launch_us[i] = rt.ts_us;
+            ev.launch_s = rt.ts_us * 1e-6;
+            ev.launch_duration_s = rt.dur_us * 1e-6;
             queries.push_back({rt.thread, rt.ts_us, i});
         }
         containment(queries, inner, outer);
@@ -410,6 +413,7 @@ private:
         std::uint32_t thread;
         std::uint32_t name;
         bool runtime_api;
+        double dur_us;
     };
     struct op_record {
         double start_us = 0, end_us = 0;
@@ -423,7 +427,10 @@ private:
         if (!origin_set_ || !(min_start_us_ < 0)) return;
         const double shift_s = min_start_us_ * 1e-6;
         t_.time_origin_us += min_start_us_;
-        for (auto& e : t_.events) e.start_s -= shift_s;
+        for (auto& e : t_.events) {
+            e.start_s -= shift_s;
+            e.launch_s -= shift_s;  // NaN stays NaN
+        }
         for (auto& a : t_.annotations) a.start_s -= shift_s;
         for (auto& s : t_.steps) s.start_s -= shift_s;
         for (auto& o : t_.ops) o.start_s -= shift_s;

@@ -103,6 +103,10 @@ struct collective_info {
     double out_msg_nelems = std::numeric_limits<double>::quiet_NaN();
     int group_size = -1;
     std::string_view process_group_name, process_group_desc;
+    /// `Seq` (the collective's sequence number in its process group) where the profiler wrote
+    /// one; -1 otherwise (then ranks are matched by order of issue in the group, which NCCL
+    /// requires to be the same on every rank).
+    std::int64_t seq = -1;
 
     /// Bytes per element of `dtype` (PyTorch scalar type names), or NaN when unknown.
     double element_bytes() const {
@@ -148,6 +152,10 @@ struct kernel_event {
     std::int32_t top_op = -1;     ///< index of the outermost op around the launch, same thread
     std::int32_t step = -1;       ///< ProfilerStep number the launch falls in, -1 if none
     std::int32_t collective = -1; ///< index in `kernel_trace::collectives`, -1 if none
+    /// Start of the launching runtime call (cudaLaunchKernel, ...), seconds after the trace's
+    /// time origin; NaN when no launch was matched (or the reader links none).
+    double launch_s = unknown;
+    double launch_duration_s = unknown;  ///< duration of that runtime call, seconds
 
     double end_s() const { return start_s + duration_s; }
     /// Threads launched (grid x block); 0 when unknown.

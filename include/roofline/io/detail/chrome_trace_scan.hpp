@@ -63,6 +63,7 @@ struct chrome_event {
     std::string_view collective_name, dtype, pg_name, pg_desc;
     double in_msg_nelems = nan, out_msg_nelems = nan;
     std::int64_t group_size = -1;
+    std::int64_t seq = -1;                ///< NCCL `Seq` (newer PyTorch), -1 when absent
     std::string input_dims, input_types;  ///< compact JSON text ("" when absent)
     std::string concrete_inputs;          ///< `Concrete Inputs`, compact JSON text ("" when absent)
     std::string_view meta_name;           ///< args.name of metadata events (process/thread name)
@@ -596,6 +597,7 @@ private:
                 else if (k == "Process Group Description") str(v, ev.pg_desc);
                 break;
             case 'n': if (k == "name") str(v, ev.meta_name); break;
+            case 'S': if (k == "Seq") integer(v, ev.seq); break;
             default: break;
         }
     }
@@ -771,6 +773,7 @@ private:
                     else if (k == "Process Group Description") e = str(a, ev.pg_desc);
                     break;
                 case 'n': if (k == "name") e = str(a, ev.meta_name); break;
+                case 'S': if (k == "Seq") e = integer(a, ev.seq); break;
                 default: break;
             }
             if (e) return e;

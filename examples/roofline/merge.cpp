@@ -1,0 +1,133 @@
+// `roofline trace` over several ranks, and `roofline merge`: the cluster report.
+//
+//   roofline trace RANK0 RANK1 ... | DIR  [-j N] [--power LOG [--visible-devices 0,1,..]
+//                  [--gpus-per-node N]] [--gpu ID] [--rules FILE] [--json]
+//   roofline trace RANK_FILE --summary-out r.json [same options]
+//   roofline merge r0.json r1.json ... [--json]
+//
+// Several files (or a folder of them) are analysed `-j` at a time, each in bounded memory, and
+// joined into one report (analysis/cluster.hpp). `--summary-out` writes one rank's summary
+// instead (io/rank_summary.hpp), so that ranks can be analysed anywhere (GNU parallel, a Slurm
+// job array) and joined by `merge`: the merged report is byte-identical to the direct one.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "roofline/analysis/cluster.hpp"
+#include "roofline/io/gpu_json.hpp"
+#include "roofline/io/kernel_rules_json.hpp"
+#include "roofline/io/nvidia_smi.hpp"
+#include "roofline/io/rank_summary.hpp"
+#include "roofline/report/cluster_report.hpp"
+
+namespace roofline::cli {
+
+namespace {
+
+// The trace files of `paths`: files as given; folders expanded to their *.json / *.json.gz files
+// (not recursive), sorted by name. A folder without any is an error.
+std::vector<std::string> expand_rank_paths(const std::vector<std::string>& paths) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> out;
+    for (const auto& p : paths) {
+        std::error_code ec;
+        if (!fs::is_directory(p, ec)) {
+            out.push_back(p);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (const auto& e : fs::directory_iterator(p, ec)) {
+            const std::string n = e.path().filename().string();
+            const auto ends = [&](const std::string& s) { return n.size() >= s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0; };
+            if (e.is_regular_file() && (ends(".json") || ends(".json.gz"))) found.push_back(e.path().string());
+        }
+        if (ec) throw usage_error(p + ": cannot list the folder: " + ec.message());
+        if (found.empty()) throw usage_error(p + ": the folder has no .json or .json.gz trace files");
+        std::sort(found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
+std::vector<int> parse_index_list(const std::string& s) {
+    std::vector<int> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto j = s.find(',', i);
+        const std::string item = s.substr(i, j == std::string::npos ? std::string::npos : j - i);
+        std::size_t used = 0;
+        int v = -1;
+        try {
+            v = std::stoi(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != item.size() || item.empty() || v < 0)
+            throw usage_error("--visible-devices: \"" + item + "\" is not a GPU index (expected a list like 0,1,2,3)");
+        out.push_back(v);
+        if (j == std::string::npos) break;
+        i = j + 1;
+    }
+    return out;
+}
+
+void print_cluster(const cluster_report& r, bool json) {
+    if (json)
+        std::puts(report::cluster_report_json(r).dump(2).c_str());
+    else
+        fmt::print("{}", report::render_cluster_text(r));
+}
+
+}  // namespace
+
+void run_cluster_trace(const cluster_trace_request& q, common_options& common) {
+    const auto paths = expand_rank_paths(q.paths);
+    if (!q.summary_out.empty() && paths.size() != 1)
+        throw usage_error("--summary-out writes one rank's summary: give one trace file (got " +
+                          std::to_string(paths.size()) + ")");
+    const auto rules = load_kernel_rules(q.rules_path);
+    const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
+    cluster_options o;
+    o.analysis.gpu_id = q.gpu;
+    o.analysis.power_offset_s = q.power_offset;
+    o.rules = &rules;
+    o.jobs = q.jobs;
+    o.gpus_per_node = q.gpus_per_node;
+    std::optional<power_log> power;
+    if (!q.power.empty()) {
+        power = read_nvidia_smi_csv(q.power);
+        o.power = &*power;
+        if (!q.visible_devices.empty()) o.visible_devices = parse_index_list(q.visible_devices);
+    } else if (!q.visible_devices.empty() || q.gpus_per_node > 0) {
+        throw usage_error("--visible-devices and --gpus-per-node need --power");
+    }
+    auto summaries = summarize_rank_files(paths, catalog, o);
+    if (!q.summary_out.empty()) {
+        write_rank_summary(summaries.front(), q.summary_out);
+        fmt::print("wrote {}: rank {} (from {}), {} collective kernels\n", q.summary_out, summaries.front().rank,
+                   summaries.front().rank_source, summaries.front().collectives.size());
+        return;
+    }
+    print_cluster(build_cluster_report(std::move(summaries)), q.json);
+}
+
+void add_merge_command(CLI::App& app, common_options& /*common*/) {
+    auto* cmd = app.add_subcommand(
+        "merge", "Join rank summaries (roofline trace RANK --summary-out r.json) into the cluster report");
+    static std::vector<std::string> files;
+    static bool json = false;
+    cmd->add_option("SUMMARY", files, "rank summaries (JSON) written by roofline trace --summary-out")->required();
+    cmd->add_flag("--json", json, "print JSON (verdict, ranks, collectives, stragglers, notes)");
+    cmd->callback([] {
+        std::vector<rank_summary> s;
+        for (const auto& f : files) s.push_back(read_rank_summary(f));
+        print_cluster(build_cluster_report(std::move(s)), json);
+    });
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,30 @@
+# `roofline trace` over several ranks and `roofline merge` (README "Cluster traces"), on the two
+# real HTA ranks (skipped when ../shared is absent), plus bad input that must exit 2.
+get_filename_component(_cluster_samples "${PROJECT_SOURCE_DIR}/../shared/samples" ABSOLUTE)
+set(_hta_ranks "${_cluster_samples}/hta/trace_filter")
+if(EXISTS "${_hta_ranks}/sampled_rank-0.json.gz")
+    roofline_cli_test(cluster_two_files ARGS trace "${_hta_ranks}/sampled_rank-1.json.gz" "${_hta_ranks}/sampled_rank-0.json.gz"
+                      PASS "Cluster: 2 ranks.*\n0 +distributedInfo\\.rank .*\n1 +distributedInfo\\.rank")
+    # A folder: its .json/.json.gz files, sorted by name; 10 SendRecv matched per rank.
+    roofline_cli_test(cluster_folder ARGS trace "${_hta_ranks}" -j 2
+                      PASS "SendRecv +stream 84 +8 .*SendRecv +stream 203 +2 ")
+    roofline_cli_test(cluster_json ARGS trace "${_hta_ranks}" --json
+                      PASS "\"ranks\": \\[[^]]*\"rank\": 0,[^]]*\"collective_kernels\": 10")
+    roofline_cli_test(cluster_summary_out ARGS trace "${_hta_ranks}/sampled_rank-1.json.gz" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/cluster_r1.json
+                      PASS "wrote .*cluster_r1\\.json: rank 1 \\(from distributedInfo\\.rank\\), 10 collective kernels")
+    add_test(NAME cli_cluster_merge_equals_direct COMMAND ${CMAKE_COMMAND} -DROOFLINE=$<TARGET_FILE:roofline_cli>
+             "-DTRACES=${_hta_ranks}/sampled_rank-0.json.gz;${_hta_ranks}/sampled_rank-1.json.gz"
+             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cluster_merge -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/cluster_merge_check.cmake)
+    set_tests_properties(cli_cluster_merge_equals_direct PROPERTIES LABELS cli WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    roofline_cli_test(cluster_summary_out_two_files ARGS trace "${_hta_ranks}" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/x.json EXIT 2)
+    roofline_cli_test(cluster_same_rank_twice ARGS trace "${_hta_ranks}/sampled_rank-0.json.gz" "${_hta_ranks}/sampled_rank-0.json.gz" EXIT 2)
+    roofline_cli_test(cluster_svg_refused ARGS trace "${_hta_ranks}" --svg ${CMAKE_CURRENT_BINARY_DIR}/x.svg EXIT 2)
+endif()
+roofline_cli_test(merge_not_a_summary ARGS merge README.md EXIT 2)
+roofline_cli_test(merge_missing_file ARGS merge /nonexistent/r0.json EXIT 2)
+roofline_cli_test(cluster_empty_folder ARGS trace tests/headers EXIT 2)
+if(EXISTS "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz")
+    # One rank of a TP8 job with NCCL metadata: 2 all-gathers in process group 3.
+    roofline_cli_test(cluster_summary_b200 ARGS trace "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/cluster_b200.json
+                      PASS "rank 0 \\(from distributedInfo\\.rank\\), 2 collective kernels")
+endif()
