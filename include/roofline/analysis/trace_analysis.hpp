@@ -502,8 +502,9 @@ inline void classify_row(analysis_row& r, const context& c, std::optional<double
 }  // namespace detail::trace_an
 
 /// Analyses `t` (read with links to ops, e.g. by `read_kineto`) on a GPU of `catalog`.
-/// Throws `usage_error` when the GPU cannot be resolved (pass `options.gpu_id`), when the trace
-/// has no GPU activity, or when `options.device` has none.
+/// A GPU that cannot be resolved is analysed as `unknown_gpu_spec` (no roof priced; a warning
+/// names --gpu). Throws `usage_error` when the trace has no GPU activity, or when
+/// `options.device` has none.
 inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& catalog,
                                     const trace_analysis_options& options = {}) {
     using namespace detail::trace_an;
@@ -561,8 +562,15 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         if (d.id == a.device) props = &d;
     if (!props && !t.devices.empty()) props = &t.devices.front();
     a.gpu = resolve_trace_gpu(props, catalog, log_limit, options.gpu_id);
-    if (a.gpu.id.empty()) throw usage_error(t.file + ": " + a.gpu.reason);
-    const gpu_spec& g = catalog.at(a.gpu.id);
+    // No device properties (or none the catalog knows): kernel names may give the architecture;
+    // else every roof stays unknown and the timeline, phases, steps and overlap still come out.
+    if (a.gpu.id.empty() && props && a.gpu.reason.find("AMD GPU") != std::string::npos)
+        throw usage_error(t.file + ": " + a.gpu.reason);
+    if (a.gpu.id.empty() && !props) a.gpu = resolve_by_kernel_names(t, catalog);
+    if (a.gpu.assumed && !a.gpu.ambiguous) a.notes.push_back("GPU " + a.gpu.reason);
+    const gpu_spec unknown_g = unknown_gpu_spec(a.gpu.reason);
+    if (a.gpu.id.empty()) a.warnings.push_back("no GPU known: " + a.gpu.reason);
+    const gpu_spec& g = a.gpu.id.empty() ? unknown_g : catalog.at(a.gpu.id);
     a.gpu_name = g.name;
     a.datasheet = datasheet_ceilings(g);
     ceilings achievable_c = achievable(a.datasheet, options.efficiency);
