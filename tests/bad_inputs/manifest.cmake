@@ -203,3 +203,9 @@ bad_input(kernel_rules_deep_nesting.json ARGS inspect @FILE@ --format kernel-rul
 # --- non-finite flags (issue 14): a usage error, never a NaN roof ---
 bad_input(kineto_nonfinite_flags.json ARGS trace @FILE@ --gpu h200-sxm --power-offset nan
           EXIT 2 ERROR "--power-offset: must be a finite number, got \"nan\"")
+
+# --- files of another kind (issue 14): the error says what the file is and what was expected ---
+bad_input(trace_gzip_garbage.json.gz ARGS ${_trace} EXIT 2
+          ERROR "byte 0: binary data \\(inside gzip\\): [0-9]+ of the first 2000 bytes are control characters, not a trace \\(expected a Kineto")
+bad_input(trace_ncu_report.csv ARGS ${_trace} EXIT 2
+          ERROR "byte 0: an ncu --csv report .*, not a trace \\(expected a Kineto/PyTorch profiler trace, an nsys stats CSV report")
