@@ -1,6 +1,6 @@
 // `roofline analyze`: what bounds a serving run (the main job).
 //
-//   roofline analyze BENCH --gpu ID --count N --model CONFIG.json [--quant hf_quant_config.json]
+//   roofline analyze BENCH --gpu ID --count N --model CONFIG.json [--quant hf_quant_config.json|nvfp4|fp8|mxfp4|bf16]
 //                    [--tp N --ep N --dp N --pp N] [--power nvidia-smi.csv] [--isl N --osl N]
 //                    [--concurrency N] [--kv-dtype bf16|fp8] [--link nvlink|pcie|pcie-no-p2p]
 //                    [--run K] [--calibration FILE] [--json]
@@ -23,13 +23,14 @@
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/nvidia_smi.hpp"
+#include "roofline/io/quant_option.hpp"
 #include "roofline/models/parameters.hpp"
 
 namespace roofline::cli {
 namespace {
 
 struct analyze_options {
-    std::string bench, gpu, model, quant, power, kv_dtype, link, calibration;
+    std::string bench, gpu, model, quant, power, smi_fields, kv_dtype, link, calibration;
     int count = 1, tp = 0, ep = 1, dp = 1, pp = 1, run = 0;
     std::optional<double> isl, osl, concurrency;
     bool json = false;
@@ -139,6 +140,7 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
     }
     j["notes"] = a.notes;
     j["warnings"] = a.warnings;
+    j["unpriced"] = a.unpriced;
     return j;
 }
 
@@ -171,7 +173,7 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
     }
     fmt::print("\n");
 
-    const bool total = a.achieved_metric == "total_throughput";
+    const bool total = a.achieved_metric == "total_throughput" || a.achieved_metric == "tput_per_gpu";
     const double modeled = total ? *a.modeled_total_tokens_per_s : a.modeled_output_tokens_per_s;
     const double sol = total ? *a.sol_total_tokens_per_s : a.sol_output_tokens_per_s;
     const std::string kind = total ? "total" : "output";
@@ -239,12 +241,13 @@ void add_analyze_command(CLI::App& app, common_options& common) {
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("--count", o.count, "GPUs serving the run")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--model", o.model, "Hugging Face config.json of the served model (or its folder)")->required();
-    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json (NVFP4 checkpoints)");
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
     cmd->add_option("--tp", o.tp, "tensor parallel degree (default: --count / (dp x pp))")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--ep", o.ep, "expert parallel degree")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--pp", o.pp, "pipeline parallel degree")->check(finite_positive_at_most(max_plausible_count));
-    cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV logged during the run");
+    cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV or nvidia-smi dmon log taken during the run");
+    cmd->add_option("--smi-fields", o.smi_fields, "--query-gpu field list of a header-less --power log");
     cmd->add_option("--isl", o.isl, "input tokens per request (overrides the bench file)")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--osl", o.osl, "output tokens per request (overrides the bench file)")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--concurrency", o.concurrency, "requests in flight (overrides the bench file)")
@@ -263,13 +266,13 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             throw usage_error("--concurrency " + std::to_string(*o.concurrency) + ": more than 10 million requests in flight");
         if (o.count > 100000) throw usage_error("--count " + std::to_string(o.count) + ": more than 100,000 GPUs");
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
-        const gpu_spec& g = catalog.at(o.gpu);
+        const gpu_spec& g = pick_gpu(catalog, o.gpu);
         model_config m = read_hf_config(o.model);
-        if (!o.quant.empty()) apply_hf_quant_config(m, o.quant);
+        apply_quant_option(m, o.quant);
         const bench_results bench = read_bench_results(o.bench);
         if (bench.runs.empty()) throw usage_error(o.bench + ": no benchmark runs in the file");
         std::optional<power_log> power;
-        if (!o.power.empty()) power = read_nvidia_smi_csv(o.power);
+        if (!o.power.empty()) power = read_power_log(o.power, nvidia_smi_options{o.smi_fields});
 
         serving_setup s;
         s.gpu = &g;

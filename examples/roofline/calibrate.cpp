@@ -122,7 +122,7 @@ void add_calibrate_command(CLI::App& app, common_options& common) {
         (void)common;
         if (folds < 0 || folds == 1) throw usage_error("--folds must be 0 (none) or at least 2");
         const gpu_catalog catalog = load_gpu_catalog(gpu_file);
-        const gpu_spec& g = catalog.at(gpu);
+        const gpu_spec& g = pick_gpu(catalog, gpu);
         calibrate_options o;
         if (!link.empty()) {
             o.link = parse_link_kind(link);

@@ -3,12 +3,15 @@
 // the options every subcommand understands.
 
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "roofline/core/catalog.hpp"
 
 namespace roofline::cli {
 
@@ -25,6 +28,32 @@ inline const CLI::Validator finite_positive(
         return "must be a finite number > 0, got \"" + s + "\"";
     },
     "> 0");
+
+/// CLI11 validator: any finite number ("nan", "inf" and "1e999" are usage errors).
+inline const CLI::Validator finite_number(
+    [](std::string& s) -> std::string {
+        try {
+            std::size_t used = 0;
+            const double v = std::stod(s, &used);
+            if (used == s.size() && std::isfinite(v)) return {};
+        } catch (const std::exception&) {
+        }
+        return "must be a finite number, got \"" + s + "\"";
+    },
+    "finite");
+
+/// CLI11 validator: a finite number >= 0.
+inline const CLI::Validator finite_non_negative(
+    [](std::string& s) -> std::string {
+        try {
+            std::size_t used = 0;
+            const double v = std::stod(s, &used);
+            if (used == s.size() && std::isfinite(v) && v >= 0) return {};
+        } catch (const std::exception&) {
+        }
+        return "must be a finite number >= 0, got \"" + s + "\"";
+    },
+    ">= 0");
 
 /// CLI11 validator: a finite number in (0, `max`]. Bounds that no real run reaches (10^8 tokens
 /// per request, 10^8 requests or GPUs) turn a typo such as 1e308 into a usage error instead of
@@ -45,6 +74,16 @@ inline CLI::Validator finite_positive_at_most(double max) {
 
 /// The largest token count, request count or GPU count a command accepts (see finite_positive_at_most).
 inline constexpr double max_plausible_count = 1e8;
+
+/// The catalog entry a typed GPU name means (`gpu_catalog::lookup`: "H200", "b200", "rtx6000",
+/// "5090"); when the name is not an id as written, one line on stderr says which entry was taken
+/// and what that assumes (stdout, and so --json and --csv, stay unchanged).
+inline const gpu_spec& pick_gpu(const gpu_catalog& catalog, const std::string& name) {
+    const gpu_lookup l = catalog.lookup(name);
+    if (!l.gpu) return catalog.at(name);  // throws, naming the candidates or the known ids
+    if (!l.how.empty()) std::fprintf(stderr, "roofline: GPU %s\n", l.how.c_str());
+    return *l.gpu;
+}
 
 /// Options common to every subcommand.
 struct common_options {

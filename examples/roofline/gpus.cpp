@@ -56,7 +56,7 @@ void add_gpus_command(CLI::App& app, common_options& common) {
         if (opt.compare.empty()) {
             selected = catalog.all();
         } else {
-            for (const auto& id : split_ids(opt.compare)) selected.push_back(catalog.at(id));
+            for (const auto& id : split_ids(opt.compare)) selected.push_back(pick_gpu(catalog, id));
         }
         if (opt.json) {
             fmt::print("{}\n", to_json(selected).dump(2));

@@ -136,6 +136,7 @@ std::string detect_format(const std::string& path) {
         case measurement_format::nccl_tests_json: return "nccl-tests-json";
         case measurement_format::ncu_csv: return "ncu";
         case measurement_format::nvidia_smi_csv: return "nvidia-smi";
+        case measurement_format::nvidia_smi_dmon: return "nvidia-smi-dmon";
         default: break;
     }
     try {
@@ -161,7 +162,7 @@ void add_inspect_command(CLI::App& app, common_options& common) {
                     "kineto, nsys (stats CSV or SQLite export), ncu, nvidia-smi, nvidia-smi-dmon, nccl-tests, "
                     "nccl-tests-json, bench, "
                     "hf-config, hf-quant, gpu-json, calibration, kernel-rules (default: told from the content for "
-                    "kineto, nsys, ncu, nvidia-smi and nccl-tests files)");
+                    "kineto, nsys, ncu, nvidia-smi, nvidia-smi-dmon and nccl-tests files)");
     cmd->add_flag("--json", o.json, "Print JSON");
     cmd->callback([&common] {
         (void)common;

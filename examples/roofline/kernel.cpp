@@ -87,7 +87,7 @@ struct pricing_context {
 pricing_context make_context(const kernel_common& o, std::optional<link_kind> link = std::nullopt) {
     pricing_context p;
     const gpu_catalog catalog = load_gpu_catalog(o.gpu_file);
-    p.gpu = catalog.at(o.gpu);
+    p.gpu = pick_gpu(catalog, o.gpu);
     const link_kind lk = link ? *link : (o.link.empty() ? p.gpu.default_link() : parse_link_kind(o.link));
     p.datasheet = datasheet_ceilings(p.gpu, lk);
     p.used = achievable(p.datasheet, p.eff);
@@ -262,7 +262,7 @@ void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("--gpu-file", o.gpu_file, "JSON file that adds or overrides GPU entries");
     cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`): measured ceilings and curves");
-    cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves (default: the power-capped clock)");
+    cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves (default: the power-capped clock)")->check(finite_non_negative);
     cmd->add_flag("--json", o.json, "Print JSON");
     if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie or pcie-no-p2p (default: the GPU's)");
 }
@@ -289,7 +289,7 @@ void add_gemm(CLI::App* kernel) {
     cmd->add_option("--m", o.m, "rows of A and C (tokens)")->required();
     cmd->add_option("--n", o.n, "columns of B and C (output features)")->required();
     cmd->add_option("--k", o.k, "inner dimension (input features)")->required();
-    cmd->add_option("--batch", o.batch, "independent GEMMs");
+    cmd->add_option("--batch", o.batch, "independent GEMMs")->check(finite_non_negative);
     cmd->add_option("--dtype", o.dtype_name, "operand dtype (bf16, fp8, nvfp4, ...)")->required();
     cmd->add_option("--weight-dtype", o.weight_dtype, "B (weight) dtype when it differs from A (e.g. W4A16)");
     add_common(cmd, o.c);
@@ -353,7 +353,7 @@ void add_moe(CLI::App* kernel) {
     cmd->add_option("--hidden", o.hidden, "hidden size")->required();
     cmd->add_option("--inter", o.inter, "expert intermediate size")->required();
     cmd->add_option("--shared-experts", o.shared, "always-active shared experts");
-    cmd->add_option("--shared-inter", o.shared_inter, "shared expert intermediate size (default --inter)");
+    cmd->add_option("--shared-inter", o.shared_inter, "shared expert intermediate size (default --inter)")->check(finite_non_negative);
     cmd->add_option("--dtype", o.dtype_name, "weight dtype (bf16, fp8, nvfp4, mxfp4, ...)")->required();
     cmd->add_option("--act-dtype", o.act_dtype, "activation dtype (default: the weight dtype for fp8/fp4, else bf16)");
     cmd->add_option("--routing", o.routing, "uniform or zipf:S");
@@ -472,23 +472,23 @@ void add_attention(CLI::App* kernel) {
     };
     static options o;
     auto* cmd = kernel->add_subcommand("attention", "Attention (MHA/GQA/MQA, MLA, DSA, sliding window)");
-    cmd->add_option("--batch", o.batch, "sequences");
+    cmd->add_option("--batch", o.batch, "sequences")->check(finite_non_negative);
     cmd->add_option("--q-len", o.q_len, "query tokens per sequence (decode: 1)")->required();
     cmd->add_option("--kv-len", o.kv_len, "keys per sequence, the queries included")->required();
     cmd->add_option("--heads", o.heads, "query heads")->required();
-    cmd->add_option("--kv-heads", o.kv_heads, "KV heads (GQA; MHA = heads, MQA = 1)");
-    cmd->add_option("--head-dim", o.head_dim, "head dimension (GQA)");
+    cmd->add_option("--kv-heads", o.kv_heads, "KV heads (GQA; MHA = heads, MQA = 1)")->check(finite_non_negative);
+    cmd->add_option("--head-dim", o.head_dim, "head dimension (GQA)")->check(finite_non_negative);
     cmd->add_flag("--causal", o.causal, "causal mask (prefill)");
     cmd->add_flag("--mla", o.mla, "multi-head latent attention");
-    cmd->add_option("--kv-lora-rank", o.kv_lora, "MLA latent size (512)");
-    cmd->add_option("--qk-rope-head-dim", o.rope, "MLA rope key size (64)");
-    cmd->add_option("--qk-nope-head-dim", o.nope, "MLA non-rope q/k head size (128)");
-    cmd->add_option("--v-head-dim", o.v_head, "MLA value head size (128)");
+    cmd->add_option("--kv-lora-rank", o.kv_lora, "MLA latent size (512)")->check(finite_non_negative);
+    cmd->add_option("--qk-rope-head-dim", o.rope, "MLA rope key size (64)")->check(finite_non_negative);
+    cmd->add_option("--qk-nope-head-dim", o.nope, "MLA non-rope q/k head size (128)")->check(finite_non_negative);
+    cmd->add_option("--v-head-dim", o.v_head, "MLA value head size (128)")->check(finite_non_negative);
     cmd->add_flag("--absorbed", o.absorbed, "MLA absorbed form (decode)");
-    cmd->add_option("--window", o.window, "sliding window in tokens");
-    cmd->add_option("--index-topk", o.index_topk, "DSA: tokens selected per query");
-    cmd->add_option("--index-heads", o.index_heads, "DSA indexer heads");
-    cmd->add_option("--index-head-dim", o.index_dim, "DSA indexer head dimension");
+    cmd->add_option("--window", o.window, "sliding window in tokens")->check(finite_non_negative);
+    cmd->add_option("--index-topk", o.index_topk, "DSA: tokens selected per query")->check(finite_non_negative);
+    cmd->add_option("--index-heads", o.index_heads, "DSA indexer heads")->check(finite_non_negative);
+    cmd->add_option("--index-head-dim", o.index_dim, "DSA indexer head dimension")->check(finite_non_negative);
     cmd->add_option("--dtype", o.dtype_name, "compute dtype (bf16, fp16, fp8)")->required();
     cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: --dtype)");
     add_common(cmd, o.c);

@@ -359,10 +359,10 @@ void add_plan_command(CLI::App& app, common_options& common) {
     cmd->add_option("--isl", o.isl, "input tokens per request")->required()->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--osl", o.osl, "output tokens per request")->required()->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--concurrency", o.concurrency, "requests in flight per deployment (default 1,2,4,...,4096)");
-    cmd->add_option("--ttft-slo-ms", o.ttft_slo_ms, "keep configurations with TTFT at most this")->check(CLI::PositiveNumber);
-    cmd->add_option("--tpot-slo-ms", o.tpot_slo_ms, "keep configurations with TPOT at most this")->check(CLI::PositiveNumber);
+    cmd->add_option("--ttft-slo-ms", o.ttft_slo_ms, "keep configurations with TTFT at most this")->check(finite_positive);
+    cmd->add_option("--tpot-slo-ms", o.tpot_slo_ms, "keep configurations with TPOT at most this")->check(finite_positive);
     cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (default: from --quant or the model)");
-    cmd->add_option("--max-pp", o.max_pp, "largest pipeline-parallel degree (default: any)")->check(CLI::PositiveNumber);
+    cmd->add_option("--max-pp", o.max_pp, "largest pipeline-parallel degree (default: any)")->check(finite_positive);
     cmd->add_flag("--sol", o.sol, "price at datasheet ceilings (speed of light) instead of achievable ones");
     cmd->add_option("--svg", o.svg, "write the Pareto chart as SVG");
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
@@ -380,7 +380,7 @@ void add_plan_command(CLI::App& app, common_options& common) {
         if (o.gpus == "all") {
             rq.gpus = catalog.all();
         } else {
-            for (const auto& id : split_list(o.gpus, "--gpus")) rq.gpus.push_back(catalog.at(id));
+            for (const auto& id : split_list(o.gpus, "--gpus")) rq.gpus.push_back(pick_gpu(catalog, id));
         }
         for (double n : parse_numbers(o.counts, "--counts", true)) {
             if (n > 4096) throw usage_error("--counts: " + fmt::format("{}", n) + " GPUs is more than this planner sweeps (4096)");

@@ -150,7 +150,7 @@ report::roofline_chart chart_for(const gpu_spec& g, const ceilings& c,
 
 void run_roof(roof_options o) {
     const auto catalog = load_gpu_catalog(o.gpu_file);
-    const auto& g = catalog.at(o.gpu_id);
+    const auto& g = pick_gpu(catalog, o.gpu_id);
     if (o.dtype_names.empty()) throw usage_error("--dtype: give at least one dtype");
     if (!o.dtype_given && !std::isfinite(datasheet_ceilings(g).flops_at(peak_key::bf16))) {
         // Without --dtype, bf16 is the headline; a GPU whose bf16 peak is unpublished (GB10)

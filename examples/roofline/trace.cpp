@@ -42,9 +42,9 @@ namespace roofline::cli {
 namespace {
 
 struct trace_cli_options {
-    std::string path, rules_path, power, gpu, model, quant, svg, html, calibration, ncu;
+    std::string path, rules_path, power, smi_fields, gpu, model, quant, svg, html, calibration, ncu;
     std::optional<double> power_offset, batch, context, prefill_tokens, steps;
-    int device = -1, tp = 1, ep = 1;
+    int device = -1, tp = 1, ep = 1, dp = 1;
     bool json = false, csv = false;
     std::size_t top = 12;
     cluster_trace_request cluster;  ///< several ranks: files, -j, --summary-out, ...
@@ -144,11 +144,13 @@ void add_trace_command(CLI::App& app, common_options& common) {
                     "the log's GPUs)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--power", o.power,
-                    "nvidia-smi --query-gpu CSV logged while the trace was taken");
+                    "nvidia-smi --query-gpu CSV or nvidia-smi dmon log taken while the trace was taken");
+    cmd->add_option("--smi-fields", o.smi_fields, "--query-gpu field list of a header-less --power log");
     cmd->add_option(
         "--power-offset", o.power_offset,
         "seconds added to the trace's Unix time to get the log's (for traces without a Unix clock: "
-        "the trace's start after the log's first sample); default: detected");
+        "the trace's start after the log's first sample); default: detected")
+        ->check(finite_number);
     cmd->add_option("--gpu", o.gpu,
                     "GPU id (see `roofline gpus`); default: from the trace's device properties");
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
@@ -156,20 +158,22 @@ void add_trace_command(CLI::App& app, common_options& common) {
     cmd->add_option("--model", o.model,
                     "Hugging Face config.json, to price kernels without shapes (CUDA graphs)");
     cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json for --model");
-    cmd->add_option("--tp", o.tp, "tensor parallel degree for --model")->check(CLI::PositiveNumber);
-    cmd->add_option("--ep", o.ep, "expert parallel degree for --model")->check(CLI::PositiveNumber);
+    cmd->add_option("--tp", o.tp, "tensor parallel degree for --model")->check(finite_positive);
+    cmd->add_option("--ep", o.ep, "expert parallel degree for --model")->check(finite_positive);
+    cmd->add_option("--dp", o.dp, "data parallel (attention) degree for --model: ep divides tp x dp")
+        ->check(finite_positive);
     cmd->add_option("--batch", o.batch,
                     "sequences per step for --model (decode: one new token each)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     cmd->add_option("--context", o.context, "mean cached context per sequence for --model, tokens")
-        ->check(CLI::NonNegativeNumber);
+        ->check(finite_non_negative);
     cmd->add_option("--prefill-tokens", o.prefill_tokens,
                     "prompt tokens per sequence: the step is a prefill of --batch prompts")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     cmd->add_option(
            "--steps", o.steps,
            "steps in the trace for --model (default: ProfilerSteps or annotations, else 1)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_positive);
     cmd->add_option("--ncu", o.ncu,
                     "Nsight Compute CSV (ncu --csv, raw or details page) of kernels of this run: their "
                     "measured FLOP and DRAM bytes replace the modeled ones (matched by name and launch "
@@ -228,7 +232,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
         ao.device = o.device;
         std::optional<power_log> power;
         if (!o.power.empty()) {
-            power = read_nvidia_smi_csv(o.power);
+            power = read_power_log(o.power, nvidia_smi_options{o.smi_fields});
             ao.power = &*power;
         }
         ao.power_offset_s = o.power_offset;
@@ -240,6 +244,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
             ao.model = &*model;
             ao.layout.tp = o.tp;
             ao.layout.ep = o.ep;
+            ao.layout.dp = o.dp;
             ao.layout.validate();
             ao.batch = o.prefill_tokens
                            ? step_batch::prefill(*o.batch, *o.prefill_tokens, o.context.value_or(0))
@@ -254,7 +259,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
             ao.calibrated = &*cal;
         }
         const auto a = analyze_trace(t, catalog, ao);
-        const gpu_spec& g = catalog.at(a.gpu.id);
+        const gpu_spec g = a.gpu.id.empty() ? unknown_gpu_spec(a.gpu.reason) : catalog.at(a.gpu.id);
 
         if (!o.svg.empty())
             report::write_text_file(

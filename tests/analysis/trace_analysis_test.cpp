@@ -265,14 +265,28 @@ TEST_CASE("--model prices kernels without shapes by phase, times the steps") {
     CHECK(moe.utilization.memory > 0.3);
 }
 
-TEST_CASE("a trace without GPU activity or with an unknown GPU is a usage error") {
+TEST_CASE("a trace without GPU activity is a usage error; one without device properties is analysed") {
     kernel_trace t;
     t.file = "empty";
     CHECK_THROWS_AS(analyze_trace(t, gpu_catalog::builtin()), usage_error);
     auto s = two_streams(0);
     s.devices.clear();
-    CHECK_THROWS_WITH_AS(analyze_trace(s, gpu_catalog::builtin()), doctest::Contains("pass --gpu"),
-                         usage_error);
+    // "nvjet_sm90_gemm" names Hopper: h100-sxm is assumed, and said.
+    const auto by_kernels = analyze_trace(s, gpu_catalog::builtin());
+    CHECK(by_kernels.gpu.id == "h100-sxm");
+    CHECK(by_kernels.gpu.assumed);
+    CHECK(by_kernels.gpu.reason.find("1 of 2 kernel names carry sm90") != std::string::npos);
+    // Without an architecture in any name: the timeline is analysed, no roof is priced, and a
+    // warning names the flag that fills them.
+    kernel_trace plain = two_streams(8e-3);
+    plain.devices.clear();
+    for (auto& e : plain.events) e.name = plain.strings->intern("my_kernel");
+    const auto u = analyze_trace(plain, gpu_catalog::builtin());
+    CHECK(u.gpu.id.empty());
+    CHECK(u.summary.kernel_count == 2);
+    bool warned = false;
+    for (const auto& w : u.warnings) warned = warned || w.find("pass --gpu ID") != std::string::npos;
+    CHECK(warned);
     trace_analysis_options o;
     o.gpu_id = "b200";
     CHECK(analyze_trace(s, gpu_catalog::builtin(), o).gpu.id == "b200");

@@ -187,3 +187,25 @@ bad_input(calibration_number_overflow.json ARGS ${_gemm} --calibration @FILE@ EX
 # review of the calibration readers); rank counts above 2^20 are now an error.
 bad_input(measurements_huge_world.json ARGS calibrate @FILE@ --gpu h200-sxm -o never-written.json EXIT 2
           ERROR "\"world_size\": missing or not a rank count")
+
+# --- deep nesting, one per JSON reader (issue 14) ---
+# 200,000 nested arrays (400 KB): nlohmann/json copied them recursively after parsing and
+# `roof --gpu-file` died of SIGSEGV; every JSON reader now refuses nesting past 1000 levels
+# before parsing, naming the line and column.
+set(_deep "line 1, column [0-9]+: malformed JSON: nests deeper than 1000 levels")
+bad_input(gpu_json_deep_nesting.json ARGS roof --gpu h200-sxm --gpu-file @FILE@ EXIT 2 ERROR "${_deep}")
+bad_input(calibration_deep_nesting.json ARGS ${_gemm} --calibration @FILE@ EXIT 2 ERROR "${_deep}")
+bad_input(hf_config_deep_nesting.json ARGS model --model @FILE@ EXIT 2 ERROR "${_deep}")
+bad_input(bench_deep_nesting.json ARGS inspect @FILE@ --format bench EXIT 2 ERROR "${_deep}")
+bad_input(nccl_json_deep_nesting.json ARGS inspect @FILE@ --format nccl-tests-json EXIT 2 ERROR "${_deep}")
+bad_input(kernel_rules_deep_nesting.json ARGS inspect @FILE@ --format kernel-rules EXIT 2 ERROR "${_deep}")
+
+# --- non-finite flags (issue 14): a usage error, never a NaN roof ---
+bad_input(kineto_nonfinite_flags.json ARGS trace @FILE@ --gpu h200-sxm --power-offset nan
+          EXIT 2 ERROR "--power-offset: must be a finite number, got \"nan\"")
+
+# --- files of another kind (issue 14): the error says what the file is and what was expected ---
+bad_input(trace_gzip_garbage.json.gz ARGS ${_trace} EXIT 2
+          ERROR "byte 0: binary data \\(inside gzip\\): [0-9]+ of the first 2000 bytes are control characters, not a trace \\(expected a Kineto")
+bad_input(trace_ncu_report.csv ARGS ${_trace} EXIT 2
+          ERROR "byte 0: an ncu --csv report .*, not a trace \\(expected a Kineto/PyTorch profiler trace, an nsys stats CSV report")

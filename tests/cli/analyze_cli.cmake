@@ -39,3 +39,45 @@ roofline_cli_test(analyze_model_folder_without_config ARGS analyze ${_glm}/bench
     --model tests EXIT 2)
 # Implausible numbers are usage errors, not infinite roofs.
 roofline_cli_test(analyze_isl_absurd ARGS ${_glm_args} --isl 1e308 --osl 1000 EXIT 2)
+
+# --- issue 14: every GPU, every file variant, no abort on an unknown ceiling ---
+get_filename_component(_trace_samples "${PROJECT_SOURCE_DIR}/../shared/samples" ABSOLUTE)
+set(_h200s analyze data/samples/h200-serving/bench.jsonl --count 1 --model data/samples/h200-serving/config.json)
+# GB10 has no published BF16 peak: the run is analysed, the unpriced work named (was: exit 2).
+roofline_cli_test(analyze_gb10_unknown_bf16 ARGS ${_h200s} --gpu gb10
+    PASS "decode step: bf16 ceiling unknown \\([0-9.]+ [kMGT]?FLOP left out\\)")
+roofline_cli_test(analyze_gb10_json ARGS ${_h200s} --gpu gb10 --json PASS "\"unpriced\": \\[\n *\"decode step: bf16 ceiling unknown")
+# Names people type: the entry taken is said on stderr.
+roofline_cli_test(analyze_gpu_typed_name ARGS ${_h200s} --gpu H200 PASS "GPU \"H200\" taken as h200-sxm")
+# --quant presets as in `plan`.
+roofline_cli_test(analyze_quant_preset ARGS ${_h200s} --gpu h200-sxm --quant fp8 PASS "Verdict: ")
+roofline_cli_test(analyze_quant_bad_preset ARGS ${_h200s} --gpu h200-sxm --quant fp3 EXIT 2)
+# --power: nvidia-smi dmon output, and a header-less query log with its field list.
+roofline_cli_test(analyze_power_dmon ARGS ${_h200s} --gpu h200-sxm --power tests/cli/data/dmon_h200.txt
+    PASS "Power \\(tests/cli/data/dmon_h200.txt: 4 samples")
+roofline_cli_test(analyze_power_noheader ARGS ${_h200s} --gpu h200-sxm --power tests/cli/data/smi_noheader_h200.csv
+    --smi-fields "timestamp,index,name,power.draw,power.limit,enforced.power.limit,clocks.current.sm,clocks.max.sm,clocks.current.memory,utilization.gpu,utilization.memory,temperature.gpu,clocks_event_reasons.active,clocks_event_reasons.sw_power_cap,clocks_event_reasons.hw_slowdown"
+    PASS "Power \\(tests/cli/data/smi_noheader_h200.csv: 20 samples")
+roofline_cli_test(analyze_power_noheader_no_fields ARGS ${_h200s} --gpu h200-sxm --power tests/cli/data/smi_noheader_h200.csv EXIT 2)
+roofline_cli_test(analyze_nonfinite_isl ARGS ${_h200s} --gpu h200-sxm --isl nan --osl 100 EXIT 2)
+# 64 query / 8 KV heads over TP6: said, not silent.
+if(EXISTS "${_trace_samples}/model_configs/meta-llama--Meta-Llama-3.1-70B_config.json")
+    roofline_cli_test(analyze_tp_does_not_divide ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 6
+        --model "${_trace_samples}/model_configs/meta-llama--Meta-Llama-3.1-70B_config.json"
+        PASS "TP6 does not divide the model's 64 query heads and the 8 KV heads")
+endif()
+# InferenceX aggregated results: per-GPU throughput times the GPUs.
+if(EXISTS "${_trace_samples}/bench/inferencex_agg_kimik2.5_1k1k_conc4.json")
+    roofline_cli_test(analyze_inferencex_agg ARGS analyze "${_trace_samples}/bench/inferencex_agg_kimik2.5_1k1k_conc4.json"
+        --gpu h200-sxm --count 8 --model "${_trace_samples}/aiconfigurator/model_configs/moonshotai--Kimi-K2.5_config.json"
+        PASS "achieved: output_tput_per_gpu +221")
+endif()
+# `analyze` on every catalog GPU: no exception, whatever its unknowns.
+foreach(_id v100-sxm2-16gb v100-sxm2-32gb v100-pcie-16gb v100-pcie-32gb a100-sxm4-40gb a100-sxm4-80gb
+        a100-pcie-40gb a100-pcie-80gb a800-sxm4-80gb a800-pcie-80gb a30 l4 l40s rtx-4090 h100-sxm h100-pcie
+        h100-nvl h800 h20 h200-sxm h200-nvl gh200 gh200-144gb b200 gb200 b300 gb300 jetson-thor rtx-pro-6000
+        rtx-pro-6000-maxq rtx-pro-6000-server rtx-pro-5000 rtx-pro-5000-72gb rtx-pro-4500 rtx-5090 rtx-5080 gb10)
+    roofline_cli_test(analyze_every_gpu_${_id} ARGS ${_h200s} --gpu ${_id} PASS "Verdict: [a-z]+-bound")
+    roofline_cli_test(trace_every_gpu_${_id} ARGS trace data/samples/h200/elementwise/trace.json.gz --gpu ${_id}
+        PASS "GPU +${_id} ")
+endforeach()

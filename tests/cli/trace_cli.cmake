@@ -67,3 +67,23 @@ roofline_cli_test(trace_bad_power_log ARGS trace "${_h200}/elementwise/trace.jso
 roofline_cli_test(trace_calibration ARGS trace data/samples/h200/gemm_power/trace.json.gz
     --power data/samples/h200/gemm_power/nvidia_smi.csv.gz --calibration data/calibration/h200-sxm.json
     PASS "Verdict: power-bound")
+
+# --- issue 14 ---
+# The EP64 DeepSeek training trace (H800): --dp makes tp x dp = 64, which ep 64 divides.
+if(EXISTS "${_trace_samples}/kineto/deepseek_v3_train_ep64_h800.trace.json")
+    roofline_cli_test(trace_deepseek_ep64_dp ARGS trace "${_trace_samples}/kineto/deepseek_v3_train_ep64_h800.trace.json"
+        --model "${_trace_samples}/model_configs/deepseek-ai--DeepSeek-V3_config.json" --ep 64 --dp 64 --batch 1
+        --prefill-tokens 4096 --top 3 PASS "963 kernels")
+    roofline_cli_test(trace_deepseek_ep64_no_dp ARGS trace "${_trace_samples}/kineto/deepseek_v3_train_ep64_h800.trace.json"
+        --model "${_trace_samples}/model_configs/deepseek-ai--DeepSeek-V3_config.json" --ep 64 --batch 1 EXIT 2)
+endif()
+# Old HTA traces: no device properties, old-style "Kernel" events: read, GPU told from the kernels.
+if(EXISTS "${_trace_samples}/hta/trace_file_list/inference_rank_1.json.gz")
+    roofline_cli_test(trace_hta_old_style ARGS trace "${_trace_samples}/hta/trace_file_list/inference_rank_1.json.gz"
+        PASS "4 kernels.*assumed v100-sxm2-32gb")
+    roofline_cli_test(trace_hta_v100 ARGS trace "${_trace_samples}/hta/trace_diff/test/test.json.gz" --json
+        PASS "\"id\": \"v100-sxm2-16gb\"")
+    roofline_cli_test(trace_hta_amd ARGS trace "${_trace_samples}/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz" EXIT 2)
+endif()
+roofline_cli_test(trace_nonfinite_batch ARGS trace data/samples/h200/elementwise/trace.json.gz --gpu h200-sxm
+    --model data/samples/h200-serving/config.json --batch inf EXIT 2)

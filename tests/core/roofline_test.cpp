@@ -59,11 +59,27 @@ TEST_CASE("tensor classes add, the vector pipe overlaps, latency adds on top") {
     CHECK(t.lower_bound_s == doctest::Approx(2e-3 + 30e-6));
 }
 
-TEST_CASE("work on a rate class the GPU lacks is an error, not a silent zero") {
-    const auto c = datasheet_ceilings(gpus::h200_sxm());
+TEST_CASE("work on a rate class the GPU lacks or does not know is left unpriced and said, never an abort") {
+    auto c = datasheet_ceilings(gpus::h200_sxm());
     workload w;
     w.flops_at(peak_key::fp4) = 1e12;
-    CHECK_THROWS_AS(time_lower_bound(w, c), usage_error);
+    w.flops_at(peak_key::bf16) = 989e9;  // 1 ms
+    w.bytes_at(memory_level::dram) = 4.8e9;  // 1 ms
+    w.link_bytes = 2e6;
+    c.link_bytes_per_s = std::nan("");
+    const auto t = time_lower_bound(w, c);
+    CHECK(t.compute_s == doctest::Approx(1e-3));  // the bf16 part only
+    CHECK(t.lower_bound_s == doctest::Approx(1e-3));
+    CHECK_FALSE(t.fully_priced());
+    CHECK(t.unpriced_flops[static_cast<std::size_t>(peak_key::fp4)] == 1e12);
+    CHECK(t.unpriced_flops[static_cast<std::size_t>(peak_key::bf16)] == 0.0);
+    CHECK(t.unpriced_link_bytes == 2e6);
+    CHECK(unpriced_summary(t, c) ==
+          "this GPU has no fp4 units (1.0 TFLOP left out); interconnect bandwidth unknown (2.0 MB left out)");
+    workload priced;
+    priced.flops_at(peak_key::bf16) = 1e9;
+    CHECK(time_lower_bound(priced, c).fully_priced());
+    CHECK(unpriced_summary(time_lower_bound(priced, c), c).empty());
 }
 
 TEST_CASE("a power cap derates compute ceilings with the SM clock, not memory") {

@@ -170,6 +170,20 @@ def main():
     for target in list(plan) + ["fuzz_input", "fuzz_chrome_trace_scan", "fuzz_nsys_sqlite"]:
         write(out_dir, target, "gzip_bomb_50MiB.gz", bomb)
         write(out_dir, target, "gzip_under_1MiB.gz", under)
+    # Deep nesting for every JSON reader (issue 14: 200k nested arrays crashed the GPU-file reader
+    # through nlohmann/json's recursive copy): arrays and objects 20,000 deep, alone and inside
+    # the key each reader looks at first. The readers must refuse them, not recurse.
+    deep = 20000
+    deep_seeds = {
+        "deep_arrays.json": b"[" * deep + b"]" * deep,
+        "deep_objects.json": b'{"a":' * deep + b"1" + b"}" * deep,
+        "deep_in_key.json": b'{"traceEvents":' + b"[" * deep + b"]" * deep + b"}",
+    }
+    for target in ("fuzz_kineto", "fuzz_chrome_trace_scan", "fuzz_nccl_tests_json", "fuzz_bench_json",
+                   "fuzz_hf_config", "fuzz_hf_quant_config", "fuzz_gpu_json", "fuzz_calibration",
+                   "fuzz_measurements", "fuzz_kernel_rules", "fuzz_input"):
+        for name, data in deep_seeds.items():
+            write(out_dir, target, name, data)
     # The catalog export is the richest GPU JSON there is.
     if cli and os.path.exists(cli):
         exported = subprocess.run([cli, "gpus", "--json"], capture_output=True).stdout

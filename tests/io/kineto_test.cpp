@@ -4,11 +4,16 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "io/io_test_support.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
+#include "roofline/io/input.hpp"
 #include "roofline/io/kineto.hpp"
+#include "roofline/trace/summary.hpp"
 #include "test_support.hpp"
 
 using namespace roofline;
@@ -438,4 +443,57 @@ TEST_CASE("the 64-byte block scan cuts events exactly like the byte-by-byte scan
             CHECK(slices(true, chunk) == reference);
         }
     }
+}
+
+TEST_CASE("every NVIDIA HolisticTraceAnalysis trace with GPU work reads, counts matching the file's own events") {
+    // The files of ../shared/samples/hta/ (A100, V100, old-style "cat": "Kernel" events), each
+    // counted here independently of the reader: nlohmann/json over the whole file, events with
+    // "ph": "X", a kernel category (today's "kernel" or the old "Kernel") and a numeric dur >= 0.
+    const auto root = test::shared_sample("hta");
+    if (!test::have_sample(root)) return;
+    std::size_t files_with_gpu_work = 0, kernels_total = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+        const std::string path = entry.path().string();
+        if (!entry.is_regular_file() || path.find(".json") == std::string::npos || path.find("amd_trace") != std::string::npos)
+            continue;
+        INFO(path);
+        const nlohmann::json doc = nlohmann::json::parse(io::read_all(path));
+        const nlohmann::json& events = doc.is_object() ? doc["traceEvents"] : doc;
+        double expected_kernels = 0, expected_kernel_us = 0;
+        for (const auto& e : events) {
+            if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("dur") || !e["dur"].is_number()) continue;
+            const std::string cat = e.value("cat", "");
+            if ((cat == "kernel" || cat == "Kernel") && e["dur"].get<double>() >= 0) {
+                ++expected_kernels;
+                expected_kernel_us += e["dur"].get<double>();
+            }
+        }
+        const kernel_trace t = read_kineto(path, [] {
+            kineto_options o;
+            o.rules = &builtin_rules();
+            return o;
+        }());
+        const trace_summary s = summarize(t);
+        CHECK(s.kernel_count == expected_kernels);
+        CHECK(s.kernel_time_s == doctest::Approx(expected_kernel_us * 1e-6).epsilon(1e-9));
+        if (expected_kernels > 0) ++files_with_gpu_work;
+        kernels_total += static_cast<std::size_t>(expected_kernels);
+    }
+    // 18 files with kernels (call_stack, critical_path 6, df_index_resolver, nccl_parser_config,
+    // negative_queue_length_values_check, ns_resolution_trace, timeline_analysis, trace_diff 2,
+    // trace_file_list, trace_filter 2, triton_example) holding 54,685 kernels, as a python3
+    // json count over the same files gives.
+    CHECK(files_with_gpu_work == 18);
+    CHECK(kernels_total == 54685);
+}
+
+TEST_CASE("old-style Kineto categories read as today's: 4 'Kernel' events are 4 kernels") {
+    const auto path = test::shared_sample("hta/trace_file_list/inference_rank_1.json.gz");
+    if (!test::have_sample(path)) return;
+    const auto t = read("hta/trace_file_list/inference_rank_1.json.gz");
+    std::size_t kernels = 0;
+    for (const auto& e : t.events) kernels += e.activity == gpu_activity::kernel;
+    CHECK(kernels == 4);
+    // 4 + 6 + 15 + 5 us of kernels.
+    CHECK(summarize(t).kernel_time_s == doctest::Approx(30e-6));
 }

@@ -86,6 +86,10 @@ TEST_CASE("nsys report variants") {
         CHECK(m.activity == gpu_activity::memcpy);
         CHECK(m.start_s == doctest::Approx(600e-9));
         CHECK(m.bytes == doctest::Approx(4.194e6));
+        // The Device column names the GPU: the one device property an nsys CSV carries.
+        REQUIRE(t.devices.size() == 1);
+        CHECK(t.devices[0].id == 0);
+        CHECK(t.devices[0].name == "NVIDIA H100 80GB HBM3");
     }
     SUBCASE("not an nsys report, empty, missing") {
         const temp_file f("a,b,c\n1,2,3\n", ".csv");

@@ -4,10 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "roofline/core/catalog.hpp"
 #include "roofline/io/hf_config.hpp"
+#include "roofline/models/collective.hpp"
+#include "roofline/models/gemm.hpp"
 #include "roofline/models/transformer.hpp"
 #include "test_support.hpp"
 
@@ -319,4 +322,48 @@ TEST_CASE("C05: 72 FP8 MoE decodes on one RTX PRO 6000 Server: the roofline is f
     CHECK(160 / roofline_tok_s < 0.15);
     CHECK(t.at(step_phase::moe_gemm).predicted == bound::memory);
     CHECK(t.at(step_phase::attention).predicted == bound::memory);
+}
+
+TEST_CASE("every catalog GPU prices a GEMM, a decode step and a collective without an exception") {
+    // A missing ceiling never aborts: work it cannot price is left out and recorded. Hand check
+    // on GB10 (BF16 unknown): a bf16 GEMM of 2 x 4096 x 4096 x 4096 = 137.4 GFLOP is unpriced,
+    // and its 3 x 4096^2 x 2 B = 100.7 MB of DRAM traffic take 100.7 MB / 273 GB/s = 368.7 us.
+    const auto c = tiny_dense();
+    int unpriced_gpus = 0;
+    for (const auto& g : gpu_catalog::builtin().all()) {
+        INFO(g.id);
+        const ceilings ceil = datasheet_ceilings(g);
+        roof_times gemm;
+        CHECK_NOTHROW(gemm = time_lower_bound(
+                          gemm_workload({4096, 4096, 4096}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16), ceil));
+        CHECK(gemm.lower_bound_s > 0.0);
+        CHECK(std::isfinite(gemm.lower_bound_s));
+        if (!gemm.fully_priced()) {
+            ++unpriced_gpus;
+            CHECK(gemm.unpriced_flops[static_cast<std::size_t>(peak_key::bf16)] == doctest::Approx(2.0 * 4096 * 4096 * 4096));
+            CHECK(unpriced_summary(gemm, ceil).find("bf16") != std::string::npos);
+        }
+        parallel_layout tp2;
+        tp2.tp = 2;
+        step_time step;
+        CHECK_NOTHROW(step = price_step(model_step(c, step_batch::decode(8, 1024), tp2, g), ceil));
+        CHECK(step.lower_bound_s > 0.0);
+        CHECK(std::isfinite(step.lower_bound_s));
+        const link_params link = link_params_or_unpriced(g, g.default_link());
+        collective_cost ar;
+        CHECK_NOTHROW(ar = best_collective(collective_op::all_reduce, 1 << 20, 8, link));
+        CHECK(ar.time_s > 0.0);
+        CHECK(std::isfinite(ar.time_s));
+        if (!link.known()) CHECK(ar.bandwidth_s == 0.0);
+    }
+    // V100 (x4, no BF16 units), GB10 and Jetson Thor (BF16 unknown), RTX 5080 has BF16: 6.
+    CHECK(unpriced_gpus == 6);
+    const auto gb10 = gpus::gb10();
+    const auto t = time_lower_bound(gemm_workload({4096, 4096, 4096}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16),
+                                    datasheet_ceilings(gb10));
+    CHECK(t.compute_s == 0.0);
+    CHECK(t.lower_bound_s == doctest::Approx(3.0 * 4096 * 4096 * 2 / 273e9));
+    CHECK(t.predicted == bound::memory);
+    CHECK(unpriced_summary(t, datasheet_ceilings(gb10)) == "bf16 ceiling unknown (137.4 GFLOP left out)");
+    CHECK(unpriced_summary(t, datasheet_ceilings(gpus::v100_sxm2(32))) == "this GPU has no bf16 units (137.4 GFLOP left out)");
 }

@@ -989,6 +989,11 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                 in.records_read = smi_logs.back().stats.events_read;
                 break;
             }
+            case measurement_format::nvidia_smi_dmon: {
+                smi_logs.push_back(read_nvidia_smi_dmon(path));
+                in.records_read = smi_logs.back().stats.events_read;
+                break;
+            }
         }
         cal.inputs.push_back(in);
     }

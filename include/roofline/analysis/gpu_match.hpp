@@ -13,13 +13,20 @@
 //      their limit: 600 W Workstation and Server, 300 W Max-Q);
 //   4. otherwise the match is ambiguous (the first candidate is used, and the answer says so) or
 //      absent (the caller must ask for `--gpu`).
+// Steps 3 and 4 set `assumed`: the device name is in no entry, and the reason says what was
+// assumed. A trace without device properties can still name its architecture through its kernel
+// names (`resolve_by_kernel_names`: "sm90_xmma_...", "ampere_bf16_...": the architecture's
+// reference SKU is assumed, and said). Without either, `unknown_gpu_spec` stands in: every
+// ceiling unknown, so the timeline, phases, steps and overlap are analysed and no roof is priced.
 // The CUDA layer has the same first steps for a live device (cuda/device_query.hpp,
 // `match_catalog`); this one works from a trace and a power log, without the CUDA runtime.
 
+#include <algorithm>    // std::find_if, std::max_element
 #include <cmath>        // std::fabs
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <utility>      // std::pair
 #include <vector>       // std::vector
 
 #include "roofline/core/catalog.hpp"
@@ -34,6 +41,10 @@ struct gpu_resolution {
     std::string method;      ///< "--gpu", "device name", "device name stem + power limit", ...
     std::string reason;      ///< one line for people
     bool ambiguous = false;  ///< several entries fit; `id` is the first of `candidates`
+    /// True when the entry was not named by the device (`--gpu` or an exact device name): it was
+    /// assumed from a name stem, the compute capability and SM count, or kernel names; `reason`
+    /// says from what.
+    bool assumed = false;
     std::vector<std::string> candidates;  ///< entries that fit the evidence (one when resolved)
 };
 
@@ -123,6 +134,11 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
                     std::to_string(device->num_sms) + " SMs";
     }
     if (basis.empty()) basis = "device name \"" + device->name + "\"";
+    if (r.candidates.empty() && name.rfind("amd", 0) == 0) {
+        r.reason = "\"" + device->name + "\" is an AMD GPU: AMD GPUs are not in the catalog (it holds NVIDIA "
+                   "GPUs only); a --gpu-file entry with its ceilings, passed with --gpu, prices it";
+        return r;
+    }
     if (r.candidates.empty()) {
         r.reason = "no catalog entry matches \"" + device->name + "\" (CC " +
                    std::to_string(device->compute_major) + "." +
@@ -162,11 +178,13 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
         }
     }
     r.id = r.candidates.front();
+    r.assumed = true;
     if (r.candidates.size() == 1) {
         r.method =
             basis.rfind("compute", 0) == 0 ? "compute capability and SM count" : "device name stem";
         if (basis.find("power limit") != std::string::npos) r.method += " + power limit";
-        r.reason = basis + ": " + r.id;
+        r.reason = "assumed from " + basis + ": " + r.id + " (\"" + device->name +
+                   "\" is no catalog entry's device name; --gpu overrides)";
         return r;
     }
     r.ambiguous = true;
@@ -177,6 +195,101 @@ inline gpu_resolution resolve_trace_gpu(const device_properties* device, const g
                     : " (the enforced power limit in a power log would tell editions apart)") +
                ": pass --gpu";
     return r;
+}
+
+namespace detail::gpu_match {
+/// The architecture a kernel name was compiled for, from the markers cuBLAS, CUTLASS, cuDNN and
+/// nvjet put in their names ("sm90_xmma_gemm", "nvjet_sm90_tst", "ampere_bf16_s16816gemm",
+/// "volta_sgemm"): "sm70", "sm80", ... or "" when the name carries none.
+inline std::string kernel_name_arch(std::string_view name) {
+    const auto word_at = [&](std::size_t i) {  // a marker starts the name or follows a non-letter
+        return i == 0 || !((name[i - 1] >= 'a' && name[i - 1] <= 'z') || (name[i - 1] >= 'A' && name[i - 1] <= 'Z'));
+    };
+    for (std::size_t i = name.find("sm"); i != std::string_view::npos; i = name.find("sm", i + 1)) {
+        if (!word_at(i) || i + 4 > name.size()) continue;
+        std::size_t j = i + 2;
+        while (j < name.size() && j < i + 5 && name[j] >= '0' && name[j] <= '9') ++j;
+        const std::size_t digits = j - i - 2;
+        if (digits < 2 || digits > 3) continue;
+        if (j < name.size() && name[j] != '_' && name[j] != 'a' && name[j] != 'f') continue;
+        return "sm" + std::string(name.substr(i + 2, digits));
+    }
+    // CUTLASS 2.x instance names: "cutlass_70_wmma_tensorop_...", "cutlass_80_tensorop_...".
+    for (std::size_t i = name.find("cutlass_"); i != std::string_view::npos; i = name.find("cutlass_", i + 1))
+        if (i + 11 <= name.size() && name[i + 8] >= '0' && name[i + 8] <= '9' && name[i + 9] >= '0' &&
+            name[i + 9] <= '9' && name[i + 10] == '_')
+            return "sm" + std::string(name.substr(i + 8, 2));
+    for (const auto& [marker, arch] : {std::pair<std::string_view, std::string_view>{"volta_", "sm70"},
+                                       {"turing_", "sm75"},
+                                       {"ampere_", "sm80"},
+                                       {"hopper_", "sm90"}})
+        for (std::size_t i = name.find(marker); i != std::string_view::npos; i = name.find(marker, i + 1))
+            if (word_at(i)) return std::string(arch);
+    return {};
+}
+}  // namespace detail::gpu_match
+
+/// The catalog entry a trace without device properties is assumed to have run on, told from the
+/// architecture its kernel names carry (the most common marker wins). Each architecture maps to
+/// its reference SKU: sm70 v100-sxm2-32gb, sm80 a100-sxm4-80gb, sm89 l40s, sm90 h100-sxm,
+/// sm100 b200, sm103 b300, sm120 rtx-pro-6000, sm121 gb10 (ours: the SKU most traces of that
+/// architecture come from). `id` is empty when no kernel name carries an architecture or the
+/// catalog lacks the entry; `reason` then says to pass --gpu.
+inline gpu_resolution resolve_by_kernel_names(const kernel_trace& t, const gpu_catalog& catalog) {
+    using namespace detail::gpu_match;
+    std::vector<std::pair<std::string, std::size_t>> counts;
+    std::size_t kernels = 0;
+    for (const auto& e : t.events) {
+        if (e.activity != gpu_activity::kernel) continue;
+        ++kernels;
+        const std::string arch = kernel_name_arch(e.name);
+        if (arch.empty()) continue;
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == arch; });
+        if (it == counts.end()) counts.push_back({arch, 1});
+        else ++it->second;
+    }
+    gpu_resolution r;
+    if (counts.empty()) {
+        r.reason = "the trace has no device properties and no kernel name carries an architecture "
+                   "(sm80_, sm90_, ampere_, ...): roofs unpriced; pass --gpu ID to price them";
+        return r;
+    }
+    const auto best = *std::max_element(counts.begin(), counts.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+    static const std::pair<std::string_view, std::string_view> reference[] = {
+        {"sm70", "v100-sxm2-32gb"}, {"sm80", "a100-sxm4-80gb"}, {"sm89", "l40s"},      {"sm90", "h100-sxm"},
+        {"sm100", "b200"},          {"sm103", "b300"},          {"sm120", "rtx-pro-6000"}, {"sm121", "gb10"}};
+    std::string id;
+    for (const auto& [arch, ref] : reference)
+        if (arch == best.first && catalog.find(ref)) id = std::string(ref);
+    const std::string seen = std::to_string(best.second) + " of " + std::to_string(kernels) +
+                             " kernel names carry " + best.first;
+    if (id.empty()) {
+        r.reason = "the trace has no device properties; " + seen +
+                   ", an architecture the catalog has no reference entry for: roofs unpriced; pass --gpu ID";
+        return r;
+    }
+    r.id = id;
+    r.method = "kernel names";
+    r.assumed = true;
+    r.candidates = {id};
+    r.reason = "the trace has no device properties; " + seen + ": assumed " + id + " (" +
+               catalog.find(id)->name + "), the reference " + best.first +
+               " entry; pass --gpu ID for the exact SKU";
+    return r;
+}
+
+/// A stand-in for a GPU nobody could name: every value unknown with `reason` as its note, no
+/// rate class supported as known, so every roof priced with it is unpriced and said.
+inline gpu_spec unknown_gpu_spec(const std::string& reason) {
+    gpu_spec g;
+    g.id = "unknown";
+    g.name = "unknown GPU";
+    g.arch = "unknown";
+    g.sm_arch = "unknown";
+    g.memory_type = "unknown";
+    for_each_spec_value(g, [&](const std::string&, spec_value& v, bool) { v = unknown(reason); });
+    return g;
 }
 
 }  // namespace roofline

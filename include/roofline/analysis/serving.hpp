@@ -101,7 +101,7 @@ struct serving_analysis {
     std::optional<double> sol_total_tokens_per_s, modeled_total_tokens_per_s;
 
     // What was achieved, and against which roof.
-    std::string achieved_metric;          ///< "output_throughput", "max_output_tokens_per_s", "total_throughput"
+    std::string achieved_metric;          ///< "output_throughput", "max_output_tokens_per_s", "total_throughput", "output_tput_per_gpu", "tput_per_gpu"
     std::optional<double> achieved_tokens_per_s;
     std::optional<double> fraction_of_modeled, fraction_of_sol;
     bool consistent = true;               ///< false when achieved exceeds the modeled roof
@@ -124,6 +124,10 @@ struct serving_analysis {
     verdict result;
     std::vector<std::string> notes;      ///< assumptions and model notes
     std::vector<std::string> warnings;   ///< inconsistencies worth acting on
+    /// Work the roofs could not price, one line per step ("decode step: bf16 ceiling unknown
+    /// (3.1 GFLOP left out)"): a ceiling the GPU lacks or whose value is unknown. Empty when
+    /// every FLOP and link byte was priced. The roofs then exclude that work (optimistic).
+    std::vector<std::string> unpriced;
 };
 
 namespace detail::serving {
@@ -239,6 +243,23 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                           std::to_string(per_instance));
     a.instances = setup.gpu_count / per_instance;
     const double c_instance = a.concurrency / a.instances;
+    // Tensor parallelism splits the attention heads: say what does not divide (engines refuse
+    // such a layout, or pad / replicate heads); the model splits evenly regardless.
+    {
+        const int tp = setup.layout.tp;
+        std::string bad;
+        if (tp > 1 && m.num_attention_heads > 0 && m.num_attention_heads % tp != 0)
+            bad = std::to_string(m.num_attention_heads) + " query heads";
+        if (tp > 1 && m.attention != attention_kind::mla && m.num_kv_heads > 0 &&
+            ((m.num_kv_heads >= tp && m.num_kv_heads % tp != 0) || (m.num_kv_heads < tp && tp % m.num_kv_heads != 0)))
+            bad += (bad.empty() ? "" : " and the ") + std::to_string(m.num_kv_heads) + " KV heads";
+        if (!bad.empty())
+            a.warnings.push_back("TP" + std::to_string(tp) + " does not divide the model's " + bad +
+                                 " (per GPU: " + fmt_num(static_cast<double>(m.num_attention_heads) / tp, 2) +
+                                 " query, " + fmt_num(static_cast<double>(m.num_kv_heads) / tp, 2) +
+                                 " KV heads): serving engines refuse this layout or pad heads; the model "
+                                 "splits the work evenly, as if it divided");
+    }
     // Pipeline stages each hold one of pp micro-batches (analysis/steady_state.hpp).
 
     // --- ceilings and links ---
@@ -249,12 +270,16 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         setup.modeled_ceilings_override ? *setup.modeled_ceilings_override : achievable_ceilings(sol_c, setup.fractions);
     a.ceilings_origin = sol_c.origin;
     if (setup.modeled_ceilings_override) a.ceilings_origin += "; modeled: " + mod_c.origin;
-    try {
-        a.sol_link = default_link_params(g, lk);
-    } catch (const usage_error&) {
-        if (per_instance > 1) throw;  // collectives need a link; one GPU does not
-        a.sol_link.beta_bytes_per_s = 1.0;
-        a.sol_link.source = "unused: one GPU per instance";
+    a.sol_link = link_params_or_unpriced(g, lk);
+    if (!a.sol_link.known()) {
+        if (per_instance > 1) {
+            a.warnings.push_back(a.sol_link.source + ": the " + std::to_string(per_instance) +
+                                 " GPUs of an instance exchange bytes no roof prices (pass --link, or a "
+                                 "--gpu-file entry with the link bandwidth)");
+        } else {
+            a.sol_link.beta_bytes_per_s = 1.0;
+            a.sol_link.source = "unused: one GPU per instance";
+        }
     }
     if (setup.link_override) {
         a.modeled_link = *setup.link_override;
@@ -322,6 +347,15 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     a.decode_sol_step_s = dec.sol.lower_bound_s;
     a.decode_modeled_step_s = dec.modeled.lower_bound_s;
     for (const auto& n : dec.modeled_model.notes) a.notes.push_back(n);
+    const auto report_unpriced = [&](const priced_step& p, const char* what) {
+        const std::string u = unpriced_summary(step_unpriced(p.sol), sol_link_c);
+        if (u.empty()) return;
+        a.unpriced.push_back(std::string(what) + ": " + u);
+        a.warnings.push_back(std::string(what) + ": " + u +
+                             ": the roofs leave this work out and are optimistic (a --gpu-file entry with the "
+                             "missing ceiling prices it)");
+    };
+    report_unpriced(dec, "decode step");
 
     // --- prefill, per prompt token ---
     std::optional<priced_step> pre;
@@ -332,6 +366,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         pre = price(m, chunk.batch(), setup, sol_link_c, mod_link_c, a.sol_link, a.modeled_link);
         a.prefill_sol_s_per_token = pre->sol.lower_bound_s / pre_tokens;
         a.prefill_modeled_s_per_token = pre->modeled.lower_bound_s / pre_tokens;
+        report_unpriced(*pre, "prefill chunk");
     }
 
     // --- steady-state roofs ---
@@ -380,6 +415,21 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
         a.achieved_tokens_per_s = run.total_throughput_tok_per_s;
         a.fraction_of_modeled = *a.achieved_tokens_per_s / *a.modeled_total_tokens_per_s;
         a.fraction_of_sol = *a.achieved_tokens_per_s / *a.sol_total_tokens_per_s;
+    } else if (run.output_tput_per_gpu_tok_per_s) {
+        // InferenceX aggregated results give throughput per GPU: times the GPUs serving the run.
+        a.achieved_metric = "output_tput_per_gpu";
+        a.achieved_tokens_per_s = *run.output_tput_per_gpu_tok_per_s * setup.gpu_count;
+        a.fraction_of_modeled = *a.achieved_tokens_per_s / a.modeled_output_tokens_per_s;
+        a.fraction_of_sol = *a.achieved_tokens_per_s / a.sol_output_tokens_per_s;
+        a.notes.push_back("compared: output_tput_per_gpu " + fmt_num(*run.output_tput_per_gpu_tok_per_s, 1) +
+                          " tok/s x " + std::to_string(setup.gpu_count) + " GPUs (InferenceX per-GPU throughput)");
+    } else if (run.tput_per_gpu_tok_per_s && a.modeled_total_tokens_per_s) {
+        a.achieved_metric = "tput_per_gpu";
+        a.achieved_tokens_per_s = *run.tput_per_gpu_tok_per_s * setup.gpu_count;
+        a.fraction_of_modeled = *a.achieved_tokens_per_s / *a.modeled_total_tokens_per_s;
+        a.fraction_of_sol = *a.achieved_tokens_per_s / *a.sol_total_tokens_per_s;
+        a.notes.push_back("compared: tput_per_gpu " + fmt_num(*run.tput_per_gpu_tok_per_s, 1) + " tok/s x " +
+                          std::to_string(setup.gpu_count) + " GPUs (InferenceX per-GPU total throughput)");
     } else if (run.max_output_tokens_per_s) {
         // Without lengths only the decode roof is known; the peak 1-s output rate is the best
         // measure of decode speed the file has (prefill is cheapest per token, so peaks are decode).
@@ -533,7 +583,7 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
     const bool near = a.fraction_of_modeled && *a.fraction_of_modeled >= th.near_ceiling;
     const std::string achieved_txt = a.achieved_tokens_per_s
         ? fmt_num(*a.achieved_tokens_per_s) + " tok/s (" + a.achieved_metric + ") is " + fmt_pct(*a.fraction_of_modeled) +
-              " of the modeled " + fmt_num(a.achieved_metric == "total_throughput" ? *a.modeled_total_tokens_per_s
+              " of the modeled " + fmt_num((a.achieved_metric == "total_throughput" || a.achieved_metric == "tput_per_gpu") ? *a.modeled_total_tokens_per_s
                                                                                    : a.modeled_output_tokens_per_s) +
               " tok/s"
         : std::string("no achieved throughput to compare");

@@ -56,14 +56,13 @@ inline double link_bandwidth_bytes_per_s(const gpu_spec& g, link_kind link) {
 }
 
 /// Datasheet ceilings of a GPU over a given link. Dense tensor peaks (never sparse), DRAM
-/// bandwidth as the catalog gives it, L2 bandwidth where known.
-/// Throws `usage_error` when the GPU's memory bandwidth is unknown (nothing can be priced).
+/// bandwidth as the catalog gives it, L2 bandwidth where known. Unknown values stay NaN (a DRAM
+/// bandwidth nobody knows leaves DRAM bytes unpriced), never an exception.
 inline ceilings datasheet_ceilings(const gpu_spec& g, link_kind link) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     ceilings c;
     for (auto k : all_peak_keys) c.flops_at(k) = g.dense_flops_per_s(k).value_or(nan);
-    c.bytes_at(memory_level::dram) =
-        g.memory_bandwidth_bytes_per_s.require(g.id, "memory_bandwidth_bytes_per_s");
+    c.bytes_at(memory_level::dram) = g.memory_bandwidth_bytes_per_s.value_or(nan);
     c.bytes_at(memory_level::l2) = g.l2_bandwidth_bytes_per_s.value_or(nan);
     c.bytes_at(memory_level::smem) = nan;
     c.link = link;

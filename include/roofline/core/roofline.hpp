@@ -42,10 +42,35 @@ struct roof_times {
     /// Largest roof time over the second largest (>= 1; infinity when only one is non-zero):
     /// how clear the predicted bound is.
     double margin = 1.0;
+    /// FLOP per rate class that could not be priced: the GPU lacks the class (ceiling 0) or its
+    /// ceiling is unknown (NaN). They are left out of `compute_s`, so `lower_bound_s` is still a
+    /// lower bound, only a looser one; `unpriced_summary` says what was left out.
+    std::array<double, peak_key_count> unpriced_flops{};
+    /// Link bytes left out because the link's bandwidth is unknown (or the GPU has no such link).
+    double unpriced_link_bytes = 0.0;
+
+    /// True when every FLOP and link byte of the workload was priced.
+    bool fully_priced() const {
+        for (double f : unpriced_flops)
+            if (f > 0.0) return false;
+        return unpriced_link_bytes <= 0.0;
+    }
 };
 
 namespace detail {
-inline double priced(double work, double ceiling, const char* what) {
+/// Time of `work` at `ceiling`, or 0 with `*unpriced += work` when the ceiling is unknown (NaN)
+/// or absent (<= 0).
+inline double priced(double work, double ceiling, double* unpriced) {
+    if (work <= 0.0) return 0.0;
+    if (std::isnan(ceiling) || ceiling <= 0.0) {
+        *unpriced += work;
+        return 0.0;
+    }
+    return work / ceiling;
+}
+/// Time of `work` at `ceiling`; throws `usage_error` when the ceiling is unknown or absent (for
+/// callers that must not guess, e.g. a calibrated curve's fallback).
+inline double priced_or_throw(double work, double ceiling, const char* what) {
     if (work <= 0.0) return 0.0;
     if (std::isnan(ceiling))
         throw usage_error(std::string("the ") + what + " ceiling is unknown for this GPU");
@@ -56,12 +81,15 @@ inline double priced(double work, double ceiling, const char* what) {
 }  // namespace detail
 
 /// The least time `w` can take on `c`, and which roof sets it.
-/// Throws `usage_error` when `w` needs a rate class the GPU lacks or whose peak is unknown, or
-/// link bytes over a link of unknown bandwidth. Memory levels of unknown bandwidth are skipped.
+/// Never throws for a missing ceiling: work on a rate class the GPU lacks or whose peak is
+/// unknown, and link bytes over a link of unknown bandwidth, are left unpriced and recorded in
+/// `unpriced_flops` / `unpriced_link_bytes` (report them with `unpriced_summary`). Memory levels
+/// of unknown bandwidth are skipped (their bytes are never turned into time).
 inline roof_times time_lower_bound(const workload& w, const ceilings& c) {
     roof_times t;
     for (auto k : all_peak_keys) {
-        const double s = detail::priced(w.flops_at(k), c.flops_at(k), std::string(to_string(k)).c_str());
+        const double s =
+            detail::priced(w.flops_at(k), c.flops_at(k), &t.unpriced_flops[static_cast<std::size_t>(k)]);
         (is_tensor(k) ? t.tensor_s : t.vector_s) += s;
     }
     t.compute_s = std::max(t.tensor_s, t.vector_s);
@@ -73,7 +101,7 @@ inline roof_times time_lower_bound(const workload& w, const ceilings& c) {
             t.memory_bottleneck = static_cast<memory_level>(i);
         }
     }
-    t.link_s = detail::priced(w.link_bytes, c.link_bytes_per_s, "interconnect bandwidth");
+    t.link_s = detail::priced(w.link_bytes, c.link_bytes_per_s, &t.unpriced_link_bytes);
     t.latency_s = w.launches * c.launch_latency_s + w.latency_s;
 
     const double roof = std::max({t.compute_s, t.memory_s, t.link_s});
@@ -87,6 +115,35 @@ inline roof_times time_lower_bound(const workload& w, const ceilings& c) {
     std::sort(terms.begin(), terms.end(), [](double a, double b) { return a > b; });
     t.margin = terms[1] > 0.0 ? terms[0] / terms[1] : std::numeric_limits<double>::infinity();
     return t;
+}
+
+/// What `t` left unpriced on ceilings `c`, one clause per rate class or link, e.g.
+/// "bf16 ceiling unknown (2.1 GFLOP left out)", "this GPU has no fp4 units (1.0 GFLOP left out)",
+/// "interconnect bandwidth unknown (4.2 MB left out)". Empty when everything was priced.
+inline std::string unpriced_summary(const roof_times& t, const ceilings& c) {
+    const auto amount = [](double v, const char* unit) {
+        const char* prefix[] = {"", "k", "M", "G", "T", "P"};
+        int i = 0;
+        while (v >= 1000.0 && i < 5) {
+            v /= 1000.0;
+            ++i;
+        }
+        std::string num = std::to_string(std::round(v * 10.0) / 10.0);
+        num = num.substr(0, num.find('.') + 2);
+        return num + " " + prefix[i] + unit;
+    };
+    std::string out;
+    const auto add = [&](const std::string& clause) { out += (out.empty() ? "" : "; ") + clause; };
+    for (auto k : all_peak_keys) {
+        const double f = t.unpriced_flops[static_cast<std::size_t>(k)];
+        if (f <= 0.0) continue;
+        const std::string key(to_string(k));
+        add((std::isnan(c.flops_at(k)) ? key + " ceiling unknown" : "this GPU has no " + key + " units") + " (" +
+            amount(f, "FLOP") + " left out)");
+    }
+    if (t.unpriced_link_bytes > 0.0)
+        add("interconnect bandwidth unknown (" + amount(t.unpriced_link_bytes, "B") + " left out)");
+    return out;
 }
 
 /// Fraction of each ceiling a measured time reached (1.0 = at the ceiling).

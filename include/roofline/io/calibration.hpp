@@ -289,7 +289,9 @@ inline calibration read_calibration(const std::string& path) {
     if (std::filesystem::is_directory(path, dir_ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open the calibration file");
+    io::detail::check_json_file_size(path, "calibration file");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    io::detail::check_json_nesting(path, text);
     nlohmann::json doc;
     try {
         doc = nlohmann::json::parse(text);

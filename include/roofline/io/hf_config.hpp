@@ -53,8 +53,10 @@ inline json read_json_file(const std::string& path) {
     if (std::filesystem::is_directory(path, ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open file");
+    io::detail::check_json_file_size(path, "model config");
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (text.empty()) throw parse_error(path, "", "", "file is empty");
+    io::detail::check_json_nesting(path, text);
     try {
         return json::parse(text);
     } catch (const json::parse_error& e) {

@@ -105,8 +105,22 @@ inline const char* kineto_time_problem(const chrome_event& e) {
     return nullptr;
 }
 
+/// The category of an event in today's spelling: old Kineto traces (PyTorch 1.8-1.10) wrote
+/// "Kernel", "Memcpy", "Memset", "Runtime" and "Operator" for today's "kernel", "gpu_memcpy",
+/// "gpu_memset", "cuda_runtime" and "cpu_op" (HolisticTraceAnalysis trace_file_list/ has such a
+/// trace: its 4 kernels read as "no GPU activity" before). Other categories pass unchanged.
+inline std::string_view kineto_category(std::string_view c) {
+    if (c == "Kernel") return "kernel";
+    if (c == "Memcpy") return "gpu_memcpy";
+    if (c == "Memset") return "gpu_memset";
+    if (c == "Runtime") return "cuda_runtime";
+    if (c == "Operator") return "cpu_op";
+    return c;
+}
+
 /// True for the categories the readers use (and therefore validate).
 inline bool kineto_used_category(std::string_view c) {
+    c = kineto_category(c);
     return c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset" || c == "cuda_runtime" || c == "cuda_driver" ||
            c == "cpu_op" || c == "user_annotation" || c == "gpu_user_annotation";
 }
@@ -185,7 +199,7 @@ public:
         count_category(e);
         if (e.ph != "X") return;  // metadata, instants, flows, counters: nothing to keep
         enum class kind { gpu, runtime, op, annotation, gpu_annotation, ignore } k = kind::ignore;
-        const std::string_view c = e.cat;
+        const std::string_view c = kineto_category(e.cat);
         gpu_activity activity = gpu_activity::kernel;
         if (c == "kernel") k = kind::gpu;
         else if (c == "gpu_memcpy") k = kind::gpu, activity = gpu_activity::memcpy;
@@ -630,9 +644,10 @@ inline trace_summary summarize_kineto(const std::string& path, const kernel_rule
             if (e.ph != "X" || !io::detail::kineto_used_category(e.cat)) return;
             if (const char* problem = io::detail::kineto_time_problem(e)) return st.skip(problem);
             gpu_activity a = gpu_activity::kernel;
-            if (e.cat == "gpu_memcpy") a = gpu_activity::memcpy;
-            else if (e.cat == "gpu_memset") a = gpu_activity::memset;
-            else if (e.cat != "kernel") return;  // launches, ops, annotations: validated above
+            const std::string_view cat = io::detail::kineto_category(e.cat);
+            if (cat == "gpu_memcpy") a = gpu_activity::memcpy;
+            else if (cat == "gpu_memset") a = gpu_activity::memset;
+            else if (cat != "kernel") return;  // launches, ops, annotations: validated above
             if (e.name.empty()) return st.skip("missing_name");
             auto it = names.find(std::string(e.name));
             if (it == names.end()) {

@@ -149,6 +149,7 @@ enum class measurement_format {
     ncu_csv,             ///< ncu --csv (raw or details page)
     nvidia_smi_csv,      ///< nvidia-smi --query-gpu CSV (header-less logs need their field list)
     kineto_trace,        ///< PyTorch profiler (Kineto) trace, .json or .json.gz
+    nvidia_smi_dmon,     ///< nvidia-smi dmon output ("# gpu   pwr gtemp ..." header)
 };
 
 /// "roofline.ceilings/1", "roofline.kernels/1", "validation sweep", ...
@@ -165,6 +166,7 @@ inline std::string to_string(measurement_format f) {
         case measurement_format::ncu_csv: return "Nsight Compute CSV";
         case measurement_format::nvidia_smi_csv: return "nvidia-smi CSV";
         case measurement_format::kineto_trace: return "Kineto trace";
+        case measurement_format::nvidia_smi_dmon: return "nvidia-smi dmon";
     }
     return "unknown";
 }
@@ -225,6 +227,13 @@ inline measurement_format detect_measurement_format(const std::string& path) {
         };
         if (phase("gemm") || phase("copy")) return measurement_format::power_phases_json;
         return measurement_format::unknown;
+    }
+    if (i + 1 < head.size() && head[i] == '#') {
+        // nvidia-smi dmon: "# gpu   pwr gtemp ..." (the first column is always the GPU).
+        std::size_t j = i + 1;
+        while (j < head.size() && (head[j] == ' ' || head[j] == '\t')) ++j;
+        if (head.compare(j, 3, "gpu") == 0)
+            return measurement_format::nvidia_smi_dmon;
     }
     if (head.find("\"ID\",\"Process ID\"") != std::string::npos) return measurement_format::ncu_csv;
     if (head.find("out-of-place") != std::string::npos && head.find("busbw") != std::string::npos)

@@ -274,11 +274,23 @@ inline kernel_trace read_nsys_gpu_trace(const std::string& path, const kernel_ru
         const auto ssm = finite(c_ssm), dsm = finite(c_dsm);
         if (ssm || dsm) e.shared_memory_bytes = ssm.value_or(0) * mb_scale(c_ssm) + dsm.value_or(0) * mb_scale(c_dsm);
         if (const auto b = finite(c_bytes)) e.bytes = *b * mb_scale(c_bytes);
-        if (c_dev >= 0) {  // "NVIDIA H100 80GB HBM3 (0)" -> 0
+        if (c_dev >= 0) {  // "NVIDIA H100 80GB HBM3 (0)" -> device 0 named "NVIDIA H100 80GB HBM3"
             const std::string& d = cells[static_cast<std::size_t>(c_dev)];
             const auto open = d.rfind('(');
             if (open != std::string::npos)
-                if (const auto k = parse_int(std::string_view(d).substr(open + 1, d.size() - open - 2))) e.device = static_cast<int>(*k);
+                if (const auto k = parse_int(std::string_view(d).substr(open + 1, d.size() - open - 2))) {
+                    e.device = static_cast<int>(*k);
+                    // The name before " (N)" is the device's name: the only device property an
+                    // nsys stats CSV carries, enough for `resolve_trace_gpu` to match by name.
+                    const std::string name(trim(std::string_view(d).substr(0, open)));
+                    if (!name.empty() && std::none_of(t.devices.begin(), t.devices.end(),
+                                                      [&](const device_properties& p) { return p.id == e.device; })) {
+                        device_properties p;
+                        p.id = e.device;
+                        p.name = name;
+                        t.devices.push_back(p);
+                    }
+                }
         }
         t.events.push_back(e);
         ++st.events_kept;

@@ -519,4 +519,35 @@ inline power_log read_nvidia_smi_dmon(const std::string& path) {
     return log;
 }
 
+/// True when the first non-blank line of `path` (plain or .gz) is an `nvidia-smi dmon` header:
+/// "#" followed by a "gpu" column ("# gpu   pwr gtemp ..."). False for anything else, and for a
+/// file that cannot be read (the reader then says why).
+inline bool looks_like_nvidia_smi_dmon(const std::string& path) {
+    try {
+        io::input_file in(path);
+        std::string head(4096, '\0');
+        head.resize(in.read(head.data(), head.size()));
+        std::size_t i = 0;
+        while (i < head.size() && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' || head[i] == '\t')) ++i;
+        if (i >= head.size() || head[i] != '#') return false;
+        const std::size_t end = head.find('\n', i);
+        std::string first = head.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1);
+        for (char& c : first)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        const std::size_t g = first.find("gpu");
+        return g != std::string::npos && first.find_first_not_of(" \t") == g;
+    } catch (const error&) {
+        return false;
+    }
+}
+
+/// Reads a power log in either form nvidia-smi writes: `dmon` output (told by its "# gpu" header,
+/// `read_nvidia_smi_dmon`) or a `--query-gpu` CSV, with or without a header
+/// (`read_nvidia_smi_csv`; a header-less log needs `options.query_fields`, the `--smi-fields`
+/// flag). Throws as those readers do.
+inline power_log read_power_log(const std::string& path, const nvidia_smi_options& options = {}) {
+    if (looks_like_nvidia_smi_dmon(path)) return read_nvidia_smi_dmon(path);
+    return read_nvidia_smi_csv(path, options);
+}
+
 }  // namespace roofline

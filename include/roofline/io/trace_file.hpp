@@ -6,6 +6,7 @@
 // content, not the name: an SQLite file starts with "SQLite format 3\0", JSON with '{' or '[',
 // an nsys report has a header with "Name" and a time column.
 
+#include <cstdio>  // std::fopen, std::fread
 #include <string>  // std::string
 
 #include "roofline/core/error.hpp"
@@ -17,6 +18,46 @@
 #include "roofline/trace/summary.hpp"
 
 namespace roofline {
+
+namespace detail::trace_file {
+/// What a file that is no trace holds, told from its first 4 KiB (gzip inflated), for the error
+/// message: "an ncu --csv report", "an nvidia-smi log (pass it with --power)", "nccl-tests output",
+/// "binary data (...)"; empty when it may be an nsys report (the nsys reader then decides).
+inline std::string other_kind(const std::string& path) {
+    std::string head(4096, '\0');
+    bool gzip = false;  // `io::input_file` inflates transparently: look at the raw first bytes
+    {
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        if (f) {
+            unsigned char m[2] = {0, 0};
+            gzip = std::fread(m, 1, 2, f) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+            std::fclose(f);
+        }
+    }
+    io::input_file in(path);
+    head.resize(in.read(head.data(), head.size()));
+    std::size_t binary = 0;
+    for (unsigned char c : head)
+        if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) ++binary;
+    const std::string wrapped = gzip ? " (inside gzip)" : "";
+    if (!head.empty() && binary * 20 > head.size())
+        return "binary data" + wrapped + ": " + std::to_string(binary) + " of the first " +
+               std::to_string(head.size()) + " bytes are control characters";
+    if (head.find("\"ID\",\"Process ID\"") != std::string::npos || head.find("==PROF==") != std::string::npos)
+        return "an ncu --csv report" + wrapped + " (`roofline inspect --format ncu` reads it)";
+    if (head.find("out-of-place") != std::string::npos && head.find("busbw") != std::string::npos)
+        return "nccl-tests output" + wrapped + " (`roofline calibrate` reads it)";
+    const std::size_t i = head.find_first_not_of(" \t\r\n");
+    if (i != std::string::npos && head[i] == '#' && head.find("gpu", i) != std::string::npos &&
+        head.find("pwr") != std::string::npos)
+        return "an nvidia-smi dmon log" + wrapped + " (pass it with --power)";
+    const std::string first = head.substr(0, head.find('\n'));
+    if (first.find("power.draw") != std::string::npos ||
+        (first.find("timestamp") != std::string::npos && first.find("index") != std::string::npos))
+        return "an nvidia-smi --query-gpu log" + wrapped + " (pass it with --power)";
+    return {};
+}
+}  // namespace detail::trace_file
 
 /// Kinds of trace file `summarize_trace_file` reads.
 enum class trace_format { kineto, nsys_cuda_gpu_kern_sum, nsys_cuda_gpu_trace, nsys_sqlite };
@@ -45,6 +86,10 @@ inline trace_format detect_trace_format(const std::string& path) {
             break;
         }
     }
+    if (const std::string other = detail::trace_file::other_kind(path); !other.empty())
+        throw parse_error(path, "byte 0", "",
+                          other + ", not a trace (expected a Kineto/PyTorch profiler trace, an nsys stats CSV "
+                                  "report (cuda_gpu_trace, cuda_gpu_kern_sum) or an nsys SQLite export)");
     return detect_nsys_report(path) == nsys_report::cuda_gpu_trace ? trace_format::nsys_cuda_gpu_trace
                                                                     : trace_format::nsys_cuda_gpu_kern_sum;
 }

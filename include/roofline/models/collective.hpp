@@ -29,6 +29,7 @@
 
 #include <algorithm>    // std::min
 #include <cmath>        // std::ceil, std::log2, std::isfinite
+#include <limits>       // std::numeric_limits
 #include <cstdint>      // std::uint8_t
 #include <optional>     // std::optional
 #include <string>       // std::string
@@ -106,6 +107,9 @@ struct link_params {
     double base_latency_s = 0.0;    ///< fixed cost of one collective call (launch + sync), s
     bool p2p = true;                ///< direct peer access: enables one_shot / two_shot kernels
     std::string source;
+
+    /// True when the bandwidth is a finite positive number (else collective bytes go unpriced).
+    bool known() const { return std::isfinite(beta_bytes_per_s) && beta_bytes_per_s > 0.0; }
 };
 
 /// Default alpha-beta parameters for a GPU's link.
@@ -141,6 +145,24 @@ inline link_params default_link_params(const gpu_spec& g, link_kind link) {
             break;
     }
     return p;
+}
+
+/// `default_link_params`, or, when the GPU has no such link or its bandwidth is unknown (GB10,
+/// Jetson Thor: one GPU, no peer link), parameters with NaN bandwidth whose `source` says so:
+/// collectives priced with them keep their latency and leave their bytes unpriced.
+inline link_params link_params_or_unpriced(const gpu_spec& g, link_kind link) {
+    try {
+        return default_link_params(g, link);
+    } catch (const usage_error&) {
+        link_params p;
+        p.beta_bytes_per_s = std::numeric_limits<double>::quiet_NaN();
+        p.base_latency_s = units::us(3.6);
+        p.alpha_s = units::us(link == link_kind::nvlink ? 0.47 : link == link_kind::pcie ? 1.0 : 2.96);
+        p.p2p = link != link_kind::pcie_no_p2p;
+        p.source = g.id + " has no " + std::string(to_string(link)) +
+                   " bandwidth known: collective bytes unpriced (latency: NCCL tuning.cc)";
+        return p;
+    }
 }
 
 /// The cost of one collective.
@@ -186,13 +208,16 @@ inline double busbw(collective_op op, int ranks, double bytes, double time_s) {
 }
 
 /// Cost of `op` on a buffer of `bytes` (S as nccl-tests counts it) over `ranks` ranks with
-/// `algorithm` on link `p`. Throws `usage_error` for ranks < 1, negative bytes, a direct
-/// algorithm without P2P, or two_shot for anything but all_reduce.
+/// `algorithm` on link `p`. A link of unknown bandwidth (`!p.known()`) prices the latency only
+/// (`bandwidth_s` 0; `link_bytes` stay in `work()` for the roofline to report as unpriced).
+/// Throws `usage_error` for ranks < 1, negative bytes, a negative bandwidth, a direct algorithm
+/// without P2P, or two_shot for anything but all_reduce.
 inline collective_cost collective_time(collective_op op, double bytes, int ranks, const link_params& p,
                                        collective_algorithm algorithm = collective_algorithm::ring) {
     if (ranks < 1) throw usage_error("collective: ranks must be >= 1");
     if (!(bytes >= 0.0)) throw usage_error("collective: bytes must be >= 0");
-    if (!(p.beta_bytes_per_s > 0.0)) throw usage_error("collective: link bandwidth must be positive");
+    if (p.beta_bytes_per_s <= 0.0 || std::isinf(p.beta_bytes_per_s))
+        throw usage_error("collective: link bandwidth must be positive");
     const bool direct = algorithm == collective_algorithm::one_shot || algorithm == collective_algorithm::two_shot;
     if (direct && !p.p2p)
         throw usage_error("collective: " + std::string(to_string(algorithm)) +
@@ -228,7 +253,7 @@ inline collective_cost collective_time(collective_op op, double bytes, int ranks
             break;
     }
     c.latency_s = p.base_latency_s + c.steps * p.alpha_s;
-    c.bandwidth_s = c.link_bytes / p.beta_bytes_per_s;
+    c.bandwidth_s = p.known() ? c.link_bytes / p.beta_bytes_per_s : 0.0;
     c.time_s = c.latency_s + c.bandwidth_s;
     if (c.time_s > 0.0) {
         c.algbw_bytes_per_s = bytes / c.time_s;

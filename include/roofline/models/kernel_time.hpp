@@ -129,14 +129,14 @@ struct kernel_curve {
         const double f = effective_flops(k);
         if (f <= 0) return 0.0;
         if (std::isfinite(flops_per_clock) && flops_per_clock > 0) return f / (flops_per_clock * clock_hz);
-        return detail::priced(f, fallback.flops_at(k.peak), std::string(to_string(k.peak)).c_str());
+        return detail::priced_or_throw(f, fallback.flops_at(k.peak), std::string(to_string(k.peak)).c_str());
     }
     /// Memory time of `k`: B / W, or B / the DRAM ceiling of `fallback` when W is not identified.
     double memory_time_s(const kernel_features& k, const ceilings& fallback) const {
         if (k.dram_bytes <= 0) return 0.0;
         const double w = std::isfinite(bytes_per_s) && bytes_per_s > 0 ? bytes_per_s
                                                                           : fallback.bytes_at(memory_level::dram);
-        return detail::priced(k.dram_bytes, w, "DRAM bandwidth");
+        return detail::priced_or_throw(k.dram_bytes, w, "DRAM bandwidth");
     }
     /// Device time: t_fixed + max(compute, memory).
     double device_time_s(const kernel_features& k, double clock_hz, const ceilings& fallback) const {

@@ -259,7 +259,7 @@ inline step_model model_step(const model_config& c, const step_batch& batch, con
     step_model s;
     s.layout = layout;
     s.kv_cache = opt.kv_cache.value_or(c.quant.kv_cache);
-    s.link = opt.link_override ? *opt.link_override : default_link_params(g, opt.link.value_or(g.default_link()));
+    s.link = opt.link_override ? *opt.link_override : link_params_or_unpriced(g, opt.link.value_or(g.default_link()));
     const int tp = layout.tp, dp = layout.dp, ep = layout.ep, moe_tp = layout.moe_tp();
     const double h = c.hidden_size, act_b = bytes_per_element(opt.activations);
     const double T = batch.tokens(), T_dp = T / dp;
@@ -462,6 +462,10 @@ inline step_model model_step(const model_config& c, const step_batch& batch, con
 struct phase_time {
     double lower_bound_s = 0;
     double compute_s = 0, memory_s = 0, link_s = 0, latency_s = 0;
+    /// FLOP per rate class and link bytes left unpriced (unknown or absent ceiling; see
+    /// `roof_times::unpriced_flops`), summed over the phase's layers.
+    std::array<double, peak_key_count> unpriced_flops{};
+    double unpriced_link_bytes = 0;
     /// The bound of the layers that account for most of the phase's time.
     bound predicted = bound::latency;
 };
@@ -483,8 +487,20 @@ struct step_time {
     double share(step_phase p) const { return lower_bound_s > 0 ? at(p).lower_bound_s / lower_bound_s : 0.0; }
 };
 
+/// The roof times of a whole step's unpriced work (FLOP per class and link bytes, summed over its
+/// phases), for `unpriced_summary`.
+inline roof_times step_unpriced(const step_time& t) {
+    roof_times r;
+    for (const auto& p : t.phases) {
+        for (std::size_t k = 0; k < peak_key_count; ++k) r.unpriced_flops[k] += p.unpriced_flops[k];
+        r.unpriced_link_bytes += p.unpriced_link_bytes;
+    }
+    return r;
+}
+
 /// The least time each phase of `s` takes on `ceil` (per layer, then summed), and the step's.
-/// Throws `usage_error` when a phase needs a rate class the ceilings lack.
+/// Work on a rate class the ceilings lack or do not know is left unpriced and summed into each
+/// phase's `unpriced_flops` (never an exception); `step_unpriced` totals them.
 inline step_time price_step(const step_model& s, const ceilings& ceil) {
     step_time t;
     for (std::size_t i = 0; i < step_phase_count; ++i) {
@@ -497,6 +513,8 @@ inline step_time price_step(const step_model& s, const ceilings& ceil) {
             pt.memory_s += r.memory_s;
             pt.link_s += r.link_s;
             pt.latency_s += r.latency_s;
+            for (std::size_t k = 0; k < peak_key_count; ++k) pt.unpriced_flops[k] += r.unpriced_flops[k];
+            pt.unpriced_link_bytes += r.unpriced_link_bytes;
             by_bound[static_cast<std::size_t>(r.predicted)] += r.lower_bound_s;
         };
         for (const auto& l : s.layers) add(l.phases[i]);

@@ -312,7 +312,7 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
                                                : nlohmann::ordered_json(power_file)}};
     j["gpu"] = {
         {"id", a.gpu.id},         {"name", a.gpu_name},           {"method", a.gpu.method},
-        {"reason", a.gpu.reason}, {"ambiguous", a.gpu.ambiguous}, {"candidates", a.gpu.candidates},
+        {"reason", a.gpu.reason}, {"ambiguous", a.gpu.ambiguous}, {"assumed", a.gpu.assumed}, {"candidates", a.gpu.candidates},
         {"device", a.device},     {"devices", a.devices}};
     nlohmann::ordered_json v;
     v["bound"] = a.window.bound_name();

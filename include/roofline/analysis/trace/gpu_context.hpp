@@ -6,6 +6,7 @@
 #include <cstddef>    // std::size_t
 #include <limits>     // std::numeric_limits
 #include <map>        // std::map
+#include <memory>     // std::shared_ptr
 #include <optional>   // std::optional
 #include <string>     // std::string
 #include <vector>     // std::vector
@@ -28,6 +29,9 @@ struct trace_gpu_context {
     const kernel_trace* trace = nullptr;
     const trace_analysis_options* options = nullptr;
     const gpu_spec* gpu = nullptr;
+    /// Owns the entry when the GPU is unknown (`unknown_gpu_spec`: no roof priced); `gpu` points
+    /// into it. Shared, so copies of the context stay valid.
+    std::shared_ptr<const gpu_spec> owned_gpu;
     const device_properties* props = nullptr;  ///< the device's properties, if the trace has them
     int device = -1;
     std::vector<int> devices;       ///< devices with activity
@@ -51,8 +55,10 @@ inline int power_log_index(const power_log* log, int device) {
 
 /// Picks the device (`options.device`, else the busiest), resolves its GPU and prices the
 /// ceilings. Adds to `a`: device, devices, gpu, gpu_name, datasheet, reference clock, notes and
-/// warnings. Throws `usage_error` for a trace without activity, a device without activity, or a
-/// GPU that cannot be resolved.
+/// warnings. A GPU that cannot be resolved is analysed as `unknown_gpu_spec` (no roof priced; a
+/// warning names --gpu); kernel names may give the architecture when the trace has no device
+/// properties. Throws `usage_error` for a trace without activity, a device without activity, or
+/// an AMD GPU (not in the catalog).
 inline trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& catalog,
                                           const trace_analysis_options& options,
                                           trace_analysis& a) {
@@ -89,8 +95,17 @@ inline trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catal
         if (d.id == c.device) c.props = &d;
     if (!c.props && !t.devices.empty()) c.props = &t.devices.front();
     a.gpu = resolve_trace_gpu(c.props, catalog, log_limit, options.gpu_id);
-    if (a.gpu.id.empty()) throw usage_error(t.file + ": " + a.gpu.reason);
-    const gpu_spec& g = catalog.at(a.gpu.id);
+    // No device properties (or none the catalog knows): kernel names may give the architecture;
+    // else every roof stays unknown and the timeline, phases, steps and overlap still come out.
+    if (a.gpu.id.empty() && c.props && a.gpu.reason.find("AMD GPU") != std::string::npos)
+        throw usage_error(t.file + ": " + a.gpu.reason);
+    if (a.gpu.id.empty() && !c.props) a.gpu = resolve_by_kernel_names(t, catalog);
+    if (a.gpu.assumed && !a.gpu.ambiguous) a.notes.push_back("GPU " + a.gpu.reason);
+    if (a.gpu.id.empty()) {
+        a.warnings.push_back("no GPU known: " + a.gpu.reason);
+        c.owned_gpu = std::make_shared<const gpu_spec>(unknown_gpu_spec(a.gpu.reason));
+    }
+    const gpu_spec& g = c.owned_gpu ? *c.owned_gpu : catalog.at(a.gpu.id);
     c.gpu = &g;
     a.gpu_name = g.name;
     a.device = c.device;

@@ -1,6 +1,7 @@
 #pragma once
 // SM120 (Blackwell RTX, compute capability 12.0): RTX PRO 6000 Blackwell (Workstation 600 W,
-// Max-Q 300 W, Server) and GeForce RTX 5090. All four are the GB202 chip.
+// Max-Q 300 W, Server), RTX PRO 5000 Blackwell (48 and 72 GB) and GeForce RTX 5090, all GB202;
+// RTX PRO 4500 Blackwell and GeForce RTX 5080, GB203.
 //
 // What sets SM120 apart from the datacenter parts, and why the entries look as they do:
 //  * 100 KiB shared memory per SM and 99 KiB per block (101376 B) against 228/227 KiB on
@@ -269,6 +270,153 @@ inline gpu_spec rtx_5090() {
     g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(104.8), "[S14]", "vector");
     g.peak(peak_key::fp64).dense_flops_per_s =
         unknown("not published for GeForce; 1:64 of FP32 would give ~1.6 TF (UNCONF)");
+    return g;
+}
+
+namespace detail {
+
+/// Dense tensor peaks of an RTX PRO part with `sms` SMs at `clock_hz`: FP32 accumulate at the
+/// full rate, FP4 4096 / FP8 2048 / BF16 and FP16 1024 / TF32 256 FLOP/clk/SM (GB202 rates
+/// [S27][S24], assumed for GB203). `clock_note` says where the clock comes from.
+inline void rtx_pro_tensor_peaks(gpu_spec& g, int sms, double clock_hz, const std::string& clock_note,
+                                 const std::string& src) {
+    using namespace roofline::units;
+    struct rate {
+        peak_key k;
+        double per_sm;
+        const char* per_sm_source;
+    };
+    for (const rate r : {rate{peak_key::fp4, 4096, "[S27]"}, rate{peak_key::fp8, 2048, "[S27]"},
+                         rate{peak_key::fp16, 1024, "[S24]"}, rate{peak_key::bf16, 1024, "[S24]"},
+                         rate{peak_key::tf32, 256, "[S15]"}}) {
+        auto& p = g.peak(r.k);
+        p.flops_per_clock_per_sm = derived_value(r.per_sm, r.per_sm_source, "d: GB202 per-SM rate");
+        p.dense_flops_per_s = derived_value(
+            r.per_sm * sms * clock_hz, src + r.per_sm_source,
+            "d: " + std::to_string(static_cast<int>(r.per_sm)) + " FLOP/clk/SM x " +
+                std::to_string(sms) + " SMs x " + clock_note);
+    }
+    g.peak(peak_key::fp6).dense_flops_per_s =
+        unknown("no FP6 figure published (expected at the FP8 rate, UNCONF)");
+    g.peak(peak_key::int8).dense_flops_per_s = unknown("no INT8 figure published (UNCONF)");
+    g.p2p = cited(1, "[S18]", "RTX PRO: PCIe P2P with the stock driver (as RTX PRO 6000)");
+    g.pcie_gen = cited(5, "[S46]");
+    g.pcie_bandwidth_bytes_per_s = cited(gb_per_s(64), "[S46]", "Gen5 x16: 64 GB/s per direction");
+}
+
+}  // namespace detail
+
+/// NVIDIA RTX PRO 5000 Blackwell (GB202 with 110 SMs, 300 W; 48 GB, or 72 GB with 3 GB modules).
+inline gpu_spec rtx_pro_5000(int memory_gb) {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = memory_gb == 48 ? "rtx-pro-5000" : "rtx-pro-5000-72gb";
+    g.name = "NVIDIA RTX PRO 5000 Blackwell " + std::to_string(memory_gb) + "GB";
+    // Assumed: the string public logs show; not in this project's samples.
+    g.device_names = {memory_gb == 48 ? "NVIDIA RTX PRO 5000 Blackwell" : "NVIDIA RTX PRO 5000 72GB Blackwell"};
+    detail::sm120_common(g);
+    g.sm_count = cited(110, "[S46]", "14080 CUDA cores");
+    g.base_clock_hz = unknown("not used here (UNCONF)");
+    // NVIDIA's 2064 AI TOPS (sparse FP4) / 2 / (110 x 4096) = 2.29 GHz: the clock the tensor
+    // figure assumes; the third-party boost figure is 2377 MHz.
+    const double clock_hz = tflops(2064) / 2 / (110 * 4096.0);
+    g.boost_clock_hz = cited(mhz(2377), "[S46]", "third-party figure");
+    g.tensor_clock_hz = derived_value(clock_hz, "[S46]", "d: 2064 AI TOPS / 2 / (110 x 4096) = 2.29 GHz");
+    g.max_clock_hz = unknown("not reported (UNCONF)");
+    g.memory_bytes = cited(gb(memory_gb), "[S46]", "GDDR7 with ECC, 384-bit");
+    g.memory_bandwidth_bytes_per_s = cited(gb_per_s(1344), "[S46]");
+    g.l2_bytes = cited(96 * mib, "[S46]", "third-party figure");
+    g.power_limit_w = cited(300, "[S46]");
+    g.power_limit_min_w = unknown("not published");
+    g.power_limit_max_w = cited(300, "[S46]");
+    detail::rtx_pro_tensor_peaks(g, 110, clock_hz, "2.29 GHz", "[S46]");
+    g.peak(peak_key::fp4).sparse_flops_per_s = cited(tflops(2064), "[S46]", "'AI TOPS'");
+    g.peak(peak_key::fp32).dense_flops_per_s =
+        derived_value(14080 * 2 * mhz(2377), "[S46]", "d: 14080 cores x 2 x 2.377 GHz");
+    g.peak(peak_key::fp64).dense_flops_per_s =
+        derived_value(14080 * 2 * mhz(2377) / 64, "[S46][S15]", "d: FP32 / 64 (whitepaper v1.1 ratio)");
+    return g;
+}
+
+/// NVIDIA RTX PRO 4500 Blackwell 32 GB (GB203 with 82 SMs, 200 W).
+inline gpu_spec rtx_pro_4500() {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = "rtx-pro-4500";
+    g.name = "NVIDIA RTX PRO 4500 Blackwell 32GB";
+    // Assumed: the string public logs show; not in this project's samples.
+    g.device_names = {"NVIDIA RTX PRO 4500 Blackwell"};
+    detail::sm120_common(g);
+    g.sm_count = derived_value(82, "[S46]", "d: 10496 CUDA cores / 128 per SM");
+    g.base_clock_hz = cited(mhz(1590), "[S46]", "third-party figure");
+    g.boost_clock_hz = cited(mhz(2617), "[S46]", "third-party figure");
+    g.tensor_clock_hz = cited(mhz(2617), "[S46]",
+                              "boost; NVIDIA's AI TOPS figure was not reached, so the tensor "
+                              "peaks assume the boost clock (UNCONF)");
+    g.max_clock_hz = unknown("not reported (UNCONF)");
+    g.memory_bytes = cited(gb(32), "[S46]", "GDDR7 with ECC, 256-bit");
+    g.memory_bandwidth_bytes_per_s = cited(gb_per_s(896), "[S46]");
+    g.l2_bytes = cited(64 * mib, "[S46]", "third-party figure");
+    g.power_limit_w = cited(200, "[S46]");
+    g.power_limit_min_w = unknown("not published");
+    g.power_limit_max_w = cited(200, "[S46]");
+    detail::rtx_pro_tensor_peaks(g, 82, mhz(2617), "2.617 GHz", "[S46]");
+    g.peak(peak_key::fp32).dense_flops_per_s =
+        derived_value(10496 * 2 * mhz(2617), "[S46]", "d: 10496 cores x 2 x 2.617 GHz = 54.9 TF");
+    g.peak(peak_key::fp64).dense_flops_per_s =
+        derived_value(10496 * 2 * mhz(2617) / 64, "[S46][S15]", "d: FP32 / 64 (whitepaper v1.1 ratio)");
+    return g;
+}
+
+/// NVIDIA GeForce RTX 5080 16 GB (GB203 with 84 SMs, 360 W). GeForce: FP32 accumulate at half
+/// the FP16-accumulate rate for FP16/BF16/FP8, FP4 not halved, as the RTX 5090 [S12].
+inline gpu_spec rtx_5080() {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = "rtx-5080";
+    g.name = "NVIDIA GeForce RTX 5080";
+    // Assumed: the string public logs show; not in this project's samples.
+    g.device_names = {"NVIDIA GeForce RTX 5080"};
+    detail::sm120_common(g);
+    g.sm_count = derived_value(84, "[S47]", "d: 10752 CUDA cores / 128 per SM");
+    g.base_clock_hz = unknown("not used here (UNCONF)");
+    g.boost_clock_hz = cited(mhz(2617), "[S47]");
+    g.tensor_clock_hz = cited(mhz(2617), "[S47]", "1801 AI TOPS / 2 = 84 x 4096 x 2.617 GHz");
+    g.max_clock_hz = unknown("not reported (UNCONF)");
+    g.memory_bytes = cited(gb(16), "[S47]", "GDDR7, 256-bit, 30 Gbps");
+    g.memory_bandwidth_bytes_per_s = cited(gb_per_s(960), "[S47]");
+    g.l2_bytes = cited(64 * mib, "[S47]");
+    g.power_limit_w = cited(360, "[S47]", "total graphics power");
+    g.power_limit_min_w = unknown("not published");
+    g.power_limit_max_w = unknown("not published (board partners differ)");
+    g.pcie_gen = cited(5, "[S47]");
+    g.pcie_bandwidth_bytes_per_s =
+        derived_value(gb_per_s(64), "[S18]", "d: Gen5 x16 = 64 GB/s per direction (nominal)");
+    g.p2p = cited(0, "[S18]", "stock GeForce driver: no PCIe P2P");
+    const double clk = mhz(2617);
+    auto& fp4 = g.peak(peak_key::fp4);
+    fp4.dense_flops_per_s = derived_value(tflops(1801) / 2, "[S47]", "d: 1801 AI TOPS (sparse FP4) / 2");
+    fp4.sparse_flops_per_s = cited(tflops(1801), "[S47]", "'AI TOPS'");
+    fp4.flops_per_clock_per_sm = derived_value(4096, "[S12]", "d: as the RTX 5090");
+    auto& fp8 = g.peak(peak_key::fp8);
+    fp8.dense_flops_per_s = derived_value(1024 * 84 * clk, "[S12][S47]",
+                                          "d: 1024 FLOP/clk/SM (FP32 acc, as the RTX 5090) x 84 x 2.617 GHz");
+    fp8.dense_fp16_acc_flops_per_s = derived_value(2048 * 84 * clk, "[S12][S47]", "d: 2048 x 84 x 2.617 GHz");
+    fp8.flops_per_clock_per_sm = derived_value(1024, "[S12]", "d: as the RTX 5090");
+    for (auto k : {peak_key::fp16, peak_key::bf16}) {
+        auto& p = g.peak(k);
+        p.dense_flops_per_s = derived_value(512 * 84 * clk, "[S12][S47]",
+                                            "d: 512 FLOP/clk/SM (FP32 acc, as the RTX 5090) x 84 x 2.617 GHz");
+        p.flops_per_clock_per_sm = derived_value(512, "[S12]", "d: as the RTX 5090");
+    }
+    g.peak(peak_key::fp16).dense_fp16_acc_flops_per_s =
+        derived_value(1024 * 84 * clk, "[S12][S47]", "d: 1024 x 84 x 2.617 GHz");
+    g.peak(peak_key::bf16).dense_fp16_acc_flops_per_s = unknown("BF16 has no FP16-accumulate mode [S12]");
+    g.peak(peak_key::fp6).dense_flops_per_s = unknown("no FP6 figure published (UNCONF)");
+    g.peak(peak_key::tf32).dense_flops_per_s = unknown("not published (UNCONF)");
+    g.peak(peak_key::int8).dense_flops_per_s = unknown("not published (UNCONF)");
+    g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(56.3), "[S47]", "vector");
+    g.peak(peak_key::fp64).dense_flops_per_s = unknown("not published for GeForce (UNCONF)");
     return g;
 }
 

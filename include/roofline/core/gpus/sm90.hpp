@@ -1,9 +1,17 @@
 #pragma once
-// SM90 (Hopper, compute capability 9.0): H100 SXM5 and H200 SXM. Reference and validation
+// SM90 (Hopper, compute capability 9.0): H100 SXM5, PCIe and NVL; H800 and H20 (export
+// variants); H200 SXM and NVL; GH200 (96 GB HBM3 and 144 GB HBM3e). Reference and validation
 // anchors: the H200 is the GPU this project measures on.
+//
+// SKUs that share the GH100 chip differ in SMs, clocks, memory and links: H100 PCIe has 114 SMs,
+// the NVL cards run at a lower tensor clock, H800 keeps H100 compute with NVLink cut to 400 GB/s
+// and FP64 to 1 TF, and H20 has its tensor rate cut per SM (148 TF BF16 on 78 SMs), so it carries
+// no per-SM rate.
 //
 // Source ids ([S1] ...) are listed in `gpus/sources.hpp`. Tensor figures are dense; NVIDIA's
 // product pages quote sparse ones ("with sparsity"), halved here. "d" notes give derivations.
+
+#include <string>  // std::string
 
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/core/units.hpp"
@@ -108,6 +116,174 @@ inline gpu_spec h200_sxm() {
     g.l2_bytes = cited(60 * mib, "[M1]",
                        "cudaDeviceProp.l2CacheSize = 62914560 B on this project's H200 (2026-11-30); "
                        "HARDWARE.md lists 50 MB, the H100 figure");
+    return g;
+}
+
+namespace detail {
+
+/// Dense tensor peaks of a GH100 SKU from NVIDIA's sparse figures (TF): FP8 = INT8, BF16 = FP16,
+/// TF32; dense = sparse / 2. `src` cites them. The per-SM rates of `sm90_common` are kept
+/// (4096 BF16, 8192 FP8 FLOP/clk/SM) and `tensor_clock_hz` is derived from them.
+inline void sm90_sparse_peaks(gpu_spec& g, double fp8_sparse_tf, double bf16_sparse_tf,
+                              double tf32_sparse_tf, const std::string& src) {
+    using namespace roofline::units;
+    const auto half = [&](double tf) {
+        return derived_value(tflops(tf / 2), src,
+                             "d: " + std::to_string(static_cast<long long>(tf)) + " TF sparse / 2");
+    };
+    g.peak(peak_key::fp8).dense_flops_per_s = half(fp8_sparse_tf);
+    g.peak(peak_key::fp8).sparse_flops_per_s = cited(tflops(fp8_sparse_tf), src);
+    g.peak(peak_key::int8).dense_flops_per_s = half(fp8_sparse_tf);
+    g.peak(peak_key::int8).sparse_flops_per_s = cited(tflops(fp8_sparse_tf), src, "TOPS");
+    for (auto k : {peak_key::fp16, peak_key::bf16}) {
+        g.peak(k).dense_flops_per_s = half(bf16_sparse_tf);
+        g.peak(k).sparse_flops_per_s = cited(tflops(bf16_sparse_tf), src);
+    }
+    g.peak(peak_key::tf32).dense_flops_per_s = half(tf32_sparse_tf);
+    g.peak(peak_key::tf32).sparse_flops_per_s = cited(tflops(tf32_sparse_tf), src);
+    const double sms = g.sm_count.value.value_or(132);
+    g.tensor_clock_hz = derived_value(tflops(bf16_sparse_tf / 2) / (sms * 4096), src,
+                                      "d: dense BF16 / (" + std::to_string(static_cast<int>(sms)) +
+                                          " SMs x 4096 FLOP/clk/SM)");
+    g.boost_clock_hz = unknown("not published for this SKU (UNCONF)");
+    g.max_clock_hz = unknown("not published for this SKU (UNCONF)");
+}
+
+}  // namespace detail
+
+/// NVIDIA H100 PCIe 80 GB (114 SMs, HBM2e, 300-350 W).
+inline gpu_spec h100_pcie() {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = "h100-pcie";
+    g.name = "NVIDIA H100 PCIe 80GB";
+    g.device_names = {"NVIDIA H100 PCIe"};
+    detail::sm90_common(g);
+    g.sm_count = cited(114, "[S40]", "GH100 whitepaper table 1");
+    detail::sm90_sparse_peaks(g, 3026, 1513, 756, "[S40][S30]");
+    g.memory_type = "HBM2e";
+    g.memory_bytes = cited(gb(80), "[S40][S30]");
+    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(2.0), "[S40][S30]");
+    g.l2_bytes = cited(50 * mib, "[S40]", "50 MB, as SXM5");
+    g.power_limit_w = cited(350, "[S40][S30]", "300-350 W configurable");
+    g.power_limit_min_w = cited(300, "[S40]");
+    g.power_limit_max_w = cited(350, "[S40]");
+    g.nvlink_bandwidth_bytes_per_s = cited(
+        0, "[S40]", "an NVLink bridge pairs two cards at 600 GB/s; collectives default to PCIe");
+    g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(51), "[S40]", "vector");
+    g.peak(peak_key::fp64).dense_flops_per_s = cited(tflops(26), "[S40]", "vector; FP64 tensor 51 TF");
+    return g;
+}
+
+/// NVIDIA H100 NVL 94 GB (132 SMs at a lower clock, HBM3, 350-400 W, bridged pairs).
+inline gpu_spec h100_nvl() {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = "h100-nvl";
+    g.name = "NVIDIA H100 NVL 94GB";
+    g.device_names = {"NVIDIA H100 NVL"};
+    detail::sm90_common(g);
+    detail::sm90_sparse_peaks(g, 3341, 1671, 835, "[S40]");
+    g.memory_type = "HBM3";
+    g.memory_bytes = cited(gb(94), "[S40]");
+    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(3.9), "[S40]");
+    g.l2_bytes = cited(50 * mib, "[S40]", "50 MB, as SXM5");
+    g.power_limit_w = cited(400, "[S40]", "350-400 W configurable");
+    g.power_limit_min_w = cited(350, "[S40]");
+    g.power_limit_max_w = cited(400, "[S40]");
+    g.nvlink_bandwidth_bytes_per_s =
+        cited(gb_per_s(600), "[S40]", "NVLink bridge between the two cards of a pair");
+    g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(60), "[S40]", "vector");
+    g.peak(peak_key::fp64).dense_flops_per_s = cited(tflops(30), "[S40]", "vector; FP64 tensor 60 TF");
+    return g;
+}
+
+/// NVIDIA H800 SXM5 80 GB: H100 SXM5 compute and memory, NVLink 400 GB/s, FP64 1 TF.
+inline gpu_spec h800() {
+    using namespace roofline::units;
+    gpu_spec g = h100_sxm();
+    g.id = "h800";
+    g.name = "NVIDIA H800 SXM5 80GB";
+    g.device_names = {"NVIDIA H800", "NVIDIA H800 80GB HBM3"};
+    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(3.35), "[S41]");
+    g.nvlink_bandwidth_bytes_per_s = cited(
+        gb_per_s(400), "[S41]", "bidirectional total, cut from H100's 900 GB/s (export variant)");
+    g.peak(peak_key::fp64).dense_flops_per_s = cited(tflops(1), "[S41]", "cut from H100's 34 TF");
+    return g;
+}
+
+/// NVIDIA H20 96 GB (export Hopper: 78 SMs, tensor rate cut to 148 TF BF16, 4.0 TB/s, 400 W).
+inline gpu_spec h20() {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = "h20";
+    g.name = "NVIDIA H20 96GB";
+    g.device_names = {"NVIDIA H20"};
+    detail::sm90_common(g);
+    g.sm_count = cited(78, "[S42]", "Geekbench device report");
+    g.tensor_clock_hz = unknown("not published (UNCONF); the tensor rate is cut per SM, not by clock");
+    g.boost_clock_hz = unknown("not published (UNCONF)");
+    g.max_clock_hz = unknown("not published (UNCONF)");
+    g.memory_type = "HBM3";
+    g.memory_bytes = cited(gb(96), "[S42]");
+    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(4.0), "[S42]");
+    g.l2_bytes = cited(60 * mib, "[S42]", "60 MB (third-party figure)");
+    g.power_limit_w = cited(400, "[S42]");
+    g.power_limit_max_w = cited(400, "[S42]");
+    g.nvlink_bandwidth_bytes_per_s = cited(gb_per_s(900), "[S42]", "NVLink 4, bidirectional total");
+    for (auto k : {peak_key::fp8, peak_key::fp16, peak_key::bf16, peak_key::tf32, peak_key::int8}) {
+        g.peak(k).sparse_flops_per_s = {};
+        g.peak(k).flops_per_clock_per_sm = {};
+    }
+    g.peak(peak_key::fp8).dense_flops_per_s = cited(tflops(296), "[S42]");
+    for (auto k : {peak_key::fp16, peak_key::bf16})
+        g.peak(k).dense_flops_per_s = cited(tflops(148), "[S42]", "dense");
+    g.peak(peak_key::tf32).dense_flops_per_s = cited(tflops(74), "[S42]");
+    g.peak(peak_key::int8).dense_flops_per_s = cited(tflops(296), "[S42]", "TOPS");
+    g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(44), "[S42]", "vector");
+    g.peak(peak_key::fp64).dense_flops_per_s = cited(tflops(1), "[S42]", "vector");
+    return g;
+}
+
+/// NVIDIA H200 NVL 141 GB (PCIe card, up to 600 W, 2- or 4-way NVLink bridge).
+inline gpu_spec h200_nvl() {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = "h200-nvl";
+    g.name = "NVIDIA H200 NVL 141GB";
+    g.device_names = {"NVIDIA H200 NVL"};
+    detail::sm90_common(g);
+    detail::sm90_sparse_peaks(g, 3341, 1671, 835, "[S43]");
+    g.memory_type = "HBM3e";
+    g.memory_bytes = cited(gb(141), "[S43]");
+    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(4.8), "[S43]");
+    g.l2_bytes = cited(60 * mib, "[M1]", "as the H200 SXM (same chip)");
+    g.power_limit_w = cited(600, "[S43]", "up to 600 W, configurable");
+    g.power_limit_max_w = cited(600, "[S43]");
+    g.nvlink_bandwidth_bytes_per_s =
+        cited(gb_per_s(900), "[S43]", "2- or 4-way NVLink bridge, bidirectional total");
+    g.peak(peak_key::fp32).dense_flops_per_s = cited(tflops(60), "[S43]", "vector");
+    g.peak(peak_key::fp64).dense_flops_per_s = cited(tflops(30), "[S43]", "vector; FP64 tensor 60 TF");
+    return g;
+}
+
+/// NVIDIA GH200 Grace Hopper Superchip, GPU part: H100 SXM5 compute with 96 GB HBM3 at 4 TB/s
+/// (`memory_gb` 96) or 144 GB HBM3e at 4.9 TB/s (`memory_gb` 144). Power is the module's.
+inline gpu_spec gh200(int memory_gb) {
+    using namespace roofline::units;
+    gpu_spec g;
+    g.id = memory_gb == 96 ? "gh200" : "gh200-144gb";
+    g.name = "NVIDIA GH200 Grace Hopper Superchip (" + std::to_string(memory_gb) +
+             (memory_gb == 96 ? "GB HBM3)" : "GB HBM3e)");
+    g.device_names = {memory_gb == 96 ? "NVIDIA GH200 480GB" : "NVIDIA GH200 144G HBM3e"};
+    detail::sm90_common(g);
+    g.memory_type = memory_gb == 96 ? "HBM3" : "HBM3e";
+    g.memory_bytes = cited(gb(memory_gb), "[S44]", "HBM beside the Grace CPU's LPDDR5X over NVLink-C2C");
+    g.memory_bandwidth_bytes_per_s = cited(tb_per_s(memory_gb == 96 ? 4.0 : 4.9), "[S44]");
+    g.l2_bytes = cited(50 * mib, "[S10]", "H100 die");
+    g.power_limit_w = cited(1000, "[S44]", "module (CPU + GPU + memory), 450-1000 W programmable");
+    g.power_limit_min_w = cited(450, "[S44]", "module");
+    g.power_limit_max_w = cited(1000, "[S44]", "module");
     return g;
 }
 

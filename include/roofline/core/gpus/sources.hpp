@@ -1,8 +1,9 @@
 #pragma once
 // The sources behind the built-in GPU catalog. Every `spec_value::source` in `core/gpus/`
-// is a string of these ids ("[S5][S22]"). [S1]..[S28] are the sources of the project's
-// hardware notes (HARDWARE.md §9), summarised here in one line each; [O1] is a device report
-// from a public trace; [C09] and [C10] are the field cases (CASES.md) whose numbers the catalog
+// is a string of these ids ("[S5][S22]"). [S1]..[S29] are the sources of the project's
+// hardware notes (HARDWARE.md §9), summarised here in one line each; [S30]..[S47] cover the
+// Volta, Ampere, Ada, other Hopper and Blackwell SKUs and Jetson Thor; [O1], [O2] are device
+// reports from public traces; [C09] and [C10] are the field cases (CASES.md) whose numbers the catalog
 // tests reproduce.
 
 #include <string_view>  // std::string_view
@@ -122,6 +123,95 @@ inline const std::vector<citation>& catalog_sources() {
          "voipmonitor/rtx6kpro @29f3863 hardware/blackwell-power-limit-sweep.md: power-limit "
          "sweeps (gpu_burn -tc) of RTX PRO 6000 Workstation (150-600 W), Server (300-600 W) "
          "and Max-Q (~250-325 W) cards, with SM clock and throughput per step."},
+        {"[S30]",
+         "ai-dynamo/aiconfigurator @095f58a aic-core/src/aiconfigurator_core/systems/*.yaml: "
+         "per-GPU mem_bw, mem_capacity, dense bfloat16/fp8/int8 tc_flops and power of a100_sxm, "
+         "a100_pcie, a30, h100_sxm, h100_pcie, h200_sxm, l4, l40s, b200_sxm, b300_sxm, gb200, "
+         "gb300, rtx_pro_6000_server. https://github.com/ai-dynamo/aiconfigurator"},
+        {"[S31]",
+         "NVIDIA A100 Tensor Core GPU datasheet: FP64 9.7 (tensor 19.5), FP32 19.5, TF32 156|312, "
+         "BF16/FP16 312|624, INT8 624|1248 TOPS (dense|sparse); 40 GB HBM2 1555 GB/s, 80 GB HBM2e "
+         "1935 (PCIe) / 2039 GB/s (SXM); 250/300 W PCIe, 400 W SXM; NVLink 600 GB/s; PCIe Gen4 "
+         "64 GB/s. https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/"
+         "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"},
+        {"[S32]",
+         "NVIDIA A100 Tensor Core GPU Architecture whitepaper (GA100): 108 SMs, boost 1410 MHz, "
+         "1024 dense FP16 FMA/clk/SM, 40 MB L2, 164 KB shared memory per SM. "
+         "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/"
+         "nvidia-ampere-architecture-whitepaper.pdf"},
+        {"[S33]",
+         "NVIDIA A800 Tensor Core GPU datasheet (export variant of A100): A100 compute and memory, "
+         "NVLink 400 GB/s. https://www.nvidia.cn/data-center/a800/"},
+        {"[S34]",
+         "NVIDIA A30 Tensor Core GPU datasheet: 24 GB HBM2 933 GB/s, BF16 165|330, TF32 82|165, "
+         "INT8 330|661, FP32 10.3, FP64 5.2 TF, 165 W, NVLink bridge 200 GB/s. "
+         "https://www.nvidia.com/en-us/data-center/products/a30-gpu/"},
+        {"[S35]",
+         "NVIDIA V100 Tensor Core GPU datasheet: SXM2 FP64 7.8, FP32 15.7, tensor 125 TF, 300 W, "
+         "NVLink 300 GB/s; PCIe FP64 7, FP32 14, tensor 112 TF, 250 W, PCIe Gen3 32 GB/s; "
+         "16/32 GB HBM2 900 GB/s. https://images.nvidia.com/content/technologies/volta/pdf/"
+         "volta-v100-datasheet-update-us-1165301-r5.pdf"},
+        {"[S36]",
+         "NVIDIA Tesla V100 GPU Architecture whitepaper (GV100): 80 SMs, 8 tensor cores per SM x "
+         "64 FMA/clk, boost 1530 MHz (SXM2) / 1380 MHz (PCIe), 6 MB L2, 96 KB shared memory per "
+         "SM. https://images.nvidia.com/content/volta-architecture/pdf/"
+         "volta-architecture-whitepaper.pdf"},
+        {"[S37]",
+         "NVIDIA Ada GPU Architecture whitepaper v2.1, appendix A (RTX 4090: 128 SMs, boost "
+         "2520 MHz, 72 MB L2, 24 GB GDDR6X 1008 GB/s, 450 W; FP8 660.6/330.3, FP16 330.3/165.2, "
+         "BF16 165.2, TF32 82.6 TF with FP16/FP32 accumulate, INT8 660.6 TOPS, FP32 82.6). "
+         "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/"
+         "nvidia-ada-gpu-architecture.pdf"},
+        {"[S38]",
+         "NVIDIA L4 Tensor Core GPU datasheet: FP32 30.3, TF32 120*, BF16/FP16 242*, FP8 485*, "
+         "INT8 485* (* sparse), 24 GB GDDR6 300 GB/s, 72 W, PCIe Gen4 x16; 7424 CUDA cores (58 "
+         "SMs), boost 2040 MHz, 48 MB L2. https://www.nvidia.com/en-us/data-center/l4/"},
+        {"[S39]",
+         "NVIDIA L40S datasheet: FP32 91.6, TF32 183|366, BF16/FP16 362.05|733, FP8 733|1466, "
+         "INT8 733|1466; 48 GB GDDR6 864 GB/s; 350 W; PCIe Gen4 x16; 18176 CUDA cores (142 SMs), "
+         "boost 2520 MHz, 96 MB L2. https://www.nvidia.com/en-us/data-center/l40s/"},
+        {"[S40]",
+         "NVIDIA H100 Tensor Core GPU datasheet, SXM / PCIe / NVL columns (sparse tensor "
+         "figures): PCIe 80 GB 2 TB/s, 300-350 W, FP8 3026, BF16 1513, FP32 51, FP64 26; NVL "
+         "94 GB 3.9 TB/s, 350-400 W, FP8 3341, BF16 1671, FP32 60, FP64 30, NVLink 600 GB/s. "
+         "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet"},
+        {"[S41]",
+         "H800: deepseek-ai/FlashMLA issue #75 (H800 SXM5: 3.35 TB/s, 989 TF dense BF16) and "
+         "philisun.com, NVIDIA H800 vs H100 (same die; NVLink 400 GB/s bidirectional instead of "
+         "900; FP64 1 TF). https://github.com/deepseek-ai/FlashMLA/issues/75"},
+        {"[S42]",
+         "H20 (export Hopper), third-party summaries: willitrunai.com/gpus/h20-96gb (96 GB HBM3, "
+         "4.0 TB/s, 148 TF FP16, 296 INT8, NVLink 900 GB/s, 400 W) and zangshuxian.com (Geekbench: "
+         "78 SMs; FP8 296, TF32 74, FP32 44, FP64 1 TF); 60 MB L2 per ke60.top."},
+        {"[S43]",
+         "NVIDIA H200 Tensor Core GPU datasheet, H200 SXM and H200 NVL columns (sparse tensor "
+         "figures): NVL 141 GB 4.8 TB/s, up to 600 W, FP8 3341, BF16 1671, TF32 835, FP32 60, "
+         "FP64 30, NVLink bridge 900 GB/s. https://www.nvidia.com/en-us/data-center/h200/"},
+        {"[S44]",
+         "NVIDIA GH200 Grace Hopper Superchip datasheet: H100 compute (FP8 3958*, BF16 1979*); "
+         "96 GB HBM3 4 TB/s or 144 GB HBM3e 4.9 TB/s; module power 450-1000 W programmable (CPU, "
+         "GPU, memory); NVLink-C2C 900 GB/s. https://resources.nvidia.com/en-us-grace-cpu/"
+         "grace-hopper-superchip"},
+        {"[S45]",
+         "Jetson AGX Thor (T5000): NVIDIA developer forum thread 356355 (device query: name "
+         "\"NVIDIA Thor\", 20 SMs, 32 MiB L2, 228 KiB shared memory per SM); RidgeRun wiki (2560 "
+         "CUDA cores, 96 tensor cores); NVIDIA Jetson Thor page (2070 FP4 TFLOPS sparse, 128 GB "
+         "LPDDR5X, 273 GB/s, 40-130 W). https://www.nvidia.com/en-us/autonomous-machines/"
+         "embedded-systems/jetson-thor/"},
+        {"[S46]",
+         "RTX PRO 5000 / 4500 Blackwell, NVIDIA launch figures as summarised by purepc.pl (PRO "
+         "5000: GB202, 110 SMs, 14080 cores, 48 GB GDDR7 384-bit 1344 GB/s, 300 W), grokipedia "
+         "(72 GB edition, 2064 AI TOPS) and technical.city (PRO 4500: GB203, 10496 cores, 32 GB "
+         "256-bit 896 GB/s, 200 W, boost 2617 MHz, 64 MB L2; PRO 5000: boost 2377 MHz, 96 MB L2)."},
+        {"[S47]",
+         "GeForce RTX 5080 (GB203): biggo.com review summary (10752 CUDA cores = 84 SMs, 16 GB "
+         "GDDR7 30 Gbps, 960 GB/s, 360 W TGP) and zzw4257 blog quoting NVIDIA (1801 AI TOPS, "
+         "56.3 TF FP32); 2617 MHz boost and 64 MB L2 per technical.city."},
+        {"[O2]",
+         "cudaGetDeviceProperties in the HolisticTraceAnalysis test traces (facebookresearch/"
+         "HolisticTraceAnalysis @f4d0062, tests/data): \"NVIDIA A100-PG509-200\" (42297524224 B, "
+         "108 SMs, CC 8.0), \"NVIDIA A100-SXM4-80GB\" (84990623744 B), \"Tesla V100-SXM2-32GB\" "
+         "(34089730048 B, 80 SMs, CC 7.0), \"Tesla V100-SXM2-16GB\" (16945512448 B)."},
         {"[O1]",
          "cudaGetDeviceProperties of 8 B200s as recorded in a Kineto trace "
          "(AMD-AGI/TraceLens @171dd74, tests/traces/b200/eager_trace.json.gz): name "

@@ -5,10 +5,15 @@
 //   with sentinel strings that `json_number` turns back into numbers;
 // - SGLang appends one object per line (JSONL), vLLM `--append-result` appends objects too:
 //   `split_json_values` cuts the text into its top-level values;
-// - a parse error names the line and column in the original text.
+// - a parse error names the line and column in the original text;
+// - nesting is bounded before any parse (`check_json_nesting`): nlohmann/json copies and compares
+//   values recursively, so 200k nested arrays (400 KB of text) overflow the stack long after a
+//   successful parse. Input size is bounded by `check_json_file_size` before a file is read.
 
 #include <cmath>        // INFINITY, NAN
 #include <cstddef>      // std::size_t
+#include <cstdint>      // std::uintmax_t
+#include <filesystem>   // std::filesystem::file_size
 #include <limits>       // std::numeric_limits
 #include <optional>     // std::optional
 #include <string>       // std::string
@@ -38,6 +43,46 @@ inline std::string line_column(std::string_view text, std::size_t offset) {
             line_start = i + 1;
         }
     return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+}
+
+/// The deepest nesting any JSON input of ours needs is under 20 (a Kineto event's args, a GPU
+/// file's peaks); 1000 (as the Kineto scanner) leaves room and keeps recursion shallow.
+inline constexpr std::size_t max_json_depth = 1000;
+
+/// Throws `parse_error` naming `file` and the line and column where `text` nests objects and
+/// arrays deeper than `max_depth` (brackets inside strings do not count).
+inline void check_json_nesting(const std::string& file, std::string_view text,
+                               std::size_t max_depth = max_json_depth) {
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max_depth)
+                throw parse_error(file, line_column(text, i), "",
+                                  "malformed JSON: nests deeper than " + std::to_string(max_depth) +
+                                      " levels (no input of this kind needs more)");
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+}
+
+/// Throws `parse_error` when the file at `path` is larger than `max_bytes` (`what` names the
+/// kind of file: "a GPU file"). Files that do not exist pass (the reader says so).
+inline void check_json_file_size(const std::string& path, const char* what,
+                                 std::uintmax_t max_bytes = std::uintmax_t(64) << 20) {
+    std::error_code ec;
+    const auto n = std::filesystem::file_size(path, ec);
+    if (!ec && n > max_bytes)
+        throw parse_error(path, "", "",
+                          std::to_string(n) + " bytes: larger than the " + std::to_string(max_bytes >> 20) +
+                              " MiB any " + what + " needs");
 }
 
 /// One top-level value of a text: [begin, end) byte range.
@@ -153,6 +198,7 @@ inline parse_error json_exception_error(const std::string& file, std::string_vie
 /// `file` and the line and column in `text` of a syntax error.
 inline nlohmann::json parse_json_span(const std::string& file, std::string_view text, json_span span) {
     std::vector<std::pair<std::size_t, std::size_t>> shifts;
+    check_json_nesting(file, text.substr(0, span.end));
     const std::string clean = replace_nonfinite(text.substr(span.begin, span.end - span.begin), shifts);
     try {
         return nlohmann::json::parse(clean);
