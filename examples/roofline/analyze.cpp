@@ -280,6 +280,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             // Modeled ceilings: achievable ones with the overlay's measurements in; the serving
             // engine replays CUDA graphs, so each kernel pays the calibrated graph launch floor.
             const auto cal = read_calibration(o.calibration);
+            require_calibration_gpu(cal, g);
             const link_kind lk = s.link.value_or(g.default_link());
             ceilings used = achievable_ceilings(datasheet_ceilings(g, lk), s.fractions);
             link_params lp;

@@ -18,6 +18,9 @@
 //    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the
 //    calibrated power model allows under the GPU's power limit, else the maximum clock. MoE
 //    layers sum the curve over their gate_up and down grouped GEMMs.
+//  Collectives: lower_bound_s is the datasheet link with NCCL's alpha and base latency, never
+//  changed by --calibration; predicted_time_s uses the overlay's fitted link, else a measured
+//  all-reduce profile of the GPU and link, else the datasheet link (`predicted_by` says which).
 // JSON keys (stable): predicted_time_s, lower_bound_s, bound, flops, bytes, link_bytes,
 // arithmetic_intensity, ceilings {datasheet, used}, efficiency, roof_times, notes, and a
 // per-kernel object (gemm, moe, attention, copy, collective); with a curve also `calibrated`
@@ -100,9 +103,8 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     p.sm_clock_hz = o.sm_clock_mhz * 1e6;
     if (!o.calibration.empty()) {
         p.cal = read_calibration(o.calibration);
+        require_calibration_gpu(*p.cal, p.gpu);
         apply_calibration(p.used, p.link, p.eff, *p.cal);
-        if (!p.cal->gpu.empty() && p.cal->gpu != p.gpu.id)
-            p.notes.push_back("the calibration was made on " + p.cal->gpu + ", not " + p.gpu.id);
     }
     return p;
 }
@@ -612,29 +614,49 @@ void add_collective(CLI::App* kernel) {
         require_positive("--bytes", o.bytes);
         require_positive("--ranks", o.ranks);
         auto p = make_context(o.c);
-        // Link ceilings are not derated: alpha and beta are NCCL's and the datasheet link's, or
-        // the calibrated ones (apply_calibration, for the link in force).
-        if (!std::isfinite(p.link.beta_bytes_per_s)) p.link = default_link_params(p.gpu, p.datasheet.link);  // says why
-        link_params lp = p.link;
-        if (p.cal && !p.cal->link_for(p.datasheet.link) && p.cal->link_bytes_per_s)
-            lp.beta_bytes_per_s = *p.cal->link_bytes_per_s, lp.source += "; beta from calibration";
-        p.used.launch_latency_s = 0;  // the collective's base latency covers its launch
-        collective_cost c;
-        if (o.algorithm.empty()) {
-            c = best_collective(op, o.bytes, o.ranks, lp);
-        } else {
-            collective_algorithm a = collective_algorithm::ring;
-            if (o.algorithm == "ring") a = collective_algorithm::ring;
-            else if (o.algorithm == "tree") a = collective_algorithm::tree;
-            else if (o.algorithm == "one_shot") a = collective_algorithm::one_shot;
-            else if (o.algorithm == "two_shot") a = collective_algorithm::two_shot;
+        collective_algorithm forced = collective_algorithm::ring;
+        if (!o.algorithm.empty()) {
+            if (o.algorithm == "ring") forced = collective_algorithm::ring;
+            else if (o.algorithm == "tree") forced = collective_algorithm::tree;
+            else if (o.algorithm == "one_shot") forced = collective_algorithm::one_shot;
+            else if (o.algorithm == "two_shot") forced = collective_algorithm::two_shot;
             else throw usage_error("unknown --algorithm \"" + o.algorithm + "\" (accepted: ring, tree, one_shot, two_shot)");
-            c = collective_time(op, o.bytes, o.ranks, lp, a);
         }
-        const workload w = c.work();
+        const auto price = [&](const link_params& l) {
+            return o.algorithm.empty() ? best_collective(op, o.bytes, o.ranks, l) : collective_time(op, o.bytes, o.ranks, l, forced);
+        };
+        // Lower bound: the datasheet link with NCCL's alpha and base, whatever was measured.
+        // Prediction: the calibrated link of the overlay, else a measured all-reduce profile of this
+        // GPU and link (analysis/achievable.hpp, what `analyze` prices collectives with), else the
+        // datasheet link. Link ceilings are not derated.
+        const link_params ds_lp = default_link_params(p.gpu, p.datasheet.link);  // throws, saying why
+        const collective_cost lb = price(ds_lp);
+        link_params lp = ds_lp;
+        std::string predicted_by = "datasheet link";
+        std::optional<measured_link_profile> prof;
+        if (p.cal && p.cal->link_for(p.datasheet.link)) {
+            lp = p.link;
+            predicted_by = "calibration";
+        } else if (p.cal && p.cal->link_bytes_per_s) {
+            lp.beta_bytes_per_s = *p.cal->link_bytes_per_s, lp.source += "; beta from calibration";
+            predicted_by = "calibration (beta)";
+        } else if ((prof = find_link_profile(p.gpu, p.datasheet.link))) {
+            lp = link_params_from_profile(*prof);
+            predicted_by = "measured profile";
+        }
+        const collective_cost c = price(lp);
+        ceilings used = p.datasheet;
+        used.launch_latency_s = 0;  // the collective's base latency covers its launch
+        used.link_bytes_per_s = lp.beta_bytes_per_s;
+        p.used = used;
         auto j = report(fmt::format("{} {} over {} ranks ({})", to_string(op), human_bytes(o.bytes), o.ranks,
                                     to_string(c.algorithm)),
-                        w, p, {lp.source});
+                        c.work(), p, {lp.source});
+        ceilings ds = p.datasheet;
+        ds.launch_latency_s = 0;
+        ds.link_bytes_per_s = ds_lp.beta_bytes_per_s;
+        j["lower_bound_s"] = time_lower_bound(lb.work(), ds).lower_bound_s;
+        j["predicted_by"] = predicted_by;
         j["bytes"] = o.bytes;
         j["collective"] = {{"op", std::string(to_string(op))},
                            {"algorithm", std::string(to_string(c.algorithm))},
@@ -646,27 +668,29 @@ void add_collective(CLI::App* kernel) {
                            {"beta_bytes_per_s", lp.beta_bytes_per_s},
                            {"algbw_bytes_per_s", c.algbw_bytes_per_s},
                            {"busbw_bytes_per_s", c.busbw_bytes_per_s},
-                           {"busbw_factor", busbw_factor(op, o.ranks)}};
+                           {"busbw_factor", busbw_factor(op, o.ranks)},
+                           {"datasheet",
+                            {{"algorithm", std::string(to_string(lb.algorithm))},
+                             {"alpha_s", ds_lp.alpha_s},
+                             {"base_latency_s", ds_lp.base_latency_s},
+                             {"beta_bytes_per_s", ds_lp.beta_bytes_per_s},
+                             {"time_s", lb.time_s}}}};
         std::vector<std::string> lines{
-            fmt::format("{} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s (nccl-tests)",
-                        c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
+            fmt::format("predicted by the {}: {} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s "
+                        "(nccl-tests)",
+                        predicted_by, c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
                         c.busbw_bytes_per_s / 1e9)};
-        // Where a measured all-reduce profile exists for this GPU and link (analysis/achievable.hpp),
-        // show what it predicts beside the datasheet link: on PCIe the two differ by 2-3x, and
-        // `analyze` prices collectives with the measured one.
-        if (!p.cal || !p.cal->link_for(p.datasheet.link))
-            if (const auto prof = find_link_profile(p.gpu, p.datasheet.link)) {
-                const link_params mp = link_params_from_profile(*prof);
-                const collective_cost m = o.algorithm.empty() ? best_collective(op, o.bytes, o.ranks, mp)
-                                                              : collective_time(op, o.bytes, o.ranks, mp, c.algorithm);
-                j["measured_profile"] = {{"time_s", m.time_s},
-                                         {"busbw_bytes_per_s", m.busbw_bytes_per_s},
-                                         {"algorithm", std::string(to_string(m.algorithm))},
-                                         {"profile_ranks", prof->ranks},
-                                         {"source", mp.source}};
-                lines.push_back(fmt::format("with the measured profile ({} ranks, {}): {}, busbw {:.1f} GB/s",
-                                            prof->ranks, mp.source, human_time(m.time_s), m.busbw_bytes_per_s / 1e9));
-            }
+        if (predicted_by != "datasheet link")
+            lines.push_back(fmt::format("datasheet link (the lower bound): {}, busbw {:.1f} GB/s", human_time(lb.time_s),
+                                        lb.busbw_bytes_per_s / 1e9));
+        if (prof) {
+            j["measured_profile"] = {{"time_s", c.time_s},
+                                     {"busbw_bytes_per_s", c.busbw_bytes_per_s},
+                                     {"algorithm", std::string(to_string(c.algorithm))},
+                                     {"profile_ranks", prof->ranks},
+                                     {"source", lp.source}};
+            lines.push_back(fmt::format("measured profile: {} ranks, {}", prof->ranks, lp.source));
+        }
         print(j, o.c, lines);
     });
 }

@@ -180,6 +180,7 @@ void run_roof(roof_options o) {
     std::optional<calibration> cal;
     if (!o.calibration.empty()) {
         cal = read_calibration(o.calibration);
+        require_calibration_gpu(*cal, g);
         c = apply_calibration(c, *cal);
     }
     for (auto d : dtypes) require_peak(g, c, d);

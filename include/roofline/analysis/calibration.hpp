@@ -38,6 +38,7 @@
 #include <algorithm>  // std::sort, std::max, std::min
 #include <array>      // std::array
 #include <chrono>     // std::chrono::system_clock
+#include <cctype>     // std::isalnum, std::tolower
 #include <cmath>      // std::abs, std::ceil, std::isfinite, std::lround, std::sqrt
 #include <cstddef>    // std::size_t
 #include <ctime>      // std::gmtime, std::strftime
@@ -406,7 +407,74 @@ struct ceiling_point {
     double value = 0;  ///< FLOP/s, B/s or s (latencies: the envelope is the minimum)
     double clock_hz = std::numeric_limits<double>::quiet_NaN();  ///< SM clock (rate classes)
     std::string file, label;
+    double work = std::numeric_limits<double>::quiet_NaN();         ///< B moved or FLOP done per execution
+    double grid_blocks = std::numeric_limits<double>::quiet_NaN();  ///< thread blocks launched
 };
+
+/// Why `p` cannot set a ceiling of `g`, or nullopt when it can. A ceiling is the rate of work
+/// that saturates the GPU, so a measurement is refused when
+///  * it launched fewer thread blocks than `g` has SMs (some SMs idle);
+///  * DRAM: it moved less than 4x the L2 (a working set of a few L2 sizes is served partly from
+///    L2: on our H200 a 16 MB copy runs at 6.1 TB/s against 4.3 TB/s for a 4 GiB one), or its
+///    rate exceeds the datasheet bandwidth by more than 5% (then it did not come from DRAM);
+///  * DRAM, L2 or a rate class: it reached less than half of the datasheet peak (0.5 is this
+///    project's threshold: the published efficiencies of tuned kernels are 0.72-0.95,
+///    models/kernel_time.hpp; a kernel at a fraction of that is latency- or occupancy-bound,
+///    and its rate would price every larger kernel far too slow).
+/// Unknown sizes, grids or datasheet values skip their test. Latency keys are never refused.
+inline std::optional<std::string> unsaturated_reason(const ceiling_point& p, const gpu_spec& g) {
+    const auto mb = [](double b) { return std::to_string(static_cast<long long>(std::lround(b / 1e6))) + " MB"; };
+    const auto pct = [](double f) { return std::to_string(static_cast<long long>(std::lround(100 * f))) + "%"; };
+    if (p.key.find("latency") != std::string::npos) return std::nullopt;
+    if (std::isfinite(p.grid_blocks) && g.sm_count.known() && p.grid_blocks < *g.sm_count.value)
+        return "a grid of " + std::to_string(static_cast<long long>(p.grid_blocks)) + " blocks on " +
+               std::to_string(static_cast<long long>(*g.sm_count.value)) + " SMs leaves SMs idle";
+    double peak = std::numeric_limits<double>::quiet_NaN();
+    std::string what;
+    if (p.key == "dram_bytes_per_s") {
+        peak = g.memory_bandwidth_bytes_per_s.value_or(peak);
+        what = "datasheet DRAM bandwidth";
+        if (std::isfinite(p.work) && g.l2_bytes.known() && p.work < 4 * *g.l2_bytes.value)
+            return "moves " + mb(p.work) + ", under 4x the " + mb(*g.l2_bytes.value) + " L2 (served partly from L2)";
+        if (std::isfinite(peak) && p.value > 1.05 * peak)
+            return "its " + std::to_string(p.value / 1e12).substr(0, 4) + " TB/s exceeds the " + what +
+                   ": not DRAM-bound";
+    } else if (p.key == "l2_bytes_per_s") {
+        peak = g.l2_bandwidth_bytes_per_s.value_or(peak);
+        what = "datasheet L2 bandwidth";
+    } else if (const auto k = parse_peak_key(p.key)) {
+        if (const auto d = g.dense_flops_per_s(*k)) peak = *d;
+        what = "dense " + p.key + " peak";
+    }
+    if (std::isfinite(peak) && peak > 0 && p.value < 0.5 * peak)
+        return "reaches " + pct(p.value / peak) + " of the " + what + " (a ceiling needs a saturating measurement, >= 50%)";
+    return std::nullopt;
+}
+
+/// `pts` without the measurements that cannot set a ceiling (`unsaturated_reason`); one note
+/// per key in `notes` says how many were refused and why (the first reason), and that no ceiling
+/// was fitted when every measurement of a key was refused.
+inline std::vector<ceiling_point> saturating_points(const std::vector<ceiling_point>& pts, const gpu_spec& g,
+                                                    std::vector<std::string>& notes) {
+    std::vector<ceiling_point> kept;
+    std::map<std::string, std::pair<std::size_t, std::string>> refused;  // key -> count, first reason
+    std::map<std::string, std::size_t> total, left;
+    for (const auto& p : pts) {
+        ++total[p.key];
+        if (const auto why = unsaturated_reason(p, g)) {
+            auto& r = refused[p.key];
+            if (r.first++ == 0) r.second = p.label + " (" + p.file + "): " + *why;
+            continue;
+        }
+        ++left[p.key];
+        kept.push_back(p);
+    }
+    for (const auto& [key, r] : refused)
+        notes.push_back(key + ": refused " + std::to_string(r.first) + " of " + std::to_string(total[key]) +
+                        " measurement(s) that do not saturate the GPU, e.g. " + r.second +
+                        (left[key] == 0 ? "; no " + key + " ceiling fitted (the datasheet value stays)" : ""));
+    return kept;
+}
 
 /// The envelope of `pts` per key: the largest rate (the smallest latency), with the largest rate
 /// per clock for rate classes, and where it came from.
@@ -820,6 +888,55 @@ inline std::optional<peak_key> peak_of_name(const std::string& d) {
     if (auto t = parse_dtype(d)) return peak_of(*t);
     return std::nullopt;
 }
+/// Thread blocks of an ncu grid size "(224, 1, 1)" (x y z); NaN when it does not read.
+inline double grid_blocks(const std::string& grid) {
+    double n = 1;
+    int dims = 0;
+    std::string cur;
+    for (char c : grid + ",") {
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            cur.push_back(c);
+        } else if (!cur.empty()) {
+            if (cur.size() > 9) return std::numeric_limits<double>::quiet_NaN();
+            n *= std::stod(cur);
+            cur.clear();
+            ++dims;
+        }
+    }
+    return dims > 0 && dims <= 3 ? n : std::numeric_limits<double>::quiet_NaN();
+}
+
+/// Letters and digits of `s`, lower case ("NVIDIA  H200" -> "nvidiah200").
+inline std::string squash_name(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    return out;
+}
+
+/// Merges what one measurement file says about its device into `d` (known fields kept) and
+/// throws `usage_error` when the file was measured on another GPU than `g` (its device name is
+/// none of `g.device_names`), naming the file, its device and `g`.
+inline void note_device(calibration_device& d, const gpu_spec& g, const std::string& file, const std::string& name,
+                        double sm_count, double memory_bytes, double max_clock_hz, double memory_clock_hz,
+                        const std::string& driver) {
+    if (!name.empty() && !g.device_names.empty()) {
+        bool ok = false;
+        for (const auto& n : g.device_names) ok = ok || squash_name(n) == squash_name(name);
+        if (!ok)
+            throw usage_error("calibrate --gpu " + g.id + ": " + file + " was measured on \"" + name + "\", not on " +
+                              g.id + " (" + g.name + "); give the --gpu it was measured on");
+    }
+    if (d.name.empty()) d.name = name;
+    const auto take = [](std::optional<double>& dst, double v) {
+        if (!dst && std::isfinite(v) && v > 0) dst = v;
+    };
+    take(d.sm_count, sm_count);
+    take(d.memory_bytes, memory_bytes);
+    take(d.max_sm_clock_hz, max_clock_hz);
+    take(d.memory_clock_hz, memory_clock_hz);
+    if (d.driver.empty()) d.driver = driver;
+}
 }  // namespace detail::calib
 
 /// Fits a calibration overlay for GPU `g` from measurement files (formats detected by content,
@@ -832,6 +949,7 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     auto& cal = res.overlay;
     cal.version = 1;
     cal.gpu = g.id;
+    cal.device.id = g.id;
     cal.tool = "roofline calibrate";
     cal.created_utc = o.created_utc.empty() ? utc_now() : o.created_utc;
     ceilings fallback = achievable(datasheet_ceilings(g));  // calibrated below, before the curves
@@ -858,6 +976,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                                   "stdout or JSON, ncu --csv, nvidia-smi --query-gpu CSV, Kineto traces)");
             case measurement_format::ceilings_json: {
                 const auto c = read_ceilings_report(path);
+                detail::calib::note_device(cal.device, g, path, c.device_name, c.sm_count, c.memory_bytes,
+                                           c.max_sm_clock_hz, c.memory_clock_hz, "");
                 in.records_read = c.stats.events_read;
                 if (std::isfinite(c.power_limit_w)) power_limit = c.power_limit_w;
                 for (const auto& m : c.measurements) {
@@ -865,12 +985,13 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                     const double clk = m.median_sm_clock_hz;
                     if (m.kind == "memory" && std::isfinite(m.achieved_bytes_per_s)) {
                         ceiling_pts.push_back({m.level == "l2" ? "l2_bytes_per_s" : "dram_bytes_per_s",
-                                               m.achieved_bytes_per_s, std::numeric_limits<double>::quiet_NaN(), path, m.name});
+                                               m.achieved_bytes_per_s, std::numeric_limits<double>::quiet_NaN(), path, m.name,
+                                               m.level == "l2" ? std::numeric_limits<double>::quiet_NaN() : m.bytes});
                         ++used;
                     } else if (m.kind == "compute" && std::isfinite(m.achieved_flops_per_s)) {
                         if (const auto k = detail::calib::peak_of_name(m.dtype)) {
                             ceiling_pts.push_back({std::string(to_string(*k)), m.achieved_flops_per_s, clk, path,
-                                                   m.name + " #" + std::to_string(m.index)});
+                                                   m.name + " #" + std::to_string(m.index), m.flops});
                             ++used;
                         }
                     } else if (m.name == "launch_empty_kernel") {
@@ -901,6 +1022,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             case measurement_format::kernel_sweep_json:
             case measurement_format::validation_json: {
                 const auto s = read_kernel_sweep(path);
+                detail::calib::note_device(cal.device, g, path, s.gpu_name, s.sm_count, s.memory_bytes, s.max_sm_clock_hz,
+                                           std::numeric_limits<double>::quiet_NaN(), s.driver);
                 in.records_read = s.stats.events_read;
                 if (fmt == measurement_format::validation_json)
                     res.notes.push_back(path + ": no clocks recorded; points assumed at the maximum SM clock");
@@ -928,10 +1051,12 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                     curve_files[curve_key(pr->features)].insert(path);
                     // Envelope points: achieved FLOP/s (tensor) and DRAM bandwidth of copies.
                     if (pr->features.flops > 0 && pr->features.family == kernel_family::gemm)
-                        ceiling_pts.push_back({std::string(to_string(pr->features.peak)), pr->features.flops / r.time_s, clk, path, pr->label});
+                        ceiling_pts.push_back({std::string(to_string(pr->features.peak)), pr->features.flops / r.time_s, clk, path,
+                                               pr->label, pr->features.flops});
                     if (pr->features.family == kernel_family::copy)
                         ceiling_pts.push_back({"dram_bytes_per_s", pr->features.dram_bytes / r.time_s,
-                                               std::numeric_limits<double>::quiet_NaN(), path, pr->label});
+                                               std::numeric_limits<double>::quiet_NaN(), path, pr->label,
+                                               pr->features.dram_bytes});
                     ++in.records_used;
                 }
                 break;
@@ -962,12 +1087,14 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                         if (!(f > 0)) continue;
                         const auto key = detail::calib::peak_of_name(prec == "fp4_fp6_fp8" ? "fp8" : prec);
                         if (!key) continue;
-                        ceiling_pts.push_back({std::string(to_string(*key)), f / k.duration_s, k.sm_clock_hz, path, "ncu " + k.name});
+                        ceiling_pts.push_back({std::string(to_string(*key)), f / k.duration_s, k.sm_clock_hz, path, "ncu " + k.name,
+                                               f, detail::calib::grid_blocks(k.grid_size)});
                         used = true;
                     }
                     if (k.dram_bytes > 0) {
                         ceiling_pts.push_back({"dram_bytes_per_s", k.dram_bytes / k.duration_s,
-                                               std::numeric_limits<double>::quiet_NaN(), path, "ncu " + k.name});
+                                               std::numeric_limits<double>::quiet_NaN(), path, "ncu " + k.name, k.dram_bytes,
+                                               detail::calib::grid_blocks(k.grid_size)});
                         used = true;
                     }
                     in.records_used += used ? 1 : 0;
@@ -1057,8 +1184,9 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
         for (auto& in : cal.inputs)
             if (in.file == ph.file && !smi_logs.empty()) in.records_used = in.records_read;
 
-    // 1. Ceilings.
-    for (const auto& [key, e] : fit_ceilings(ceiling_pts)) {
+    // 1. Ceilings, from saturating measurements only.
+    const auto saturating = saturating_points(ceiling_pts, g, res.notes);
+    for (const auto& [key, e] : fit_ceilings(saturating)) {
         const auto& [v, src] = e;
         if (key == "dram_bytes_per_s") cal.dram_bytes_per_s = v;
         else if (key == "l2_bytes_per_s") cal.l2_bytes_per_s = v;
@@ -1122,8 +1250,11 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             res.notes.push_back(std::string("power not fitted: ") + e.what());
         }
     }
-    if (cal.curves.empty() && cal.links.empty() && !cal.power && ceiling_pts.empty())
-        throw usage_error("calibrate: nothing to fit in the given files");
+    if (cal.curves.empty() && cal.links.empty() && !cal.power && saturating.empty()) {
+        std::string why;
+        for (const auto& n : res.notes) why += "; " + n;
+        throw usage_error("calibrate: nothing to fit in the given files" + why);
+    }
     return res;
 }
 

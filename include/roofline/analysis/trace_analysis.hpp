@@ -76,8 +76,8 @@ struct trace_analysis_options {
     double steps = 0;
     verdict_thresholds thresholds;
     kernel_efficiency efficiency;
-    /// `--calibration`: an overlay whose measured ceilings replace the achievable ones when it was
-    /// made on the trace's GPU (or names none); a warning otherwise.
+    /// `--calibration`: an overlay whose measured ceilings replace the achievable ones; one made
+    /// on another GPU than the trace's is a `usage_error` naming both (`require_calibration_gpu`).
     const calibration* calibrated = nullptr;
 };
 
@@ -567,11 +567,8 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
     a.datasheet = datasheet_ceilings(g);
     ceilings achievable_c = achievable(a.datasheet, options.efficiency);
     if (options.calibrated) {
-        if (options.calibrated->gpu.empty() || options.calibrated->gpu == g.id)
-            achievable_c = apply_calibration(achievable_c, *options.calibrated);
-        else
-            a.warnings.push_back("the calibration was made on " + options.calibrated->gpu + ", not " + g.id +
-                                 ": not applied");
+        require_calibration_gpu(*options.calibrated, g);  // another GPU's overlay: exit 2, both named
+        achievable_c = apply_calibration(achievable_c, *options.calibrated);
     }
     achievable_c.launch_latency_s = 0;  // kernel durations do not include their launch
     a.reference_clock_hz = g.tensor_clock_hz.value_or(

@@ -85,6 +85,14 @@ struct kernel_sweep {
     std::string file;
     std::string format;    ///< "roofline.kernels/1" or "validation"
     std::string gpu_name;  ///< "NVIDIA H200"
+    /// The device as the sweep's `environment` names it (NaN / "" when not recorded).
+    double sm_count = kernel_record::unknown, memory_bytes = kernel_record::unknown;
+    double max_sm_clock_hz = kernel_record::unknown;  ///< "max_sm_clock": "1980 MHz"
+    std::string driver;    ///< "580.159.04"
+    /// How the sweep timed its kernels: "device" (profiler kernel durations or CUDA events
+    /// around graph replays: no host dispatch inside) or "host" (events around eager calls);
+    /// from the file's `timing_basis` key, else "host" (what roofline.kernels/1 did).
+    std::string timing_basis = "host";
     std::vector<kernel_record> records;
     read_stats stats;
 };
@@ -117,6 +125,8 @@ struct ceilings_report {
     std::string catalog_id;   ///< the program's catalog match ("h200-sxm"), "" when none
     double sm_count = ceiling_measurement::unknown;
     double max_sm_clock_hz = ceiling_measurement::unknown;
+    double memory_bytes = ceiling_measurement::unknown;
+    double memory_clock_hz = ceiling_measurement::unknown;
     double power_limit_w = ceiling_measurement::unknown;
     std::vector<ceiling_measurement> measurements;
     read_stats stats;
@@ -258,9 +268,22 @@ inline kernel_sweep read_kernel_sweep(const std::string& path) {
         throw parse_error(path, "", "results", "missing: neither a roofline.kernels/1 sweep nor a validation sweep");
     s.format = ours ? "roofline.kernels/1" : "validation";
     if (ours) {
-        if (const auto e = doc.find("environment"); e != doc.end()) s.gpu_name = json_string_or(*e, "gpu");
+        if (const auto e = doc.find("environment"); e != doc.end()) {
+            s.gpu_name = json_string_or(*e, "gpu");
+            s.sm_count = json_double_or(*e, "sm_count", kernel_record::unknown);
+            s.memory_bytes = json_double_or(*e, "memory_bytes", kernel_record::unknown);
+            s.driver = json_string_or(*e, "driver");
+            const std::string mhz = json_string_or(*e, "max_sm_clock");  // "1980 MHz"
+            if (mhz.size() > 4 && mhz.compare(mhz.size() - 4, 4, " MHz") == 0)
+                s.max_sm_clock_hz = io::detail::parse_double(mhz.substr(0, mhz.size() - 4)).value_or(kernel_record::unknown) * 1e6;
+        }
     } else {
         s.gpu_name = json_string_or(doc, "device");
+    }
+    if (const std::string tb = json_string_or(doc, "timing_basis"); !tb.empty()) {
+        if (tb != "device" && tb != "host")
+            throw parse_error(path, "", "timing_basis", "expected \"device\" or \"host\", got \"" + tb + "\"");
+        s.timing_basis = tb;
     }
     const auto& list = ours ? doc["results"] : doc["records"];
     for (std::size_t idx = 0; idx < list.size(); ++idx) {
@@ -354,6 +377,8 @@ inline ceilings_report read_ceilings_report(const std::string& path) {
         c.sm_count = json_double_or(*d, "sm_count", ceiling_measurement::unknown);
         c.max_sm_clock_hz = json_double_or(*d, "max_sm_clock_hz", ceiling_measurement::unknown);
         c.power_limit_w = json_double_or(*d, "enforced_power_limit_w", ceiling_measurement::unknown);
+        c.memory_bytes = json_double_or(*d, "memory_bytes", ceiling_measurement::unknown);
+        c.memory_clock_hz = json_double_or(*d, "memory_clock_hz", ceiling_measurement::unknown);
     }
     const auto& list = doc["measurements"];
     for (std::size_t idx = 0; idx < list.size(); ++idx) {
