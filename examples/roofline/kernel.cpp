@@ -13,7 +13,9 @@
 // Two times are reported:
 //  * lower_bound_s: the roofline at datasheet ceilings (max over roofs + latency terms);
 //  * predicted_time_s: the same workload at achievable ceilings (datasheet x the efficiencies
-//    below) plus a launch floor per kernel. Calibration replaces any ceiling it names, and where
+//    below) plus the device-side cost of each kernel (0.86 us; the host's eager launch floor is a
+//    separate term, reported as eager_call_s, never inside a kernel's time). Calibration
+//    replaces any ceiling it names, and where
 //    it has a fitted curve for the kernel's family (models/kernel_time.hpp) the curve sets
 //    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the
 //    calibrated power model allows under the GPU's power limit, else the maximum clock. MoE
@@ -51,7 +53,7 @@ namespace roofline::cli {
 namespace {
 
 struct kernel_common {
-    std::string gpu, gpu_file, calibration, link;
+    std::string gpu, gpu_file, calibration, link, backend;
     double sm_clock_mhz = 0;
     bool json = false;
 };
@@ -84,6 +86,7 @@ struct pricing_context {
     link_params link;           ///< alpha-beta of the link in force (calibrated when the overlay has it)
     std::optional<calibration> cal;
     double sm_clock_hz = 0;     ///< --sm-clock-mhz (0: not given)
+    std::string backend;        ///< --backend, normalised ("" unknown: the op family's curve)
     std::vector<std::string> notes;
 };
 
@@ -93,6 +96,12 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     p.gpu = catalog.at(o.gpu);
     const link_kind lk = link ? *link : (o.link.empty() ? p.gpu.default_link() : parse_link_kind(o.link));
     p.datasheet = datasheet_ceilings(p.gpu, lk);
+    // An L2 bandwidth this project measured where the datasheet gives none (models/kernel_time.hpp).
+    if (!std::isfinite(p.datasheet.bytes_at(memory_level::l2)))
+        if (const double l2 = measured_l2_bytes_per_s(p.gpu.id); std::isfinite(l2)) {
+            p.datasheet.bytes_at(memory_level::l2) = l2;
+            p.datasheet.origin += " + measured L2";
+        }
     p.used = achievable(p.datasheet, p.eff);
     try {
         p.link = default_link_params(p.gpu, lk);
@@ -101,6 +110,10 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     }
     if (!std::isfinite(o.sm_clock_mhz) || o.sm_clock_mhz < 0) throw usage_error("--sm-clock-mhz must be a positive number");
     p.sm_clock_hz = o.sm_clock_mhz * 1e6;
+    p.backend = normalize_kernel_backend(o.backend);
+    if (!o.backend.empty() && p.backend != o.backend)
+        throw usage_error("--backend: unknown backend \"" + o.backend +
+                          "\" (accepted: flash, cudnn, mem_efficient, math, nvjet, cublas, cutlass, triton)");
     if (!o.calibration.empty()) {
         p.cal = read_calibration(o.calibration);
         require_calibration_gpu(*p.cal, p.gpu);
@@ -138,8 +151,10 @@ std::pair<double, std::string> clock_for(const pricing_context& p, const kernel_
 /// (work outside the parts, e.g. a MoE layer's shared experts and all-to-all) adds its
 /// roofline time at the used ceilings.
 nlohmann::json report(const std::string& title, const workload& w, const pricing_context& p,
-                      std::vector<std::string> notes, const std::vector<curve_part>& parts = {},
+                      std::vector<std::string> notes, std::vector<curve_part> parts = {},
                       const workload* rest = nullptr) {
+    for (auto& part : parts)
+        if (part.features.backend.empty()) part.features.backend = p.backend;
     const auto t = price_kernel(w, p.datasheet, p.used);
     const auto& lb = t.lower_bound;
     const auto& pr = t.predicted;
@@ -151,19 +166,23 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
     j["lower_bound_s"] = lb.lower_bound_s;
     j["bound"] = std::string(to_string(pr.predicted));
     bool all_curves = !parts.empty();
-    for (const auto& part : parts) all_curves = all_curves && p.eff.curve_for(part.features.family, part.features.peak);
+    for (const auto& part : parts) all_curves = all_curves && p.eff.curve_for(part.features);
+    if (!all_curves && p.cal && !p.backend.empty() && !parts.empty())
+        notes.push_back("the calibration has no curve for backend " + p.backend +
+                        ": priced at its ceilings (a curve of another backend does not apply)");
     if (all_curves) {
-        double total = 0, device = 0, largest = -1;
+        double total = 0, device = 0, eager = 0, largest = -1;
         nlohmann::json pj = nlohmann::json::array();
         for (const auto& part : parts) {
-            const auto* c = p.eff.curve_for(part.features.family, part.features.peak);
+            const auto* c = p.eff.curve_for(part.features);
             const auto [f, why] = clock_for(p, part.features, *c);
-            const auto ct = calibrated_kernel_time(part.features, *c, p.used, f, why);
+            const auto ct = calibrated_kernel_time(part.features, *c, p.used, f, why, p.eff.launch_floor_s);
             total += ct.time_s;
             device += ct.device_s;
-            if (c->floor_s > ct.device_s)
-                notes.push_back(fmt::format("{}: the per-call floor {} (host issue time per call in the calibration "
-                                            "sweep) sets the time; the kernel itself takes {}",
+            eager += ct.eager_call_s;
+            if (ct.eager_call_s > p.eff.launch_floor_s + ct.device_s * 1.0001)
+                notes.push_back(fmt::format("{}: called eagerly, the host floor {} (host issue time per call, fitted "
+                                            "separately) would set its wall time; the kernel itself takes {}",
                                             part.name, human_time(c->floor_s), human_time(ct.device_s)));
             if (ct.time_s > largest) largest = ct.time_s, j["bound"] = std::string(to_string(ct.predicted));
             pj.push_back({{"name", part.name},
@@ -171,6 +190,7 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
                           {"peak", std::string(to_string(c->peak))},
                           {"time_s", ct.time_s},
                           {"device_s", ct.device_s},
+                          {"eager_call_s", ct.eager_call_s},
                           {"compute_s", ct.compute_s},
                           {"memory_s", ct.memory_s},
                           {"clock_hz", ct.clock_hz},
@@ -198,6 +218,7 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
         j["predicted_time_s"] = total;
         j["calibrated"] = {{"time_s", total},
                            {"device_time_s", device},
+                           {"eager_call_s", eager},
                            {"parts", pj},
                            {"source", p.cal ? p.cal->source : std::string()}};
         notes.push_back("predicted by the calibrated curve" + std::string(parts.size() > 1 ? "s" : "") + " of " +
@@ -218,8 +239,13 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
                        {"latency_s", pr.latency_s}};
     j["ceilings"] = {{"datasheet", ceilings_json(p.datasheet)}, {"used", ceilings_json(p.used)}};
     j["efficiency"] = {{"tensor", p.eff.tensor}, {"vector", p.eff.vector}, {"dram", p.eff.dram},
-                       {"launch_floor_s", p.eff.launch_floor_s}, {"source", p.eff.source},
-                       {"curves", p.eff.curves.size()}};
+                       {"kernel_fixed_s", p.eff.kernel_fixed_s}, {"launch_floor_s", p.eff.launch_floor_s},
+                       {"source", p.eff.source}, {"curves", p.eff.curves.size()}};
+    // Wall time of one eager call (host floor per launch), a separate term from the kernel's time.
+    if (!j.contains("calibrated"))
+        j["eager_call_s"] = std::max(j["predicted_time_s"].get<double>(), w.launches * p.eff.launch_floor_s);
+    else
+        j["eager_call_s"] = j["calibrated"]["eager_call_s"];
     j["notes"] = notes;
     return j;
 }
@@ -266,7 +292,10 @@ void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
     cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`): measured ceilings and curves");
     cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves (default: the power-capped clock)");
     cmd->add_flag("--json", o.json, "Print JSON");
-    if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie or pcie-no-p2p (default: the GPU's)");
+    cmd->add_option("--backend", o.backend,
+                    "library that runs the kernel, for calibrated curves: flash, cudnn, mem_efficient, math (SDPA), "
+                    "nvjet, cublas, cutlass, triton (GEMM); default: the op family's curve");
+    if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie, pcie-no-p2p or network (default: the GPU's)");
 }
 
 /// Throws a one-line `usage_error` unless `v` is positive (or >= 0 when `allow_zero`).
@@ -576,19 +605,30 @@ void add_copy(CLI::App* kernel) {
     struct options {
         kernel_common c;
         double bytes = 0;
+        bool cold = false;
     };
     static options o;
     auto* cmd = kernel->add_subcommand("copy", "Device-to-device copy: N bytes read and N bytes written");
     cmd->add_option("--bytes", o.bytes, "bytes copied")->required();
+    cmd->add_flag("--cold", o.cold, "buffers not in L2 (first touch, or rotating buffers): priced at DRAM");
     add_common(cmd, o.c);
     cmd->callback([] {
         require_positive("--bytes", o.bytes);
         const auto p = make_context(o.c);
-        workload w;
-        w.bytes_at(memory_level::dram) = 2.0 * o.bytes;
-        w.launches = 1;
-        auto j = report(fmt::format("copy {}", human_bytes(o.bytes)), w, p, {}, {{"copy", copy_features(o.bytes)}});
-        j["copy"] = {{"bytes", o.bytes}};
+        // Copied back to back, a working set that fits in L2 is served from it (models/kernel_time.hpp).
+        const bool l2 = !o.cold && fits_in_l2(2.0 * o.bytes, p.gpu.l2_bytes.value_or(0)) &&
+                        std::isfinite(p.used.bytes_at(memory_level::l2)) && std::isfinite(p.datasheet.bytes_at(memory_level::l2));
+        const workload w = copy_workload(o.bytes, l2);
+        std::vector<std::string> notes;
+        std::vector<curve_part> parts;
+        if (l2)
+            notes.push_back(fmt::format("the {} touched fit in the {} L2: priced at L2 ({:.2f} TB/s; --cold for DRAM)",
+                                        human_bytes(2.0 * o.bytes), human_bytes(p.gpu.l2_bytes.value_or(0)),
+                                        p.used.bytes_at(memory_level::l2) / 1e12));
+        else
+            parts.push_back({"copy", copy_features(o.bytes)});
+        auto j = report(fmt::format("copy {}", human_bytes(o.bytes)), w, p, notes, parts);
+        j["copy"] = {{"bytes", o.bytes}, {"l2_resident", l2}};
         print(j, o.c, {});
     });
 }

@@ -79,6 +79,8 @@ std::string link_name(link_kind k) {
             return "PCIe";
         case link_kind::pcie_no_p2p:
             return "PCIe without P2P";
+        case link_kind::network:
+            return "network";
     }
     return "PCIe";
 }

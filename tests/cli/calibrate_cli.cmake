@@ -58,6 +58,22 @@ roofline_cli_test(kernel_bad_clock ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf
 roofline_cli_test(roof_calibrated ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal}
     PASS "bf16 peak 802 TFLOP/s, DRAM 4.30 TB/s, ridge 187 FLOP/byte")
 roofline_cli_test(roof_calibration_missing ARGS roof --gpu h200-sxm --calibration no-such.json EXIT 2)
+# An overlay holds for the GPU it measured: the H200 one on a B200 analysis is exit 2 naming both
+# (it once changed the B200's 19,041 tok/s to 11,420 without a word), as on every pricing command.
+roofline_cli_test(analyze_b200_h200_calibration ARGS analyze data/samples/h200-serving/bench.jsonl --gpu b200 --count 1
+    --model data/samples/h200-serving/config.json --calibration ${_cal}
+    EXIT 2 PASS "h200-sxm.json was measured on h200-sxm \\(NVIDIA H200, 132 SMs.*not on b200 \\(NVIDIA HGX B200")
+roofline_cli_test(kernel_b200_h200_calibration ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu b200
+    --calibration ${_cal} EXIT 2 PASS "not on b200")
+roofline_cli_test(roof_b200_h200_calibration ARGS roof --gpu b200 --dtype bf16 --calibration ${_cal} EXIT 2 PASS "not on b200")
+# JSON that is not an overlay: a model config, and {"foo": 1}.
+roofline_cli_test(kernel_calibration_model_config ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm
+    --calibration data/samples/h200-serving/config.json EXIT 2 PASS "not a calibration overlay")
+roofline_cli_test(roof_calibration_foo ARGS roof --gpu h200-sxm --calibration tests/cli/data/calibration_foo.json
+    EXIT 2 PASS "not a calibration overlay")
+# calibrate refuses files measured on another GPU than --gpu.
+roofline_cli_test(calibrate_wrong_gpu ARGS calibrate ${_m}/ceilings.json --gpu b200 -o ${_out}
+    EXIT 2 PASS "ceilings.json was measured on \"NVIDIA H200\", not on b200")
 roofline_cli_test(analyze_h200_calibrated ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 1
     --model data/samples/h200-serving/config.json --calibration ${_cal} --json
     PASS "\"ceilings\": \"datasheet; modeled: calibrated: data/calibration/h200-sxm.json")

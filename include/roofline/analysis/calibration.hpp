@@ -305,8 +305,8 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
     bool has_compute = false, has_memory = false, grouped = false, causal = false;
     double clock_sum = 0;
     for (const auto& p : pts) {
-        if (p.features.family != fam || p.features.peak != peak)
-            throw usage_error("calibration: a curve's points must share one family and rate class");
+        if (p.features.family != fam || p.features.peak != peak || p.features.backend != pts.front().features.backend)
+            throw usage_error("calibration: a curve's points must share one family, rate class and backend");
         if (!(p.measured_s > 0) || !std::isfinite(p.measured_s))
             throw usage_error("calibration: measured time of \"" + p.label + "\" is not a positive number");
         if (!(p.clock_hz > 0) || !std::isfinite(p.clock_hz))
@@ -332,6 +332,7 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
             kernel_curve shape;
             shape.family = fam;
             shape.peak = peak;
+            shape.backend = pts.front().features.backend;
             shape.tile_rows = tile;
             shape.causal_block_keys = block;
             const auto prepared = prepare(pts, shape, fallback);
@@ -569,6 +570,7 @@ inline double default_alpha_s(link_kind l) {
         case link_kind::nvlink: return 0.47e-6;
         case link_kind::pcie: return 1.0e-6;
         case link_kind::pcie_no_p2p: return 2.96e-6;
+        case link_kind::network: return 2.7e-6;  // NCCL tuning.cc hwLat NET, ring LL
     }
     return 1.0e-6;
 }
@@ -774,6 +776,7 @@ struct priced_record {
     kernel_features features;
     std::string family_label;  ///< "gemm bf16", "gemm fp8", "grouped gemm", "sdpa prefill", "sdpa decode", "copy"
     std::string label;         ///< the shape
+    bool l2_resident = false;  ///< a copy whose working set stays in L2 (priced at L2, no DRAM curve)
 };
 
 /// The workload and features of a sweep record; nullopt for records that are not one kernel of
@@ -788,6 +791,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const auto path = gemm_compute_path(d, d, g);
         p.work = gemm_workload(s, d, d, dtype::bf16, path.peak);
         p.features = gemm_features(p.work, path.peak);
+        p.features.backend = normalize_kernel_backend(r.label("backend"));
         p.family_label = fp8 ? "gemm fp8" : "gemm bf16";
         p.label = p.family_label + " m=" + fmt(s.m) + " n=" + fmt(s.n) + " k=" + fmt(s.k);
         return p;
@@ -797,6 +801,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const double n = r.param("n", file), k = r.param("k", file);
         p.work = grouped_gemm_workload(r.expert_tokens, n, k, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
         p.features = grouped_gemm_features(r.expert_tokens, n, k, p.work, peak_key::bf16);
+        p.features.backend = normalize_kernel_backend(r.label("backend"));
         p.family_label = "grouped gemm";
         p.label = "grouped " + r.label("gemm") + " " + r.label("routing") + " T=" + fmt(r.param("tokens", file));
         return p;
@@ -813,6 +818,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const double kv = prefill ? (r.params.count("kv_len") ? r.params.at("kv_len") : q) : r.param("kv_len", file);
         p.work = attention_workload(s, {{batch, q, kv - q}}, dtype::bf16);
         p.features = attention_features(p.work, peak_key::bf16, batch, q, s.heads, s.head_dim, s.causal);
+        p.features.backend = normalize_kernel_backend(r.label("backend"));
         p.family_label = prefill ? "sdpa prefill" : "sdpa decode";
         p.label = p.family_label + " B=" + fmt(batch) + (prefill ? " S=" + fmt(q) : " L=" + fmt(kv)) + " H=" +
                   fmt(s.heads) + "/" + fmt(s.kv_heads);
@@ -820,8 +826,12 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
     }
     if (r.op == "copy") {
         const double bytes = r.param("size_bytes", file);
-        p.work.bytes_at(memory_level::dram) = 2.0 * bytes;
-        p.work.launches = 1;
+        // Rotating buffers (the fitted sweep rotates copies among sets larger than L2) come from
+        // DRAM; the same buffers copied back to back stay in L2 when they fit.
+        const auto rot = r.params.find("rotating_sets");
+        const bool rotating = rot != r.params.end() && rot->second > 1;
+        p.l2_resident = !rotating && fits_in_l2(2.0 * bytes, g.l2_bytes.value_or(0));
+        p.work = copy_workload(bytes, p.l2_resident);
         p.features = copy_features(bytes);
         p.family_label = "copy";
         p.label = "copy " + fmt(bytes) + " B";
@@ -860,7 +870,8 @@ inline std::string utc_now() {
 struct calibrate_result {
     calibration overlay;
     std::vector<std::string> notes;
-    std::map<std::string, std::vector<curve_point>> curve_points;  ///< by "family/peak"
+    /// By "family/peak[/backend]"; times are device times (host-timed records less their launch gap).
+    std::map<std::string, std::vector<curve_point>> curve_points;
     std::vector<power_point> power_points;                          ///< the power fit's samples
 };
 
@@ -876,8 +887,9 @@ inline double predicted_power_w(const power_coefficients& c, const power_point& 
 }
 
 namespace detail::calib {
+/// "family/peak" or "family/peak/backend": one curve per key.
 inline std::string curve_key(const kernel_features& f) {
-    return std::string(to_string(f.family)) + "/" + std::string(to_string(f.peak));
+    return std::string(to_string(f.family)) + "/" + std::string(to_string(f.peak)) + (f.backend.empty() ? "" : "/" + f.backend);
 }
 inline bool steady(const ceiling_measurement& m) {
     return m.power_samples >= 10 && std::isfinite(m.median_power_w) && std::isfinite(m.max_power_w) &&
@@ -962,6 +974,10 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     std::vector<power_phases> phase_files;
     std::vector<power_log> smi_logs;
     std::map<std::string, std::set<std::string>> curve_files;
+    // Host-timed sweeps (CUDA events around eager calls): per curve point, its file ("" for
+    // device-timed ones); the launch gap an empty kernel shows between the same events, per file.
+    std::map<std::string, std::vector<std::string>> host_timed;
+    std::map<std::string, double> file_gap;
     std::map<std::string, std::size_t> skipped;
     double power_limit = std::numeric_limits<double>::quiet_NaN();
 
@@ -1032,8 +1048,10 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                         const std::string what = r.label("what");
                         if (what == "tiny_kernel_graph")
                             ceiling_pts.push_back({"graph_launch_latency_s", r.time_s, std::numeric_limits<double>::quiet_NaN(), path, what});
-                        else if (what == "launch_empty_kernel")
+                        else if (what == "launch_empty_kernel") {
                             ceiling_pts.push_back({"launch_latency_s", r.time_s, std::numeric_limits<double>::quiet_NaN(), path, what});
+                            file_gap[path] = r.time_s;
+                        }
                         else {
                             ++skipped["launch (host-side measurement)"];
                             continue;
@@ -1048,6 +1066,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                     }
                     const double clk = record_clock_hz(r, max_clock);
                     res.curve_points[curve_key(pr->features)].push_back({pr->features, clk, r.time_s, pr->label});
+                    if (s.timing_basis == "host") host_timed[curve_key(pr->features)].push_back(path);
+                    else host_timed[curve_key(pr->features)].push_back("");
                     curve_files[curve_key(pr->features)].insert(path);
                     // Envelope points: achieved FLOP/s (tensor) and DRAM bandwidth of copies.
                     if (pr->features.flops > 0 && pr->features.family == kernel_family::gemm)
@@ -1202,6 +1222,30 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     // 2. Curves, each with its held-out residuals; terms the data cannot identify fall back to
     // the ceilings just calibrated (as every prediction with this overlay does).
     fallback = apply_calibration(fallback, cal);
+    // Device time, never wall time: a host-timed record's time holds the launch gap of an eager
+    // call (an empty kernel between the same events: 4.4 us on our H200), which no kernel
+    // duration contains. It is taken off before the fit; the host floor (the fit's floor term,
+    // points on it inform no device term) gets it back, as the eager wall time it is.
+    std::map<std::string, double> curve_gap;
+    for (auto& [key, pts] : res.curve_points) {
+        const auto& files_of = host_timed[key];
+        double gap_sum = 0;
+        std::size_t gap_n = 0;
+        for (std::size_t i = 0; i < pts.size() && i < files_of.size(); ++i) {
+            if (files_of[i].empty()) continue;
+            const auto it = file_gap.find(files_of[i]);
+            const double gap = it != file_gap.end() ? it->second : cal.launch_latency_s.value_or(0.0);
+            pts[i].measured_s = std::max(pts[i].measured_s - gap, 0.1 * pts[i].measured_s);
+            gap_sum += gap;
+            ++gap_n;
+        }
+        if (gap_n > 0) {
+            curve_gap[key] = gap_sum / static_cast<double>(gap_n);
+            if (!(gap_sum > 0))
+                res.notes.push_back(key + ": host-timed records with no measured launch gap (no launch_empty_kernel): "
+                                    "fitted as if device times");
+        }
+    }
     for (const auto& [key, pts] : res.curve_points) {
         if (pts.size() < 3) {
             res.notes.push_back(key + ": " + std::to_string(pts.size()) + " point(s), too few for a curve (3 needed)");
@@ -1216,15 +1260,45 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
         }
         std::string src;
         for (const auto& f : curve_files[key]) src += (src.empty() ? "" : ", ") + f;
-        c.fit.source = src + " (" + std::to_string(pts.size()) + " records)";
+        c.fit.source = src + " (" + std::to_string(pts.size()) + " records";
+        if (const auto g_it = curve_gap.find(key); g_it != curve_gap.end() && g_it->second > 0) {
+            c.fit.source += ", host-timed: launch gap " + std::to_string(g_it->second * 1e6).substr(0, 4) +
+                            " us taken off each, fitted as device time";
+            if (c.floor_s > 0) c.floor_s += g_it->second;  // the host floor, in wall time
+        }
+        c.fit.source += ")";
         cal.curves.push_back(std::move(c));
     }
 
-    // 3. Links.
+    // 3. Links. The host layout of the sweep decides the link class: ranks on several hosts
+    // cross the network (the ring's slowest hop), whatever links join GPUs inside a host.
     if (!sweeps.empty()) {
-        auto l = fit_link(sweeps, link);
+        int hosts = 0;
+        std::string multi;
+        for (const auto& sw : sweeps) {
+            const int h = sw.host_count();
+            if (h > 1 && multi.empty()) multi = sw.file;
+            hosts = std::max(hosts, h);
+        }
+        bool mixed = false;
+        for (const auto& sw : sweeps) mixed = mixed || (hosts > 1 && sw.host_count() <= 1);
+        if (mixed)
+            throw usage_error("calibrate: " + multi + " spans " + std::to_string(hosts) +
+                              " hosts but other collective sweeps run on one: calibrate them separately (one link class each)");
+        link_kind fit_as = link;
+        if (hosts > 1) {
+            if (o.link_given && o.link != link_kind::network)
+                throw usage_error("calibrate: " + multi + " runs its ranks on " + std::to_string(hosts) +
+                                  " hosts: its collectives cross the network, not " + std::string(to_string(o.link)) +
+                                  " (--link network)");
+            fit_as = link_kind::network;
+        }
+        auto l = fit_link(sweeps, fit_as);
         cal.links.push_back(l);
-        if (!o.link_given)
+        if (hosts > 1)
+            res.notes.push_back("collective sweeps on " + std::to_string(hosts) + " hosts (" + std::to_string(l.ranks) +
+                                " ranks, read from the file's rank lines) fitted as the network link");
+        else if (!o.link_given)
             res.notes.push_back("collective sweeps taken as " + std::string(to_string(link)) + " (the GPU's default link; --link to say otherwise)");
     }
 
@@ -1272,9 +1346,14 @@ enum class clock_choice : unsigned char {
 /// else the roofline at the calibrated ceilings plus the calibrated launch floor.
 inline double calibrated_prediction_s(const priced_record& p, const kernel_record& r, const gpu_spec& g,
                                       const ceilings& used, const kernel_efficiency& e,
-                                      const std::optional<calibrated_power>& power, clock_choice clock) {
-    const auto* c = e.curve_for(p.features.family, p.features.peak);
-    if (!c) return time_lower_bound(p.work, used).lower_bound_s;
+                                      const std::optional<calibrated_power>& power, clock_choice clock,
+                                      bool host_timed = false) {
+    const auto* c = p.l2_resident ? nullptr : e.curve_for(p.features);
+    if (!c) {
+        const double device = time_lower_bound(p.work, used).lower_bound_s;
+        return host_timed ? eager_call_time_s(device - used.launch_latency_s * p.work.launches + e.launch_floor_s, e)
+                          : device;
+    }
     const double max_clock = g.max_clock_hz.value_or(1.98e9);
     double f = record_clock_hz(r, max_clock);
     if (clock == clock_choice::power_model) {
@@ -1283,7 +1362,7 @@ inline double calibrated_prediction_s(const priced_record& p, const kernel_recor
             f = power_capped_clock_hz(p.features, *c, used, power->coefficients, power->power_limit_w,
                                       std::isfinite(power->max_clock_hz) ? power->max_clock_hz : max_clock);
     }
-    return c->time_s(p.features, f, used);
+    return host_timed ? c->time_s(p.features, f, used, e.launch_floor_s) : c->device_time_s(p.features, f, used);
 }
 
 /// Errors of one op family.
@@ -1310,9 +1389,14 @@ struct validation_report {
 /// (curves refitted on the sweep by `folds`-fold cross-validation, record clocks).
 inline validation_report validate_calibration(const kernel_sweep& sweep, const gpu_spec& g, const calibration& cal,
                                               int folds = 5, const curve_fit_options& fit = {}) {
-    const ceilings ds = datasheet_ceilings(g);
-    const ceilings ach = achievable(ds);
-    ceilings used = ach;
+    ceilings ds = datasheet_ceilings(g);
+    if (!std::isfinite(ds.bytes_at(memory_level::l2))) ds.bytes_at(memory_level::l2) = measured_l2_bytes_per_s(g.id);
+    // A host-timed sweep (events around eager calls) holds the eager launch gap in every time:
+    // both models add their eager launch floor; a device-timed one holds kernel durations only.
+    const bool host = sweep.timing_basis == "host";
+    ceilings ach = achievable(ds);
+    if (host) ach.launch_latency_s = kernel_efficiency{}.launch_floor_s;
+    ceilings used = achievable(ds);
     link_params lp;
     kernel_efficiency e;
     apply_calibration(used, lp, e, cal);
@@ -1369,8 +1453,8 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
             const auto& x = items[i];
             const double t = x.r->time_s;
             const double tds = price_kernel(x.p.work, ds, ach).predicted_s();
-            const double tcal = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::record);
-            const double tpc = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::power_model);
+            const double tcal = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::record, host);
+            const double tpc = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::power_model, host);
             eds.push_back(std::abs(tds / t - 1));
             ecal.push_back(std::abs(tcal / t - 1));
             epc.push_back(std::abs(tpc / t - 1));
@@ -1384,8 +1468,8 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
                 double tds = 0, tcal = 0, tpc = 0;
                 for (const auto& part : parts) {
                     tds += price_kernel(part.work, ds, ach).predicted_s();
-                    tcal += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::record);
-                    tpc += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::power_model);
+                    tcal += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::record, host);
+                    tpc += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::power_model, host);
                 }
                 eds.push_back(std::abs(tds / t - 1));
                 ecal.push_back(std::abs(tcal / t - 1));

@@ -18,7 +18,7 @@
 //   "ceiling_sources": {"<ceilings key>": {"files": [...], "records": N, "method": "...",
 //                       "flops_per_clock": phi (rate classes), "clock_hz": f}},
 //   "graph_launch_latency_s": s,
-//   "curves":  [{"family", "peak", "fixed_latency_s", "flops_per_clock", "bytes_per_s",
+//   "curves":  [{"family", "peak", "backend" ("" = any), "fixed_latency_s", "flops_per_clock", "bytes_per_s",
 //                "floor_s", "tile_rows", "causal_block_keys",
 //                "fit": {"points", "median_abs_error", "p90_abs_error", "cv_median_abs_error",
 //                        "cv_p90_abs_error", "cv_folds", "floor_points", "compute_points",
@@ -269,6 +269,7 @@ inline nlohmann::ordered_json calibration_to_json(const calibration& cal) {
         const auto& f = cv.fit;
         j["curves"].push_back({{"family", std::string(to_string(cv.family))},
                                {"peak", std::string(to_string(cv.peak))},
+                               {"backend", cv.backend},
                                {"fixed_latency_s", cv.fixed_latency_s},
                                {"flops_per_clock", num_or_null(cv.flops_per_clock)},
                                {"bytes_per_s", num_or_null(cv.bytes_per_s)},
@@ -457,7 +458,7 @@ inline calibration read_calibration(const std::string& path) {
             const std::string place = "curves[" + std::to_string(i) + "]";
             if (!x.is_object()) throw parse_error(path, place, "", "expected an object");
             io::detail::check_keys(path, place, x,
-                                   {"family", "peak", "fixed_latency_s", "flops_per_clock", "bytes_per_s", "floor_s",
+                                   {"family", "peak", "backend", "fixed_latency_s", "flops_per_clock", "bytes_per_s", "floor_s",
                                     "tile_rows", "causal_block_keys", "fit"});
             kernel_curve cv;
             const auto fam = parse_kernel_family(str(x, "family"));
@@ -468,6 +469,11 @@ inline calibration read_calibration(const std::string& path) {
             const auto pk = parse_peak_key(str(x, "peak"));
             if (!pk) throw parse_error(path, place, "peak", "unknown rate class");
             cv.peak = *pk;
+            cv.backend = str(x, "backend");
+            if (!cv.backend.empty() && normalize_kernel_backend(cv.backend) != cv.backend)
+                throw parse_error(path, place, "backend",
+                                  "unknown backend \"" + cv.backend +
+                                      "\" (accepted: flash, cudnn, mem_efficient, math, nvjet, cublas, cutlass, triton, or \"\")");
             const auto zero_if_nan = [](double v) { return std::isfinite(v) ? v : 0.0; };
             cv.fixed_latency_s = zero_if_nan(cal_number(path, place, x, "fixed_latency_s", false, false, true));
             cv.flops_per_clock = cal_number(path, place, x, "flops_per_clock", true);
@@ -558,12 +564,14 @@ inline calibration read_calibration(const std::string& path) {
 }
 
 /// Throws `usage_error` (exit 2) when `cal` was measured on a GPU other than `g`: another
-/// catalog id, or the same id with another SM count or memory size than the catalog's. Both
+/// catalog id, or the same id with another SM count than the catalog's. Both
 /// GPUs are named. A calibration measures one GPU's kernels, clocks and links; on another GPU
 /// its numbers would silently replace that GPU's ceilings.
 inline void require_calibration_gpu(const calibration& cal, const gpu_spec& g) {
     const std::string file = cal.source.empty() ? std::string("the calibration") : cal.source;
-    const std::string theirs = describe(cal.device.id.empty() ? calibration_device{cal.gpu} : cal.device);
+    calibration_device named = cal.device;
+    if (named.id.empty()) named.id = cal.gpu;
+    const std::string theirs = describe(named);
     std::string ours = g.id + " (" + g.name;
     if (g.sm_count.known()) ours += ", " + std::to_string(static_cast<long long>(*g.sm_count.value)) + " SMs";
     ours += ")";
@@ -591,14 +599,17 @@ inline ceilings apply_calibration(ceilings c, const calibration& o) {
 
 /// The one call every pricing command makes (`kernel`, `roof`, `analyze`, `trace`, `plan`):
 ///  * `used`: the ceilings the command would otherwise price at (usually achievable ones):
-///    every ceiling the overlay measured replaces its value; the launch latency becomes the
-///    calibrated eager launch floor (serving commands that replay CUDA graphs use
-///    `e.graph_launch_floor_s` instead);
+///    every ceiling the overlay measured replaces its value except the launch latency, which
+///    stays the device-side cost of one kernel: the overlay's eager launch floor is a host term
+///    and goes to `e.launch_floor_s` (serving commands that replay CUDA graphs use
+///    `e.graph_launch_floor_s`);
 ///  * `link`: replaced by the fitted alpha-beta parameters of `used.link` when the overlay has
 ///    them, and `used.link_bytes_per_s` follows their beta;
 ///  * `e`: gets the fitted curves and launch floors.
 inline void apply_calibration(ceilings& used, link_params& link, kernel_efficiency& e, const calibration& cal) {
+    const double device_launch_s = used.launch_latency_s;
     used = apply_calibration(used, cal);
+    used.launch_latency_s = device_launch_s;
     if (const auto* l = cal.link_for(used.link)) {
         link = l->params;
         used.link_bytes_per_s = l->params.beta_bytes_per_s;
