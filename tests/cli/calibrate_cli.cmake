@@ -19,10 +19,26 @@ roofline_cli_test(calibrate_trace ARGS calibrate data/samples/h200/gemm_power/tr
 # Shared samples: five kernels profiled by ncu (bf16 GEMM: 1.1167e12 FLOP in 1.3857 ms at
 # 1597 MHz = 3822 FLOP per SM per clock, 93% of 4096) and nccl-tests on 16 H100s (two nodes).
 set(_shared ${PROJECT_SOURCE_DIR}/../shared/samples)
-if(EXISTS ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz AND EXISTS ${_shared}/nccl/all_reduce_perf_2x8xH100.txt)
-    roofline_cli_test(calibrate_ncu_nccl ARGS calibrate ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz
-        ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h200-sxm -o ${_out}
-        PASS "3822 FLOP per SM per clock \\(93% of the dense 4096\\).*all_reduce over 16 ranks")
+if(EXISTS ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz)
+    roofline_cli_test(calibrate_ncu ARGS calibrate ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz --gpu h200-sxm -o ${_out}
+        PASS "3822 FLOP per SM per clock \\(93% of the dense 4096\\)")
+endif()
+# 16 ranks on two hosts (ztan-mig-235z, ztan-mig-gq73, 8 each, read from the rank lines): the
+# ring's slowest hop is the network, so the sweep is fitted as the network link, never NVLink;
+# --link nvlink is refused, and H100 collectives do not calibrate an H200.
+if(EXISTS ${_shared}/nccl/all_reduce_perf_2x8xH100.txt)
+    roofline_cli_test(calibrate_nccl_two_hosts ARGS calibrate ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h100-sxm -o ${_out}
+        PASS "link network \\(all_reduce over 16 ranks.*on 2 hosts \\(16 ranks, read from the file's rank lines\\) fitted as the network link")
+    roofline_cli_test(calibrate_nccl_two_hosts_nvlink ARGS calibrate ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h100-sxm
+        --link nvlink -o ${_out} EXIT 2 PASS "runs its ranks on 2 hosts: its collectives cross the network, not nvlink")
+    roofline_cli_test(calibrate_nccl_wrong_gpu ARGS calibrate ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h200-sxm
+        -o ${_out} EXIT 2 PASS "measured on \"NVIDIA H100 80GB HBM3\", not on h200-sxm")
+endif()
+# A single ncu GEMV (2.3 MB from DRAM, 0.35 TB/s of the RTX 5090's 1.79 TB/s) saturates nothing:
+# it is refused as a DRAM ceiling, with the reason, and with nothing left calibrate is exit 2.
+if(EXISTS ${_shared}/ncu/rtx5090_gemv_kernel0001.details.csv)
+    roofline_cli_test(calibrate_gemv_refused ARGS calibrate ${_shared}/ncu/rtx5090_gemv_kernel0001.details.csv
+        --gpu rtx-5090 -o ${_out} EXIT 2 PASS "nothing to fit.*dram_bytes_per_s: refused 1 of 1 measurement.*under 4x the")
 endif()
 # Bad input: an unrecognised file, a header-less nvidia-smi log without its fields, no output.
 roofline_cli_test(calibrate_unknown_input ARGS calibrate README.md --gpu h200-sxm -o ${_out} EXIT 2)

@@ -1089,6 +1089,10 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                                                                       : read_nccl_tests_json(path);
                 in.records_read = s.stats.events_read;
                 in.records_used = s.points.size();
+                for (const auto& d : s.devices)
+                    detail::calib::note_device(cal.device, g, path, d, std::numeric_limits<double>::quiet_NaN(),
+                                               std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
+                                               std::numeric_limits<double>::quiet_NaN(), "");
                 sweeps.push_back(std::move(s));
                 break;
             }
