@@ -7,7 +7,8 @@
 //                       [--causal] [--mla --kv-lora-rank R --qk-rope-head-dim P ...] --dtype D --gpu ID
 //   roofline kernel copy --bytes N --gpu ID                       (N bytes read and N written)
 //   roofline kernel collective --op all_reduce|all_gather|reduce_scatter|all_to_all --bytes N
-//                       --ranks R --gpu ID [--link nvlink|pcie|pcie-no-p2p]
+//                       --ranks R --gpu ID [--link nvlink|pcie|pcie-no-p2p|network]
+//                       [--topology TOPO.txt [--p2p on|off] [--nccl-p2p-level-sys]]
 // Every subcommand accepts --json, --gpu-file F, --calibration F and --sm-clock-mhz F.
 //
 // Two times are reported:
@@ -43,7 +44,9 @@
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/models/attention.hpp"
 #include "roofline/analysis/achievable.hpp"
+#include "roofline/io/nvidia_smi_topo.hpp"
 #include "roofline/models/collective.hpp"
+#include "roofline/models/host_topology.hpp"
 #include "roofline/models/gemm.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/moe.hpp"
@@ -638,12 +641,18 @@ void add_copy(CLI::App* kernel) {
 void add_collective(CLI::App* kernel) {
     struct options {
         kernel_common c;
-        std::string op, algorithm;
+        std::string op, algorithm, topology, p2p;
+        bool p2p_sys = false;
         double bytes = 0;
         int ranks = 0;
     };
     static options o;
     auto* cmd = kernel->add_subcommand("collective", "All-reduce, all-gather, reduce-scatter or all-to-all");
+    cmd->add_option("--topology", o.topology,
+                    "`nvidia-smi topo -m` output of the host: sockets, PCIe switches and P2P set the PCIe ring");
+    cmd->add_option("--p2p", o.p2p, "with --topology: on or off (default: the GPU's stock driver)");
+    cmd->add_flag("--nccl-p2p-level-sys", o.p2p_sys,
+                  "with --topology: NCCL uses P2P across sockets too (NCCL_P2P_LEVEL=SYS; NCCL's default does not)");
     cmd->add_option("--op", o.op, "all_reduce, all_gather, reduce_scatter or all_to_all")->required();
     cmd->add_option("--bytes", o.bytes, "buffer size S as nccl-tests counts it")->required();
     cmd->add_option("--ranks", o.ranks, "GPUs taking part")->required();
@@ -674,9 +683,26 @@ void add_collective(CLI::App* kernel) {
         link_params lp = ds_lp;
         std::string predicted_by = "datasheet link";
         std::optional<measured_link_profile> prof;
+        std::optional<host_topology_summary> topo;
+        if (!o.topology.empty()) {
+            if (p.datasheet.link == link_kind::nvlink || p.datasheet.link == link_kind::network)
+                throw usage_error("--topology prices PCIe collectives; the link here is " + std::string(to_string(p.datasheet.link)) +
+                                  " (--link pcie)");
+            topo = summarize_topology(read_nvidia_smi_topo(o.topology));
+            if (topo->gpus < o.ranks)
+                throw usage_error("--topology: " + o.topology + " shows " + std::to_string(topo->gpus) + " GPUs, fewer than --ranks " +
+                                  std::to_string(o.ranks));
+        } else if (!o.p2p.empty() || o.p2p_sys) {
+            throw usage_error("--p2p and --nccl-p2p-level-sys need --topology");
+        }
+        if (!o.p2p.empty() && o.p2p != "on" && o.p2p != "off") throw usage_error("--p2p: on or off, got \"" + o.p2p + "\"");
         if (p.cal && p.cal->link_for(p.datasheet.link)) {
             lp = p.link;
             predicted_by = "calibration";
+        } else if (topo) {
+            const bool p2p = o.p2p.empty() ? p.gpu.p2p.value_or(0.0) > 0.0 : o.p2p == "on";
+            lp = pcie_ring_params(*topo, p.gpu, p2p, o.p2p_sys);
+            predicted_by = "host topology";
         } else if (p.cal && p.cal->link_bytes_per_s) {
             lp.beta_bytes_per_s = *p.cal->link_bytes_per_s, lp.source += "; beta from calibration";
             predicted_by = "calibration (beta)";
@@ -723,6 +749,19 @@ void add_collective(CLI::App* kernel) {
         if (predicted_by != "datasheet link")
             lines.push_back(fmt::format("datasheet link (the lower bound): {}, busbw {:.1f} GB/s", human_time(lb.time_s),
                                         lb.busbw_bytes_per_s / 1e9));
+        if (topo) {
+            j["topology"] = {{"file", o.topology},
+                             {"gpus", topo->gpus},
+                             {"sockets", topo->sockets},
+                             {"max_gpus_per_socket", topo->max_gpus_per_socket},
+                             {"pcie_switches", topo->switches},
+                             {"max_gpus_per_switch", topo->max_gpus_per_switch},
+                             {"ring_socket_crossings", topo->ring_socket_crossings},
+                             {"staged", lp.p2p == false}};
+            lines.push_back(fmt::format("host topology ({}): {} GPUs on {} socket(s) (up to {} each), {} PCIe switch(es); {}",
+                                        o.topology, topo->gpus, topo->sockets, topo->max_gpus_per_socket, topo->switches,
+                                        lp.source));
+        }
         if (prof) {
             j["measured_profile"] = {{"time_s", c.time_s},
                                      {"busbw_bytes_per_s", c.busbw_bytes_per_s},

@@ -12,6 +12,7 @@
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
+#include "roofline/core/network.hpp"
 #include "roofline/core/workload.hpp"
 
 namespace roofline {
