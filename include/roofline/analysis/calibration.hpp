@@ -779,6 +779,21 @@ struct priced_record {
     bool l2_resident = false;  ///< a copy whose working set stays in L2 (priced at L2, no DRAM curve)
 };
 
+/// The backend that ran a record: its `backend` label, else the first kernel name the profiler
+/// recorded for it that names a library (`normalize_kernel_backend`), else "" (unknown).
+inline std::string record_backend(const kernel_record& r) {
+    if (auto b = normalize_kernel_backend(r.label("backend")); !b.empty()) return b;
+    const std::string names = r.label("kernels");
+    for (std::size_t at = 0; at < names.size();) {
+        const auto nl = names.find('\n', at);
+        const auto one = names.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+        if (auto b = normalize_kernel_backend(one); !b.empty()) return b;
+        if (nl == std::string::npos) break;
+        at = nl + 1;
+    }
+    return "";
+}
+
 /// The workload and features of a sweep record; nullopt for records that are not one kernel of
 /// a modeled family (launch costs, whole MoE layers).
 inline std::optional<priced_record> price_record(const kernel_record& r, const gpu_spec& g, const std::string& file = "") {
@@ -791,7 +806,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const auto path = gemm_compute_path(d, d, g);
         p.work = gemm_workload(s, d, d, dtype::bf16, path.peak);
         p.features = gemm_features(p.work, path.peak);
-        p.features.backend = normalize_kernel_backend(r.label("backend"));
+        p.features.backend = record_backend(r);
         p.family_label = fp8 ? "gemm fp8" : "gemm bf16";
         p.label = p.family_label + " m=" + fmt(s.m) + " n=" + fmt(s.n) + " k=" + fmt(s.k);
         return p;
@@ -801,7 +816,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const double n = r.param("n", file), k = r.param("k", file);
         p.work = grouped_gemm_workload(r.expert_tokens, n, k, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
         p.features = grouped_gemm_features(r.expert_tokens, n, k, p.work, peak_key::bf16);
-        p.features.backend = normalize_kernel_backend(r.label("backend"));
+        p.features.backend = record_backend(r);
         p.family_label = "grouped gemm";
         p.label = "grouped " + r.label("gemm") + " " + r.label("routing") + " T=" + fmt(r.param("tokens", file));
         return p;
@@ -818,7 +833,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const double kv = prefill ? (r.params.count("kv_len") ? r.params.at("kv_len") : q) : r.param("kv_len", file);
         p.work = attention_workload(s, {{batch, q, kv - q}}, dtype::bf16);
         p.features = attention_features(p.work, peak_key::bf16, batch, q, s.heads, s.head_dim, s.causal);
-        p.features.backend = normalize_kernel_backend(r.label("backend"));
+        p.features.backend = record_backend(r);
         p.family_label = prefill ? "sdpa prefill" : "sdpa decode";
         p.label = p.family_label + " B=" + fmt(batch) + (prefill ? " S=" + fmt(q) : " L=" + fmt(kv)) + " H=" +
                   fmt(s.heads) + "/" + fmt(s.kv_heads);
@@ -830,7 +845,9 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         // DRAM; the same buffers copied back to back stay in L2 when they fit.
         const auto rot = r.params.find("rotating_sets");
         const bool rotating = rot != r.params.end() && rot->second > 1;
-        p.l2_resident = !rotating && fits_in_l2(2.0 * bytes, g.l2_bytes.value_or(0));
+        const auto said = r.params.find("l2_resident");  // the device-time sweep says so
+        p.l2_resident = said != r.params.end() ? said->second > 0
+                                               : !rotating && fits_in_l2(2.0 * bytes, g.l2_bytes.value_or(0));
         p.work = copy_workload(bytes, p.l2_resident);
         p.features = copy_features(bytes);
         p.family_label = "copy";

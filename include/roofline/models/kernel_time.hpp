@@ -212,10 +212,11 @@ struct kernel_efficiency {
     std::vector<kernel_curve> curves;
 
     /// The curve for a kernel of family `f`, rate class `k`, run by `backend`; nullptr when none.
-    /// A known backend takes only a curve fitted to that backend (a flash-attention curve does
-    /// not price cuDNN's kernel: they differ by 2x on H200 decode); an unknown backend ("") takes
-    /// the op family's curve, the one fitted without a backend first. Copy and attention curves
-    /// match any rate class when only one was fitted.
+    /// A curve fitted to a known backend prices that backend only (a flash-attention curve does
+    /// not price cuDNN's kernel: 1.7x apart on H200 prefill); a curve fitted to kernels of unknown
+    /// backend is the op family's, used when no curve of the kernel's own backend exists; a
+    /// kernel of unknown backend ("") takes its backend-less curve first, else any of its family.
+    /// Copy and attention curves match any rate class when only one was fitted.
     const kernel_curve* curve_for(kernel_family f, peak_key k, std::string_view backend = {}) const {
         const kernel_curve* best = nullptr;
         int best_score = -1;
@@ -223,8 +224,8 @@ struct kernel_efficiency {
             if (c.family != f) continue;
             const bool same_peak = c.peak == k;
             if (!same_peak && (f == kernel_family::gemm || f == kernel_family::grouped_gemm)) continue;
-            if (!backend.empty() && c.backend != backend) continue;
-            const int score = (same_peak ? 2 : 0) + (c.backend.empty() ? 1 : 0);
+            if (!backend.empty() && !c.backend.empty() && c.backend != backend) continue;
+            const int score = (same_peak ? 4 : 0) + (c.backend == backend ? 2 : 0) + (c.backend.empty() ? 1 : 0);
             if (score > best_score) best_score = score, best = &c;
         }
         return best;
