@@ -289,12 +289,14 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             if (o.link == "nvlink") s.link = link_kind::nvlink;
             else if (o.link == "pcie") s.link = link_kind::pcie;
             else if (o.link == "pcie-no-p2p") s.link = link_kind::pcie_no_p2p;
-            else throw usage_error("--link: unknown link \"" + o.link + "\" (accepted: nvlink, pcie, pcie-no-p2p)");
+            else if (o.link == "network") s.link = link_kind::network;
+            else throw usage_error("--link: unknown link \"" + o.link + "\" (accepted: nvlink, pcie, pcie-no-p2p, network)");
         }
         if (!o.calibration.empty()) {
             // Modeled ceilings: achievable ones with the overlay's measurements in; the serving
             // engine replays CUDA graphs, so each kernel pays the calibrated graph launch floor.
             const auto cal = read_calibration(o.calibration);
+            require_calibration_gpu(cal, g);
             const link_kind lk = s.link.value_or(g.default_link());
             ceilings used = achievable_ceilings(datasheet_ceilings(g, lk), s.fractions);
             link_params lp;

@@ -2,7 +2,7 @@
 // coefficients to measurements of one GPU, and write the overlay every command reads with
 // `--calibration FILE`.
 //
-//   roofline calibrate INPUTS... --gpu ID -o FILE.json [--link nvlink|pcie|pcie-no-p2p]
+//   roofline calibrate INPUTS... --gpu ID -o FILE.json [--link nvlink|pcie|pcie-no-p2p|network]
 //                      [--smi-fields timestamp,power.draw,...] [--folds 5] [--gpu-file F] [--json]
 //
 // Inputs are recognised by content (io/measurements.hpp): roofline.ceilings/1 (measure_ceilings),
@@ -112,7 +112,7 @@ void add_calibrate_command(CLI::App& app, common_options& common) {
     cmd->add_option("INPUTS", inputs, "measurement files (formats recognised by content)")->required();
     cmd->add_option("--gpu", gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("-o,--output", out, "calibration file to write (JSON)")->required();
-    cmd->add_option("--link", link, "link the collective sweeps ran over: nvlink, pcie or pcie-no-p2p (default: the GPU's)");
+    cmd->add_option("--link", link, "link the collective sweeps ran over: nvlink, pcie, pcie-no-p2p or network (default: the GPU's; sweeps on several hosts are network)");
     cmd->add_option("--smi-fields", smi_fields, "--query-gpu field list of header-less nvidia-smi logs");
     cmd->add_option("--folds", folds, "cross-validation folds for the curves' held-out errors (0: none)");
     cmd->add_option("--gpu-file", gpu_file, "JSON file that adds or overrides GPU entries");

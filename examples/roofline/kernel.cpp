@@ -7,17 +7,23 @@
 //                       [--causal] [--mla --kv-lora-rank R --qk-rope-head-dim P ...] --dtype D --gpu ID
 //   roofline kernel copy --bytes N --gpu ID                       (N bytes read and N written)
 //   roofline kernel collective --op all_reduce|all_gather|reduce_scatter|all_to_all --bytes N
-//                       --ranks R --gpu ID [--link nvlink|pcie|pcie-no-p2p]
+//                       --ranks R --gpu ID [--link nvlink|pcie|pcie-no-p2p|network]
+//                       [--topology TOPO.txt [--p2p on|off] [--nccl-p2p-level-sys]]
 // Every subcommand accepts --json, --gpu-file F, --calibration F and --sm-clock-mhz F.
 //
 // Two times are reported:
 //  * lower_bound_s: the roofline at datasheet ceilings (max over roofs + latency terms);
 //  * predicted_time_s: the same workload at achievable ceilings (datasheet x the efficiencies
-//    below) plus a launch floor per kernel. Calibration replaces any ceiling it names, and where
+//    below) plus the device-side cost of each kernel (0.86 us; the host's eager launch floor is a
+//    separate term, reported as eager_call_s, never inside a kernel's time). Calibration
+//    replaces any ceiling it names, and where
 //    it has a fitted curve for the kernel's family (models/kernel_time.hpp) the curve sets
 //    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the
 //    calibrated power model allows under the GPU's power limit, else the maximum clock. MoE
 //    layers sum the curve over their gate_up and down grouped GEMMs.
+//  Collectives: lower_bound_s is the datasheet link with NCCL's alpha and base latency, never
+//  changed by --calibration; predicted_time_s uses the overlay's fitted link, else a measured
+//  all-reduce profile of the GPU and link, else the datasheet link (`predicted_by` says which).
 // JSON keys (stable): predicted_time_s, lower_bound_s, bound, flops, bytes, link_bytes,
 // arithmetic_intensity, ceilings {datasheet, used}, efficiency, roof_times, notes, and a
 // per-kernel object (gemm, moe, attention, copy, collective); with a curve also `calibrated`
@@ -38,7 +44,9 @@
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/models/attention.hpp"
 #include "roofline/analysis/achievable.hpp"
+#include "roofline/io/nvidia_smi_topo.hpp"
 #include "roofline/models/collective.hpp"
+#include "roofline/models/host_topology.hpp"
 #include "roofline/models/gemm.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/moe.hpp"
@@ -48,7 +56,7 @@ namespace roofline::cli {
 namespace {
 
 struct kernel_common {
-    std::string gpu, gpu_file, calibration, link;
+    std::string gpu, gpu_file, calibration, link, backend;
     double sm_clock_mhz = 0;
     bool json = false;
 };
@@ -81,6 +89,7 @@ struct pricing_context {
     link_params link;           ///< alpha-beta of the link in force (calibrated when the overlay has it)
     std::optional<calibration> cal;
     double sm_clock_hz = 0;     ///< --sm-clock-mhz (0: not given)
+    std::string backend;        ///< --backend, normalised ("" unknown: the op family's curve)
     std::vector<std::string> notes;
 };
 
@@ -90,6 +99,12 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     p.gpu = pick_gpu(catalog, o.gpu);
     const link_kind lk = link ? *link : (o.link.empty() ? p.gpu.default_link() : parse_link_kind(o.link));
     p.datasheet = datasheet_ceilings(p.gpu, lk);
+    // An L2 bandwidth this project measured where the datasheet gives none (models/kernel_time.hpp).
+    if (!std::isfinite(p.datasheet.bytes_at(memory_level::l2)))
+        if (const double l2 = measured_l2_bytes_per_s(p.gpu.id); std::isfinite(l2)) {
+            p.datasheet.bytes_at(memory_level::l2) = l2;
+            p.datasheet.origin += " + measured L2";
+        }
     p.used = achievable(p.datasheet, p.eff);
     try {
         p.link = default_link_params(p.gpu, lk);
@@ -98,11 +113,14 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     }
     if (!std::isfinite(o.sm_clock_mhz) || o.sm_clock_mhz < 0) throw usage_error("--sm-clock-mhz must be a positive number");
     p.sm_clock_hz = o.sm_clock_mhz * 1e6;
+    p.backend = normalize_kernel_backend(o.backend);
+    if (!o.backend.empty() && p.backend != o.backend)
+        throw usage_error("--backend: unknown backend \"" + o.backend +
+                          "\" (accepted: flash, cudnn, mem_efficient, math, nvjet, cublas, cutlass, triton)");
     if (!o.calibration.empty()) {
         p.cal = read_calibration(o.calibration);
+        require_calibration_gpu(*p.cal, p.gpu);
         apply_calibration(p.used, p.link, p.eff, *p.cal);
-        if (!p.cal->gpu.empty() && p.cal->gpu != p.gpu.id)
-            p.notes.push_back("the calibration was made on " + p.cal->gpu + ", not " + p.gpu.id);
     }
     return p;
 }
@@ -136,8 +154,10 @@ std::pair<double, std::string> clock_for(const pricing_context& p, const kernel_
 /// (work outside the parts, e.g. a MoE layer's shared experts and all-to-all) adds its
 /// roofline time at the used ceilings.
 nlohmann::json report(const std::string& title, const workload& w, const pricing_context& p,
-                      std::vector<std::string> notes, const std::vector<curve_part>& parts = {},
+                      std::vector<std::string> notes, std::vector<curve_part> parts = {},
                       const workload* rest = nullptr) {
+    for (auto& part : parts)
+        if (part.features.backend.empty()) part.features.backend = p.backend;
     const auto t = price_kernel(w, p.datasheet, p.used);
     const auto& lb = t.lower_bound;
     const auto& pr = t.predicted;
@@ -149,19 +169,23 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
     j["lower_bound_s"] = lb.lower_bound_s;
     j["bound"] = std::string(to_string(pr.predicted));
     bool all_curves = !parts.empty();
-    for (const auto& part : parts) all_curves = all_curves && p.eff.curve_for(part.features.family, part.features.peak);
+    for (const auto& part : parts) all_curves = all_curves && p.eff.curve_for(part.features);
+    if (!all_curves && p.cal && !p.backend.empty() && !parts.empty())
+        notes.push_back("the calibration has no curve for backend " + p.backend +
+                        ": priced at its ceilings (a curve of another backend does not apply)");
     if (all_curves) {
-        double total = 0, device = 0, largest = -1;
+        double total = 0, device = 0, eager = 0, largest = -1;
         nlohmann::json pj = nlohmann::json::array();
         for (const auto& part : parts) {
-            const auto* c = p.eff.curve_for(part.features.family, part.features.peak);
+            const auto* c = p.eff.curve_for(part.features);
             const auto [f, why] = clock_for(p, part.features, *c);
-            const auto ct = calibrated_kernel_time(part.features, *c, p.used, f, why);
+            const auto ct = calibrated_kernel_time(part.features, *c, p.used, f, why, p.eff.launch_floor_s);
             total += ct.time_s;
             device += ct.device_s;
-            if (c->floor_s > ct.device_s)
-                notes.push_back(fmt::format("{}: the per-call floor {} (host issue time per call in the calibration "
-                                            "sweep) sets the time; the kernel itself takes {}",
+            eager += ct.eager_call_s;
+            if (ct.eager_call_s > p.eff.launch_floor_s + ct.device_s * 1.0001)
+                notes.push_back(fmt::format("{}: called eagerly, the host floor {} (host issue time per call, fitted "
+                                            "separately) would set its wall time; the kernel itself takes {}",
                                             part.name, human_time(c->floor_s), human_time(ct.device_s)));
             if (ct.time_s > largest) largest = ct.time_s, j["bound"] = std::string(to_string(ct.predicted));
             pj.push_back({{"name", part.name},
@@ -169,6 +193,7 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
                           {"peak", std::string(to_string(c->peak))},
                           {"time_s", ct.time_s},
                           {"device_s", ct.device_s},
+                          {"eager_call_s", ct.eager_call_s},
                           {"compute_s", ct.compute_s},
                           {"memory_s", ct.memory_s},
                           {"clock_hz", ct.clock_hz},
@@ -196,6 +221,7 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
         j["predicted_time_s"] = total;
         j["calibrated"] = {{"time_s", total},
                            {"device_time_s", device},
+                           {"eager_call_s", eager},
                            {"parts", pj},
                            {"source", p.cal ? p.cal->source : std::string()}};
         notes.push_back("predicted by the calibrated curve" + std::string(parts.size() > 1 ? "s" : "") + " of " +
@@ -216,8 +242,13 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
                        {"latency_s", pr.latency_s}};
     j["ceilings"] = {{"datasheet", ceilings_json(p.datasheet)}, {"used", ceilings_json(p.used)}};
     j["efficiency"] = {{"tensor", p.eff.tensor}, {"vector", p.eff.vector}, {"dram", p.eff.dram},
-                       {"launch_floor_s", p.eff.launch_floor_s}, {"source", p.eff.source},
-                       {"curves", p.eff.curves.size()}};
+                       {"kernel_fixed_s", p.eff.kernel_fixed_s}, {"launch_floor_s", p.eff.launch_floor_s},
+                       {"source", p.eff.source}, {"curves", p.eff.curves.size()}};
+    // Wall time of one eager call (host floor per launch), a separate term from the kernel's time.
+    if (!j.contains("calibrated"))
+        j["eager_call_s"] = std::max(j["predicted_time_s"].get<double>(), w.launches * p.eff.launch_floor_s);
+    else
+        j["eager_call_s"] = j["calibrated"]["eager_call_s"];
     j["notes"] = notes;
     return j;
 }
@@ -264,7 +295,10 @@ void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
     cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`): measured ceilings and curves");
     cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves (default: the power-capped clock)")->check(finite_non_negative);
     cmd->add_flag("--json", o.json, "Print JSON");
-    if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie or pcie-no-p2p (default: the GPU's)");
+    cmd->add_option("--backend", o.backend,
+                    "library that runs the kernel, for calibrated curves: flash, cudnn, mem_efficient, math (SDPA), "
+                    "nvjet, cublas, cutlass, triton (GEMM); default: the op family's curve");
+    if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie, pcie-no-p2p or network (default: the GPU's)");
 }
 
 /// Throws a one-line `usage_error` unless `v` is positive (or >= 0 when `allow_zero`).
@@ -574,19 +608,30 @@ void add_copy(CLI::App* kernel) {
     struct options {
         kernel_common c;
         double bytes = 0;
+        bool cold = false;
     };
     static options o;
     auto* cmd = kernel->add_subcommand("copy", "Device-to-device copy: N bytes read and N bytes written");
     cmd->add_option("--bytes", o.bytes, "bytes copied")->required();
+    cmd->add_flag("--cold", o.cold, "buffers not in L2 (first touch, or rotating buffers): priced at DRAM");
     add_common(cmd, o.c);
     cmd->callback([] {
         require_positive("--bytes", o.bytes);
         const auto p = make_context(o.c);
-        workload w;
-        w.bytes_at(memory_level::dram) = 2.0 * o.bytes;
-        w.launches = 1;
-        auto j = report(fmt::format("copy {}", human_bytes(o.bytes)), w, p, {}, {{"copy", copy_features(o.bytes)}});
-        j["copy"] = {{"bytes", o.bytes}};
+        // Copied back to back, a working set that fits in L2 is served from it (models/kernel_time.hpp).
+        const bool l2 = !o.cold && fits_in_l2(2.0 * o.bytes, p.gpu.l2_bytes.value_or(0)) &&
+                        std::isfinite(p.used.bytes_at(memory_level::l2)) && std::isfinite(p.datasheet.bytes_at(memory_level::l2));
+        const workload w = copy_workload(o.bytes, l2);
+        std::vector<std::string> notes;
+        std::vector<curve_part> parts;
+        if (l2)
+            notes.push_back(fmt::format("the {} touched fit in the {} L2: priced at L2 ({:.2f} TB/s; --cold for DRAM)",
+                                        human_bytes(2.0 * o.bytes), human_bytes(p.gpu.l2_bytes.value_or(0)),
+                                        p.used.bytes_at(memory_level::l2) / 1e12));
+        else
+            parts.push_back({"copy", copy_features(o.bytes)});
+        auto j = report(fmt::format("copy {}", human_bytes(o.bytes)), w, p, notes, parts);
+        j["copy"] = {{"bytes", o.bytes}, {"l2_resident", l2}};
         print(j, o.c, {});
     });
 }
@@ -596,12 +641,18 @@ void add_copy(CLI::App* kernel) {
 void add_collective(CLI::App* kernel) {
     struct options {
         kernel_common c;
-        std::string op, algorithm;
+        std::string op, algorithm, topology, p2p;
+        bool p2p_sys = false;
         double bytes = 0;
         int ranks = 0;
     };
     static options o;
     auto* cmd = kernel->add_subcommand("collective", "All-reduce, all-gather, reduce-scatter or all-to-all");
+    cmd->add_option("--topology", o.topology,
+                    "`nvidia-smi topo -m` output of the host: sockets, PCIe switches and P2P set the PCIe ring");
+    cmd->add_option("--p2p", o.p2p, "with --topology: on or off (default: the GPU's stock driver)");
+    cmd->add_flag("--nccl-p2p-level-sys", o.p2p_sys,
+                  "with --topology: NCCL uses P2P across sockets too (NCCL_P2P_LEVEL=SYS; NCCL's default does not)");
     cmd->add_option("--op", o.op, "all_reduce, all_gather, reduce_scatter or all_to_all")->required();
     cmd->add_option("--bytes", o.bytes, "buffer size S as nccl-tests counts it")->required();
     cmd->add_option("--ranks", o.ranks, "GPUs taking part")->required();
@@ -612,29 +663,66 @@ void add_collective(CLI::App* kernel) {
         require_positive("--bytes", o.bytes);
         require_positive("--ranks", o.ranks);
         auto p = make_context(o.c);
-        // Link ceilings are not derated: alpha and beta are NCCL's and the datasheet link's, or
-        // the calibrated ones (apply_calibration, for the link in force).
-        if (!std::isfinite(p.link.beta_bytes_per_s)) p.link = default_link_params(p.gpu, p.datasheet.link);  // says why
-        link_params lp = p.link;
-        if (p.cal && !p.cal->link_for(p.datasheet.link) && p.cal->link_bytes_per_s)
-            lp.beta_bytes_per_s = *p.cal->link_bytes_per_s, lp.source += "; beta from calibration";
-        p.used.launch_latency_s = 0;  // the collective's base latency covers its launch
-        collective_cost c;
-        if (o.algorithm.empty()) {
-            c = best_collective(op, o.bytes, o.ranks, lp);
-        } else {
-            collective_algorithm a = collective_algorithm::ring;
-            if (o.algorithm == "ring") a = collective_algorithm::ring;
-            else if (o.algorithm == "tree") a = collective_algorithm::tree;
-            else if (o.algorithm == "one_shot") a = collective_algorithm::one_shot;
-            else if (o.algorithm == "two_shot") a = collective_algorithm::two_shot;
+        collective_algorithm forced = collective_algorithm::ring;
+        if (!o.algorithm.empty()) {
+            if (o.algorithm == "ring") forced = collective_algorithm::ring;
+            else if (o.algorithm == "tree") forced = collective_algorithm::tree;
+            else if (o.algorithm == "one_shot") forced = collective_algorithm::one_shot;
+            else if (o.algorithm == "two_shot") forced = collective_algorithm::two_shot;
             else throw usage_error("unknown --algorithm \"" + o.algorithm + "\" (accepted: ring, tree, one_shot, two_shot)");
-            c = collective_time(op, o.bytes, o.ranks, lp, a);
         }
-        const workload w = c.work();
+        const auto price = [&](const link_params& l) {
+            return o.algorithm.empty() ? best_collective(op, o.bytes, o.ranks, l) : collective_time(op, o.bytes, o.ranks, l, forced);
+        };
+        // Lower bound: the datasheet link with NCCL's alpha and base, whatever was measured.
+        // Prediction: the calibrated link of the overlay, else a measured all-reduce profile of this
+        // GPU and link (analysis/achievable.hpp, what `analyze` prices collectives with), else the
+        // datasheet link. Link ceilings are not derated.
+        const link_params ds_lp = default_link_params(p.gpu, p.datasheet.link);  // throws, saying why
+        const collective_cost lb = price(ds_lp);
+        link_params lp = ds_lp;
+        std::string predicted_by = "datasheet link";
+        std::optional<measured_link_profile> prof;
+        std::optional<host_topology_summary> topo;
+        if (!o.topology.empty()) {
+            if (p.datasheet.link == link_kind::nvlink || p.datasheet.link == link_kind::network)
+                throw usage_error("--topology prices PCIe collectives; the link here is " + std::string(to_string(p.datasheet.link)) +
+                                  " (--link pcie)");
+            topo = summarize_topology(read_nvidia_smi_topo(o.topology));
+            if (topo->gpus < o.ranks)
+                throw usage_error("--topology: " + o.topology + " shows " + std::to_string(topo->gpus) + " GPUs, fewer than --ranks " +
+                                  std::to_string(o.ranks));
+        } else if (!o.p2p.empty() || o.p2p_sys) {
+            throw usage_error("--p2p and --nccl-p2p-level-sys need --topology");
+        }
+        if (!o.p2p.empty() && o.p2p != "on" && o.p2p != "off") throw usage_error("--p2p: on or off, got \"" + o.p2p + "\"");
+        if (p.cal && p.cal->link_for(p.datasheet.link)) {
+            lp = p.link;
+            predicted_by = "calibration";
+        } else if (topo) {
+            const bool p2p = o.p2p.empty() ? p.gpu.p2p.value_or(0.0) > 0.0 : o.p2p == "on";
+            lp = pcie_ring_params(*topo, p.gpu, p2p, o.p2p_sys);
+            predicted_by = "host topology";
+        } else if (p.cal && p.cal->link_bytes_per_s) {
+            lp.beta_bytes_per_s = *p.cal->link_bytes_per_s, lp.source += "; beta from calibration";
+            predicted_by = "calibration (beta)";
+        } else if ((prof = find_link_profile(p.gpu, p.datasheet.link))) {
+            lp = link_params_from_profile(*prof);
+            predicted_by = "measured profile";
+        }
+        const collective_cost c = price(lp);
+        ceilings used = p.datasheet;
+        used.launch_latency_s = 0;  // the collective's base latency covers its launch
+        used.link_bytes_per_s = lp.beta_bytes_per_s;
+        p.used = used;
         auto j = report(fmt::format("{} {} over {} ranks ({})", to_string(op), human_bytes(o.bytes), o.ranks,
                                     to_string(c.algorithm)),
-                        w, p, {lp.source});
+                        c.work(), p, {lp.source});
+        ceilings ds = p.datasheet;
+        ds.launch_latency_s = 0;
+        ds.link_bytes_per_s = ds_lp.beta_bytes_per_s;
+        j["lower_bound_s"] = time_lower_bound(lb.work(), ds).lower_bound_s;
+        j["predicted_by"] = predicted_by;
         j["bytes"] = o.bytes;
         j["collective"] = {{"op", std::string(to_string(op))},
                            {"algorithm", std::string(to_string(c.algorithm))},
@@ -646,27 +734,42 @@ void add_collective(CLI::App* kernel) {
                            {"beta_bytes_per_s", lp.beta_bytes_per_s},
                            {"algbw_bytes_per_s", c.algbw_bytes_per_s},
                            {"busbw_bytes_per_s", c.busbw_bytes_per_s},
-                           {"busbw_factor", busbw_factor(op, o.ranks)}};
+                           {"busbw_factor", busbw_factor(op, o.ranks)},
+                           {"datasheet",
+                            {{"algorithm", std::string(to_string(lb.algorithm))},
+                             {"alpha_s", ds_lp.alpha_s},
+                             {"base_latency_s", ds_lp.base_latency_s},
+                             {"beta_bytes_per_s", ds_lp.beta_bytes_per_s},
+                             {"time_s", lb.time_s}}}};
         std::vector<std::string> lines{
-            fmt::format("{} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s (nccl-tests)",
-                        c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
+            fmt::format("predicted by the {}: {} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s "
+                        "(nccl-tests)",
+                        predicted_by, c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
                         c.busbw_bytes_per_s / 1e9)};
-        // Where a measured all-reduce profile exists for this GPU and link (analysis/achievable.hpp),
-        // show what it predicts beside the datasheet link: on PCIe the two differ by 2-3x, and
-        // `analyze` prices collectives with the measured one.
-        if (!p.cal || !p.cal->link_for(p.datasheet.link))
-            if (const auto prof = find_link_profile(p.gpu, p.datasheet.link)) {
-                const link_params mp = link_params_from_profile(*prof);
-                const collective_cost m = o.algorithm.empty() ? best_collective(op, o.bytes, o.ranks, mp)
-                                                              : collective_time(op, o.bytes, o.ranks, mp, c.algorithm);
-                j["measured_profile"] = {{"time_s", m.time_s},
-                                         {"busbw_bytes_per_s", m.busbw_bytes_per_s},
-                                         {"algorithm", std::string(to_string(m.algorithm))},
-                                         {"profile_ranks", prof->ranks},
-                                         {"source", mp.source}};
-                lines.push_back(fmt::format("with the measured profile ({} ranks, {}): {}, busbw {:.1f} GB/s",
-                                            prof->ranks, mp.source, human_time(m.time_s), m.busbw_bytes_per_s / 1e9));
-            }
+        if (predicted_by != "datasheet link")
+            lines.push_back(fmt::format("datasheet link (the lower bound): {}, busbw {:.1f} GB/s", human_time(lb.time_s),
+                                        lb.busbw_bytes_per_s / 1e9));
+        if (topo) {
+            j["topology"] = {{"file", o.topology},
+                             {"gpus", topo->gpus},
+                             {"sockets", topo->sockets},
+                             {"max_gpus_per_socket", topo->max_gpus_per_socket},
+                             {"pcie_switches", topo->switches},
+                             {"max_gpus_per_switch", topo->max_gpus_per_switch},
+                             {"ring_socket_crossings", topo->ring_socket_crossings},
+                             {"staged", lp.p2p == false}};
+            lines.push_back(fmt::format("host topology ({}): {} GPUs on {} socket(s) (up to {} each), {} PCIe switch(es); {}",
+                                        o.topology, topo->gpus, topo->sockets, topo->max_gpus_per_socket, topo->switches,
+                                        lp.source));
+        }
+        if (prof) {
+            j["measured_profile"] = {{"time_s", c.time_s},
+                                     {"busbw_bytes_per_s", c.busbw_bytes_per_s},
+                                     {"algorithm", std::string(to_string(c.algorithm))},
+                                     {"profile_ranks", prof->ranks},
+                                     {"source", lp.source}};
+            lines.push_back(fmt::format("measured profile: {} ranks, {}", prof->ranks, lp.source));
+        }
         print(j, o.c, lines);
     });
 }

@@ -79,6 +79,8 @@ std::string link_name(link_kind k) {
             return "PCIe";
         case link_kind::pcie_no_p2p:
             return "PCIe without P2P";
+        case link_kind::network:
+            return "network";
     }
     return "PCIe";
 }
@@ -180,6 +182,7 @@ void run_roof(roof_options o) {
     std::optional<calibration> cal;
     if (!o.calibration.empty()) {
         cal = read_calibration(o.calibration);
+        require_calibration_gpu(*cal, g);
         c = apply_calibration(c, *cal);
     }
     for (auto d : dtypes) require_peak(g, c, d);

@@ -19,10 +19,26 @@ roofline_cli_test(calibrate_trace ARGS calibrate data/samples/h200/gemm_power/tr
 # Shared samples: five kernels profiled by ncu (bf16 GEMM: 1.1167e12 FLOP in 1.3857 ms at
 # 1597 MHz = 3822 FLOP per SM per clock, 93% of 4096) and nccl-tests on 16 H100s (two nodes).
 set(_shared ${PROJECT_SOURCE_DIR}/../shared/samples)
-if(EXISTS ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz AND EXISTS ${_shared}/nccl/all_reduce_perf_2x8xH100.txt)
-    roofline_cli_test(calibrate_ncu_nccl ARGS calibrate ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz
-        ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h200-sxm -o ${_out}
-        PASS "3822 FLOP per SM per clock \\(93% of the dense 4096\\).*all_reduce over 16 ranks")
+if(EXISTS ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz)
+    roofline_cli_test(calibrate_ncu ARGS calibrate ${_shared}/h200/h200_ncu_raw_5_kernels.csv.gz --gpu h200-sxm -o ${_out}
+        PASS "3822 FLOP per SM per clock \\(93% of the dense 4096\\)")
+endif()
+# 16 ranks on two hosts (ztan-mig-235z, ztan-mig-gq73, 8 each, read from the rank lines): the
+# ring's slowest hop is the network, so the sweep is fitted as the network link, never NVLink;
+# --link nvlink is refused, and H100 collectives do not calibrate an H200.
+if(EXISTS ${_shared}/nccl/all_reduce_perf_2x8xH100.txt)
+    roofline_cli_test(calibrate_nccl_two_hosts ARGS calibrate ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h100-sxm -o ${_out}
+        PASS "link network \\(all_reduce over 16 ranks.*on 2 hosts \\(16 ranks, read from the file's rank lines\\) fitted as the network link")
+    roofline_cli_test(calibrate_nccl_two_hosts_nvlink ARGS calibrate ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h100-sxm
+        --link nvlink -o ${_out} EXIT 2 PASS "runs its ranks on 2 hosts: its collectives cross the network, not nvlink")
+    roofline_cli_test(calibrate_nccl_wrong_gpu ARGS calibrate ${_shared}/nccl/all_reduce_perf_2x8xH100.txt --gpu h200-sxm
+        -o ${_out} EXIT 2 PASS "measured on \"NVIDIA H100 80GB HBM3\", not on h200-sxm")
+endif()
+# A single ncu GEMV (2.3 MB from DRAM, 0.35 TB/s of the RTX 5090's 1.79 TB/s) saturates nothing:
+# it is refused as a DRAM ceiling, with the reason, and with nothing left calibrate is exit 2.
+if(EXISTS ${_shared}/ncu/rtx5090_gemv_kernel0001.details.csv)
+    roofline_cli_test(calibrate_gemv_refused ARGS calibrate ${_shared}/ncu/rtx5090_gemv_kernel0001.details.csv
+        --gpu rtx-5090 -o ${_out} EXIT 2 PASS "nothing to fit.*dram_bytes_per_s: refused 1 of 1 measurement.*under 4x the")
 endif()
 # Bad input: an unrecognised file, a header-less nvidia-smi log without its fields, no output.
 roofline_cli_test(calibrate_unknown_input ARGS calibrate README.md --gpu h200-sxm -o ${_out} EXIT 2)
@@ -58,6 +74,22 @@ roofline_cli_test(kernel_bad_clock ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf
 roofline_cli_test(roof_calibrated ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal}
     PASS "bf16 peak 802 TFLOP/s, DRAM 4.30 TB/s, ridge 187 FLOP/byte")
 roofline_cli_test(roof_calibration_missing ARGS roof --gpu h200-sxm --calibration no-such.json EXIT 2)
+# An overlay holds for the GPU it measured: the H200 one on a B200 analysis is exit 2 naming both
+# (it once changed the B200's 19,041 tok/s to 11,420 without a word), as on every pricing command.
+roofline_cli_test(analyze_b200_h200_calibration ARGS analyze data/samples/h200-serving/bench.jsonl --gpu b200 --count 1
+    --model data/samples/h200-serving/config.json --calibration ${_cal}
+    EXIT 2 PASS "h200-sxm.json was measured on h200-sxm \\(NVIDIA H200, 132 SMs.*not on b200 \\(NVIDIA HGX B200")
+roofline_cli_test(kernel_b200_h200_calibration ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu b200
+    --calibration ${_cal} EXIT 2 PASS "not on b200")
+roofline_cli_test(roof_b200_h200_calibration ARGS roof --gpu b200 --dtype bf16 --calibration ${_cal} EXIT 2 PASS "not on b200")
+# JSON that is not an overlay: a model config, and {"foo": 1}.
+roofline_cli_test(kernel_calibration_model_config ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm
+    --calibration data/samples/h200-serving/config.json EXIT 2 PASS "not a calibration overlay")
+roofline_cli_test(roof_calibration_foo ARGS roof --gpu h200-sxm --calibration tests/cli/data/calibration_foo.json
+    EXIT 2 PASS "not a calibration overlay")
+# calibrate refuses files measured on another GPU than --gpu.
+roofline_cli_test(calibrate_wrong_gpu ARGS calibrate ${_m}/ceilings.json --gpu b200 -o ${_out}
+    EXIT 2 PASS "ceilings.json was measured on \"NVIDIA H200\", not on b200")
 roofline_cli_test(analyze_h200_calibrated ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 1
     --model data/samples/h200-serving/config.json --calibration ${_cal} --json
     PASS "\"ceilings\": \"datasheet; modeled: calibrated: data/calibration/h200-sxm.json")

@@ -45,8 +45,42 @@ TEST_CASE("bad calibration files name the file and the key") {
                          doctest::Contains("unknown key"), parse_error);
     CHECK_THROWS_WITH_AS(read_calibration(temp_json("bad", R"({"ceilings": )")), doctest::Contains("byte"), parse_error);
     CHECK_THROWS_AS(read_calibration("/nonexistent/cal.json"), parse_error);
-    // No "ceilings": nothing overridden.
-    CHECK_FALSE(read_calibration(temp_json("empty", R"({"gpu": "h200-sxm"})")).dram_bytes_per_s.has_value());
+    // An empty ceilings object overrides nothing.
+    CHECK_FALSE(read_calibration(temp_json("empty", R"({"gpu": "h200-sxm", "ceilings": {}})")).dram_bytes_per_s.has_value());
+}
+
+TEST_CASE("JSON that is not a calibration overlay is refused, naming the key") {
+    // Once, `{"foo": 1}` and a model config were read as overlays that changed nothing, and the
+    // commands said "ceilings used: ... + calibration".
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("foo", R"({"foo": 1})")),
+                         doctest::Contains("not a calibration overlay"), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("cfg", R"({"hidden_size": 4096, "num_attention_heads": 32,
+        "model_type": "llama"})")), doctest::Contains("not a calibration overlay"), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("extra", R"({"gpu": "h200-sxm", "ceilings": {}, "hidden_size": 1})")),
+                         doctest::Contains("\"hidden_size\": unknown key"), parse_error);
+    // An overlay names the GPU it measured.
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("nogpu", R"({"ceilings": {"bf16": 7.9e14}})")),
+                         doctest::Contains("\"gpu\": missing"), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("gpunum", R"({"gpu": 5, "ceilings": {}})")),
+                         doctest::Contains("expected a catalog id string"), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("devid", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
+        "device": {"id": "b200"}})")), doctest::Contains("disagrees"), parse_error);
+}
+
+TEST_CASE("an overlay applies to the GPU it was measured on only; the refusal names both GPUs") {
+    calibration c;
+    c.version = 1;
+    c.gpu = "h200-sxm";
+    c.source = "h200.json";
+    c.device = {"h200-sxm", "NVIDIA H200", 132.0, 150109880320.0, 1.98e9, 3.201e9, "580.159.04"};
+    CHECK_NOTHROW(require_calibration_gpu(c, gpus::h200_sxm()));
+    CHECK_THROWS_WITH_AS(require_calibration_gpu(c, gpus::b200()),
+                         doctest::Contains("h200.json was measured on h200-sxm (NVIDIA H200, 132 SMs, 150.1 GB, 1980 MHz, "
+                                           "driver 580.159.04), not on b200 (NVIDIA HGX B200"),
+                         usage_error);
+    // Same id, other silicon (a user's GPU file reusing the id): the SM count tells.
+    c.device.sm_count = 114.0;
+    CHECK_THROWS_WITH_AS(require_calibration_gpu(c, gpus::h200_sxm()), doctest::Contains("SM count differs"), usage_error);
 }
 
 TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, links, power and provenance") {
@@ -97,11 +131,18 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     p.samples = 11;
     c.power = p;
 
+    c.device = {"h200-sxm", "NVIDIA H200", 132.0, std::nullopt, 1.98e9, std::nullopt, "580.159.04"};
+
     const auto path = (std::filesystem::temp_directory_path() / "roofline_cal_v1.json").string();
     write_calibration(path, c);
     const auto r = read_calibration(path);
     CHECK(r.version == 1);
     CHECK(r.gpu == "h200-sxm");
+    CHECK(r.device.name == "NVIDIA H200");
+    CHECK(*r.device.sm_count == 132);
+    CHECK_FALSE(r.device.memory_bytes.has_value());
+    CHECK(*r.device.max_sm_clock_hz == 1.98e9);
+    CHECK(r.device.driver == "580.159.04");
     CHECK(r.created_utc == "2026-11-30T06:00:00Z");
     REQUIRE(r.inputs.size() == 1);
     CHECK(r.inputs[0].records_used == 229);

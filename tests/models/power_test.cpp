@@ -84,3 +84,53 @@ TEST_CASE("laws: a lower cap never raises the clock, never exceeds the cap, and 
     fp4.flops_at(peak_key::fp4) = 1;
     CHECK_THROWS_AS(board_power_w(p, fp4, 1.0, 1e9), usage_error);
 }
+
+TEST_CASE("RTX PRO 6000 boards: the published power-limit sweep's clocks, and a 300 W Max-Q slower than a 600 W card") {
+    // voipmonitor/rtx6kpro hardware/blackwell-power-limit-sweep.md (gpu_burn -tc, mean of two
+    // cards): Workstation 300/400/500/600 W -> 1019/1365/1667/1910 MHz; Server 300/400/500 W ->
+    // 1417/1724/1895 MHz; Max-Q 250/300/325 W -> 1252/1417/1500 MHz.
+    const double flops_per_clock = rtx_pro_6000_burn_flops_per_clock;
+    const auto check = [&](const gpu_spec& g, double limit, double published_mhz) {
+        const auto p = *default_power_coefficients(g);
+        // The burn: TF32 at 86.5e3 FLOP per clock, in proportion to the clock; a large GEMM.
+        auto c = datasheet_ceilings(g);
+        const double top = 2617e6;
+        c.flops_at(peak_key::tf32) = flops_per_clock * top;
+        workload w;
+        w.flops_at(peak_key::tf32) = 1e13;
+        const auto r = under_power_limit(w, c, p, limit, top, top);
+        CAPTURE(g.id);
+        CAPTURE(limit);
+        CHECK(r.capped);
+        CHECK(r.clock_hz / 1e6 == doctest::Approx(published_mhz).epsilon(0.05));
+        return r;
+    };
+    const auto ws = gpus::rtx_pro_6000(), sv = gpus::rtx_pro_6000_server(), mq = gpus::rtx_pro_6000_maxq();
+    check(ws, 300, 1019);
+    check(ws, 400, 1365);
+    check(ws, 500, 1667);
+    const auto ws600 = check(ws, 600, 1910);
+    check(sv, 300, 1417);
+    check(sv, 400, 1724);
+    check(sv, 500, 1895);
+    check(mq, 250, 1252);
+    const auto mq300 = check(mq, 300, 1417);
+    check(mq, 325, 1500);
+    // Same work, the Max-Q at its 300 W: 1910 / 1417 = 1.35x longer than the Workstation at 600 W.
+    CHECK(mq300.time_s / ws600.time_s == doctest::Approx(1910.0 / 1417.0).epsilon(0.03));
+    CHECK_FALSE(default_power_coefficients(gpus::rtx_5090()).has_value());  // no sweep used for it
+
+    // Decode-heavy serving streams DRAM at ~1.4 TB/s: 171.2 + 25 pJ/B x 1.4e12 = 206 W, under a
+    // 300 W cap, so the cap costs it nothing; the published sweep of a 600 W card serving
+    // GLM-4.5-Air FP8 kept 95.4% of its throughput at 300 W (themarkymark,
+    // direct.ecency.com/technology/@themarkymark/nvidia-rtx-6000-pro-power-efficiency-testing-gxe).
+    const auto p = rtx_pro_6000_workstation_power_coefficients();
+    CHECK(p.joules_per_dram_byte == doctest::Approx(24.95e-12).epsilon(1e-3));
+    workload stream;
+    stream.bytes_at(memory_level::dram) = 1.4e12;
+    auto at_1400 = datasheet_ceilings(ws);
+    at_1400.bytes_at(memory_level::dram) = 1.4e12;
+    const auto r_dec = under_power_limit(stream, at_1400, p, 300.0, 2617e6, 2617e6);
+    CHECK_FALSE(r_dec.capped);
+    CHECK(r_dec.power_w == doctest::Approx(171.2 + 24.95e-12 * 1.4e12).epsilon(0.01));
+}

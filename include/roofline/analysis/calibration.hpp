@@ -38,6 +38,7 @@
 #include <algorithm>  // std::sort, std::max, std::min
 #include <array>      // std::array
 #include <chrono>     // std::chrono::system_clock
+#include <cctype>     // std::isalnum, std::tolower
 #include <cmath>      // std::abs, std::ceil, std::isfinite, std::lround, std::sqrt
 #include <cstddef>    // std::size_t
 #include <ctime>      // std::gmtime, std::strftime
@@ -304,8 +305,8 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
     bool has_compute = false, has_memory = false, grouped = false, causal = false;
     double clock_sum = 0;
     for (const auto& p : pts) {
-        if (p.features.family != fam || p.features.peak != peak)
-            throw usage_error("calibration: a curve's points must share one family and rate class");
+        if (p.features.family != fam || p.features.peak != peak || p.features.backend != pts.front().features.backend)
+            throw usage_error("calibration: a curve's points must share one family, rate class and backend");
         if (!(p.measured_s > 0) || !std::isfinite(p.measured_s))
             throw usage_error("calibration: measured time of \"" + p.label + "\" is not a positive number");
         if (!(p.clock_hz > 0) || !std::isfinite(p.clock_hz))
@@ -331,6 +332,7 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
             kernel_curve shape;
             shape.family = fam;
             shape.peak = peak;
+            shape.backend = pts.front().features.backend;
             shape.tile_rows = tile;
             shape.causal_block_keys = block;
             const auto prepared = prepare(pts, shape, fallback);
@@ -406,7 +408,74 @@ struct ceiling_point {
     double value = 0;  ///< FLOP/s, B/s or s (latencies: the envelope is the minimum)
     double clock_hz = std::numeric_limits<double>::quiet_NaN();  ///< SM clock (rate classes)
     std::string file, label;
+    double work = std::numeric_limits<double>::quiet_NaN();         ///< B moved or FLOP done per execution
+    double grid_blocks = std::numeric_limits<double>::quiet_NaN();  ///< thread blocks launched
 };
+
+/// Why `p` cannot set a ceiling of `g`, or nullopt when it can. A ceiling is the rate of work
+/// that saturates the GPU, so a measurement is refused when
+///  * it launched fewer thread blocks than `g` has SMs (some SMs idle);
+///  * DRAM: it moved less than 4x the L2 (a working set of a few L2 sizes is served partly from
+///    L2: on our H200 a 16 MB copy runs at 6.1 TB/s against 4.3 TB/s for a 4 GiB one), or its
+///    rate exceeds the datasheet bandwidth by more than 5% (then it did not come from DRAM);
+///  * DRAM, L2 or a rate class: it reached less than half of the datasheet peak (0.5 is this
+///    project's threshold: the published efficiencies of tuned kernels are 0.72-0.95,
+///    models/kernel_time.hpp; a kernel at a fraction of that is latency- or occupancy-bound,
+///    and its rate would price every larger kernel far too slow).
+/// Unknown sizes, grids or datasheet values skip their test. Latency keys are never refused.
+inline std::optional<std::string> unsaturated_reason(const ceiling_point& p, const gpu_spec& g) {
+    const auto mb = [](double b) { return std::to_string(static_cast<long long>(std::lround(b / 1e6))) + " MB"; };
+    const auto pct = [](double f) { return std::to_string(static_cast<long long>(std::lround(100 * f))) + "%"; };
+    if (p.key.find("latency") != std::string::npos) return std::nullopt;
+    if (std::isfinite(p.grid_blocks) && g.sm_count.known() && p.grid_blocks < *g.sm_count.value)
+        return "a grid of " + std::to_string(static_cast<long long>(p.grid_blocks)) + " blocks on " +
+               std::to_string(static_cast<long long>(*g.sm_count.value)) + " SMs leaves SMs idle";
+    double peak = std::numeric_limits<double>::quiet_NaN();
+    std::string what;
+    if (p.key == "dram_bytes_per_s") {
+        peak = g.memory_bandwidth_bytes_per_s.value_or(peak);
+        what = "datasheet DRAM bandwidth";
+        if (std::isfinite(p.work) && g.l2_bytes.known() && p.work < 4 * *g.l2_bytes.value)
+            return "moves " + mb(p.work) + ", under 4x the " + mb(*g.l2_bytes.value) + " L2 (served partly from L2)";
+        if (std::isfinite(peak) && p.value > 1.05 * peak)
+            return "its " + std::to_string(p.value / 1e12).substr(0, 4) + " TB/s exceeds the " + what +
+                   ": not DRAM-bound";
+    } else if (p.key == "l2_bytes_per_s") {
+        peak = g.l2_bandwidth_bytes_per_s.value_or(peak);
+        what = "datasheet L2 bandwidth";
+    } else if (const auto k = parse_peak_key(p.key)) {
+        if (const auto d = g.dense_flops_per_s(*k)) peak = *d;
+        what = "dense " + p.key + " peak";
+    }
+    if (std::isfinite(peak) && peak > 0 && p.value < 0.5 * peak)
+        return "reaches " + pct(p.value / peak) + " of the " + what + " (a ceiling needs a saturating measurement, >= 50%)";
+    return std::nullopt;
+}
+
+/// `pts` without the measurements that cannot set a ceiling (`unsaturated_reason`); one note
+/// per key in `notes` says how many were refused and why (the first reason), and that no ceiling
+/// was fitted when every measurement of a key was refused.
+inline std::vector<ceiling_point> saturating_points(const std::vector<ceiling_point>& pts, const gpu_spec& g,
+                                                    std::vector<std::string>& notes) {
+    std::vector<ceiling_point> kept;
+    std::map<std::string, std::pair<std::size_t, std::string>> refused;  // key -> count, first reason
+    std::map<std::string, std::size_t> total, left;
+    for (const auto& p : pts) {
+        ++total[p.key];
+        if (const auto why = unsaturated_reason(p, g)) {
+            auto& r = refused[p.key];
+            if (r.first++ == 0) r.second = p.label + " (" + p.file + "): " + *why;
+            continue;
+        }
+        ++left[p.key];
+        kept.push_back(p);
+    }
+    for (const auto& [key, r] : refused)
+        notes.push_back(key + ": refused " + std::to_string(r.first) + " of " + std::to_string(total[key]) +
+                        " measurement(s) that do not saturate the GPU, e.g. " + r.second +
+                        (left[key] == 0 ? "; no " + key + " ceiling fitted (the datasheet value stays)" : ""));
+    return kept;
+}
 
 /// The envelope of `pts` per key: the largest rate (the smallest latency), with the largest rate
 /// per clock for rate classes, and where it came from.
@@ -501,6 +570,7 @@ inline double default_alpha_s(link_kind l) {
         case link_kind::nvlink: return 0.47e-6;
         case link_kind::pcie: return 1.0e-6;
         case link_kind::pcie_no_p2p: return 2.96e-6;
+        case link_kind::network: return 2.7e-6;  // NCCL tuning.cc hwLat NET, ring LL
     }
     return 1.0e-6;
 }
@@ -706,7 +776,23 @@ struct priced_record {
     kernel_features features;
     std::string family_label;  ///< "gemm bf16", "gemm fp8", "grouped gemm", "sdpa prefill", "sdpa decode", "copy"
     std::string label;         ///< the shape
+    bool l2_resident = false;  ///< a copy whose working set stays in L2 (priced at L2, no DRAM curve)
 };
+
+/// The backend that ran a record: its `backend` label, else the first kernel name the profiler
+/// recorded for it that names a library (`normalize_kernel_backend`), else "" (unknown).
+inline std::string record_backend(const kernel_record& r) {
+    if (auto b = normalize_kernel_backend(r.label("backend")); !b.empty()) return b;
+    const std::string names = r.label("kernels");
+    for (std::size_t at = 0; at < names.size();) {
+        const auto nl = names.find('\n', at);
+        const auto one = names.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+        if (auto b = normalize_kernel_backend(one); !b.empty()) return b;
+        if (nl == std::string::npos) break;
+        at = nl + 1;
+    }
+    return "";
+}
 
 /// The workload and features of a sweep record; nullopt for records that are not one kernel of
 /// a modeled family (launch costs, whole MoE layers).
@@ -720,6 +806,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const auto path = gemm_compute_path(d, d, g);
         p.work = gemm_workload(s, d, d, dtype::bf16, path.peak);
         p.features = gemm_features(p.work, path.peak);
+        p.features.backend = record_backend(r);
         p.family_label = fp8 ? "gemm fp8" : "gemm bf16";
         p.label = p.family_label + " m=" + fmt(s.m) + " n=" + fmt(s.n) + " k=" + fmt(s.k);
         return p;
@@ -729,6 +816,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const double n = r.param("n", file), k = r.param("k", file);
         p.work = grouped_gemm_workload(r.expert_tokens, n, k, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
         p.features = grouped_gemm_features(r.expert_tokens, n, k, p.work, peak_key::bf16);
+        p.features.backend = record_backend(r);
         p.family_label = "grouped gemm";
         p.label = "grouped " + r.label("gemm") + " " + r.label("routing") + " T=" + fmt(r.param("tokens", file));
         return p;
@@ -745,6 +833,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const double kv = prefill ? (r.params.count("kv_len") ? r.params.at("kv_len") : q) : r.param("kv_len", file);
         p.work = attention_workload(s, {{batch, q, kv - q}}, dtype::bf16);
         p.features = attention_features(p.work, peak_key::bf16, batch, q, s.heads, s.head_dim, s.causal);
+        p.features.backend = record_backend(r);
         p.family_label = prefill ? "sdpa prefill" : "sdpa decode";
         p.label = p.family_label + " B=" + fmt(batch) + (prefill ? " S=" + fmt(q) : " L=" + fmt(kv)) + " H=" +
                   fmt(s.heads) + "/" + fmt(s.kv_heads);
@@ -752,8 +841,14 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
     }
     if (r.op == "copy") {
         const double bytes = r.param("size_bytes", file);
-        p.work.bytes_at(memory_level::dram) = 2.0 * bytes;
-        p.work.launches = 1;
+        // Rotating buffers (the fitted sweep rotates copies among sets larger than L2) come from
+        // DRAM; the same buffers copied back to back stay in L2 when they fit.
+        const auto rot = r.params.find("rotating_sets");
+        const bool rotating = rot != r.params.end() && rot->second > 1;
+        const auto said = r.params.find("l2_resident");  // the device-time sweep says so
+        p.l2_resident = said != r.params.end() ? said->second > 0
+                                               : !rotating && fits_in_l2(2.0 * bytes, g.l2_bytes.value_or(0));
+        p.work = copy_workload(bytes, p.l2_resident);
         p.features = copy_features(bytes);
         p.family_label = "copy";
         p.label = "copy " + fmt(bytes) + " B";
@@ -792,7 +887,8 @@ inline std::string utc_now() {
 struct calibrate_result {
     calibration overlay;
     std::vector<std::string> notes;
-    std::map<std::string, std::vector<curve_point>> curve_points;  ///< by "family/peak"
+    /// By "family/peak[/backend]"; times are device times (host-timed records less their launch gap).
+    std::map<std::string, std::vector<curve_point>> curve_points;
     std::vector<power_point> power_points;                          ///< the power fit's samples
 };
 
@@ -808,8 +904,9 @@ inline double predicted_power_w(const power_coefficients& c, const power_point& 
 }
 
 namespace detail::calib {
+/// "family/peak" or "family/peak/backend": one curve per key.
 inline std::string curve_key(const kernel_features& f) {
-    return std::string(to_string(f.family)) + "/" + std::string(to_string(f.peak));
+    return std::string(to_string(f.family)) + "/" + std::string(to_string(f.peak)) + (f.backend.empty() ? "" : "/" + f.backend);
 }
 inline bool steady(const ceiling_measurement& m) {
     return m.power_samples >= 10 && std::isfinite(m.median_power_w) && std::isfinite(m.max_power_w) &&
@@ -819,6 +916,55 @@ inline std::optional<peak_key> peak_of_name(const std::string& d) {
     if (auto k = parse_peak_key(d)) return k;
     if (auto t = parse_dtype(d)) return peak_of(*t);
     return std::nullopt;
+}
+/// Thread blocks of an ncu grid size "(224, 1, 1)" (x y z); NaN when it does not read.
+inline double grid_blocks(const std::string& grid) {
+    double n = 1;
+    int dims = 0;
+    std::string cur;
+    for (char c : grid + ",") {
+        if (std::isdigit(static_cast<unsigned char>(c))) {
+            cur.push_back(c);
+        } else if (!cur.empty()) {
+            if (cur.size() > 9) return std::numeric_limits<double>::quiet_NaN();
+            n *= std::stod(cur);
+            cur.clear();
+            ++dims;
+        }
+    }
+    return dims > 0 && dims <= 3 ? n : std::numeric_limits<double>::quiet_NaN();
+}
+
+/// Letters and digits of `s`, lower case ("NVIDIA  H200" -> "nvidiah200").
+inline std::string squash_name(const std::string& s) {
+    std::string out;
+    for (char c : s)
+        if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    return out;
+}
+
+/// Merges what one measurement file says about its device into `d` (known fields kept) and
+/// throws `usage_error` when the file was measured on another GPU than `g` (its device name is
+/// none of `g.device_names`), naming the file, its device and `g`.
+inline void note_device(calibration_device& d, const gpu_spec& g, const std::string& file, const std::string& name,
+                        double sm_count, double memory_bytes, double max_clock_hz, double memory_clock_hz,
+                        const std::string& driver) {
+    if (!name.empty() && !g.device_names.empty()) {
+        bool ok = false;
+        for (const auto& n : g.device_names) ok = ok || squash_name(n) == squash_name(name);
+        if (!ok)
+            throw usage_error("calibrate --gpu " + g.id + ": " + file + " was measured on \"" + name + "\", not on " +
+                              g.id + " (" + g.name + "); give the --gpu it was measured on");
+    }
+    if (d.name.empty()) d.name = name;
+    const auto take = [](std::optional<double>& dst, double v) {
+        if (!dst && std::isfinite(v) && v > 0) dst = v;
+    };
+    take(d.sm_count, sm_count);
+    take(d.memory_bytes, memory_bytes);
+    take(d.max_sm_clock_hz, max_clock_hz);
+    take(d.memory_clock_hz, memory_clock_hz);
+    if (d.driver.empty()) d.driver = driver;
 }
 }  // namespace detail::calib
 
@@ -832,6 +978,7 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     auto& cal = res.overlay;
     cal.version = 1;
     cal.gpu = g.id;
+    cal.device.id = g.id;
     cal.tool = "roofline calibrate";
     cal.created_utc = o.created_utc.empty() ? utc_now() : o.created_utc;
     ceilings fallback = achievable(datasheet_ceilings(g));  // calibrated below, before the curves
@@ -844,6 +991,10 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     std::vector<power_phases> phase_files;
     std::vector<power_log> smi_logs;
     std::map<std::string, std::set<std::string>> curve_files;
+    // Host-timed sweeps (CUDA events around eager calls): per curve point, its file ("" for
+    // device-timed ones); the launch gap an empty kernel shows between the same events, per file.
+    std::map<std::string, std::vector<std::string>> host_timed;
+    std::map<std::string, double> file_gap;
     std::map<std::string, std::size_t> skipped;
     double power_limit = std::numeric_limits<double>::quiet_NaN();
 
@@ -858,6 +1009,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                                   "stdout or JSON, ncu --csv, nvidia-smi --query-gpu CSV, Kineto traces)");
             case measurement_format::ceilings_json: {
                 const auto c = read_ceilings_report(path);
+                detail::calib::note_device(cal.device, g, path, c.device_name, c.sm_count, c.memory_bytes,
+                                           c.max_sm_clock_hz, c.memory_clock_hz, "");
                 in.records_read = c.stats.events_read;
                 if (std::isfinite(c.power_limit_w)) power_limit = c.power_limit_w;
                 for (const auto& m : c.measurements) {
@@ -865,12 +1018,13 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                     const double clk = m.median_sm_clock_hz;
                     if (m.kind == "memory" && std::isfinite(m.achieved_bytes_per_s)) {
                         ceiling_pts.push_back({m.level == "l2" ? "l2_bytes_per_s" : "dram_bytes_per_s",
-                                               m.achieved_bytes_per_s, std::numeric_limits<double>::quiet_NaN(), path, m.name});
+                                               m.achieved_bytes_per_s, std::numeric_limits<double>::quiet_NaN(), path, m.name,
+                                               m.level == "l2" ? std::numeric_limits<double>::quiet_NaN() : m.bytes});
                         ++used;
                     } else if (m.kind == "compute" && std::isfinite(m.achieved_flops_per_s)) {
                         if (const auto k = detail::calib::peak_of_name(m.dtype)) {
                             ceiling_pts.push_back({std::string(to_string(*k)), m.achieved_flops_per_s, clk, path,
-                                                   m.name + " #" + std::to_string(m.index)});
+                                                   m.name + " #" + std::to_string(m.index), m.flops});
                             ++used;
                         }
                     } else if (m.name == "launch_empty_kernel") {
@@ -901,6 +1055,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             case measurement_format::kernel_sweep_json:
             case measurement_format::validation_json: {
                 const auto s = read_kernel_sweep(path);
+                detail::calib::note_device(cal.device, g, path, s.gpu_name, s.sm_count, s.memory_bytes, s.max_sm_clock_hz,
+                                           std::numeric_limits<double>::quiet_NaN(), s.driver);
                 in.records_read = s.stats.events_read;
                 if (fmt == measurement_format::validation_json)
                     res.notes.push_back(path + ": no clocks recorded; points assumed at the maximum SM clock");
@@ -909,8 +1065,10 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                         const std::string what = r.label("what");
                         if (what == "tiny_kernel_graph")
                             ceiling_pts.push_back({"graph_launch_latency_s", r.time_s, std::numeric_limits<double>::quiet_NaN(), path, what});
-                        else if (what == "launch_empty_kernel")
+                        else if (what == "launch_empty_kernel") {
                             ceiling_pts.push_back({"launch_latency_s", r.time_s, std::numeric_limits<double>::quiet_NaN(), path, what});
+                            file_gap[path] = r.time_s;
+                        }
                         else {
                             ++skipped["launch (host-side measurement)"];
                             continue;
@@ -925,13 +1083,17 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                     }
                     const double clk = record_clock_hz(r, max_clock);
                     res.curve_points[curve_key(pr->features)].push_back({pr->features, clk, r.time_s, pr->label});
+                    if (s.timing_basis == "host") host_timed[curve_key(pr->features)].push_back(path);
+                    else host_timed[curve_key(pr->features)].push_back("");
                     curve_files[curve_key(pr->features)].insert(path);
                     // Envelope points: achieved FLOP/s (tensor) and DRAM bandwidth of copies.
                     if (pr->features.flops > 0 && pr->features.family == kernel_family::gemm)
-                        ceiling_pts.push_back({std::string(to_string(pr->features.peak)), pr->features.flops / r.time_s, clk, path, pr->label});
+                        ceiling_pts.push_back({std::string(to_string(pr->features.peak)), pr->features.flops / r.time_s, clk, path,
+                                               pr->label, pr->features.flops});
                     if (pr->features.family == kernel_family::copy)
                         ceiling_pts.push_back({"dram_bytes_per_s", pr->features.dram_bytes / r.time_s,
-                                               std::numeric_limits<double>::quiet_NaN(), path, pr->label});
+                                               std::numeric_limits<double>::quiet_NaN(), path, pr->label,
+                                               pr->features.dram_bytes});
                     ++in.records_used;
                 }
                 break;
@@ -944,6 +1106,10 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                                                                       : read_nccl_tests_json(path);
                 in.records_read = s.stats.events_read;
                 in.records_used = s.points.size();
+                for (const auto& d : s.devices)
+                    detail::calib::note_device(cal.device, g, path, d, std::numeric_limits<double>::quiet_NaN(),
+                                               std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(),
+                                               std::numeric_limits<double>::quiet_NaN(), "");
                 sweeps.push_back(std::move(s));
                 break;
             }
@@ -962,12 +1128,14 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                         if (!(f > 0)) continue;
                         const auto key = detail::calib::peak_of_name(prec == "fp4_fp6_fp8" ? "fp8" : prec);
                         if (!key) continue;
-                        ceiling_pts.push_back({std::string(to_string(*key)), f / k.duration_s, k.sm_clock_hz, path, "ncu " + k.name});
+                        ceiling_pts.push_back({std::string(to_string(*key)), f / k.duration_s, k.sm_clock_hz, path, "ncu " + k.name,
+                                               f, detail::calib::grid_blocks(k.grid_size)});
                         used = true;
                     }
                     if (k.dram_bytes > 0) {
                         ceiling_pts.push_back({"dram_bytes_per_s", k.dram_bytes / k.duration_s,
-                                               std::numeric_limits<double>::quiet_NaN(), path, "ncu " + k.name});
+                                               std::numeric_limits<double>::quiet_NaN(), path, "ncu " + k.name, k.dram_bytes,
+                                               detail::calib::grid_blocks(k.grid_size)});
                         used = true;
                     }
                     in.records_used += used ? 1 : 0;
@@ -1062,8 +1230,9 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
         for (auto& in : cal.inputs)
             if (in.file == ph.file && !smi_logs.empty()) in.records_used = in.records_read;
 
-    // 1. Ceilings.
-    for (const auto& [key, e] : fit_ceilings(ceiling_pts)) {
+    // 1. Ceilings, from saturating measurements only.
+    const auto saturating = saturating_points(ceiling_pts, g, res.notes);
+    for (const auto& [key, e] : fit_ceilings(saturating)) {
         const auto& [v, src] = e;
         if (key == "dram_bytes_per_s") cal.dram_bytes_per_s = v;
         else if (key == "l2_bytes_per_s") cal.l2_bytes_per_s = v;
@@ -1079,6 +1248,30 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     // 2. Curves, each with its held-out residuals; terms the data cannot identify fall back to
     // the ceilings just calibrated (as every prediction with this overlay does).
     fallback = apply_calibration(fallback, cal);
+    // Device time, never wall time: a host-timed record's time holds the launch gap of an eager
+    // call (an empty kernel between the same events: 4.4 us on our H200), which no kernel
+    // duration contains. It is taken off before the fit; the host floor (the fit's floor term,
+    // points on it inform no device term) gets it back, as the eager wall time it is.
+    std::map<std::string, double> curve_gap;
+    for (auto& [key, pts] : res.curve_points) {
+        const auto& files_of = host_timed[key];
+        double gap_sum = 0;
+        std::size_t gap_n = 0;
+        for (std::size_t i = 0; i < pts.size() && i < files_of.size(); ++i) {
+            if (files_of[i].empty()) continue;
+            const auto it = file_gap.find(files_of[i]);
+            const double gap = it != file_gap.end() ? it->second : cal.launch_latency_s.value_or(0.0);
+            pts[i].measured_s = std::max(pts[i].measured_s - gap, 0.1 * pts[i].measured_s);
+            gap_sum += gap;
+            ++gap_n;
+        }
+        if (gap_n > 0) {
+            curve_gap[key] = gap_sum / static_cast<double>(gap_n);
+            if (!(gap_sum > 0))
+                res.notes.push_back(key + ": host-timed records with no measured launch gap (no launch_empty_kernel): "
+                                    "fitted as if device times");
+        }
+    }
     for (const auto& [key, pts] : res.curve_points) {
         if (pts.size() < 3) {
             res.notes.push_back(key + ": " + std::to_string(pts.size()) + " point(s), too few for a curve (3 needed)");
@@ -1093,15 +1286,45 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
         }
         std::string src;
         for (const auto& f : curve_files[key]) src += (src.empty() ? "" : ", ") + f;
-        c.fit.source = src + " (" + std::to_string(pts.size()) + " records)";
+        c.fit.source = src + " (" + std::to_string(pts.size()) + " records";
+        if (const auto g_it = curve_gap.find(key); g_it != curve_gap.end() && g_it->second > 0) {
+            c.fit.source += ", host-timed: launch gap " + std::to_string(g_it->second * 1e6).substr(0, 4) +
+                            " us taken off each, fitted as device time";
+            if (c.floor_s > 0) c.floor_s += g_it->second;  // the host floor, in wall time
+        }
+        c.fit.source += ")";
         cal.curves.push_back(std::move(c));
     }
 
-    // 3. Links.
+    // 3. Links. The host layout of the sweep decides the link class: ranks on several hosts
+    // cross the network (the ring's slowest hop), whatever links join GPUs inside a host.
     if (!sweeps.empty()) {
-        auto l = fit_link(sweeps, link);
+        int hosts = 0;
+        std::string multi;
+        for (const auto& sw : sweeps) {
+            const int h = sw.host_count();
+            if (h > 1 && multi.empty()) multi = sw.file;
+            hosts = std::max(hosts, h);
+        }
+        bool mixed = false;
+        for (const auto& sw : sweeps) mixed = mixed || (hosts > 1 && sw.host_count() <= 1);
+        if (mixed)
+            throw usage_error("calibrate: " + multi + " spans " + std::to_string(hosts) +
+                              " hosts but other collective sweeps run on one: calibrate them separately (one link class each)");
+        link_kind fit_as = link;
+        if (hosts > 1) {
+            if (o.link_given && o.link != link_kind::network)
+                throw usage_error("calibrate: " + multi + " runs its ranks on " + std::to_string(hosts) +
+                                  " hosts: its collectives cross the network, not " + std::string(to_string(o.link)) +
+                                  " (--link network)");
+            fit_as = link_kind::network;
+        }
+        auto l = fit_link(sweeps, fit_as);
         cal.links.push_back(l);
-        if (!o.link_given)
+        if (hosts > 1)
+            res.notes.push_back("collective sweeps on " + std::to_string(hosts) + " hosts (" + std::to_string(l.ranks) +
+                                " ranks, read from the file's rank lines) fitted as the network link");
+        else if (!o.link_given)
             res.notes.push_back("collective sweeps taken as " + std::string(to_string(link)) + " (the GPU's default link; --link to say otherwise)");
     }
 
@@ -1127,8 +1350,11 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             res.notes.push_back(std::string("power not fitted: ") + e.what());
         }
     }
-    if (cal.curves.empty() && cal.links.empty() && !cal.power && ceiling_pts.empty())
-        throw usage_error("calibrate: nothing to fit in the given files");
+    if (cal.curves.empty() && cal.links.empty() && !cal.power && saturating.empty()) {
+        std::string why;
+        for (const auto& n : res.notes) why += "; " + n;
+        throw usage_error("calibrate: nothing to fit in the given files" + why);
+    }
     return res;
 }
 
@@ -1146,9 +1372,14 @@ enum class clock_choice : unsigned char {
 /// else the roofline at the calibrated ceilings plus the calibrated launch floor.
 inline double calibrated_prediction_s(const priced_record& p, const kernel_record& r, const gpu_spec& g,
                                       const ceilings& used, const kernel_efficiency& e,
-                                      const std::optional<calibrated_power>& power, clock_choice clock) {
-    const auto* c = e.curve_for(p.features.family, p.features.peak);
-    if (!c) return time_lower_bound(p.work, used).lower_bound_s;
+                                      const std::optional<calibrated_power>& power, clock_choice clock,
+                                      bool host_timed = false) {
+    const auto* c = p.l2_resident ? nullptr : e.curve_for(p.features);
+    if (!c) {
+        const double device = time_lower_bound(p.work, used).lower_bound_s;
+        return host_timed ? eager_call_time_s(device - used.launch_latency_s * p.work.launches + e.launch_floor_s, e)
+                          : device;
+    }
     const double max_clock = g.max_clock_hz.value_or(1.98e9);
     double f = record_clock_hz(r, max_clock);
     if (clock == clock_choice::power_model) {
@@ -1157,7 +1388,7 @@ inline double calibrated_prediction_s(const priced_record& p, const kernel_recor
             f = power_capped_clock_hz(p.features, *c, used, power->coefficients, power->power_limit_w,
                                       std::isfinite(power->max_clock_hz) ? power->max_clock_hz : max_clock);
     }
-    return c->time_s(p.features, f, used);
+    return host_timed ? c->time_s(p.features, f, used, e.launch_floor_s) : c->device_time_s(p.features, f, used);
 }
 
 /// Errors of one op family.
@@ -1184,9 +1415,14 @@ struct validation_report {
 /// (curves refitted on the sweep by `folds`-fold cross-validation, record clocks).
 inline validation_report validate_calibration(const kernel_sweep& sweep, const gpu_spec& g, const calibration& cal,
                                               int folds = 5, const curve_fit_options& fit = {}) {
-    const ceilings ds = datasheet_ceilings(g);
-    const ceilings ach = achievable(ds);
-    ceilings used = ach;
+    ceilings ds = datasheet_ceilings(g);
+    if (!std::isfinite(ds.bytes_at(memory_level::l2))) ds.bytes_at(memory_level::l2) = measured_l2_bytes_per_s(g.id);
+    // A host-timed sweep (events around eager calls) holds the eager launch gap in every time:
+    // both models add their eager launch floor; a device-timed one holds kernel durations only.
+    const bool host = sweep.timing_basis == "host";
+    ceilings ach = achievable(ds);
+    if (host) ach.launch_latency_s = kernel_efficiency{}.launch_floor_s;
+    ceilings used = achievable(ds);
     link_params lp;
     kernel_efficiency e;
     apply_calibration(used, lp, e, cal);
@@ -1243,8 +1479,8 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
             const auto& x = items[i];
             const double t = x.r->time_s;
             const double tds = price_kernel(x.p.work, ds, ach).predicted_s();
-            const double tcal = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::record);
-            const double tpc = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::power_model);
+            const double tcal = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::record, host);
+            const double tpc = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::power_model, host);
             eds.push_back(std::abs(tds / t - 1));
             ecal.push_back(std::abs(tcal / t - 1));
             epc.push_back(std::abs(tpc / t - 1));
@@ -1258,8 +1494,8 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
                 double tds = 0, tcal = 0, tpc = 0;
                 for (const auto& part : parts) {
                     tds += price_kernel(part.work, ds, ach).predicted_s();
-                    tcal += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::record);
-                    tpc += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::power_model);
+                    tcal += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::record, host);
+                    tpc += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::power_model, host);
                 }
                 eds.push_back(std::abs(tds / t - 1));
                 ecal.push_back(std::abs(tcal / t - 1));

@@ -12,6 +12,7 @@
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
+#include "roofline/core/network.hpp"
 #include "roofline/core/workload.hpp"
 
 namespace roofline {
@@ -42,6 +43,8 @@ struct ceilings {
 ///  * pcie: the catalog's per-direction PCIe figure (x16).
 ///  * pcie_no_p2p: half of that (ours): without peer-to-peer, NCCL stages data through host
 ///    memory, so each byte crosses PCIe twice (device -> host, host -> device).
+///  * network: the per-GPU NIC of the default fabric of such GPUs (core/network.hpp), NaN for
+///    PCIe cards.
 inline double link_bandwidth_bytes_per_s(const gpu_spec& g, link_kind link) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
     switch (link) {
@@ -51,6 +54,10 @@ inline double link_bandwidth_bytes_per_s(const gpu_spec& g, link_kind link) {
         }
         case link_kind::pcie: return g.pcie_bandwidth_bytes_per_s.value_or(nan);
         case link_kind::pcie_no_p2p: return g.pcie_bandwidth_bytes_per_s.value_or(nan) / 2.0;
+        case link_kind::network: {
+            const auto f = default_network_fabric(g);
+            return f ? f->bytes_per_s_per_gpu : nan;
+        }
     }
     return nan;
 }

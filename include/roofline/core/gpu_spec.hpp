@@ -73,7 +73,9 @@ struct compute_peak {
 };
 
 /// Interconnect kinds the collective model distinguishes.
-enum class link_kind { nvlink, pcie, pcie_no_p2p };
+/// The link a collective crosses: NVLink, PCIe (with or without peer-to-peer), or the scale-out
+/// network between hosts (core/network.hpp).
+enum class link_kind { nvlink, pcie, pcie_no_p2p, network };
 
 /// Everything the models need about one GPU SKU.
 struct gpu_spec {

@@ -7,14 +7,18 @@
 //    "ceilings": {"bf16": 7.9e14,              // FLOP/s per rate class or dtype name
 //                 "dram_bytes_per_s": 4.3e12, "l2_bytes_per_s": 1.0e13,
 //                 "link_bytes_per_s": 3.6e11, "launch_latency_s": 5e-6}}
+// A version-0 file must have that `ceilings` object and nothing but `gpu` beside it: any other
+// JSON (`{"foo": 1}`, a model config, a trace) is not a calibration and is refused.
 // Version 1 (`"schema": "roofline.calibration/1"`) keeps that `ceilings` object unchanged (a
 // version-0 reader still understands it) and adds, each with where it came from:
 //   "created_utc", "tool", "gpu",
+//   "device":  {"id", "name", "sm_count", "memory_bytes", "max_sm_clock_hz", "memory_clock_hz",
+//               "driver"}: the GPU the measurements were made on, as they report it,
 //   "inputs":  [{"file", "format", "records_read", "records_used"}],
 //   "ceiling_sources": {"<ceilings key>": {"files": [...], "records": N, "method": "...",
 //                       "flops_per_clock": phi (rate classes), "clock_hz": f}},
 //   "graph_launch_latency_s": s,
-//   "curves":  [{"family", "peak", "fixed_latency_s", "flops_per_clock", "bytes_per_s",
+//   "curves":  [{"family", "peak", "backend" ("" = any), "fixed_latency_s", "flops_per_clock", "bytes_per_s",
 //                "floor_s", "tile_rows", "causal_block_keys",
 //                "fit": {"points", "median_abs_error", "p90_abs_error", "cv_median_abs_error",
 //                        "cv_p90_abs_error", "cv_folds", "floor_points", "compute_points",
@@ -28,9 +32,12 @@
 // models/power.hpp. Units SI; null stands for "not identified" (NaN).
 // Errors: unreadable file, malformed JSON, an unsupported schema version, unknown keys,
 // non-positive or non-numeric values throw `parse_error` naming the file and the key.
+// An overlay holds for the GPU it measured only: `require_calibration_gpu` refuses (usage_error,
+// exit 2 in the CLI) applying it to another, naming both.
 
 #include <array>     // std::array
 #include <cmath>     // std::isfinite
+#include <cstdio>    // std::snprintf
 #include <cstddef>   // std::size_t
 #include <filesystem>  // std::filesystem::is_directory
 #include <fstream>     // std::ifstream, std::ofstream
@@ -49,6 +56,7 @@
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
+#include "roofline/core/gpu_spec.hpp"
 #include "roofline/io/detail/json_text.hpp"
 #include "roofline/io/detail/text.hpp"
 #include "roofline/models/collective.hpp"
@@ -95,6 +103,36 @@ struct calibrated_power {
     calibration_source from;
 };
 
+/// The GPU an overlay was measured on, as the measurement files report it (the `device` of
+/// `roofline.ceilings/1`, the `environment` of `roofline.kernels/1`); unknown fields empty.
+struct calibration_device {
+    std::string id;                        ///< catalog id ("h200-sxm")
+    std::string name;                      ///< device name the driver reports ("NVIDIA H200")
+    std::optional<double> sm_count;        ///< SMs
+    std::optional<double> memory_bytes;    ///< device memory, B
+    std::optional<double> max_sm_clock_hz, memory_clock_hz;
+    std::string driver;                    ///< driver version ("580.159.04")
+};
+
+/// "h200-sxm (NVIDIA H200, 132 SMs, 150.1 GB, 1980 MHz, driver 580.159.04)": what is known.
+inline std::string describe(const calibration_device& d) {
+    std::string s = d.id.empty() ? std::string("an unnamed GPU") : d.id;
+    std::vector<std::string> parts;
+    if (!d.name.empty()) parts.push_back(d.name);
+    const auto num = [](double v, int digits) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+        return std::string(buf);
+    };
+    if (d.sm_count) parts.push_back(num(*d.sm_count, 0) + " SMs");
+    if (d.memory_bytes) parts.push_back(num(*d.memory_bytes / 1e9, 1) + " GB");
+    if (d.max_sm_clock_hz) parts.push_back(num(*d.max_sm_clock_hz / 1e6, 0) + " MHz");
+    if (!d.driver.empty()) parts.push_back("driver " + d.driver);
+    for (std::size_t i = 0; i < parts.size(); ++i) s += (i == 0 ? " (" : ", ") + parts[i];
+    if (!parts.empty()) s += ")";
+    return s;
+}
+
 /// A calibration overlay (version 0 fields first; version 1 adds the rest).
 struct calibration {
     std::array<std::optional<double>, peak_key_count> flops_per_s{};  ///< achievable FLOP/s
@@ -103,6 +141,7 @@ struct calibration {
 
     int version = 0;
     std::string gpu, created_utc, tool;
+    calibration_device device;  ///< the GPU measured (`device.id` == `gpu`)
     std::vector<calibration_input> inputs;
     std::map<std::string, calibration_source> ceiling_sources;  ///< by `ceilings` key
     /// Achieved FLOP per SM clock cycle per rate class (the compute ceiling at clock f is
@@ -196,6 +235,19 @@ inline nlohmann::ordered_json calibration_to_json(const calibration& cal) {
     j["gpu"] = cal.gpu;
     j["created_utc"] = cal.created_utc;
     j["tool"] = cal.tool;
+    {
+        const auto& d = cal.device;
+        const auto opt = [](const std::optional<double>& v) {
+            return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+        };
+        j["device"] = {{"id", d.id.empty() ? cal.gpu : d.id},
+                       {"name", d.name},
+                       {"sm_count", opt(d.sm_count)},
+                       {"memory_bytes", opt(d.memory_bytes)},
+                       {"max_sm_clock_hz", opt(d.max_sm_clock_hz)},
+                       {"memory_clock_hz", opt(d.memory_clock_hz)},
+                       {"driver", d.driver}};
+    }
     j["inputs"] = nlohmann::ordered_json::array();
     for (const auto& in : cal.inputs)
         j["inputs"].push_back({{"file", in.file}, {"format", in.format}, {"records_read", in.records_read},
@@ -217,6 +269,7 @@ inline nlohmann::ordered_json calibration_to_json(const calibration& cal) {
         const auto& f = cv.fit;
         j["curves"].push_back({{"family", std::string(to_string(cv.family))},
                                {"peak", std::string(to_string(cv.peak))},
+                               {"backend", cv.backend},
                                {"fixed_latency_s", cv.fixed_latency_s},
                                {"flops_per_clock", num_or_null(cv.flops_per_clock)},
                                {"bytes_per_s", num_or_null(cv.bytes_per_s)},
@@ -310,8 +363,19 @@ inline calibration read_calibration(const std::string& path) {
                                   calibration_schema + " and the schema-less version 0)");
         o.version = 1;
         io::detail::check_keys(path, "", doc,
-                               {"schema", "gpu", "created_utc", "tool", "inputs", "ceilings", "ceiling_sources",
-                                "graph_launch_latency_s", "curves", "links", "power"});
+                               {"schema", "gpu", "device", "created_utc", "tool", "inputs", "ceilings",
+                                "ceiling_sources", "graph_launch_latency_s", "curves", "links", "power"});
+    } else {
+        // Version 0: only a ceilings object and the GPU's id. Anything else is another kind of
+        // file (a model config, a trace, `{"foo": 1}`), never a calibration that changes nothing.
+        if (doc.find("ceilings") == doc.end())
+            throw parse_error(path, "", "ceilings",
+                              "missing: not a calibration overlay (neither \"schema\": \"" + std::string(calibration_schema) +
+                                  "\" nor a \"ceilings\" object; `roofline calibrate` writes one)");
+        for (auto it = doc.begin(); it != doc.end(); ++it)
+            if (it.key() != "ceilings" && it.key() != "gpu")
+                throw parse_error(path, "", it.key(),
+                                  "unknown key: not a calibration overlay (version 0 has only \"gpu\" and \"ceilings\")");
     }
     const auto str = [](const nlohmann::json& d, const char* k) {
         const auto it = d.find(k);
@@ -320,6 +384,27 @@ inline calibration read_calibration(const std::string& path) {
     o.gpu = str(doc, "gpu");
     o.created_utc = str(doc, "created_utc");
     o.tool = str(doc, "tool");
+    if (const auto g = doc.find("gpu"); g != doc.end() && !g->is_string())
+        throw parse_error(path, "", "gpu", std::string("expected a catalog id string, got ") + g->type_name());
+    o.device.id = o.gpu;
+    if (const auto d = doc.find("device"); d != doc.end()) {
+        if (!d->is_object()) throw parse_error(path, "", "device", "expected an object");
+        io::detail::check_keys(path, "device", *d,
+                               {"id", "name", "sm_count", "memory_bytes", "max_sm_clock_hz", "memory_clock_hz", "driver"});
+        if (const std::string id = str(*d, "id"); !id.empty()) {
+            if (!o.gpu.empty() && id != o.gpu)
+                throw parse_error(path, "device", "id", "\"" + id + "\" disagrees with \"gpu\": \"" + o.gpu + "\"");
+            o.device.id = id;
+            if (o.gpu.empty()) o.gpu = id;
+        }
+        o.device.name = str(*d, "name");
+        o.device.driver = str(*d, "driver");
+        for (auto [key, dst] : {std::pair<const char*, std::optional<double>*>{"sm_count", &o.device.sm_count},
+                                {"memory_bytes", &o.device.memory_bytes},
+                                {"max_sm_clock_hz", &o.device.max_sm_clock_hz},
+                                {"memory_clock_hz", &o.device.memory_clock_hz}})
+            if (const double v = cal_number(path, "device", *d, key, true); std::isfinite(v)) *dst = v;
+    }
     if (const auto c = doc.find("ceilings"); c != doc.end()) {
         if (!c->is_object()) throw parse_error(path, "", "ceilings", "expected an object");
         for (auto it = c->begin(); it != c->end(); ++it) {
@@ -340,6 +425,10 @@ inline calibration read_calibration(const std::string& path) {
                                   "l2_bytes_per_s, link_bytes_per_s, launch_latency_s)");
         }
     }
+    if (o.gpu.empty())
+        throw parse_error(path, "", "gpu",
+                          "missing: a calibration overlay names the GPU it was measured on (a catalog id such as "
+                          "\"h200-sxm\"); it holds for that GPU only");
     if (o.version == 0) return o;
 
     if (const auto in_list = doc.find("inputs"); in_list != doc.end() && in_list->is_array())
@@ -371,7 +460,7 @@ inline calibration read_calibration(const std::string& path) {
             const std::string place = "curves[" + std::to_string(i) + "]";
             if (!x.is_object()) throw parse_error(path, place, "", "expected an object");
             io::detail::check_keys(path, place, x,
-                                   {"family", "peak", "fixed_latency_s", "flops_per_clock", "bytes_per_s", "floor_s",
+                                   {"family", "peak", "backend", "fixed_latency_s", "flops_per_clock", "bytes_per_s", "floor_s",
                                     "tile_rows", "causal_block_keys", "fit"});
             kernel_curve cv;
             const auto fam = parse_kernel_family(str(x, "family"));
@@ -382,6 +471,11 @@ inline calibration read_calibration(const std::string& path) {
             const auto pk = parse_peak_key(str(x, "peak"));
             if (!pk) throw parse_error(path, place, "peak", "unknown rate class");
             cv.peak = *pk;
+            cv.backend = str(x, "backend");
+            if (!cv.backend.empty() && normalize_kernel_backend(cv.backend) != cv.backend)
+                throw parse_error(path, place, "backend",
+                                  "unknown backend \"" + cv.backend +
+                                      "\" (accepted: flash, cudnn, mem_efficient, math, nvjet, cublas, cutlass, triton, or \"\")");
             const auto zero_if_nan = [](double v) { return std::isfinite(v) ? v : 0.0; };
             cv.fixed_latency_s = zero_if_nan(cal_number(path, place, x, "fixed_latency_s", false, false, true));
             cv.flops_per_clock = cal_number(path, place, x, "flops_per_clock", true);
@@ -471,6 +565,28 @@ inline calibration read_calibration(const std::string& path) {
     return o;
 }
 
+/// Throws `usage_error` (exit 2) when `cal` was measured on a GPU other than `g`: another
+/// catalog id, or the same id with another SM count than the catalog's. Both
+/// GPUs are named. A calibration measures one GPU's kernels, clocks and links; on another GPU
+/// its numbers would silently replace that GPU's ceilings.
+inline void require_calibration_gpu(const calibration& cal, const gpu_spec& g) {
+    const std::string file = cal.source.empty() ? std::string("the calibration") : cal.source;
+    calibration_device named = cal.device;
+    if (named.id.empty()) named.id = cal.gpu;
+    const std::string theirs = describe(named);
+    std::string ours = g.id + " (" + g.name;
+    if (g.sm_count.known()) ours += ", " + std::to_string(static_cast<long long>(*g.sm_count.value)) + " SMs";
+    ours += ")";
+    if (cal.gpu != g.id)
+        throw usage_error(file + " was measured on " + theirs + ", not on " + ours +
+                          ": a calibration holds only for the GPU it measured (calibrate this GPU, or drop --calibration)");
+    const auto differs = [](const std::optional<double>& a, const spec_value& b, double tol) {
+        return a && b.known() && std::abs(*a / *b.value - 1.0) > tol;
+    };
+    if (differs(cal.device.sm_count, g.sm_count, 1e-9))
+        throw usage_error(file + " was measured on " + theirs + ", whose SM count differs from the catalog's " + ours);
+}
+
 /// `c` with the calibrated values put in; `origin` records the file.
 inline ceilings apply_calibration(ceilings c, const calibration& o) {
     for (auto k : all_peak_keys)
@@ -485,14 +601,17 @@ inline ceilings apply_calibration(ceilings c, const calibration& o) {
 
 /// The one call every pricing command makes (`kernel`, `roof`, `analyze`, `trace`, `plan`):
 ///  * `used`: the ceilings the command would otherwise price at (usually achievable ones):
-///    every ceiling the overlay measured replaces its value; the launch latency becomes the
-///    calibrated eager launch floor (serving commands that replay CUDA graphs use
-///    `e.graph_launch_floor_s` instead);
+///    every ceiling the overlay measured replaces its value except the launch latency, which
+///    stays the device-side cost of one kernel: the overlay's eager launch floor is a host term
+///    and goes to `e.launch_floor_s` (serving commands that replay CUDA graphs use
+///    `e.graph_launch_floor_s`);
 ///  * `link`: replaced by the fitted alpha-beta parameters of `used.link` when the overlay has
 ///    them, and `used.link_bytes_per_s` follows their beta;
 ///  * `e`: gets the fitted curves and launch floors.
 inline void apply_calibration(ceilings& used, link_params& link, kernel_efficiency& e, const calibration& cal) {
+    const double device_launch_s = used.launch_latency_s;
     used = apply_calibration(used, cal);
+    used.launch_latency_s = device_launch_s;
     if (const auto* l = cal.link_for(used.link)) {
         link = l->params;
         used.link_bytes_per_s = l->params.beta_bytes_per_s;

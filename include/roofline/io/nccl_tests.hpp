@@ -99,6 +99,14 @@ inline collective_sweep read_nccl_tests(const std::string& path) {
                 ++s.ranks;
                 const auto close = body.find(']');
                 s.devices.emplace_back(close == std::string_view::npos ? std::string() : valid_utf8(trim(body.substr(close + 1))));
+                // "Rank 0 Group 0 Pid 6899 on HOST device 0 [...] NAME": the host of this rank.
+                std::string host;
+                for (std::size_t i = 0; i + 1 < tk.size(); ++i)
+                    if (tk[i] == "on" && (i + 2 >= tk.size() || tk[i + 2] == "device")) {
+                        host = valid_utf8(tk[i + 1]);
+                        break;
+                    }
+                s.hosts.push_back(std::move(host));
             } else if (!tk.empty() && tk[0] == "size") {
                 header_tokens = tk.size();
                 int g = -1;

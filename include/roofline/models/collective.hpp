@@ -82,20 +82,22 @@ inline collective_op parse_collective_op(std::string_view s) {
                       "\" (accepted: all_reduce, all_gather, reduce_scatter, all_to_all)");
 }
 
-/// Parses a link name: "nvlink", "pcie", "pcie-no-p2p" (also "pcie_no_p2p").
+/// Parses a link name: "nvlink", "pcie", "pcie-no-p2p" (also "pcie_no_p2p"), "network".
 inline link_kind parse_link_kind(std::string_view s) {
     if (s == "nvlink") return link_kind::nvlink;
     if (s == "pcie") return link_kind::pcie;
     if (s == "pcie-no-p2p" || s == "pcie_no_p2p") return link_kind::pcie_no_p2p;
-    throw usage_error("unknown link \"" + std::string(s) + "\" (accepted: nvlink, pcie, pcie-no-p2p)");
+    if (s == "network") return link_kind::network;
+    throw usage_error("unknown link \"" + std::string(s) + "\" (accepted: nvlink, pcie, pcie-no-p2p, network)");
 }
 
-/// "nvlink", "pcie", "pcie-no-p2p".
+/// "nvlink", "pcie", "pcie-no-p2p", "network".
 constexpr std::string_view to_string(link_kind l) {
     switch (l) {
         case link_kind::nvlink: return "nvlink";
         case link_kind::pcie: return "pcie";
         case link_kind::pcie_no_p2p: return "pcie-no-p2p";
+        case link_kind::network: return "network";
     }
     return "?";
 }
@@ -118,7 +120,8 @@ struct link_params {
 ///    This is a ceiling: C04 (NVIDIA/nccl#1639) measured only 28 GB/s busbw on 8x RTX 5090
 ///    PCIe Gen5 (35 GB/s with 4): calibrate beta from nccl-tests for real topologies.
 ///  * alpha and base: NCCL's own cost model, src/graph/tuning.cc (`baseLat` ring LL 3.6 us;
-///    `hwLat` ring LL per step 0.47 us over NVLink, 1.0 us over PCI). Without P2P there is no
+///    `hwLat` ring LL per step 0.47 us over NVLink, 1.0 us over PCI, 2.7 us over the network;
+///    network beta: the GPU's default fabric, core/network.hpp). Without P2P there is no
 ///    NCCL constant; alpha is fitted to C03 (sgl-project/sglang#32479: NCCL all-reduce 45 us for
 ///    4 KB on 8 PCIe GPUs): (45 - 3.6) / 14 steps = 2.96 us per step.
 /// Throws `usage_error` when the link's bandwidth is unknown for this GPU.
@@ -143,6 +146,11 @@ inline link_params default_link_params(const gpu_spec& g, link_kind link) {
             p.source = "beta: PCIe per direction / 2 (staged through host); alpha fitted to C03 "
                        "(NCCL AR 45 us @ 4 KB, 8 GPUs), base: NCCL tuning.cc";
             break;
+        case link_kind::network:
+            p.alpha_s = units::us(2.7);
+            p.source = "beta: " + default_network_fabric(g)->name + " (core/network.hpp); alpha: NCCL tuning.cc "
+                       "ring LL (NET), base: NCCL tuning.cc";
+            break;
     }
     return p;
 }
@@ -163,6 +171,18 @@ inline link_params link_params_or_unpriced(const gpu_spec& g, link_kind link) {
                    " bandwidth known: collective bytes unpriced (latency: NCCL tuning.cc)";
         return p;
     }
+}
+
+/// Alpha-beta parameters of a collective over the scale-out fabric `f` (core/network.hpp):
+/// beta its per-GPU NIC bandwidth, alpha NCCL's 2.7 us per network step, base 3.6 us. A ring
+/// over several hosts is bound by its slowest hop: the NIC.
+inline link_params network_link_params(const network_fabric& f) {
+    link_params p;
+    p.beta_bytes_per_s = f.bytes_per_s_per_gpu;
+    p.alpha_s = units::us(2.7);
+    p.base_latency_s = units::us(3.6);
+    p.source = "beta: " + f.name + " (" + f.source + "); alpha, base: NCCL tuning.cc ring LL (NET)";
+    return p;
 }
 
 /// The cost of one collective.

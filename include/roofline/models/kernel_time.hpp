@@ -4,7 +4,11 @@
 //
 //   lower_bound = time_lower_bound(w, datasheet ceilings)
 //   predicted   = time_lower_bound(w, achievable ceilings) ,  achievable = datasheet x fractions,
-//                 with launch_latency = the per-kernel launch floor (so predicted adds launches x floor)
+//                 with launch_latency = the device-side cost of one kernel (0.86 us), so predicted
+//                 adds launches x that: a kernel's duration, as a profiler or a CUDA-graph replay
+//                 times it. The host's eager launch floor (5 us) is a separate term
+//                 (`kernel_efficiency::launch_floor_s`, `eager_call_time_s`), never inside it.
+//   A working set that fits in L2 (`fits_in_l2`) is priced at L2 where its bandwidth is known.
 //
 // The fractions are published measurements, not fits to any one GPU (sources below); a
 // calibration file replaces any ceiling it names. Validated against this project's H200
@@ -69,10 +73,34 @@ constexpr std::optional<kernel_family> parse_kernel_family(std::string_view s) {
     return std::nullopt;
 }
 
+/// The library that ran a kernel, normalised: "flash", "cudnn", "mem_efficient", "math"
+/// (SDPA backends), "nvjet", "cublas", "cutlass", "triton" (GEMM), or "" when unknown. Accepts
+/// PyTorch's `SDPBackend.FLASH_ATTENTION` spellings, short names, and kernel names as profilers
+/// record them (`nvjet_hsh_...`, `cutlass::Kernel2<...>`, `triton_tem_fused_mm`,
+/// `flash_fwd_kernel`, `cudnn_generated_fort_native_sdpa_sm90_...`, `fmha_cutlassF_...`,
+/// `sm90_xmma_gemm_...`): the names as NVIDIA's and PyTorch's libraries print them.
+inline std::string normalize_kernel_backend(std::string_view name) {
+    std::string s;
+    for (char c : name) s.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    const auto has = [&](std::string_view x) { return s.find(x) != std::string::npos; };
+    if (s.empty()) return "";
+    if (has("cudnn")) return "cudnn";
+    if (has("efficient") || has("fmha_cutlass") || has("mem_eff")) return "mem_efficient";
+    if (has("flash")) return "flash";
+    if (s == "math" || has("sdpbackend.math") || has("overrideable")) return "math";
+    if (has("nvjet")) return "nvjet";
+    if (has("triton")) return "triton";
+    if (has("cutlass")) return "cutlass";
+    if (has("cublas") || has("xmma_gemm") || has("gemm_sm90") || has("sm90_xmma") || has("ampere_") || has("gemmk1"))
+        return "cublas";
+    return "";
+}
+
 /// What a calibrated curve needs to know about one kernel besides its family.
 struct kernel_features {
     kernel_family family = kernel_family::gemm;
     peak_key peak = peak_key::bf16;  ///< rate class of its matrix math
+    std::string backend;             ///< library that ran it (`normalize_kernel_backend`), "" unknown
     double flops = 0;                ///< useful FLOP
     double dram_bytes = 0;           ///< minimum DRAM bytes
     /// Grouped GEMM: rows of every group that has any (tokens routed to an expert), and the
@@ -103,10 +131,14 @@ struct curve_fit_report {
 struct kernel_curve {
     kernel_family family = kernel_family::gemm;
     peak_key peak = peak_key::bf16;
+    std::string backend;         ///< library the points ran (`normalize_kernel_backend`); "" = the op family
     double fixed_latency_s = 0;  ///< t_fixed
     double flops_per_clock = std::numeric_limits<double>::quiet_NaN();  ///< phi, FLOP per SM cycle
     double bytes_per_s = std::numeric_limits<double>::quiet_NaN();      ///< W
-    double floor_s = 0;            ///< t_floor (0: none)
+    /// Host floor: the least wall time of one eager call (host issue time), s; 0: none. Fitted
+    /// separately from the device terms (points on it do not inform them) and never part of
+    /// the device time: `device_time_s` is what a profiler records and a graph replay costs.
+    double floor_s = 0;
     double tile_rows = 0;          ///< grouped GEMM M tile (0: no padding)
     double causal_block_keys = 0;  ///< causal prefill: extra keys per query (0: none)
     curve_fit_report fit;
@@ -142,9 +174,10 @@ struct kernel_curve {
     double device_time_s(const kernel_features& k, double clock_hz, const ceilings& fallback) const {
         return fixed_latency_s + std::max(compute_time_s(k, clock_hz, fallback), memory_time_s(k, fallback));
     }
-    /// Predicted time per call: max(t_floor, device time).
-    double time_s(const kernel_features& k, double clock_hz, const ceilings& fallback) const {
-        return std::max(floor_s, device_time_s(k, clock_hz, fallback));
+    /// Wall time per eager call: max(t_floor, launch_s + device time), with `launch_s` the launch
+    /// gap between back-to-back eager kernels (0 in the fit, whose times are device times).
+    double time_s(const kernel_features& k, double clock_hz, const ceilings& fallback, double launch_s = 0) const {
+        return std::max(floor_s, launch_s + device_time_s(k, clock_hz, fallback));
     }
 };
 
@@ -154,8 +187,13 @@ struct kernel_curve {
 ///  * vector 1.0: B300 FFMA measured at 99% of peak (HARDWARE.md section 6);
 ///  * dram 0.90: H200 device-to-device copy 4.3 of 4.8 TB/s (device/KINDS.md, and 4.28 TB/s in
 ///    our sweep), B300 HBM read 0.95 of post-ECC peak (HARDWARE.md section 6);
-///  * launch floor 5 us: one back-to-back eager launch of a small kernel (our H200 sweep: a 1 MiB
-///    copy takes 6.3 us of which 0.5 us moves bytes); CUDA graphs shrink it;
+///  * kernel fixed 0.86 us: the device time of one tiny kernel (x.add_(1) on one element) replayed
+///    from a 1,000-kernel CUDA graph on our H200 (data/measurements/h200/kernels.json,
+///    tiny_kernel_graph): what every kernel's duration contains beyond its bytes and FLOP (a
+///    1 MB copy replays in 1.4 us: 0.86 + 2.1 MB / 4.3 TB/s = 1.35 us);
+///  * launch floor 5 us: the host side, one back-to-back eager launch of a small kernel (our H200
+///    sweep: a 1 MiB copy takes 5.7 us between events, of which 4.4 us is the gap an empty kernel
+///    shows too); a separate term for eager callers, not part of any kernel's duration;
 ///  * graph launch floor 0.52 us: one empty kernel replayed from a 1,000-kernel CUDA graph on our
 ///    H200 (data/measurements/h200/ceilings.json, graph_empty_kernel; a tiny PyTorch add_ takes
 ///    0.86 us), what graph-replayed serving steps pay per kernel.
@@ -165,34 +203,77 @@ struct kernel_efficiency {
     double tensor = 0.75;
     double vector = 1.0;
     double dram = 0.90;
+    double kernel_fixed_s = 0.86e-6;
     double launch_floor_s = 5e-6;
     double graph_launch_floor_s = 0.52e-6;
     std::string source =
         "tensor 0.75 (torch/cuBLAS reach 0.72-0.80 of dense peak, HARDWARE.md 6); dram 0.90 (H200 copy 4.3 of "
-        "4.8 TB/s); launch floor 5 us (H200 eager small-kernel launch)";
+        "4.8 TB/s); kernel fixed 0.86 us (H200 graph-replayed tiny kernel); eager launch floor 5 us, separate";
     std::vector<kernel_curve> curves;
 
-    /// The curve for a family and rate class (copy and attention curves match any rate class
-    /// when only one was fitted); nullptr when none.
-    const kernel_curve* curve_for(kernel_family f, peak_key k) const {
-        const kernel_curve* any = nullptr;
+    /// The curve for a kernel of family `f`, rate class `k`, run by `backend`; nullptr when none.
+    /// A curve fitted to a known backend prices that backend only (a flash-attention curve does
+    /// not price cuDNN's kernel: 1.7x apart on H200 prefill); a curve fitted to kernels of unknown
+    /// backend is the op family's, used when no curve of the kernel's own backend exists; a
+    /// kernel of unknown backend ("") takes its backend-less curve first, else any of its family.
+    /// Copy and attention curves match any rate class when only one was fitted.
+    const kernel_curve* curve_for(kernel_family f, peak_key k, std::string_view backend = {}) const {
+        const kernel_curve* best = nullptr;
+        int best_score = -1;
         for (const auto& c : curves) {
             if (c.family != f) continue;
-            if (c.peak == k) return &c;
-            if (f != kernel_family::gemm && f != kernel_family::grouped_gemm) any = &c;
+            const bool same_peak = c.peak == k;
+            if (!same_peak && (f == kernel_family::gemm || f == kernel_family::grouped_gemm)) continue;
+            if (!backend.empty() && !c.backend.empty() && c.backend != backend) continue;
+            const int score = (same_peak ? 4 : 0) + (c.backend == backend ? 2 : 0) + (c.backend.empty() ? 1 : 0);
+            if (score > best_score) best_score = score, best = &c;
         }
-        return any;
+        return best;
     }
+    /// The curve for `k` (its family, rate class and backend).
+    const kernel_curve* curve_for(const kernel_features& k) const { return curve_for(k.family, k.peak, k.backend); }
 };
 
 /// Datasheet ceilings derated by `e`: tensor and vector peaks and DRAM bandwidth scaled, launch
-/// latency set to the floor; links, L2 and latency terms unchanged.
+/// latency set to the device-side cost of one kernel (`kernel_fixed_s`); links, L2 and latency
+/// terms unchanged.
 inline ceilings achievable(ceilings c, const kernel_efficiency& e = {}) {
     for (auto k : all_peak_keys) c.flops_at(k) *= is_tensor(k) ? e.tensor : e.vector;
     c.bytes_at(memory_level::dram) *= e.dram;
-    c.launch_latency_s = e.launch_floor_s;
+    c.launch_latency_s = e.kernel_fixed_s;
     c.origin += " x efficiency";
     return c;
+}
+
+/// Wall time of one eager call of a kernel of device time `device_s`: the host launches it
+/// `e.launch_floor_s` after the previous one at best, so max(device, floor) per call when the
+/// host keeps up (a separate term: the trace analysis sees the real gaps and never adds it).
+inline double eager_call_time_s(double device_s, const kernel_efficiency& e = {}) {
+    return std::max(device_s, e.launch_floor_s);
+}
+
+/// Measured L2 bandwidth of GPUs whose datasheet gives none, B/s (read, whole GPU), by catalog
+/// id prefix; NaN when not measured. H200: 8.20 TB/s, 24 MiB read 64 times by 1,056 blocks
+/// (data/measurements/h200/ceilings.json, l2_read, this project).
+inline double measured_l2_bytes_per_s(const std::string& gpu_id) {
+    if (gpu_id.rfind("h200", 0) == 0) return 8.201344e12;
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+/// True when a working set of `bytes` is served from L2 on repeated use: at most 70% of the L2 of
+/// `l2_bytes`. The threshold comes from our H200: a 16 MB copy (32 MB touched, 64% of the 50 MB
+/// L2) runs at 6.1 TB/s back to back, above the 4.8 TB/s of HBM (issue 13's graph-replayed
+/// sweep); L2 holds more than the working set (code, descriptors, the other partition's copies),
+/// so a set near the whole L2 is not resident.
+inline bool fits_in_l2(double bytes, double l2_bytes) { return l2_bytes > 0 && bytes > 0 && bytes <= 0.7 * l2_bytes; }
+
+/// The workload of a device copy of `bytes` (read and written): DRAM bytes, or L2 bytes when
+/// `l2_resident` (the same buffers copied back to back and `fits_in_l2`).
+inline workload copy_workload(double bytes, bool l2_resident) {
+    workload w;
+    w.bytes_at(l2_resident ? memory_level::l2 : memory_level::dram) = 2.0 * bytes;
+    w.launches = 1;
+    return w;
 }
 
 /// Lower bound at `datasheet` and prediction at `used` (usually `achievable(datasheet)`).
@@ -288,7 +369,7 @@ inline double power_capped_clock_hz(const kernel_features& k, const kernel_curve
     const double e_flop = k.flops > 0 ? p.flop_energy_at(k.peak) : 0.0;
     if (std::isnan(e_flop) || !(p.reference_clock_hz > 0)) return max_clock_hz;
     const auto power = [&](double f) {
-        const double t = c.time_s(k, f, fallback);
+        const double t = c.device_time_s(k, f, fallback);  // power while the kernel runs
         if (!(t > 0)) return p.static_w;
         const double scale = std::pow(f / p.reference_clock_hz, p.clock_exponent - 1.0);
         return p.static_w + e_flop * scale * k.flops / t + p.joules_per_dram_byte * k.dram_bytes / t;
@@ -305,27 +386,29 @@ inline double power_capped_clock_hz(const kernel_features& k, const kernel_curve
 
 /// A prediction by a calibrated curve, with the clock it assumed and why.
 struct calibrated_time {
-    double time_s = 0;         ///< max(floor, device time)
+    double time_s = 0;         ///< the kernel's duration: device_s (no host term inside)
     double device_s = 0;       ///< fixed latency + max(compute, memory)
+    double eager_call_s = 0;   ///< wall time per eager call: max(host floor, launch gap + device_s)
     double compute_s = 0, memory_s = 0;
     double clock_hz = 0;
     std::string clock_source;  ///< "given", "power-capped at 700 W", "maximum clock"
-    bound predicted = bound::latency;  ///< the term that sets the time
+    bound predicted = bound::latency;  ///< the term that sets the device time
 };
 
 /// Prices `k` with curve `c` at `clock_hz` (source text `clock_source`); `fallback` supplies
-/// ceilings the curve did not fit.
+/// ceilings the curve did not fit; `launch_s` is the eager launch gap for `eager_call_s`.
 inline calibrated_time calibrated_kernel_time(const kernel_features& k, const kernel_curve& c, const ceilings& fallback,
-                                              double clock_hz, std::string clock_source) {
+                                              double clock_hz, std::string clock_source, double launch_s = 0) {
     calibrated_time r;
     r.clock_hz = clock_hz;
     r.clock_source = std::move(clock_source);
     r.compute_s = c.compute_time_s(k, clock_hz, fallback);
     r.memory_s = c.memory_time_s(k, fallback);
     r.device_s = c.fixed_latency_s + std::max(r.compute_s, r.memory_s);
-    r.time_s = std::max(c.floor_s, r.device_s);
+    r.time_s = r.device_s;
+    r.eager_call_s = std::max(c.floor_s, launch_s + r.device_s);
     const double roof = std::max(r.compute_s, r.memory_s);
-    if (c.floor_s > r.device_s || c.fixed_latency_s > roof) r.predicted = bound::latency;
+    if (c.fixed_latency_s > roof) r.predicted = bound::latency;
     else r.predicted = r.compute_s >= r.memory_s ? bound::compute : bound::memory;
     return r;
 }

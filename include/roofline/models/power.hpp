@@ -17,7 +17,9 @@
 // usually fits at full clock.
 //
 // Default coefficients exist only where measured: H200 SXM (from this project's run, see
-// `h200_power_coefficients`). Other GPUs: nullopt, never a guess.
+// `h200_power_coefficients`) and the three RTX PRO 6000 Blackwell boards (fitted to a published
+// power-limit sweep, `rtx_pro_6000_workstation_power_coefficients`), so a 300 W Max-Q and a
+// 600 W Workstation card differ where the cap binds. Other GPUs: nullopt, never a guess.
 
 #include <algorithm>  // std::max, std::min
 #include <array>      // std::array
@@ -25,6 +27,7 @@
 #include <limits>     // std::numeric_limits
 #include <optional>   // std::optional
 #include <string>     // std::string
+#include <utility>    // std::move
 
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
@@ -80,9 +83,92 @@ inline power_coefficients h200_power_coefficients() {
     return p;
 }
 
-/// Default coefficients for a GPU: H200 SXM only (measured); nullopt elsewhere.
+namespace detail {
+/// Coefficients fitted to a published power-limit sweep of a saturating tensor load: P = P_static
+/// + c (f / f_ref)^x with the TF32 rate R proportional to f, so e_tf32(f_ref) = c / R(f_ref);
+/// bf16 / fp16 half of that (twice the rate), fp8 / fp6 / int8 a quarter, fp4 an eighth (ours:
+/// the tensor pipe draws about the same power at full rate whatever the dtype); DRAM 25 pJ/B
+/// (`rtx_pro_6000_dram_j_per_byte`).
+inline power_coefficients tensor_sweep_fit(double static_w, double c_w, double x, double f_ref_hz, double tf32_rate,
+                                           double dram_j_per_byte, std::string source) {
+    power_coefficients p;
+    p.joules_per_flop.fill(std::numeric_limits<double>::quiet_NaN());
+    const double e_tf32 = c_w / tf32_rate;
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::tf32)] = e_tf32;
+    for (auto k : {peak_key::bf16, peak_key::fp16}) p.joules_per_flop[static_cast<std::size_t>(k)] = e_tf32 / 2.0;
+    for (auto k : {peak_key::fp8, peak_key::fp6, peak_key::int8}) p.joules_per_flop[static_cast<std::size_t>(k)] = e_tf32 / 4.0;
+    p.joules_per_flop[static_cast<std::size_t>(peak_key::fp4)] = e_tf32 / 8.0;
+    p.static_w = static_w;
+    p.reference_clock_hz = f_ref_hz;
+    p.clock_exponent = x;
+    p.joules_per_dram_byte = dram_j_per_byte;
+    p.source = std::move(source);
+    return p;
+}
+}  // namespace detail
+
+/// TF32 FLOP per SM clock cycle of a whole RTX PRO 6000 Blackwell under `gpu_burn -tc`: 86.5e3
+/// (the mean of the published sweep's Gflop/s / MHz, 83-88.5 over every Workstation and Server
+/// point: voipmonitor/rtx6kpro hardware/blackwell-power-limit-sweep.md), 89% of the dense
+/// 512 x 188 SMs.
+inline constexpr double rtx_pro_6000_burn_flops_per_clock = 86.5e3;
+
+/// DRAM energy of the RTX PRO 6000's GDDR7, J/B: 25 pJ/B from a Server Edition decoding
+/// Qwen2.5-3B FP16 at batch 1, 83.1 tok/s at 221.6 W (hongping-zh.github.io/updates/2026-06-08-rtx-pro6000-fp16-e2e:
+/// 3.09e9 x 2 B x 83.1/s = 0.513 TB/s), less the Server's static 208.8 W:
+/// (221.6 - 208.8) / 0.513e12. Uncertain by 2x (the decode's SM power is in it; the memory
+/// clocks of the three boards differ, and their static power holds the difference).
+inline constexpr double rtx_pro_6000_dram_j_per_byte = (221.6 - 208.8) / 0.513e12;
+
+/// RTX PRO 6000 Blackwell power coefficients, one set per board: the same GB202 die and
+/// memory, but firmware with different voltage-frequency curves and memory clocks (Workstation
+/// P1 at 13,365 MHz memory, Server P0 at 12,481, Max-Q P1 at 15,865), so one cap gives three
+/// clocks (300 W: 1,019, 1,417 and 1,417 MHz). Each is fitted by least squares, x on a 0.05
+/// grid in [1, 4], to the published `gpu_burn -tc` power-limit sweep (voipmonitor/rtx6kpro,
+/// hardware/blackwell-power-limit-sweep.md, driver 595.58.03; clock and board power per limit,
+/// mean of two cards per board):
+///  * Workstation (600 W), limits 300-600 W (7 points; below 300 W the clock falls to a
+///    voltage floor the model does not follow): P_static 171.2 W, c 430.3 W at 1,910 MHz,
+///    x 1.95; residual rms 4.1 W. R(1,910 MHz) = 163.5 TFLOP/s TF32 measured;
+///  * Server (600 W), limits 300-500 W (5 points; 550-600 W were clamped by the tower's cooling):
+///    P_static 208.8 W, c 279.6 W at 1,895 MHz, x 4.0 (the grid's end); rms 7.8 W;
+///    R(1,895 MHz) = 157.5 TFLOP/s;
+///  * Max-Q (300 W), limits 250-325 W (4 community points, clocks only): P_static 171.2 W,
+///    c 124.6 W at 1,417 MHz, x 3.8; rms 3.1 W; R = 86.5e3 FLOP/clock x 1,417 MHz.
+/// What they say: under a cap a compute-bound load runs at the clock the sweep shows (within
+/// ~5% over the fitted range: the tests), which is what sets a capped prefill; a 300 W Max-Q
+/// runs tensor work at 1,417 / 1,910 = 74% of an uncapped Workstation card's clock.
+/// Uncertainty: +-5% on the clock inside each fitted range (card-to-card binning is 2-5%),
+/// more outside it (the Server above 500 W, the Max-Q beyond 250-325 W); the dtype scaling
+/// and DRAM energy are assumptions (above).
+inline power_coefficients rtx_pro_6000_workstation_power_coefficients() {
+    return detail::tensor_sweep_fit(171.2, 430.3, 1.95, 1910e6, 163.545e12, rtx_pro_6000_dram_j_per_byte,
+                                    "RTX PRO 6000 Workstation: fitted to the published gpu_burn -tc power-limit sweep "
+                                    "(voipmonitor/rtx6kpro, 300-600 W); +-5% on the capped clock");
+}
+
+/// RTX PRO 6000 Server Edition coefficients (see the Workstation's).
+inline power_coefficients rtx_pro_6000_server_power_coefficients() {
+    return detail::tensor_sweep_fit(208.8, 279.6, 4.0, 1895e6, 157.543e12, rtx_pro_6000_dram_j_per_byte,
+                                    "RTX PRO 6000 Server: fitted to the published gpu_burn -tc power-limit sweep "
+                                    "(voipmonitor/rtx6kpro, 300-500 W); +-5% on the capped clock");
+}
+
+/// RTX PRO 6000 Max-Q coefficients (see the Workstation's).
+inline power_coefficients rtx_pro_6000_maxq_power_coefficients() {
+    return detail::tensor_sweep_fit(171.2, 124.6, 3.8, 1417e6, rtx_pro_6000_burn_flops_per_clock * 1417e6,
+                                    rtx_pro_6000_dram_j_per_byte,
+                                    "RTX PRO 6000 Max-Q: fitted to the published power-limit sweep's clocks "
+                                    "(voipmonitor/rtx6kpro, 250-325 W); +-5% on the capped clock");
+}
+
+/// Default coefficients for a GPU: H200 SXM (measured by this project) and the RTX PRO 6000
+/// Blackwell boards (published measurements); nullopt elsewhere.
 inline std::optional<power_coefficients> default_power_coefficients(const gpu_spec& g) {
     if (g.id == "h200-sxm") return h200_power_coefficients();
+    if (g.id == "rtx-pro-6000") return rtx_pro_6000_workstation_power_coefficients();
+    if (g.id == "rtx-pro-6000-server") return rtx_pro_6000_server_power_coefficients();
+    if (g.id == "rtx-pro-6000-maxq") return rtx_pro_6000_maxq_power_coefficients();
     return std::nullopt;
 }
 

@@ -33,6 +33,8 @@ inline std::string link_kind_name(link_kind k) {
             return "pcie";
         case link_kind::pcie_no_p2p:
             return "pcie_no_p2p";
+        case link_kind::network:
+            return "network";
     }
     return "pcie";
 }

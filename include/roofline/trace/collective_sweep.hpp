@@ -10,6 +10,7 @@
 // in-place reuses the input.
 
 #include <cstddef>   // std::size_t
+#include <algorithm>  // std::find
 #include <optional>  // std::optional
 #include <string>    // std::string
 #include <vector>    // std::vector
@@ -42,6 +43,15 @@ struct collective_sweep {
     std::string collective;  ///< "all_reduce", "all_gather", ... ("" when the log does not say)
     int ranks = 0;           ///< "# Rank" lines (GPUs taking part)
     std::vector<std::string> devices;  ///< GPU name per rank line
+    std::vector<std::string> hosts;    ///< host name per rank line ("" when not given)
+
+    /// Distinct non-empty host names: the nodes the ranks ran on (0 when no line names one).
+    int host_count() const {
+        std::vector<std::string> seen;
+        for (const auto& h : hosts)
+            if (!h.empty() && std::find(seen.begin(), seen.end(), h) == seen.end()) seen.push_back(h);
+        return static_cast<int>(seen.size());
+    }
     std::vector<collective_point> points;
     std::optional<double> avg_busbw_bytes_per_s;  ///< footer "Avg bus bandwidth"
     std::optional<double> out_of_bounds;          ///< footer "Out of bounds values"

@@ -114,11 +114,8 @@ inline trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catal
     c.datasheet = a.datasheet;
     c.achievable = achievable(a.datasheet, options.efficiency);
     if (options.calibrated) {
-        if (options.calibrated->gpu.empty() || options.calibrated->gpu == g.id)
-            c.achievable = apply_calibration(c.achievable, *options.calibrated);
-        else
-            a.warnings.push_back("the calibration was made on " + options.calibrated->gpu + ", not " +
-                                 g.id + ": not applied");
+        require_calibration_gpu(*options.calibrated, g);  // another GPU's overlay: exit 2, both named
+        c.achievable = apply_calibration(c.achievable, *options.calibrated);
     }
     c.achievable.launch_latency_s = 0;  // kernel durations do not include their launch
     a.reference_clock_hz = g.tensor_clock_hz.value_or(

@@ -44,8 +44,8 @@ struct trace_analysis_options {
     double steps = 0;
     verdict_thresholds thresholds;
     kernel_efficiency efficiency;
-    /// `--calibration`: an overlay whose measured ceilings replace the achievable ones when it was
-    /// made on the trace's GPU (or names none); a warning otherwise.
+    /// `--calibration`: an overlay whose measured ceilings replace the achievable ones; one made
+    /// on another GPU than the trace's is a `usage_error` naming both (`require_calibration_gpu`).
     const calibration* calibrated = nullptr;
     /// `--ncu`: an Nsight Compute report whose measured FLOP and DRAM bytes replace the modeled
     /// work of the kernels it profiled (matched by name and launch order).
