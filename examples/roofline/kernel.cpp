@@ -285,6 +285,7 @@ void add_gemm(CLI::App* kernel) {
         std::string dtype_name, weight_dtype;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("gemm", "Dense GEMM C[m x n] = A[m x k] B[k x n]");
     cmd->add_option("--m", o.m, "rows of A and C (tokens)")->required();
     cmd->add_option("--n", o.n, "columns of B and C (output features)")->required();
@@ -346,6 +347,7 @@ void add_moe(CLI::App* kernel) {
         std::string dtype_name, act_dtype, routing = "uniform";
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("moe", "Grouped MoE GEMM (gate/up and down) over the routed experts");
     cmd->add_option("--tokens", o.tokens, "tokens in the step")->required();
     cmd->add_option("--experts", o.experts, "routed experts")->required();
@@ -471,6 +473,7 @@ void add_attention(CLI::App* kernel) {
         std::string dtype_name, kv_dtype;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("attention", "Attention (MHA/GQA/MQA, MLA, DSA, sliding window)");
     cmd->add_option("--batch", o.batch, "sequences");
     cmd->add_option("--q-len", o.q_len, "query tokens per sequence (decode: 1)")->required();
@@ -576,6 +579,7 @@ void add_copy(CLI::App* kernel) {
         double bytes = 0;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("copy", "Device-to-device copy: N bytes read and N bytes written");
     cmd->add_option("--bytes", o.bytes, "bytes copied")->required();
     add_common(cmd, o.c);
@@ -601,6 +605,7 @@ void add_collective(CLI::App* kernel) {
         int ranks = 0;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("collective", "All-reduce, all-gather, reduce-scatter or all-to-all");
     cmd->add_option("--op", o.op, "all_reduce, all_gather, reduce_scatter or all_to_all")->required();
     cmd->add_option("--bytes", o.bytes, "buffer size S as nccl-tests counts it")->required();
