@@ -15,4 +15,4 @@ add_test(NAME consumer_plain_gxx
                  -DWORK=${CMAKE_CURRENT_BINARY_DIR}/consumer_plain_gxx
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run_plain_gxx.cmake)
 set_tests_properties(consumer_plain_gxx PROPERTIES LABELS consumer TIMEOUT 600
-                     PASS_REGULAR_EXPRESSION "12 GEMM kernels, mean [0-9.]+ ms; h200-sxm SOL [0-9.]+ ms \\(compute-bound\\)")
+                     PASS_REGULAR_EXPRESSION "15 GEMM kernels, mean [0-9.]+ ms; h200-sxm SOL [0-9.]+ ms \\(compute-bound\\)")
