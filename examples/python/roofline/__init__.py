@@ -24,8 +24,8 @@ from . import _roofline
 from ._roofline import Error, fast_paths, version_line
 
 __version__ = _roofline.__version__
-__all__ = ["Error", "analyze", "fast_paths", "gpus", "kernel", "plan", "run", "to_pandas",
-           "trace", "version_line"]
+__all__ = ["Error", "analyze", "fast_paths", "gpus", "inspect", "kernel", "model", "plan", "roof",
+           "run", "to_pandas", "trace", "version_line"]
 
 
 def _value(v):
@@ -69,6 +69,22 @@ def gpus(**flags):
     ``gpus(compare="b200,gb200")`` selects; ``gpu_file="lab.json"`` applies an overlay.
     """
     return _json("gpus", (), flags)
+
+
+def roof(**flags):
+    """Ceilings and ridge points of one GPU: ``roofline roof --gpu ID [--dtype D] ... --json``
+    (gpu, peak_flops_per_s, dram_bytes_per_s, ridge_point_flop_per_byte, ceilings, ridge_points)."""
+    return _json("roof", (), flags)
+
+
+def model(**flags):
+    """Parameters, weight and KV bytes of a model: ``roofline model --model CONFIG ... --json``."""
+    return _json("model", (), flags)
+
+
+def inspect(path, **flags):
+    """What a reader makes of one input file: ``roofline inspect FILE ... --json``."""
+    return _json("inspect", (path,), flags)
 
 
 def kernel(kind, **flags):
