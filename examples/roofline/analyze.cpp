@@ -237,6 +237,7 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
 void add_analyze_command(CLI::App& app, common_options& common) {
     auto* cmd = app.add_subcommand("analyze", "What bounds a serving run: a benchmark result against the model's roofline");
     static analyze_options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     cmd->add_option("bench", o.bench, "SGLang bench_serving JSON/JSONL or vLLM --save-result JSON")->required();
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("--count", o.count, "GPUs serving the run")->check(finite_positive_at_most(max_plausible_count));

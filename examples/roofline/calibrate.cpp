@@ -109,6 +109,11 @@ void add_calibrate_command(CLI::App& app, common_options& common) {
     static std::string gpu, out, link, smi_fields, gpu_file, created;
     static int folds = 5;
     static bool json = false;
+    // Fresh values each registration (the Python module registers once per call).
+    inputs.clear();
+    gpu.clear(), out.clear(), link.clear(), smi_fields.clear(), gpu_file.clear(), created.clear();
+    folds = 5;
+    json = false;
     cmd->add_option("INPUTS", inputs, "measurement files (formats recognised by content)")->required();
     cmd->add_option("--gpu", gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("-o,--output", out, "calibration file to write (JSON)")->required();

@@ -44,6 +44,7 @@ void add_gpus_command(CLI::App& app, common_options& common) {
         bool json = false;
     };
     static options opt;
+    opt = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = app.add_subcommand("gpus", "The GPU catalog with sources");
     cmd->add_option("--gpu-file", common.gpu_file,
                     "JSON file that adds GPUs or overrides fields (one object or an array)");

@@ -155,6 +155,7 @@ void add_inspect_command(CLI::App& app, common_options& common) {
         bool json = false;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = app.add_subcommand("inspect", "What a reader makes of one input file: records read, kept and "
                                               "skipped (by reason)");
     cmd->add_option("FILE", o.path, "the input file (.gz accepted where the format allows)")->required();

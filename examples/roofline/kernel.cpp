@@ -319,6 +319,7 @@ void add_gemm(CLI::App* kernel) {
         std::string dtype_name, weight_dtype;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("gemm", "Dense GEMM C[m x n] = A[m x k] B[k x n]");
     cmd->add_option("--m", o.m, "rows of A and C (tokens)")->required();
     cmd->add_option("--n", o.n, "columns of B and C (output features)")->required();
@@ -380,6 +381,7 @@ void add_moe(CLI::App* kernel) {
         std::string dtype_name, act_dtype, routing = "uniform";
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("moe", "Grouped MoE GEMM (gate/up and down) over the routed experts");
     cmd->add_option("--tokens", o.tokens, "tokens in the step")->required();
     cmd->add_option("--experts", o.experts, "routed experts")->required();
@@ -505,6 +507,7 @@ void add_attention(CLI::App* kernel) {
         std::string dtype_name, kv_dtype;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("attention", "Attention (MHA/GQA/MQA, MLA, DSA, sliding window)");
     cmd->add_option("--batch", o.batch, "sequences")->check(finite_non_negative);
     cmd->add_option("--q-len", o.q_len, "query tokens per sequence (decode: 1)")->required();
@@ -611,6 +614,7 @@ void add_copy(CLI::App* kernel) {
         bool cold = false;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("copy", "Device-to-device copy: N bytes read and N bytes written");
     cmd->add_option("--bytes", o.bytes, "bytes copied")->required();
     cmd->add_flag("--cold", o.cold, "buffers not in L2 (first touch, or rotating buffers): priced at DRAM");
@@ -647,6 +651,7 @@ void add_collective(CLI::App* kernel) {
         int ranks = 0;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = kernel->add_subcommand("collective", "All-reduce, all-gather, reduce-scatter or all-to-all");
     cmd->add_option("--topology", o.topology,
                     "`nvidia-smi topo -m` output of the host: sockets, PCIe switches and P2P set the PCIe ring");

@@ -10,11 +10,14 @@
 
 #include "cli.hpp"
 #include "roofline/core/error.hpp"
+#include "roofline/core/version.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"roofline: what is holding a GPU inference workload back (compute, memory, power, "
                  "communication or latency)"};
     app.require_subcommand(1);
+    // "roofline 0.1.0 (simdjson on, sqlite on, gzip zlib)": the version and the optional fast paths.
+    app.set_version_flag("--version", roofline::version_line(), "Print the version and the optional fast paths built in");
     roofline::cli::common_options common;
     roofline::cli::add_gpus_command(app, common);
     roofline::cli::add_roof_command(app, common);

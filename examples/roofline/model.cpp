@@ -53,6 +53,7 @@ void add_model_command(CLI::App& app, common_options& common) {
         bool json = false;
     };
     static options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = app.add_subcommand("model", "Parameters, weight bytes and KV cache of a Hugging Face model");
     cmd->add_option("--model", o.model, "Hugging Face config.json")->required();
     cmd->add_option("--quant", o.quant, "hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");

@@ -352,6 +352,7 @@ void add_plan_command(CLI::App& app, common_options& common) {
     auto* cmd = app.add_subcommand("plan", "Capacity planning: GPUs, counts, layouts and concurrency on the Pareto "
                                            "front of tokens/s per GPU against tokens/s per user");
     static plan_options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     cmd->add_option("--model", o.model, "Hugging Face config.json of the model")->required();
     cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
     cmd->add_option("--gpus", o.gpus, "GPU ids, comma-separated, or \"all\" (see `roofline gpus`)")->required();

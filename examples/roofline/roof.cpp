@@ -279,6 +279,7 @@ void add_roof_command(CLI::App& app, common_options& common) {
     auto* cmd =
         app.add_subcommand("roof", "Ceilings and ridge points of a GPU, and its roofline chart");
     static roof_options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     cmd->add_option("--gpu", o.gpu_id, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option(
            "--dtype", o.dtype_names,

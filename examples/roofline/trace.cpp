@@ -127,6 +127,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
                            "What bounds a measured trace: per kernel, phase and step verdicts "
                            "(Kineto .json/.json.gz, nsys stats CSV, nsys SQLite export)");
     static trace_cli_options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
     cmd->add_option("TRACE", o.cluster.paths,
                     "Kineto/PyTorch profiler trace (.json, .json.gz), nsys stats CSV "
                     "(cuda_gpu_trace; cuda_gpu_kern_sum gives the time summary only) or nsys SQLite "

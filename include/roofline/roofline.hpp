@@ -6,9 +6,16 @@
 //   models/    GEMM, grouped MoE GEMM, attention, collectives, power, the transformer serving step
 //   trace/     measured events: kernels, power samples, benchmark runs, kernel-name rules
 //   io/        readers and writers of outside formats (nlohmann/json, zlib)
-//   analysis/  verdicts, serving-run analysis, calibration (Eigen)
+//   analysis/  verdicts, serving-run analysis, calibration fits (Eigen)
 //   report/    text tables, CSV, JSON, SVG and HTML (fmt)
 // Users who want only the models include `roofline/models/...` and pull in no third-party header.
+//
+// Third-party headers: nlohmann/json, fmt and zlib (all on the default include path on Debian);
+// simdjson and sqlite3 only when ROOFLINE_HAVE_SIMDJSON / ROOFLINE_HAVE_SQLITE are defined.
+// The calibration fits (analysis/calibration.hpp, `roofline calibrate`) need Eigen, whose headers
+// Debian keeps off the default path (/usr/include/eigen3): they are left out here unless
+// ROOFLINE_WITH_CALIBRATION is defined; `roofline/calibration.hpp` is this header plus them.
+// Reading and applying a calibration file (io/calibration.hpp) needs no Eigen and is always in.
 
 #include "roofline/core/bound.hpp"
 #include "roofline/core/catalog.hpp"
@@ -18,6 +25,7 @@
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/core/units.hpp"
+#include "roofline/core/version.hpp"
 #include "roofline/core/workload.hpp"
 
 #include "roofline/models/attention.hpp"
@@ -62,7 +70,9 @@
 #include "roofline/io/trace_file.hpp"
 
 #include "roofline/analysis/achievable.hpp"
+#ifdef ROOFLINE_WITH_CALIBRATION
 #include "roofline/analysis/calibration.hpp"
+#endif
 #include "roofline/analysis/cluster.hpp"
 #include "roofline/analysis/collective_match.hpp"
 #include "roofline/analysis/gpu_match.hpp"

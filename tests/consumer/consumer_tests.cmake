@@ -6,3 +6,13 @@ foreach(mode find_package add_subdirectory)
                      -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run_consumer.cmake)
     set_tests_properties(consumer_${mode} PROPERTIES LABELS consumer TIMEOUT 600)
 endforeach()
+
+# A consumer built with the compiler alone, as an integrator without CMake would:
+#   c++ -std=c++20 -I include tests/consumer/plain_gxx/main.cpp -lfmt -lz
+# (no -D, no Eigen include path, no data directory), then run on a real Kineto trace.
+add_test(NAME consumer_plain_gxx
+         COMMAND ${CMAKE_COMMAND} -DCXX=${CMAKE_CXX_COMPILER} -DROOFLINE_SOURCE=${PROJECT_SOURCE_DIR}
+                 -DWORK=${CMAKE_CURRENT_BINARY_DIR}/consumer_plain_gxx
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run_plain_gxx.cmake)
+set_tests_properties(consumer_plain_gxx PROPERTIES LABELS consumer TIMEOUT 600
+                     PASS_REGULAR_EXPRESSION "15 GEMM kernels, mean [0-9.]+ ms; h200-sxm SOL [0-9.]+ ms \\(compute-bound\\)")

@@ -1,8 +1,10 @@
 # Fails unless INCLUDE_DIR/roofline/roofline.hpp has an #include line for every public header
-# outside cuda/ (see header_tests.cmake for what counts as public).
+# outside cuda/ (see header_tests.cmake for what counts as public). The umbrellas themselves
+# (roofline/roofline.hpp, roofline/calibration.hpp) are not counted; analysis/calibration.hpp is
+# included under #ifdef ROOFLINE_WITH_CALIBRATION (it needs Eigen).
 file(READ ${INCLUDE_DIR}/roofline/roofline.hpp umbrella)
 file(GLOB_RECURSE headers RELATIVE ${INCLUDE_DIR} ${INCLUDE_DIR}/roofline/*.hpp)
-list(FILTER headers EXCLUDE REGEX "^roofline/cuda/|/detail/|^roofline/core/gpus/|^roofline/roofline\\.hpp$")
+list(FILTER headers EXCLUDE REGEX "^roofline/cuda/|/detail/|^roofline/core/gpus/|^roofline/[a-z_]+\\.hpp$")
 set(missing "")
 foreach(h ${headers})
     string(FIND "${umbrella}" "#include \"${h}\"" at)

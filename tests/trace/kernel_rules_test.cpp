@@ -48,6 +48,16 @@ TEST_CASE("built-in rules put real kernel names in the right phase") {
     }
 }
 
+TEST_CASE("the compiled-in rules are data/kernel_rules.json, byte for byte, and need no data directory") {
+    const std::string file = io::read_all(test::repo_data("kernel_rules.json").string());
+    // On failure: run `cmake -P tests/io/embed_kernel_rules.cmake` after editing the rule file.
+    CHECK(std::string(io::detail::builtin_kernel_rules_json) == file);
+    const auto builtin = builtin_kernel_rules();
+    CHECK(builtin.rules().size() == read_kernel_rules(test::repo_data("kernel_rules.json").string()).rules().size());
+    CHECK(builtin.classify("nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT") == kernel_phase::gemm);
+    CHECK(builtin.rules().front().origin == builtin_kernel_rules_source);
+}
+
 TEST_CASE("user rules come first and may reclassify") {
     auto rules = read_kernel_rules(test::repo_data("kernel_rules.json").string());
     const temp_file user(R"({"rules": [{"phase": "attention", "pattern": "^my_mla_decode", "note": "ours"},

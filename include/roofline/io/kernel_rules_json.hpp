@@ -4,6 +4,10 @@
 // Format: {"rules": [{"phase": "gemm", "pattern": "nvjet|xmma", "note": "..."}, ...]}; a bare
 // array of rules is accepted too. `phase` is one of the names of `kernel_phase`; `pattern` an
 // ECMAScript regular expression searched case-insensitively anywhere in the kernel name.
+//
+// The built-in rules (data/kernel_rules.json) are compiled in (io/detail/builtin_kernel_rules.hpp):
+// the library reads no file unless asked. `$ROOFLINE_DATA_DIR/kernel_rules.json` replaces them
+// when that environment variable is set; `--rules FILE` rules are tried before them.
 
 #include <cstdlib>  // std::getenv
 #include <string>   // std::string
@@ -11,16 +15,18 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/core/error.hpp"
+#include "roofline/io/detail/builtin_kernel_rules.hpp"
 #include "roofline/io/detail/json_text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/kernel_rules.hpp"
 
 namespace roofline {
 
-/// Reads a rule file. Throws `parse_error` naming the file, the rule index and the field for
-/// malformed JSON, a missing or unknown phase, or an invalid pattern.
-inline kernel_rules read_kernel_rules(const std::string& path) {
-    const std::string text = io::read_all(path);
+/// Parses the text of a rule file; `source` names it in errors (a path, or "built-in ..."). Throws
+/// `parse_error` naming the source, the rule index and the field for malformed JSON, a missing or
+/// unknown phase, or an invalid pattern.
+inline kernel_rules parse_kernel_rules(const std::string& text, const std::string& source) {
+    const std::string& path = source;
     const auto spans = io::detail::split_json_values(text);
     if (spans.empty()) throw parse_error(path, "line 1", "", "empty file");
     const auto doc = io::detail::parse_json_span(path, text, spans.front());
@@ -58,22 +64,28 @@ inline kernel_rules read_kernel_rules(const std::string& path) {
     return out;
 }
 
-/// Path of the built-in rule file: `$ROOFLINE_DATA_DIR/kernel_rules.json` when the environment
-/// variable is set, else the data directory fixed at build time (`ROOFLINE_DATA_DIR` macro).
-inline std::string default_kernel_rules_path() {
-    if (const char* env = std::getenv("ROOFLINE_DATA_DIR"); env && *env)
-        return std::string(env) + "/kernel_rules.json";
-#ifdef ROOFLINE_DATA_DIR
-    return std::string(ROOFLINE_DATA_DIR) + "/kernel_rules.json";
-#else
-    throw usage_error("kernel rules: ROOFLINE_DATA_DIR is not set; pass a rules file");
-#endif
+/// Reads a rule file. Errors as `parse_kernel_rules`, plus `parse_error` for a missing or
+/// unreadable file.
+inline kernel_rules read_kernel_rules(const std::string& path) {
+    return parse_kernel_rules(io::read_all(path), path);
 }
 
-/// The built-in rules (data/kernel_rules.json), with the rules in `user_rules_path` (if not
+/// Where errors in the compiled-in rules would point.
+inline constexpr const char* builtin_kernel_rules_source = "built-in kernel rules (data/kernel_rules.json)";
+
+/// The built-in rules: the compiled-in copy of data/kernel_rules.json, or
+/// `$ROOFLINE_DATA_DIR/kernel_rules.json` when that environment variable is set (an override,
+/// for trying edited rules without rebuilding). Errors as `read_kernel_rules`.
+inline kernel_rules builtin_kernel_rules() {
+    if (const char* env = std::getenv("ROOFLINE_DATA_DIR"); env && *env)
+        return read_kernel_rules(std::string(env) + "/kernel_rules.json");
+    return parse_kernel_rules(io::detail::builtin_kernel_rules_json, builtin_kernel_rules_source);
+}
+
+/// The built-in rules (`builtin_kernel_rules()`), with the rules in `user_rules_path` (if not
 /// empty) tried first.
 inline kernel_rules load_kernel_rules(const std::string& user_rules_path = {}) {
-    auto rules = read_kernel_rules(default_kernel_rules_path());
+    auto rules = builtin_kernel_rules();
     if (!user_rules_path.empty()) rules.prepend(read_kernel_rules(user_rules_path));
     return rules;
 }

@@ -1,0 +1,66 @@
+"""Tests of the Python module (examples/python): run by ctest from the source directory with
+PYTHONPATH pointing at build/python. Each check compares with what the CLI prints for the same
+arguments (the CLI's --json is the contract), or with values from the sample's README."""
+import json
+import subprocess
+import sys
+
+import roofline
+
+CLI = sys.argv[1]  # the roofline executable, to compare documents
+TRACE = "data/samples/h200/gemm_power/trace.json.gz"
+POWER = "data/samples/h200/gemm_power/nvidia_smi.csv.gz"
+
+
+def cli_json(*args):
+    return json.loads(subprocess.run([CLI, *args, "--json"], check=True, capture_output=True, text=True).stdout)
+
+
+# The issue's acceptance check: the power-bound GEMM recording, as `roofline trace` says.
+t = roofline.trace(TRACE, power=POWER)
+assert t["verdict"]["bound"] == "power", t["verdict"]
+assert t == cli_json("trace", TRACE, "--power", POWER), "trace: Python and CLI documents differ"
+kernels = t["kernels"]
+assert len(kernels) == 1 and kernels[0]["count"] == 15, kernels  # 15 nvjet GEMMs in the file
+assert kernels[0]["name"].startswith("nvjet_sm90_tst_192x192")
+
+# Options given once do not stick to the next call (each call parses afresh).
+assert roofline.trace(TRACE)["input"]["power"] is None
+
+# gpus(): the catalog, as `roofline gpus --json`.
+g = roofline.gpus()
+assert g == cli_json("gpus")
+assert any(x["id"] == "h200-sxm" for x in g)
+assert [x["id"] for x in roofline.gpus(compare=["b200", "gb200"])] == ["b200", "gb200"]
+
+# kernel(): a 4096^3 bf16 GEMM on an H200 is compute-bound; flops = 2 m n k.
+k = roofline.kernel("gemm", m=4096, n=4096, k=4096, dtype="bf16", gpu="h200-sxm")
+assert k == cli_json("kernel", "gemm", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "bf16", "--gpu", "h200-sxm")
+assert k["bound"] == "compute" and k["flops"] == 2 * 4096**3, (k["bound"], k["flops"])
+
+# Errors: roofline.Error (a ValueError) with the CLI's one-line message.
+for call, expected in [
+    (lambda: roofline.trace("no/such/trace.json"), "no/such/trace.json"),
+    (lambda: roofline.gpus(compare="b200,h300"), "h300"),
+    (lambda: roofline.kernel("gemm", m=1, n=1, k=1, dtype="bf16"), "--gpu"),
+]:
+    try:
+        call()
+    except roofline.Error as e:
+        assert isinstance(e, ValueError) and expected in str(e) and "\n" not in str(e), str(e)
+    else:
+        raise AssertionError("no error raised, expected one naming " + expected)
+
+assert roofline.__version__ == roofline.version_line.split()[1]
+assert set(roofline.fast_paths) == {"simdjson", "sqlite", "gzip"}
+
+# to_pandas(), where pandas is installed.
+try:
+    import pandas  # noqa: F401
+except ImportError:
+    print("pandas not installed: to_pandas skipped")
+else:
+    df = roofline.to_pandas(t, "kernels")
+    assert len(df) == 1 and int(df["count"][0]) == 15 and "roof_utilization.power" in df.columns, df.columns
+    assert len(roofline.to_pandas(g)) == len(g)
+print("python module: all checks passed")
