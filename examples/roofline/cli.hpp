@@ -59,5 +59,6 @@ void add_kernel_command(CLI::App& app, common_options& common);
 void add_inspect_command(CLI::App& app, common_options& common);
 void add_plan_command(CLI::App& app, common_options& common);
 void add_calibrate_command(CLI::App& app, common_options& common);
+void add_estimate_command(CLI::App& app, common_options& common);
 
 }  // namespace roofline::cli
