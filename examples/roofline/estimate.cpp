@@ -178,12 +178,9 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     serving_efficiency e = roof_efficiency();
     if (!o.efficiency.empty()) {
         const auto table = read_serving_efficiency(o.efficiency);
-        // Longest level of mode/backend/system the table has (analysis/serving_fit.hpp).
+        // Longest level of mode/backend the table has (analysis/serving_fit.hpp).
         const std::string mode = o.disagg ? "disagg" : "agg";
-        std::string system = rq.gpu.id;
-        if (system.rfind("h1", 0) == 0 || system.rfind("h2", 0) == 0) system = system.substr(0, 4) + "_sxm";
-        else if (system == "b200" || system == "b300") system += "_sxm";
-        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend + "/" + system);
+        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend);
     }
     const auto r = estimate_serving(m, rq, e);
     if (o.json) {

@@ -209,7 +209,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         s.features = e.est.features;
         s.tpot_s = r.tpot_s;
         s.ttft_s = r.ttft_s;
-        s.group = r.mode + "/" + r.backend + "/" + r.system;
+        s.group = r.mode + "/" + r.backend;
         s.model = key;
         e.sample = samples.size();
         samples.push_back(std::move(s));

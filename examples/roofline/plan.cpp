@@ -47,7 +47,7 @@ namespace {
 struct plan_options {
     std::string model, quant, gpus, counts, concurrency, kv_dtype, svg, calibration;
     double isl = 0, osl = 0;
-    std::optional<double> ttft_slo_ms, tpot_slo_ms;
+    std::optional<double> ttft_slo_ms, tpot_slo_ms, rate;
     int max_pp = 0;
     bool json = false, csv = false, sol = false;
 };
@@ -347,10 +347,28 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
     report::write_text_file(o.svg, report::render_pareto_svg(ch));
 }
 
+/// The load-sizing answer (`--rate`): replicas of the cheapest deployment that serve the load.
+void print_sizing(const load_sizing& s, const plan_result& r, const model_config& m) {
+    if (!s.found) {
+        fmt::print("\nSizing for {} requests/s: no configuration fits and meets the SLOs.\n",
+                   report::format_significant(s.requests_per_s));
+        return;
+    }
+    const auto& p = s.point;
+    fmt::print("\n{}", wrap(fmt::format("Sizing for {} requests/s: {} GPUs: {} x ({} {} GPUs, {}, {} in flight), "
+                                        "{} requests/s each; TTFT {}, TPOT {}, {} tok/s per GPU",
+                                        report::format_significant(s.requests_per_s), report::format_count(s.gpus),
+                                        report::format_count(s.replicas), p.count, r.gpu_ids[p.gpu],
+                                        layout_text(p, m.is_moe()), report::format_count(p.concurrency),
+                                        report::format_significant(s.requests_per_s_per_replica), human_time(p.ttft_s),
+                                        human_time(p.tpot_s), report::format_count(p.tokens_per_s_per_gpu))));
+}
+
 /// `--json`, streamed: the same text as one `nlohmann::json::dump(1)` of the whole result (keys
 /// sorted, one-space indent), but each point is written as the plan visits it, so memory stays
 /// flat however many points a sweep has.
-void write_json_stream(const model_config& m, const plan_options& o, const plan_request& rq, const plan_result& r) {
+void write_json_stream(const model_config& m, const plan_options& o, const plan_request& rq, const plan_result& r,
+                       const load_sizing* sizing) {
     nlohmann::json j;
     const auto pc = count_parameters(m);
     j["model"] = {{"config", o.model}, {"family", m.family}, {"quantization", m.quant.method},
@@ -375,6 +393,11 @@ void write_json_stream(const model_config& m, const plan_options& o, const plan_
     j["points"] = nlohmann::json::array({0});  // a placeholder element, replaced by the stream
     j["unpriced"] = r.unpriced;
     j["notes"] = r.notes;
+    if (sizing)
+        j["sizing"] = {{"requests_per_s", sizing->requests_per_s}, {"found", sizing->found},
+                       {"replicas", sizing->replicas}, {"gpus", sizing->gpus},
+                       {"requests_per_s_per_replica", sizing->requests_per_s_per_replica},
+                       {"point", sizing->found ? point_json(sizing->point, r) : nlohmann::json(nullptr)}};
     const std::string text = j.dump(1);
     const std::string mark = "\"points\": [\n  0\n ]";
     const auto at = text.find(mark);
@@ -415,6 +438,8 @@ void add_plan_command(CLI::App& app, common_options& common) {
     cmd->add_option("--ttft-slo-ms", o.ttft_slo_ms, "keep configurations with TTFT at most this")->check(CLI::PositiveNumber);
     cmd->add_option("--tpot-slo-ms", o.tpot_slo_ms, "keep configurations with TPOT at most this")->check(CLI::PositiveNumber);
     cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (default: from --quant or the model)");
+    cmd->add_option("--rate", o.rate, "size to a load: requests/s to serve (fewest GPUs meeting the SLOs)")
+        ->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--max-pp", o.max_pp, "largest pipeline-parallel degree (default: any)")->check(CLI::PositiveNumber);
     cmd->add_flag("--sol", o.sol, "price at datasheet ceilings (speed of light) instead of achievable ones");
     cmd->add_option("--svg", o.svg, "write the Pareto chart as SVG");
@@ -455,16 +480,21 @@ void add_plan_command(CLI::App& app, common_options& common) {
         // points (bounded memory on any sweep): the first pass gives the fronts and counts,
         // the second visits every point again and writes it as it comes (same numbers: the
         // plan is deterministic).
-        const plan_result r = run_plan(m, rq, false);
+        std::optional<load_sizer> sizer;
+        if (o.rate) sizer.emplace(*o.rate, rq.osl);
+        const plan_result r = run_plan(m, rq, [&](const plan_point& p) {
+            if (sizer) sizer->add(p);
+        });
         if (!o.svg.empty()) write_svg(r, m, o, rq);
         if (o.json) {
-            write_json_stream(m, o, rq, r);
+            write_json_stream(m, o, rq, r, sizer ? &sizer->best : nullptr);
         } else if (o.csv) {
             report::csv_writer w(std::cout, false);
             w.row(csv_header());
             run_plan(m, rq, [&](const plan_point& p) { w.row(csv_row(p, r)); });
         } else {
             print_text(r, m, o, rq);
+            if (sizer) print_sizing(sizer->best, r, m);
             if (!o.svg.empty()) fmt::print("\nwrote {}\n", o.svg);
         }
     });

@@ -167,6 +167,18 @@ TEST_CASE("fit: exact coefficients recovered, negative ones left out") {
     for (double v : fit_nonnegative_relative(x, y2)) CHECK(v >= 0);
 }
 
+TEST_CASE("L1 fit: one wild run moves the fit less than squares do") {
+    std::vector<std::array<double, 1>> x;
+    std::vector<double> y;
+    for (int i = 1; i <= 20; ++i) {
+        x.push_back({double(i)});
+        y.push_back(2.0 * i);
+    }
+    y[19] = 400;  // one run 10x off
+    CHECK(fit_nonnegative_relative_l1(x, y)[0] == doctest::Approx(2.0).epsilon(0.01));
+    CHECK(fit_nonnegative_relative(x, y)[0] > 2.01);
+}
+
 TEST_CASE("error summary: median and nearest-rank p90") {
     const auto s = summarize_errors({0.1, 0.5, 0.2, 0.4, 0.3, NAN, 0.6, 0.7, 0.8, 0.9, 1.0});
     CHECK(s.runs == 10);

@@ -1323,6 +1323,39 @@ inline plan_result run_plan(const model_config& c, const plan_request& rq, bool 
     return r;
 }
 
+/// Sizing to a load: the deployment that serves `requests_per_s` with the fewest GPUs.
+struct load_sizing {
+    double requests_per_s = 0;
+    bool found = false;
+    plan_point point;       ///< the deployment replicated (fits, meets the SLOs)
+    double replicas = 0;    ///< ceil(load / the point's request rate)
+    double gpus = 0;        ///< replicas x point.count
+    double requests_per_s_per_replica = 0;  ///< output tok/s / OSL (closed loop at its concurrency)
+};
+
+/// Keeps, over visited points, the one that serves `requests_per_s` with the fewest GPUs in
+/// replicas of itself (ties: more tokens/s per GPU). A point serves output_tokens_per_s / OSL
+/// requests per second (Little's law at its concurrency); only fitting, SLO-meeting points count.
+struct load_sizer {
+    load_sizing best;
+    double osl = 1;
+    load_sizer(double requests_per_s, double osl_tokens) : osl(osl_tokens) { best.requests_per_s = requests_per_s; }
+    void add(const plan_point& p) {
+        if (!p.fits() || !p.meets_slo || !(p.output_tokens_per_s > 0)) return;
+        const double rate = p.output_tokens_per_s / osl;
+        const double replicas = std::ceil(best.requests_per_s / rate - 1e-12);
+        const double gpus = replicas * p.count;
+        if (!best.found || gpus < best.gpus ||
+            (gpus == best.gpus && p.tokens_per_s_per_gpu > best.point.tokens_per_s_per_gpu)) {
+            best.found = true;
+            best.point = p;
+            best.replicas = replicas;
+            best.gpus = gpus;
+            best.requests_per_s_per_replica = rate;
+        }
+    }
+};
+
 /// One line saying why `p` was rejected, with the numbers ("" when it fits).
 inline std::string describe_rejection(const plan_point& p, const plan_result& r) {
     using detail::plan::fmt;

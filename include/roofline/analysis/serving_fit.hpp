@@ -1,17 +1,18 @@
 #pragma once
 // Fitting serving efficiencies to measured runs, and judging predictions against them.
 //
-// A prediction is a linear combination of the estimate's terms (analysis/estimate.hpp,
-// `serving_features`) with non-negative coefficients. `fit_efficiency` chooses the coefficients
-// that minimise the squared relative error sum_i (x_i . a / y_i - 1)^2 over runs i, a linear
-// least-squares problem in a; non-negativity by trying every subset of terms (2^5 for TPOT,
-// 2^4 for TTFT) and keeping the best subset whose solution is >= 0 (exact NNLS for this size).
+// A prediction is a linear combination of the estimate's terms (models/serving_terms.hpp) with
+// non-negative coefficients. `fit_efficiency` chooses the coefficients that minimise the summed
+// absolute relative error sum_i |x_i . a / y_i - 1| over runs i by iteratively reweighted least
+// squares; each round is a weighted linear least-squares problem in a, made non-negative by
+// trying every subset of terms (2^6 for TPOT, 2^5 for TTFT) and keeping the best subset whose
+// solution is >= 0 (exact NNLS at this size).
 //
 // Held-out evaluation (`leave_one_model_out`): for each model, the coefficients are fitted on
 // the runs of every other model and applied to its runs, so no published error uses a run's
-// own model in its fit. Groups have levels (mode / backend / system): a run takes the fit of
-// its longest level with at least `min_group_runs` runs left after holding out (else the
-// mode's fit over every backend and system).
+// own model in its fit. Groups have levels ("agg/trtllm": mode, then backend): a run takes the
+// fit of its longest level with at least `min_group_runs` runs left after holding out (else
+// the mode's fit over every backend).
 
 #include <algorithm>  // std::sort, std::nth_element
 #include <array>      // std::array
@@ -62,10 +63,11 @@ bool solve(std::array<std::array<double, N>, N>& a, std::array<double, N>& b, st
 
 }  // namespace detail::fit
 
-/// Non-negative coefficients minimising sum_i (x_i . a / y_i - 1)^2 (exact, by subsets). Rows
-/// with a non-finite term or y <= 0 are skipped. All zeros when nothing fits.
+/// Non-negative coefficients minimising sum_i w_i (x_i . a / y_i - 1)^2 (exact, by subsets; w
+/// empty: all 1). Rows with a non-finite term or y <= 0 are skipped. All zeros when nothing fits.
 template <std::size_t N>
-std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<double, N>>& x, const std::vector<double>& y) {
+std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<double, N>>& x, const std::vector<double>& y,
+                                               const std::vector<double>& w = {}) {
     // Normal equations of z_i = x_i / y_i against 1: G = sum z z^T, h = sum z, residual
     // sum (z.a - 1)^2 = a^T G a - 2 h.a + n.
     std::array<std::array<double, N>, N> G{};
@@ -76,13 +78,14 @@ std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<doub
         bool ok = true;
         for (double v : x[i]) ok = ok && std::isfinite(v);
         if (!ok) continue;
+        const double wi = w.empty() ? 1.0 : w[i];
         std::array<double, N> z;
         for (std::size_t j = 0; j < N; ++j) z[j] = x[i][j] / y[i];
         for (std::size_t j = 0; j < N; ++j) {
-            h[j] += z[j];
-            for (std::size_t k = 0; k < N; ++k) G[j][k] += z[j] * z[k];
+            h[j] += wi * z[j];
+            for (std::size_t k = 0; k < N; ++k) G[j][k] += wi * z[j] * z[k];
         }
-        n += 1;
+        n += wi;
     }
     std::array<double, N> best{};
     double best_res = n;  // a = 0
@@ -117,7 +120,27 @@ std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<doub
     return best;
 }
 
-/// Coefficients for TPOT and TTFT fitted to `samples` (all of them), `source` naming the fit.
+/// Non-negative coefficients minimising sum_i |x_i . a / y_i - 1| (the median relative error's
+/// objective, less swayed by a few runs the terms cannot explain than squares are): iteratively
+/// reweighted least squares, 8 rounds of weights 1 / max(|relative error|, 2%).
+template <std::size_t N>
+std::array<double, N> fit_nonnegative_relative_l1(const std::vector<std::array<double, N>>& x, const std::vector<double>& y) {
+    std::vector<double> w(y.size(), 1.0);
+    std::array<double, N> a = fit_nonnegative_relative(x, y);
+    for (int round = 0; round < 8; ++round) {
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            double p = 0;
+            for (std::size_t j = 0; j < N; ++j) p += a[j] * x[i][j];
+            const double e = y[i] > 0 ? std::abs(p / y[i] - 1.0) : 1.0;
+            w[i] = 1.0 / std::max(std::isfinite(e) ? e : 1.0, 0.02);
+        }
+        a = fit_nonnegative_relative(x, y, w);
+    }
+    return a;
+}
+
+/// Coefficients for TPOT and TTFT fitted to `samples` (all of them, L1 on relative error),
+/// `source` naming the fit.
 inline serving_efficiency fit_efficiency(const std::vector<const fit_sample*>& samples, const std::string& source) {
     std::vector<std::array<double, serving_features::tpot_terms>> xt;
     std::vector<std::array<double, serving_features::ttft_terms>> xf;
@@ -129,8 +152,8 @@ inline serving_efficiency fit_efficiency(const std::vector<const fit_sample*>& s
         yf.push_back(s->ttft_s);
     }
     serving_efficiency e;
-    e.tpot = fit_nonnegative_relative(xt, yt);
-    e.ttft = fit_nonnegative_relative(xf, yf);
+    e.tpot = fit_nonnegative_relative_l1(xt, yt);
+    e.ttft = fit_nonnegative_relative_l1(xf, yf);
     e.source = source;
     return e;
 }
