@@ -100,6 +100,7 @@ void add_kernel_command(CLI::App& app, common_options& common);
 void add_inspect_command(CLI::App& app, common_options& common);
 void add_plan_command(CLI::App& app, common_options& common);
 void add_calibrate_command(CLI::App& app, common_options& common);
+void add_estimate_command(CLI::App& app, common_options& common);
 void add_merge_command(CLI::App& app, common_options& common);
 
 /// `roofline trace` over several ranks (several files, a folder, or `--summary-out`).

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     roofline::cli::add_kernel_command(app, common);
     roofline::cli::add_inspect_command(app, common);
     roofline::cli::add_plan_command(app, common);
+    roofline::cli::add_estimate_command(app, common);
     roofline::cli::add_calibrate_command(app, common);
     roofline::cli::add_merge_command(app, common);
     try {

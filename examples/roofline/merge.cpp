@@ -121,6 +121,7 @@ void add_merge_command(CLI::App& app, common_options& /*common*/) {
         "merge", "Join rank summaries (roofline trace RANK --summary-out r.json) into the cluster report");
     static std::vector<std::string> files;
     static bool json = false;
+    files.clear(), json = false;  // fresh values each registration (the Python module)
     cmd->add_option("SUMMARY", files, "rank summaries (JSON) written by roofline trace --summary-out")->required();
     cmd->add_flag("--json", json, "print JSON (verdict, ranks, collectives, stragglers, notes)");
     cmd->callback([] {

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,7 @@ namespace {
 struct plan_options {
     std::string model, quant, gpus, counts, concurrency, kv_dtype, svg, calibration;
     double isl = 0, osl = 0;
-    std::optional<double> ttft_slo_ms, tpot_slo_ms;
+    std::optional<double> ttft_slo_ms, tpot_slo_ms, rate;
     int max_pp = 0;
     bool json = false, csv = false, sol = false;
 };
@@ -97,11 +98,9 @@ std::vector<double> parse_numbers(const std::string& list, const std::string& op
     return out;
 }
 
-std::string layout_text(const plan_point& p) {
-    std::string s = fmt::format("TP{}", p.layout.tp);
-    if (p.layout.ep > 1) s += fmt::format(" EP{}", p.layout.ep);
-    if (p.layout.dp > 1) s += fmt::format(" DP{}", p.layout.dp);
-    if (p.layout.pp > 1) s += fmt::format(" PP{}", p.layout.pp);
+/// "TP8 x2" (dense), "attention TP1 DP8, MoE TP4 x EP2" (MoE): attention and MoE named apart.
+std::string layout_text(const plan_point& p, bool moe) {
+    std::string s = describe_layout(p.layout, moe);
     if (p.instances > 1) s += fmt::format(" x{}", p.instances);
     return s;
 }
@@ -143,6 +142,8 @@ nlohmann::json point_json(const plan_point& p, const plan_result& r) {
         {"tokens_per_s_per_user", json_number(p.tokens_per_s_per_user)},
         {"output_tokens_per_s", json_number(p.output_tokens_per_s)},
         {"ttft_s", json_number(p.ttft_s)},
+        {"ttft_prefill_s", json_number(p.ttft_prefill_s)},
+        {"ttft_queue_s", json_number(p.ttft_queue_s)},
         {"tpot_s", json_number(p.tpot_s)},
         {"decode_step_s", json_number(p.decode_step_s)},
         {"prefill_step_s", json_number(p.prefill_step_s)},
@@ -292,7 +293,7 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
                                      {"TPOT", report::align::right},
                                      {"dec/pre", report::align::left}});
         for (const auto& p : r.pareto)
-            t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count), layout_text(p), report::format_count(p.concurrency),
+            t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count), layout_text(p, m.is_moe()), report::format_count(p.concurrency),
                        report::format_count(p.tokens_per_s_per_gpu), report::format_significant(p.tokens_per_s_per_user),
                        human_time(p.ttft_s), human_time(p.tpot_s),
                        short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
@@ -323,7 +324,7 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
     for (const auto& p : r.series_fronts) {
         report::pareto_point q;
         q.gpu = fmt::format("{}x {}", p.count, r.gpu_ids[p.gpu]);
-        q.label = fmt::format("{} c={}", layout_text(p), report::format_count(p.concurrency));
+        q.label = fmt::format("{} c={}", layout_text(p, m.is_moe()), report::format_count(p.concurrency));
         q.tokens_per_s_per_user = p.tokens_per_s_per_user;
         q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
         q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}\nKV holds {} requests",
@@ -346,6 +347,81 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
     report::write_text_file(o.svg, report::render_pareto_svg(ch));
 }
 
+/// The load-sizing answer (`--rate`): replicas of the cheapest deployment that serve the load.
+void print_sizing(const load_sizing& s, const plan_result& r, const model_config& m) {
+    if (!s.found) {
+        fmt::print("\nSizing for {} requests/s: no configuration fits and meets the SLOs.\n",
+                   report::format_significant(s.requests_per_s));
+        return;
+    }
+    const auto& p = s.point;
+    fmt::print("\n{}", wrap(fmt::format("Sizing for {} requests/s: {} GPUs: {} x ({} {} GPUs, {}, {} in flight), "
+                                        "{} requests/s each; TTFT {}, TPOT {}, {} tok/s per GPU",
+                                        report::format_significant(s.requests_per_s), report::format_count(s.gpus),
+                                        report::format_count(s.replicas), p.count, r.gpu_ids[p.gpu],
+                                        layout_text(p, m.is_moe()), report::format_count(p.concurrency),
+                                        report::format_significant(s.requests_per_s_per_replica), human_time(p.ttft_s),
+                                        human_time(p.tpot_s), report::format_count(p.tokens_per_s_per_gpu))));
+}
+
+/// `--json`, streamed: the same text as one `nlohmann::json::dump(1)` of the whole result (keys
+/// sorted, one-space indent), but each point is written as the plan visits it, so memory stays
+/// flat however many points a sweep has.
+void write_json_stream(const model_config& m, const plan_options& o, const plan_request& rq, const plan_result& r,
+                       const load_sizing* sizing) {
+    nlohmann::json j;
+    const auto pc = count_parameters(m);
+    j["model"] = {{"config", o.model}, {"family", m.family}, {"quantization", m.quant.method},
+                  {"total_params", pc.total_params}, {"active_params", pc.active_params},
+                  {"kv_dtype", std::string(to_string(r.kv_cache))}, {"kv_bytes_per_token", r.kv_bytes_per_token}};
+    j["isl"] = o.isl;
+    j["osl"] = o.osl;
+    j["ceilings"] = rq.speed_of_light ? "datasheet" : "achievable";
+    j["memory_utilization"] = rq.memory_utilization;
+    j["ttft_slo_s"] = rq.ttft_slo_s ? nlohmann::json(*rq.ttft_slo_s) : nlohmann::json(nullptr);
+    j["tpot_slo_s"] = rq.tpot_slo_s ? nlohmann::json(*rq.tpot_slo_s) : nlohmann::json(nullptr);
+    j["points_evaluated"] = r.points_evaluated;
+    j["layouts_evaluated"] = r.layouts_evaluated;
+    j["fitting"] = r.fitting;
+    j["meeting_slo"] = r.meeting_slo;
+    nlohmann::json rej = nlohmann::json::object();
+    for (std::size_t i = 1; i < r.rejected.size(); ++i)
+        rej[std::string(to_string(static_cast<plan_rejection>(i)))] = r.rejected[i];
+    j["rejected"] = rej;
+    j["pareto"] = nlohmann::json::array();
+    for (const auto& p : r.pareto) j["pareto"].push_back(point_json(p, r));
+    j["points"] = nlohmann::json::array({0});  // a placeholder element, replaced by the stream
+    j["unpriced"] = r.unpriced;
+    j["notes"] = r.notes;
+    if (sizing)
+        j["sizing"] = {{"requests_per_s", sizing->requests_per_s}, {"found", sizing->found},
+                       {"replicas", sizing->replicas}, {"gpus", sizing->gpus},
+                       {"requests_per_s_per_replica", sizing->requests_per_s_per_replica},
+                       {"point", sizing->found ? point_json(sizing->point, r) : nlohmann::json(nullptr)}};
+    const std::string text = j.dump(1);
+    const std::string mark = "\"points\": [\n  0\n ]";
+    const auto at = text.find(mark);
+    if (at == std::string::npos) throw std::logic_error("plan --json: points placeholder not found");
+    std::string buf = text.substr(0, at) + "\"points\": [";
+    bool first = true;
+    run_plan(m, rq, [&](const plan_point& p) {
+        std::string e = point_json(p, r).dump(1);
+        buf += first ? "\n  " : ",\n  ";
+        first = false;
+        for (char ch : e) {
+            buf += ch;
+            if (ch == '\n') buf += "  ";
+        }
+        if (buf.size() > (1u << 16)) {
+            std::cout.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+            buf.clear();
+        }
+    });
+    buf += first ? "]" : "\n ]";
+    buf += text.substr(at + mark.size());
+    std::cout << buf << "\n";
+}
+
 }  // namespace
 
 void add_plan_command(CLI::App& app, common_options& common) {
@@ -363,6 +439,8 @@ void add_plan_command(CLI::App& app, common_options& common) {
     cmd->add_option("--ttft-slo-ms", o.ttft_slo_ms, "keep configurations with TTFT at most this")->check(finite_positive);
     cmd->add_option("--tpot-slo-ms", o.tpot_slo_ms, "keep configurations with TPOT at most this")->check(finite_positive);
     cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (default: from --quant or the model)");
+    cmd->add_option("--rate", o.rate, "size to a load: requests/s to serve (fewest GPUs meeting the SLOs)")
+        ->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--max-pp", o.max_pp, "largest pipeline-parallel degree (default: any)")->check(finite_positive);
     cmd->add_flag("--sol", o.sol, "price at datasheet ceilings (speed of light) instead of achievable ones");
     cmd->add_option("--svg", o.svg, "write the Pareto chart as SVG");
@@ -399,41 +477,25 @@ void add_plan_command(CLI::App& app, common_options& common) {
         rq.speed_of_light = o.sol;
         if (!o.calibration.empty()) rq.calibrated = read_calibration(o.calibration);
 
-        const bool keep = o.json || o.csv;
-        const plan_result r = run_plan(m, rq, keep);
+        // Text and the chart need only the fronts and counts. --json and --csv stream their
+        // points (bounded memory on any sweep): the first pass gives the fronts and counts,
+        // the second visits every point again and writes it as it comes (same numbers: the
+        // plan is deterministic).
+        std::optional<load_sizer> sizer;
+        if (o.rate) sizer.emplace(*o.rate, rq.osl);
+        const plan_result r = run_plan(m, rq, [&](const plan_point& p) {
+            if (sizer) sizer->add(p);
+        });
         if (!o.svg.empty()) write_svg(r, m, o, rq);
         if (o.json) {
-            nlohmann::json j;
-            const auto pc = count_parameters(m);
-            j["model"] = {{"config", o.model}, {"family", m.family}, {"quantization", m.quant.method},
-                          {"total_params", pc.total_params}, {"active_params", pc.active_params},
-                          {"kv_dtype", std::string(to_string(r.kv_cache))}, {"kv_bytes_per_token", r.kv_bytes_per_token}};
-            j["isl"] = o.isl;
-            j["osl"] = o.osl;
-            j["ceilings"] = rq.speed_of_light ? "datasheet" : "achievable";
-            j["ttft_slo_s"] = rq.ttft_slo_s ? nlohmann::json(*rq.ttft_slo_s) : nlohmann::json(nullptr);
-            j["tpot_slo_s"] = rq.tpot_slo_s ? nlohmann::json(*rq.tpot_slo_s) : nlohmann::json(nullptr);
-            j["points_evaluated"] = r.points_evaluated;
-            j["layouts_evaluated"] = r.layouts_evaluated;
-            j["fitting"] = r.fitting;
-            j["meeting_slo"] = r.meeting_slo;
-            nlohmann::json rej = nlohmann::json::object();
-            for (std::size_t i = 1; i < r.rejected.size(); ++i)
-                rej[std::string(to_string(static_cast<plan_rejection>(i)))] = r.rejected[i];
-            j["rejected"] = rej;
-            j["pareto"] = nlohmann::json::array();
-            for (const auto& p : r.pareto) j["pareto"].push_back(point_json(p, r));
-            j["points"] = nlohmann::json::array();
-            for (const auto& p : r.points) j["points"].push_back(point_json(p, r));
-            j["unpriced"] = r.unpriced;
-            j["notes"] = r.notes;
-            std::cout << j.dump(1) << "\n";
+            write_json_stream(m, o, rq, r, sizer ? &sizer->best : nullptr);
         } else if (o.csv) {
             report::csv_writer w(std::cout, false);
             w.row(csv_header());
-            for (const auto& p : r.points) w.row(csv_row(p, r));
+            run_plan(m, rq, [&](const plan_point& p) { w.row(csv_row(p, r)); });
         } else {
             print_text(r, m, o, rq);
+            if (sizer) print_sizing(sizer->best, r, m);
             if (!o.svg.empty()) fmt::print("\nwrote {}\n", o.svg);
         }
     });

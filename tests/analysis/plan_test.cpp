@@ -183,8 +183,11 @@ TEST_CASE("a decode step of an 8B dense model on one H200, by hand; TPOT adds th
     CHECK(p.tokens_per_s_per_user == doctest::Approx(1.0 / p.tpot_s));
     // Total tokens/s per GPU = output rate x (1 + ISL / OSL) = 1.5 / TPOT.
     CHECK(p.tokens_per_s_per_gpu == doctest::Approx(1.5 / p.tpot_s));
-    // TTFT: one prefill chunk of the 512-token prompt.
-    CHECK(p.ttft_s == doctest::Approx(p.prefill_step_s));
+    // TTFT: one prefill chunk of the 512-token prompt, then (C = 1: no prompt ahead) half a
+    // decode step of waiting for the step in progress.
+    CHECK(p.ttft_prefill_s == doctest::Approx(p.prefill_step_s));
+    CHECK(p.ttft_queue_s == doctest::Approx(0.5 * p.decode_step_s));
+    CHECK(p.ttft_s == doctest::Approx(p.prefill_step_s + 0.5 * p.decode_step_s));
 }
 
 TEST_CASE("the fast path equals price_step(model_step(...)) to 1e-9 over models, GPUs, layouts and batches") {

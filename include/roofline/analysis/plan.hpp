@@ -33,7 +33,8 @@
 // domain (`scale_up_domain`: an HGX baseboard of 8, an NVL72 rack, one PCIe host): links between
 // domains are not modeled, so larger instances are rejected as unpriced, not guessed.
 //
-// Not modeled: queueing before admission (TTFT is the prefill alone), pipeline bubbles, routing
+// TTFT counts the closed-loop queue (steady_state.hpp `closed_loop_queue_s`). Not modeled:
+// pipeline bubbles, routing
 // skew, CUDA-graph batch limits and host overheads between steps, each of which keeps real runs
 // under the roof; speculative decoding and prefix caching, which do less work per token than
 // modeled, so the roof does not bound runs that use them.
@@ -80,12 +81,30 @@ namespace roofline {
 // Layouts
 // =============================================================================================
 
+/// "TP8" (dense), "attention TP1 DP8, MoE TP4 x EP2" (MoE): attention and MoE layouts named
+/// apart, since the MoE runs TP (tp dp / ep) x EP whatever attention does. PP appended as " PP2".
+inline std::string describe_layout(const parallel_layout& l, bool moe) {
+    std::string s;
+    if (!moe) {
+        s = "TP" + std::to_string(l.tp * l.dp);
+    } else {
+        s = "attention TP" + std::to_string(l.tp) + (l.dp > 1 ? " DP" + std::to_string(l.dp) : std::string()) +
+            ", MoE TP" + std::to_string(l.moe_tp()) + " x EP" + std::to_string(l.ep);
+    }
+    if (l.pp > 1) s += " PP" + std::to_string(l.pp);
+    return s;
+}
+
 /// Limits on the layouts the planner enumerates (0 = no limit).
 struct plan_layout_space {
     int max_tp = 0;
     int max_pp = 0;
     bool attention_dp = true;     ///< DP attention on MoE models (SGLang --enable-dp-attention)
     bool expert_parallel = true;  ///< EP on MoE models
+    /// Evaluate this one layout instead of enumerating (`roofline estimate`): it must be valid
+    /// (`parallel_layout::validate`) and its GPUs must divide the count; the enumeration rules
+    /// (heads divisible by tp, ...) are not applied, since engines that ran it accepted it.
+    std::optional<parallel_layout> only;
 };
 
 /// One parallel layout of a deployment: the layout of a model instance and how many instances.
@@ -101,6 +120,14 @@ inline std::vector<plan_layout> enumerate_layouts(const model_config& c, int cou
     if (c.num_attention_heads <= 0 || c.num_layers <= 0)
         throw usage_error("plan: the model has no attention heads or layers");
     std::vector<plan_layout> out;
+    if (s.only) {
+        s.only->validate();
+        if (count % s.only->gpus())
+            throw usage_error("plan: the layout's " + std::to_string(s.only->gpus()) + " GPUs do not divide " +
+                              std::to_string(count));
+        out.push_back({*s.only, count / s.only->gpus()});
+        return out;
+    }
     const bool moe = c.is_moe();
     for (int tp = 1; tp <= count; ++tp) {
         if (count % tp || c.num_attention_heads % tp || (s.max_tp > 0 && tp > s.max_tp)) continue;
@@ -913,6 +940,9 @@ struct plan_request {
     std::vector<int> counts;                   ///< GPUs per deployment
     double isl = 0, osl = 0;                   ///< tokens per request (input, output)
     std::vector<double> concurrencies = default_plan_concurrencies();  ///< requests in flight per deployment
+    /// Also evaluate each layout at the KV-limited maximum concurrency its points report, when
+    /// that lies between the smallest and largest concurrency and is not one of them.
+    bool evaluate_kv_limit = true;
     std::optional<double> ttft_slo_s, tpot_slo_s;
     std::optional<dtype> kv_cache;             ///< default: the model's quantisation `kv_cache`
     dtype activations = dtype::bf16;
@@ -975,7 +1005,11 @@ struct plan_point {
     double decode_step_s = std::numeric_limits<double>::quiet_NaN();   ///< one decode step of C / (instances pp)
     double prefill_step_s = std::numeric_limits<double>::quiet_NaN();  ///< one prefill chunk step
     double prefill_tokens = 0;   ///< prompt tokens in the chunk
+    /// TTFT: the prompt's own prefill chunks through the pipeline plus the closed-loop queue
+    /// ahead of it (`closed_loop_queue_s`: half the wave's other prompts and half a decode step).
     double ttft_s = std::numeric_limits<double>::quiet_NaN();
+    double ttft_prefill_s = std::numeric_limits<double>::quiet_NaN();  ///< the prompt's own chunks
+    double ttft_queue_s = std::numeric_limits<double>::quiet_NaN();    ///< waiting before them
     double tpot_s = std::numeric_limits<double>::quiet_NaN();
     double output_tokens_per_s = std::numeric_limits<double>::quiet_NaN();  ///< deployment
     double tokens_per_s_per_gpu = std::numeric_limits<double>::quiet_NaN(); ///< (input + output) / count
@@ -1060,7 +1094,7 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     }
     const double c_inst = concurrency / pl.instances;
     const double b_dec = c_inst / l.pp;
-    const auto chunk = steady_prefill_chunk(rq.isl, c_inst, rq.prefill_chunk_tokens);
+    const auto chunk = dp_prefill_chunk(rq.isl, c_inst, rq.prefill_chunk_tokens, l.dp);
     const double act = std::max(activation_bytes_per_gpu(c, l, chunk.tokens, chunk.group.count, m.activations),
                                 activation_bytes_per_gpu(c, l, b_dec, b_dec, m.activations));
     const auto mem = check_memory(g.memory_bytes, weight_bytes, act, kv_seq_bytes, c_inst / l.dp, rq.memory_utilization);
@@ -1078,14 +1112,15 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     }
 
     // Steps: the slower of the first and the last pipeline stage (middle stages hold the same
-    // layers as the first without the embedding).
+    // layers as the first without the embedding). A speed of light has no power cap.
+    const bool powered = rq.power_limit && !rq.speed_of_light;
     const auto priced = [&](const sequence_group& grp) {
         powered_step best;
         for (int stage : {l.pp - 1, 0}) {
             scratch.clear();
             build_terms(k, grp, stage, scratch);
-            auto s = rq.power_limit ? price_powered(k, scratch) : powered_step{price_terms(scratch), 0, 0, false};
-            if (!rq.power_limit) s.power_w = std::numeric_limits<double>::quiet_NaN();
+            auto s = powered ? price_powered(k, scratch) : powered_step{price_terms(scratch), 0, 0, false};
+            if (!powered) s.power_w = std::numeric_limits<double>::quiet_NaN();
             if (stage == l.pp - 1 || s.step.lower_bound_s > best.step.lower_bound_s) best = s;
             if (l.pp == 1) break;
         }
@@ -1106,7 +1141,9 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     const double ratio = rq.isl / rq.osl;
     const auto rates = steady_state(p.decode_step_s, b_dec, c_inst, p.prefill_step_s / chunk.tokens, ratio);
     p.tpot_s = rates.tpot_s;
-    p.ttft_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp);
+    p.ttft_prefill_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp);
+    p.ttft_queue_s = closed_loop_queue_s(c_inst, rq.isl, p.prefill_step_s / chunk.tokens, p.decode_step_s);
+    p.ttft_s = p.ttft_prefill_s + p.ttft_queue_s;
     p.output_tokens_per_s = pl.instances * rates.output_tokens_per_s;
     p.tokens_per_s_per_gpu = pl.instances * rates.total_tokens_per_s / p.count;
     p.tokens_per_s_per_user = 1.0 / rates.tpot_s;
@@ -1223,7 +1260,17 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
                 if (share < 0) share = kv_share_per_gpu(model, model.quant.kv_cache, pl.layout.tp);
                 const double kv_seq = kv_full * share / pl.layout.pp;
                 detail::plan::prefill_cache cache;
-                for (double conc : rq.concurrencies) {
+                // The sweep's concurrencies, then the KV-limited maximum the points report when
+                // it lies inside the sweep and is not one of its values (`evaluate_kv_limit`).
+                double kv_limit = std::numeric_limits<double>::quiet_NaN();
+                const auto [lo, hi] = std::minmax_element(rq.concurrencies.begin(), rq.concurrencies.end());
+                const std::size_t n_conc = rq.concurrencies.size();
+                for (std::size_t ci = 0; ci <= n_conc; ++ci) {
+                    if (ci == n_conc && !(rq.evaluate_kv_limit && kv_limit >= std::max(*lo, 1.0) && kv_limit < *hi &&
+                                          std::find(rq.concurrencies.begin(), rq.concurrencies.end(), kv_limit) ==
+                                              rq.concurrencies.end()))
+                        break;
+                    const double conc = ci < n_conc ? rq.concurrencies[ci] : kv_limit;
                     plan_point p;
                     p.gpu = static_cast<std::uint16_t>(gi);
                     p.count = rq.counts[ni];
@@ -1231,6 +1278,8 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
                     p.instances = pl.instances;
                     p.unpriced_reason = reason;
                     detail::plan::evaluate_point(rq, pm, k, pl, kv_seq, weight_bytes, conc, scratch, cache, p);
+                    if (ci < n_conc && std::isfinite(p.max_concurrency) && p.max_concurrency >= pl.instances)
+                        kv_limit = p.max_concurrency;
                     ++out.points_evaluated;
                     ++out.rejected[static_cast<std::size_t>(p.rejection)];
                     if (p.fits()) {
@@ -1251,7 +1300,11 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
         for (auto& p : sf.front()) out.series_fronts.push_back(std::move(p));
     if (model.attention == attention_kind::mla)
         out.notes.push_back("MLA latent KV cache is replicated on every TP rank: attention DP (dp > 1) divides it");
-    out.notes.push_back("TTFT is a lower bound: the prompt's prefill chunk steps through the pipeline, without queueing");
+    out.notes.push_back("TTFT = the prompt's prefill chunks + the closed-loop queue: half the other requests' prompts "
+                        "of a wave ahead of it and half a decode step (README: TTFT as queueing)");
+    out.notes.push_back("memory headroom assumed: " + detail::plan::fmt(100 * (1 - rq.memory_utilization)) +
+                        "% of GPU memory left unused (the engine budgets " +
+                        detail::plan::fmt(100 * rq.memory_utilization) + "%, vLLM's gpu_memory_utilization)");
     return out;
 }
 
@@ -1261,7 +1314,7 @@ inline plan_result run_plan(const model_config& c, const plan_request& rq, bool 
     if (keep_points) {
         std::size_t n = 0;
         for (int count : rq.counts) n += enumerate_layouts(c, count, rq.layouts).size();
-        points.reserve(n * rq.gpus.size() * rq.concurrencies.size());
+        points.reserve(n * rq.gpus.size() * (rq.concurrencies.size() + (rq.evaluate_kv_limit ? 1 : 0)));
     }
     auto r = run_plan(c, rq, [&](const plan_point& p) {
         if (keep_points) points.push_back(p);
@@ -1269,6 +1322,39 @@ inline plan_result run_plan(const model_config& c, const plan_request& rq, bool 
     r.points = std::move(points);
     return r;
 }
+
+/// Sizing to a load: the deployment that serves `requests_per_s` with the fewest GPUs.
+struct load_sizing {
+    double requests_per_s = 0;
+    bool found = false;
+    plan_point point;       ///< the deployment replicated (fits, meets the SLOs)
+    double replicas = 0;    ///< ceil(load / the point's request rate)
+    double gpus = 0;        ///< replicas x point.count
+    double requests_per_s_per_replica = 0;  ///< output tok/s / OSL (closed loop at its concurrency)
+};
+
+/// Keeps, over visited points, the one that serves `requests_per_s` with the fewest GPUs in
+/// replicas of itself (ties: more tokens/s per GPU). A point serves output_tokens_per_s / OSL
+/// requests per second (Little's law at its concurrency); only fitting, SLO-meeting points count.
+struct load_sizer {
+    load_sizing best;
+    double osl = 1;
+    load_sizer(double requests_per_s, double osl_tokens) : osl(osl_tokens) { best.requests_per_s = requests_per_s; }
+    void add(const plan_point& p) {
+        if (!p.fits() || !p.meets_slo || !(p.output_tokens_per_s > 0)) return;
+        const double rate = p.output_tokens_per_s / osl;
+        const double replicas = std::ceil(best.requests_per_s / rate - 1e-12);
+        const double gpus = replicas * p.count;
+        if (!best.found || gpus < best.gpus ||
+            (gpus == best.gpus && p.tokens_per_s_per_gpu > best.point.tokens_per_s_per_gpu)) {
+            best.found = true;
+            best.point = p;
+            best.replicas = replicas;
+            best.gpus = gpus;
+            best.requests_per_s_per_replica = rate;
+        }
+    }
+};
 
 /// One line saying why `p` was rejected, with the numbers ("" when it fits).
 inline std::string describe_rejection(const plan_point& p, const plan_result& r) {

@@ -68,6 +68,19 @@ inline prefill_chunk steady_prefill_chunk(double isl, double requests, double ch
     return p;
 }
 
+/// The prefill step of an instance with attention data parallelism over `dp` ranks: each rank
+/// schedules its own chunk (TensorRT-LLM and SGLang DP attention keep one scheduler per rank),
+/// so the step holds `dp` chunks of `steady_prefill_chunk(isl, requests / dp, chunk_tokens)`.
+/// One chunk budget for the whole instance would leave ranks idle (two 4,000-token prompts in
+/// an 8,192-token chunk keep six of eight ranks without work) and price prefill ~1.7x too slow.
+inline prefill_chunk dp_prefill_chunk(double isl, double requests, double chunk_tokens, int dp) {
+    if (dp <= 1) return steady_prefill_chunk(isl, requests, chunk_tokens);
+    auto p = steady_prefill_chunk(isl, std::max(1.0, requests / dp), chunk_tokens);
+    p.group.count *= dp;
+    p.tokens *= dp;
+    return p;
+}
+
 /// Rates of one model instance in the steady state (see the header comment).
 struct steady_state_rates {
     double output_tokens_per_s = 0;  ///< r_out
@@ -88,6 +101,22 @@ inline steady_state_rates steady_state(double decode_step_s, double decode_seque
     r.decode_share = prefill_s_per_token ? r.output_tokens_per_s * per_token_decode : 1.0;
     r.tpot_s = requests / r.output_tokens_per_s;
     return r;
+}
+
+/// Queueing before a request's prefill in a closed-loop benchmark (a fixed number of clients,
+/// each sending its next request when the last one finishes, as aiperf, genai-perf and
+/// bench_serving --max-concurrency do). The clients start together and the requests of one
+/// wave reach the engine at once; a request waits, on average, for the prompts of half of the
+/// other requests of its wave to be prefilled ahead of it, then for the step in progress:
+///
+///   wait = (C - 1) / 2 x ISL x t_pre_per_token  +  t_step / 2
+///
+/// C: requests in flight that share the prefill capacity (per instance; per prefill pool when
+/// disaggregated), t_pre_per_token: prefill seconds per prompt token at the chunk size. By
+/// Little's law the same wait holds in an open loop whose arrival rate keeps C requests in
+/// flight with prefill the bottleneck; a lightly loaded open loop waits less.
+inline double closed_loop_queue_s(double requests, double isl, double prefill_s_per_token, double step_s) {
+    return std::max(0.0, requests - 1.0) / 2.0 * isl * prefill_s_per_token + step_s / 2.0;
 }
 
 /// Lower bound on TTFT: the prompt's chunk steps through `pp` stages, (chunks + pp - 1) t_chunk.

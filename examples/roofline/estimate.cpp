@@ -1,0 +1,276 @@
+// `roofline estimate`: one serving configuration (a layout at a concurrency), or every measured
+// run of an aiconfigurator silicon CSV set beside its estimate.
+//
+//   roofline estimate --model CONFIG [--quant Q] --gpu ID --isl N --osl N --tp N [--ep N] [--dp N]
+//                     [--pp N] --concurrency C [--kv-dtype D] [--sol] [--efficiency FILE --backend B]
+//                     [--disagg --prefill-layout tp,ep,dp,pp --prefill-workers N --decode-workers N
+//                      [--kv-link-gbps X]] [--mtp K --acceptance A] [--emit sglang|vllm|trtllm] [--json]
+//   roofline estimate --from-csv FILE --model-dir DIR [--model-dir DIR] [--out PRED.csv]
+//                     [--fit-out TABLE.json] [--limit N] [--json]
+//
+// `--json` keys (stable) of one estimate: gpu, layout, gpus, concurrency, fits, reason, ttft_s,
+// tpot_s, tokens_per_s_per_gpu, tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s,
+// roof_tpot_s, kv_transfer_s, balanced_prefill_per_decode, memory_headroom, efficiency, notes[].
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "roofline/analysis/estimate.hpp"
+#include "roofline/analysis/serving_fit.hpp"
+#include "roofline/core/catalog.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/io/gpu_json.hpp"
+#include "roofline/io/hf_config.hpp"
+#include "roofline/io/quant_option.hpp"
+#include "roofline/io/serving_efficiency_json.hpp"
+#include "roofline/io/serving_runs_csv.hpp"
+#include "roofline/report/csv.hpp"
+#include "roofline/report/json.hpp"
+
+namespace roofline::cli {
+namespace {
+
+struct estimate_options {
+    std::string model, quant, gpu, kv_dtype, efficiency, backend, emit, prefill_layout;
+    std::string from_csv, out, fit_out;
+    std::vector<std::string> model_dirs;
+    double isl = 0, osl = 0, concurrency = 0, acceptance = 0, prefill_batch = 1;
+    std::optional<double> kv_link_gbps;
+    int tp = 1, ep = 1, dp = 1, pp = 1, mtp = 0, prefill_workers = 1, decode_workers = 1;
+    std::size_t limit = 0;
+    bool json = false, sol = false, disagg = false;
+};
+
+std::string human_ms(double s) { return std::isfinite(s) ? fmt::format("{:.1f} ms", s * 1e3) : "n/a"; }
+
+/// "tp,ep,dp,pp" -> a layout; a usage error naming the option otherwise.
+parallel_layout parse_layout(const std::string& text, const std::string& option) {
+    parallel_layout l;
+    int* parts[] = {&l.tp, &l.ep, &l.dp, &l.pp};
+    std::size_t start = 0, i = 0;
+    for (; i < 4 && start <= text.size(); ++i) {
+        const auto comma = text.find(',', start);
+        const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        try {
+            std::size_t used = 0;
+            *parts[i] = std::stoi(item, &used);
+            if (used != item.size() || *parts[i] < 1) throw usage_error("");
+        } catch (...) {
+            throw usage_error(option + " \"" + text + "\": expected tp,ep,dp,pp (whole numbers >= 1)");
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    l.validate();
+    return l;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One configuration
+// ---------------------------------------------------------------------------------------------
+
+/// Engine flags for the layout (`--emit`): the launch line of the chosen configuration.
+std::string engine_flags(const std::string& engine, const model_config& m, const estimate_request& rq,
+                         const estimate_result& r, const std::string& model_path) {
+    const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
+    const double per_rank = std::ceil(rq.concurrency / std::max(1, rq.disaggregated ? rq.disaggregated->decode_workers : rq.instances));
+    const std::string kv = to_string(rq.kv_cache.value_or(m.quant.kv_cache)) == "fp8_e4m3" ? "fp8" : "auto";
+    const bool moe = m.is_moe();
+    if (engine == "sglang") {
+        std::string s = fmt::format("python -m sglang.launch_server --model-path {} --tp-size {}", model_path, l.gpus() / l.pp);
+        if (l.pp > 1) s += fmt::format(" --pp-size {}", l.pp);
+        if (l.dp > 1) s += fmt::format(" --dp-size {} --enable-dp-attention", l.dp);
+        if (moe && l.ep > 1) s += fmt::format(" --ep-size {}", l.ep);
+        s += fmt::format(" --max-running-requests {:.0f} --chunked-prefill-size {:.0f} --kv-cache-dtype {}", per_rank,
+                         rq.prefill_chunk_tokens, kv == "fp8" ? "fp8_e4m3" : "auto");
+        if (rq.speculative) s += fmt::format(" --speculative-algorithm EAGLE --speculative-num-steps {}", rq.speculative->draft_tokens);
+        return s;
+    }
+    if (engine == "vllm") {
+        std::string s = fmt::format("vllm serve {} --tensor-parallel-size {}", model_path, l.tp);
+        if (l.dp > 1) s += fmt::format(" --data-parallel-size {}", l.dp);
+        if (l.pp > 1) s += fmt::format(" --pipeline-parallel-size {}", l.pp);
+        if (moe && l.ep > 1) s += " --enable-expert-parallel";
+        s += fmt::format(" --max-num-seqs {:.0f} --max-num-batched-tokens {:.0f} --kv-cache-dtype {} "
+                         "--gpu-memory-utilization {:.2f}", std::ceil(per_rank / l.dp), rq.prefill_chunk_tokens, kv,
+                         1.0 - r.memory_headroom);
+        if (rq.speculative)
+            s += fmt::format(" --speculative-config '{{\"method\": \"mtp\", \"num_speculative_tokens\": {}}}'",
+                             rq.speculative->draft_tokens);
+        return s;
+    }
+    if (engine == "trtllm") {
+        std::string s = fmt::format("trtllm-serve {} --tp_size {} --pp_size {}", model_path, l.tp * l.dp, l.pp);
+        if (moe) s += fmt::format(" --ep_size {}", l.ep);
+        s += fmt::format(" --max_batch_size {:.0f} --max_num_tokens {:.0f} --kv_cache_free_gpu_memory_fraction {:.2f}",
+                         std::ceil(per_rank / l.dp), rq.prefill_chunk_tokens, 1.0 - r.memory_headroom);
+        s += fmt::format("  # extra-llm-api-config: enable_attention_dp: {}{}", l.dp > 1 ? "true" : "false",
+                         kv == "fp8" ? ", kv_cache_config.dtype: fp8" : "");
+        if (rq.speculative) s += fmt::format(", speculative_config: {{decoding_type: MTP, num_nextn_predict_layers: {}}}",
+                                             rq.speculative->draft_tokens);
+        return s;
+    }
+    throw usage_error("--emit \"" + engine + "\": expected sglang, vllm or trtllm");
+}
+
+nlohmann::json estimate_json(const estimate_result& r, const estimate_request& rq, const model_config& m,
+                             const serving_efficiency& e) {
+    using report::json_number;
+    const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
+    return {{"gpu", rq.gpu.id},
+            {"layout", describe_layout(l, m.is_moe())},
+            {"prefill_layout", rq.disaggregated ? nlohmann::json(describe_layout(rq.disaggregated->prefill, m.is_moe()))
+                                                : nlohmann::json(nullptr)},
+            {"mode", rq.disaggregated ? "disagg" : "agg"},
+            {"gpus", r.gpus},
+            {"concurrency", rq.concurrency},
+            {"fits", r.fits},
+            {"reason", r.fits ? nlohmann::json(nullptr) : nlohmann::json(r.reason)},
+            {"ttft_s", json_number(r.ttft_s)},
+            {"tpot_s", json_number(r.tpot_s)},
+            {"tokens_per_s_per_gpu", json_number(r.tokens_per_s_per_gpu)},
+            {"tokens_per_s_per_user", json_number(r.tokens_per_s_per_user)},
+            {"output_tokens_per_s", json_number(r.output_tokens_per_s)},
+            {"roof_ttft_s", json_number(r.roof_ttft_s)},
+            {"roof_tpot_s", json_number(r.roof_tpot_s)},
+            {"kv_transfer_s", json_number(r.kv_transfer_s)},
+            {"balanced_prefill_per_decode", json_number(r.balanced_prefill_per_decode)},
+            {"max_concurrency", json_number(r.decode_point.max_concurrency)},
+            {"memory_headroom", r.memory_headroom},
+            {"efficiency", e.source},
+            {"notes", r.notes}};
+}
+
+void run_single(const estimate_options& o, const gpu_catalog& catalog) {
+    model_config m = read_hf_config(o.model);
+    apply_quant_option(m, o.quant);
+    estimate_request rq;
+    rq.gpu = catalog.at(o.gpu);
+    rq.isl = o.isl;
+    rq.osl = o.osl;
+    rq.concurrency = o.concurrency;
+    rq.layout = {o.tp, o.ep, o.dp, o.pp};
+    rq.layout.validate();
+    rq.speed_of_light = o.sol;
+    if (!o.kv_dtype.empty()) rq.kv_cache = parse_dtype_or_throw(o.kv_dtype);
+    if (o.disagg) {
+        disaggregated_pools d;
+        d.decode = rq.layout;
+        d.prefill = o.prefill_layout.empty() ? rq.layout : parse_layout(o.prefill_layout, "--prefill-layout");
+        d.prefill_workers = o.prefill_workers;
+        d.decode_workers = o.decode_workers;
+        d.prefill_batch = o.prefill_batch;
+        if (o.kv_link_gbps) d.kv_transfer_bytes_per_s = *o.kv_link_gbps * 1e9 / 8;
+        rq.disaggregated = d;
+    }
+    if (o.mtp > 0) rq.speculative = speculative_decoding{o.mtp, o.acceptance};
+    serving_efficiency e = roof_efficiency();
+    if (!o.efficiency.empty()) {
+        const auto table = read_serving_efficiency(o.efficiency);
+        // Longest level of mode/backend the table has (analysis/serving_fit.hpp).
+        const std::string mode = o.disagg ? "disagg" : "agg";
+        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend);
+    }
+    const auto r = estimate_serving(m, rq, e);
+    if (o.json) {
+        auto j = estimate_json(r, rq, m, e);
+        if (!o.emit.empty()) j["emit"] = engine_flags(o.emit, m, rq, r, o.model);
+        std::cout << j.dump(1) << "\n";
+        return;
+    }
+    const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
+    fmt::print("roofline estimate: {} on {} GPUs of {}: {}{} at {} requests in flight, ISL {} / OSL {}\n",
+               m.name.empty() ? o.model : m.name, r.gpus, rq.gpu.id, rq.disaggregated ? "decode " : "",
+               describe_layout(l, m.is_moe()), rq.concurrency, rq.isl, rq.osl);
+    if (rq.disaggregated)
+        fmt::print("  prefill pool: {} x {} workers; decode pool: {} workers\n",
+                   describe_layout(rq.disaggregated->prefill, m.is_moe()), rq.disaggregated->prefill_workers,
+                   rq.disaggregated->decode_workers);
+    fmt::print("  efficiency: {}; memory headroom assumed {:.0f}% (engine uses {:.0f}% of GPU memory)\n", e.source,
+               100 * r.memory_headroom, 100 * (1 - r.memory_headroom));
+    if (!r.fits) {
+        fmt::print("  does not fit: {}\n", r.reason);
+    } else {
+        fmt::print("  TTFT {}   TPOT {}   {:.0f} tok/s per GPU   {:.1f} tok/s per user\n", human_ms(r.ttft_s),
+                   human_ms(r.tpot_s), r.tokens_per_s_per_gpu, r.tokens_per_s_per_user);
+        fmt::print("  roof: TTFT {}   TPOT {}; KV holds {:.0f} requests\n", human_ms(r.roof_ttft_s), human_ms(r.roof_tpot_s),
+                   r.decode_point.max_concurrency);
+        if (rq.disaggregated)
+            fmt::print("  KV transfer {} per prompt; balanced pools: {:.2f} prefill workers per decode worker\n",
+                       human_ms(r.kv_transfer_s), r.balanced_prefill_per_decode);
+    }
+    for (const auto& n : r.notes) fmt::print("  - {}\n", n);
+    if (!o.emit.empty()) fmt::print("\n{}\n", engine_flags(o.emit, m, rq, r, o.model));
+}
+
+}  // namespace
+
+void run_estimate_csv(const std::string& csv, const std::vector<std::string>& model_dirs, const std::string& out,
+                      const std::string& fit_out, std::size_t limit, bool json, const gpu_catalog& catalog);
+
+void add_estimate_command(CLI::App& app, common_options& common) {
+    auto* cmd = app.add_subcommand("estimate", "One serving configuration (layout, concurrency) estimated, or every "
+                                               "measured run of a CSV set beside its estimate (--from-csv)");
+    static estimate_options o;
+    o = {};  // fresh values each registration (the Python module registers once per call)
+    cmd->add_option("--model", o.model, "Hugging Face config.json of the model");
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
+    cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)");
+    cmd->add_option("--isl", o.isl, "input tokens per request")->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--osl", o.osl, "output tokens per request")->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--tp", o.tp, "attention tensor parallel size (per attention-DP rank)")->check(CLI::Range(1, 4096));
+    cmd->add_option("--ep", o.ep, "expert parallel size (MoE TP = tp x dp / ep)")->check(CLI::Range(1, 4096));
+    cmd->add_option("--dp", o.dp, "attention data parallel size")->check(CLI::Range(1, 4096));
+    cmd->add_option("--pp", o.pp, "pipeline parallel size")->check(CLI::Range(1, 4096));
+    cmd->add_option("--concurrency", o.concurrency, "requests in flight over the deployment")
+        ->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (default: from --quant or the model)");
+    cmd->add_flag("--sol", o.sol, "price at datasheet ceilings (speed of light): no efficiency, no power cap");
+    cmd->add_option("--efficiency", o.efficiency, "fitted efficiency table (data/serving/aiconfigurator_fit.json)");
+    cmd->add_option("--backend", o.backend, "row of the efficiency table: trtllm, sglang, vllm (default: any)");
+    cmd->add_flag("--disagg", o.disagg, "disaggregated: --tp/--ep/--dp/--pp are the decode workers' layout");
+    cmd->add_option("--prefill-layout", o.prefill_layout, "disaggregated prefill workers' layout tp,ep,dp,pp");
+    cmd->add_option("--prefill-workers", o.prefill_workers, "disaggregated prefill workers")->check(CLI::Range(1, 4096));
+    cmd->add_option("--decode-workers", o.decode_workers, "disaggregated decode workers")->check(CLI::Range(1, 4096));
+    cmd->add_option("--prefill-batch", o.prefill_batch, "prompts per prefill step of a prefill worker")
+        ->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--kv-link-gbps", o.kv_link_gbps, "KV transfer rate per GPU between pools, Gbit/s (default: NVLink)")
+        ->check(finite_positive_at_most(1e6));
+    cmd->add_option("--mtp", o.mtp, "speculative decoding: draft tokens per step (MTP or a draft model)")->check(CLI::Range(1, 16));
+    cmd->add_option("--acceptance", o.acceptance, "speculative decoding: acceptance rate per drafted token, [0, 1)")
+        ->check(CLI::Range(0.0, 0.999));
+    cmd->add_option("--emit", o.emit, "print the engine's launch flags for the layout: sglang, vllm, trtllm");
+    cmd->add_option("--from-csv", o.from_csv, "measured runs in aiconfigurator silicon CSV columns");
+    cmd->add_option("--model-dir", o.model_dirs, "folder of <org>--<name>_config.json files (repeatable)");
+    cmd->add_option("--out", o.out, "--from-csv: write every run's predicted TTFT/TPOT beside the measured ones");
+    cmd->add_option("--fit-out", o.fit_out, "--from-csv: write the efficiency table fitted on every run");
+    cmd->add_option("--limit", o.limit, "--from-csv: the first N runs only");
+    cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
+    cmd->add_flag("--json", o.json, "print JSON");
+    cmd->callback([&common] {
+        const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
+        if (!o.from_csv.empty()) {
+            if (o.model_dirs.empty()) throw usage_error("--from-csv needs --model-dir");
+            run_estimate_csv(o.from_csv, o.model_dirs, o.out, o.fit_out, o.limit, o.json, catalog);
+            return;
+        }
+        if (o.model.empty() || o.gpu.empty() || !(o.isl > 0) || !(o.osl > 0) || !(o.concurrency > 0))
+            throw usage_error("estimate needs --model, --gpu, --isl, --osl and --concurrency (or --from-csv)");
+        if ((o.mtp > 0) != (o.acceptance > 0) && o.mtp == 0)
+            throw usage_error("--acceptance needs --mtp");
+        run_single(o, catalog);
+    });
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,316 @@
+// `roofline estimate --from-csv FILE --model-dir DIR`: every measured run of an aiconfigurator
+// silicon CSV (io/serving_runs_csv.hpp) estimated, the efficiencies fitted per (backend, mode)
+// and held out model by model (analysis/serving_fit.hpp), errors summarised as Markdown tables.
+//
+// Stages: resolve models and GPUs -> estimate each run at the roof (its terms) -> fit with each
+// model held out -> predictions (--out CSV) -> summaries (text: Markdown tables; --json).
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/estimate.hpp"
+#include "roofline/analysis/serving_fit.hpp"
+#include "roofline/core/catalog.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/io/hf_config.hpp"
+#include "roofline/io/quant_option.hpp"
+#include "roofline/io/serving_efficiency_json.hpp"
+#include "roofline/io/serving_runs_csv.hpp"
+#include "roofline/report/csv.hpp"
+#include "roofline/report/json.hpp"
+
+namespace roofline::cli {
+namespace {
+
+/// Lower-case model name without org, "meta-" and quantisation/instruct suffixes, so that
+/// "meta-llama/Llama-3.1-8B-Instruct" and "meta-llama--Meta-Llama-3.1-8B_config.json" meet.
+std::string model_key(std::string name) {
+    if (auto slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+    if (auto dd = name.find("--"); dd != std::string::npos) name = name.substr(dd + 2);
+    if (auto cfg = name.rfind("_config.json"); cfg != std::string::npos) name = name.substr(0, cfg);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    if (name.rfind("meta-", 0) == 0) name = name.substr(5);
+    for (bool again = true; again;) {
+        again = false;
+        for (const char* suffix : {"-instruct", "-fp8", "-nvfp4", "-fp4"}) {
+            const std::string s = suffix;
+            if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0) {
+                name.resize(name.size() - s.size());
+                again = true;
+            }
+        }
+    }
+    return name;
+}
+
+/// model key -> config path, over every `*_config.json` of the folders (first folder wins).
+std::map<std::string, std::string> index_model_dirs(const std::vector<std::string>& dirs) {
+    std::map<std::string, std::string> out;
+    for (const auto& d : dirs) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(d, ec)) throw usage_error("--model-dir " + d + ": not a folder");
+        std::vector<std::string> files;
+        for (const auto& e : std::filesystem::directory_iterator(d)) {
+            const auto name = e.path().filename().string();
+            if (name.size() > 12 && name.compare(name.size() - 12, 12, "_config.json") == 0 &&
+                name.find("hf_quant_config") == std::string::npos)
+                files.push_back(e.path().string());
+        }
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) out.emplace(model_key(f), f);
+    }
+    return out;
+}
+
+/// The catalog GPU of a `system` ("h200_sxm" -> h200-sxm, "b200_sxm" -> b200), or null.
+const gpu_spec* system_gpu(const gpu_catalog& catalog, std::string system) {
+    std::replace(system.begin(), system.end(), '_', '-');
+    if (const auto* g = catalog.find(system)) return g;
+    if (system.size() > 4 && system.compare(system.size() - 4, 4, "-sxm") == 0) return catalog.find(system.substr(0, system.size() - 4));
+    return nullptr;
+}
+
+/// The quantisation preset of a run's precision, and whether it is an approximation.
+std::pair<std::string, std::string> precision_preset(const measured_serving_run& r) {
+    if (r.precision == "fp4" || r.gemm_quant == "nvfp4") return {"nvfp4", ""};
+    if (r.precision == "fp8") return {"fp8", ""};
+    if (r.precision == "int4") return {"mxfp4", "int4 weight-only priced as 4-bit weights with bf16 activations (mxfp4 preset)"};
+    if (r.precision == "bf16") return {"bf16", ""};
+    return {"", ""};
+}
+
+/// One run: its request for the estimator.
+estimate_request run_request(const measured_serving_run& r, const gpu_spec& g, const model_config& m) {
+    estimate_request rq;
+    rq.gpu = g;
+    rq.isl = r.isl;
+    rq.osl = r.osl;
+    rq.concurrency = r.concurrency;
+    if (r.precision == "fp8" || r.precision == "fp4") rq.kv_cache = dtype::fp8_e4m3;
+    const auto fix = [&](parallel_layout l) {
+        if (!m.is_moe()) {  // dense: the MoE columns mean nothing
+            l.tp *= l.dp;
+            l.dp = 1;
+            l.ep = 1;
+        }
+        if ((l.tp * l.dp) % l.ep) l.ep = 1;
+        return l;
+    };
+    if (!r.disaggregated) {
+        rq.layout = fix(r.agg.parallel());
+    } else {
+        disaggregated_pools d;
+        d.prefill = fix(r.prefill.parallel());
+        d.decode = fix(r.decode.parallel());
+        d.prefill_workers = std::max(1, r.prefill.workers);
+        d.decode_workers = std::max(1, r.decode.workers);
+        d.prefill_batch = std::max(1.0, r.prefill.batch);
+        rq.disaggregated = d;
+    }
+    return rq;
+}
+
+struct evaluated_run {
+    const measured_serving_run* run = nullptr;
+    std::string model;     ///< the config's key ("" when the model was not read)
+    std::string skipped;   ///< why no estimate
+    estimate_result est;
+    std::size_t sample = static_cast<std::size_t>(-1);  ///< index into the fit samples
+};
+
+double rel(double pred, double meas) { return std::abs(pred / meas - 1.0); }
+
+struct row_errors {
+    std::vector<double> tpot_roof, ttft_roof, tpot_held, ttft_held;
+};
+
+std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "n/a"; }
+
+/// A Markdown table of held-out (and roof) errors per key.
+void print_table(const std::string& title, const std::map<std::string, row_errors>& by, bool with_roof) {
+    fmt::print("\n### {}\n\n", title);
+    fmt::print("| {} | runs | TPOT median | TPOT p90 | TTFT median | TTFT p90 |{}\n", "group",
+               with_roof ? " roof TPOT median | roof TTFT median |" : "");
+    fmt::print("|---|---:|---:|---:|---:|---:|{}\n", with_roof ? "---:|---:|" : "");
+    for (const auto& [key, e] : by) {
+        const auto t = summarize_errors(e.tpot_held), f = summarize_errors(e.ttft_held);
+        fmt::print("| {} | {} | {} | {} | {} | {} |", key, t.runs, pct(t.median), pct(t.p90), pct(f.median), pct(f.p90));
+        if (with_roof)
+            fmt::print(" {} | {} |", pct(summarize_errors(e.tpot_roof).median), pct(summarize_errors(e.ttft_roof).median));
+        fmt::print("\n");
+    }
+}
+
+}  // namespace
+
+void run_estimate_csv(const std::string& csv, const std::vector<std::string>& model_dirs, const std::string& out,
+                      const std::string& fit_out, std::size_t limit, bool json, const gpu_catalog& catalog) {
+    auto runs = read_serving_runs(csv);
+    if (limit > 0 && runs.size() > limit) runs.resize(limit);
+    const auto index = index_model_dirs(model_dirs);
+    std::map<std::string, std::optional<model_config>> models;  // by run model_path + preset
+    std::map<std::string, std::string> model_problems;
+    std::vector<evaluated_run> ev(runs.size());
+    std::vector<fit_sample> samples;
+    std::map<std::string, std::size_t> skipped_why;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& r = runs[i];
+        auto& e = ev[i];
+        e.run = &r;
+        const auto [preset, approx] = precision_preset(r);
+        const std::string key = model_key(r.model_path);
+        const std::string mkey = key + "|" + preset;
+        if (!models.count(mkey)) {
+            models[mkey] = std::nullopt;
+            auto it = index.find(key);
+            if (it == index.end()) {
+                model_problems[r.model_path] = "no config in --model-dir";
+            } else {
+                try {
+                    model_config m = read_hf_config(it->second);
+                    apply_quant_option(m, preset);
+                    models[mkey] = m;
+                } catch (const error& ex) {
+                    model_problems[r.model_path] = ex.what();
+                }
+            }
+        }
+        const gpu_spec* g = system_gpu(catalog, r.system);
+        if (!models[mkey]) e.skipped = "model: " + model_problems[r.model_path];
+        else if (!g) e.skipped = "system \"" + r.system + "\" is not in the catalog";
+        if (!e.skipped.empty()) {
+            ++skipped_why[e.skipped];
+            continue;
+        }
+        e.model = key;
+        try {
+            const model_config& m = *models[mkey];
+            e.est = estimate_serving(m, run_request(r, *g, m));
+            if (!approx.empty()) e.est.notes.push_back(approx);
+        } catch (const error& ex) {
+            e.skipped = std::string("estimate: ") + ex.what();
+        }
+        if (e.skipped.empty() && !e.est.fits) e.skipped = "does not fit: " + e.est.reason;
+        if (!e.skipped.empty()) {
+            ++skipped_why[e.skipped.substr(0, e.skipped.find(':'))];
+            continue;
+        }
+        fit_sample s;
+        s.features = e.est.features;
+        s.tpot_s = r.tpot_s;
+        s.ttft_s = r.ttft_s;
+        s.group = r.mode + "/" + r.backend;
+        s.model = key;
+        e.sample = samples.size();
+        samples.push_back(std::move(s));
+    }
+    const auto held = leave_one_model_out(samples);
+    const auto all_fit = fit_groups(samples);
+
+    // Predictions beside the measurements.
+    if (!out.empty()) {
+        std::ofstream f(out);
+        if (!f) throw usage_error("cannot write " + out);
+        report::csv_writer w(f, false);
+        w.row({"id", "system", "backend", "model_path", "mode", "isl", "osl", "concurrency", "measured_ttft_ms",
+               "measured_tpot_ms", "roof_ttft_ms", "roof_tpot_ms", "heldout_ttft_ms", "heldout_tpot_ms", "fitted_ttft_ms",
+               "fitted_tpot_ms", "skipped", "tpot_terms", "ttft_terms"});
+        for (const auto& e : ev) {
+            const auto& r = *e.run;
+            std::vector<std::string> row = {r.id, r.system, r.backend, r.model_path, r.mode, report::csv_number(r.isl),
+                                            report::csv_number(r.osl), report::csv_number(r.concurrency),
+                                            report::csv_number(r.ttft_s * 1e3), report::csv_number(r.tpot_s * 1e3)};
+            if (e.sample < samples.size()) {
+                const auto fitted = apply_efficiency(samples[e.sample].features, efficiency_for(all_fit, samples[e.sample].group));
+                for (double v : {e.est.roof_ttft_s, e.est.roof_tpot_s, held[e.sample].second, held[e.sample].first,
+                                 fitted.second, fitted.first})
+                    row.push_back(report::csv_number(v * 1e3));
+                row.push_back("");
+                std::string tp, tf;
+                for (double v : e.est.features.tpot) tp += (tp.empty() ? "" : ";") + report::csv_number(v);
+                for (double v : e.est.features.ttft) tf += (tf.empty() ? "" : ";") + report::csv_number(v);
+                row.push_back(tp);
+                row.push_back(tf);
+            } else {
+                for (int k = 0; k < 6; ++k) row.push_back("");
+                row.push_back(e.skipped);
+                row.push_back("");
+                row.push_back("");
+            }
+            w.row(row);
+        }
+    }
+    if (!fit_out.empty()) {
+        std::map<std::string, std::size_t> counts;
+        for (const auto& s : samples)
+            for (const auto& g : group_levels(s.group)) ++counts[g];
+        write_serving_efficiency(fit_out, all_fit, counts,
+                                 "roofline estimate --from-csv " + std::filesystem::path(csv).filename().string() +
+                                     " --model-dir ... --fit-out: least squares on relative error, non-negative, per "
+                                     "backend/mode (analysis/serving_fit.hpp)");
+    }
+
+    // Summaries.
+    std::map<std::string, row_errors> by_mode, by_gpu_model, by_gpu, by_backend, by_model;
+    for (const auto& e : ev) {
+        if (e.sample >= samples.size()) continue;
+        const auto& r = *e.run;
+        const auto add = [&](row_errors& x) {
+            x.tpot_roof.push_back(rel(e.est.roof_tpot_s, r.tpot_s));
+            x.ttft_roof.push_back(rel(e.est.roof_ttft_s, r.ttft_s));
+            x.tpot_held.push_back(rel(held[e.sample].first, r.tpot_s));
+            x.ttft_held.push_back(rel(held[e.sample].second, r.ttft_s));
+        };
+        add(by_mode["all"]);
+        add(by_mode[r.mode]);
+        add(by_gpu_model[r.system + " " + r.model_path]);
+        add(by_gpu[r.system + " " + r.mode]);
+        add(by_backend[r.backend + " " + r.mode]);
+        add(by_model[r.model_path + " " + r.mode]);
+    }
+    if (json) {
+        nlohmann::json j;
+        j["runs"] = runs.size();
+        j["estimated"] = samples.size();
+        j["skipped"] = skipped_why;
+        j["model_problems"] = model_problems;
+        const auto summary = [](const std::map<std::string, row_errors>& by) {
+            nlohmann::json o = nlohmann::json::object();
+            for (const auto& [k, e] : by) {
+                const auto t = summarize_errors(e.tpot_held), f = summarize_errors(e.ttft_held);
+                const auto rt = summarize_errors(e.tpot_roof), rf = summarize_errors(e.ttft_roof);
+                o[k] = {{"runs", t.runs}, {"tpot_median", t.median}, {"tpot_p90", t.p90}, {"ttft_median", f.median},
+                        {"ttft_p90", f.p90}, {"roof_tpot_median", rt.median}, {"roof_ttft_median", rf.median}};
+            }
+            return o;
+        };
+        j["by_mode"] = summary(by_mode);
+        j["by_gpu_model"] = summary(by_gpu_model);
+        j["by_gpu"] = summary(by_gpu);
+        j["by_backend"] = summary(by_backend);
+        j["by_model"] = summary(by_model);
+        std::cout << j.dump(1) << "\n";
+        return;
+    }
+    fmt::print("roofline estimate --from-csv: {} runs, {} estimated; errors |predicted / measured - 1| with each model "
+               "held out of the fitted efficiencies (leave-one-model-out); roof: the planner's model alone\n",
+               runs.size(), samples.size());
+    for (const auto& [why, n] : skipped_why) fmt::print("  skipped {}: {}\n", n, why);
+    print_table("Overall (held out)", by_mode, true);
+    print_table("Per GPU and mode", by_gpu, true);
+    print_table("Per backend and mode", by_backend, true);
+    print_table("Per model and mode", by_model, true);
+    print_table("Per (GPU, model)", by_gpu_model, false);
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,237 @@
+#pragma once
+// One serving configuration, estimated: a model on `gpus` GPUs of one kind in one layout at a
+// concurrency, aggregated (prefill and decode on the same instances) or disaggregated (separate
+// prefill and decode pools with the KV cache sent between them), optionally with speculative
+// decoding. `roofline estimate` prints it; `roofline estimate --from-csv` sets it beside
+// measured runs (analysis/serving_fit.hpp).
+//
+// Stages:
+//  1. `price_roof`: the planner's step model (analysis/plan.hpp) for one layout and concurrency:
+//     memory check, decode step, prefill chunk, steady state (analysis/steady_state.hpp);
+//  2. `serving_features`: the roof split into the terms a serving engine adds to or scales
+//     (decode steps, prefill interleaved with decode, per-layer and per-MoE-layer fixed costs
+//     that dominate small batches, TTFT queueing behind the prompts of a wave, KV transfer);
+//  3. `apply_efficiency`: a linear combination of those terms with non-negative coefficients:
+//     the roof itself (`roof_efficiency`, every coefficient 1 on the physical terms) or a table
+//     fitted per backend from measured runs (data/serving/, analysis/serving_fit.hpp).
+
+#include <array>     // std::array
+#include <cmath>     // std::pow, std::isfinite
+#include <limits>    // std::numeric_limits
+#include <optional>  // std::optional
+#include <string>    // std::string
+#include <vector>    // std::vector
+
+#include "roofline/analysis/plan.hpp"
+#include "roofline/analysis/steady_state.hpp"
+#include "roofline/core/ceilings.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/core/gpu_spec.hpp"
+#include "roofline/models/kv_cache.hpp"
+#include "roofline/models/model_config.hpp"
+#include "roofline/models/serving_terms.hpp"
+#include "roofline/models/transformer.hpp"
+
+namespace roofline {
+
+/// Speculative decoding (MTP heads or a draft model): `draft_tokens` proposed per step, each
+/// accepted with probability `acceptance_rate` (the first rejection ends the run).
+struct speculative_decoding {
+    int draft_tokens = 1;         ///< k: tokens proposed per step (DeepSeek MTP: 1-3)
+    double acceptance_rate = 0;   ///< per drafted token, in [0, 1)
+    /// Expected tokens emitted per verification step: 1 + a + a^2 + ... + a^k.
+    double tokens_per_step() const {
+        double t = 0, p = 1;
+        for (int i = 0; i <= draft_tokens; ++i, p *= acceptance_rate) t += p;
+        return t;
+    }
+};
+
+/// The two pools of a disaggregated deployment. Workers are model instances of their layout.
+struct disaggregated_pools {
+    parallel_layout prefill, decode;
+    int prefill_workers = 1, decode_workers = 1;
+    double prefill_batch = 1;  ///< prompts one prefill worker runs per step
+    /// Bandwidth the KV cache of a prompt moves at from a prefill to a decode worker, B/s per
+    /// GPU. nullopt: the GPU's scale-up link (NVLink) as modeled by the planner.
+    std::optional<double> kv_transfer_bytes_per_s;
+};
+
+/// One configuration to estimate.
+struct estimate_request {
+    gpu_spec gpu;
+    parallel_layout layout;       ///< aggregated: the layout of one instance
+    int instances = 1;            ///< aggregated: instances sharing the requests
+    double concurrency = 1;       ///< requests in flight over the deployment
+    double isl = 0, osl = 0;
+    std::optional<disaggregated_pools> disaggregated;
+    std::optional<speculative_decoding> speculative;
+    std::optional<dtype> kv_cache;
+    dtype activations = dtype::bf16;
+    double prefill_chunk_tokens = default_prefill_chunk_tokens;
+    double memory_utilization = default_memory_utilization;
+    bool speed_of_light = false;
+    bool power_limit = true;
+    std::optional<link_params> link_override;
+};
+
+/// The estimate.
+struct estimate_result {
+    bool fits = false;
+    std::string reason;  ///< why not, with the numbers (the planner's `describe_rejection`)
+    double ttft_s = std::numeric_limits<double>::quiet_NaN();
+    double tpot_s = std::numeric_limits<double>::quiet_NaN();
+    double tokens_per_s_per_gpu = std::numeric_limits<double>::quiet_NaN();   ///< input + output
+    double tokens_per_s_per_user = std::numeric_limits<double>::quiet_NaN();  ///< output, 1 / TPOT
+    double output_tokens_per_s = std::numeric_limits<double>::quiet_NaN();    ///< deployment
+    double roof_ttft_s = std::numeric_limits<double>::quiet_NaN();  ///< at `roof_efficiency`
+    double roof_tpot_s = std::numeric_limits<double>::quiet_NaN();
+    double kv_transfer_s = 0;           ///< disaggregated: one prompt's KV cache
+    double memory_headroom = 0;         ///< share of memory left unused (1 - utilization)
+    int gpus = 0;
+    /// Disaggregated: prefill workers one decode worker needs so that prompts are prefilled as
+    /// fast as the decode pool finishes requests (its output rate / OSL x ISL prefill seconds).
+    double balanced_prefill_per_decode = std::numeric_limits<double>::quiet_NaN();
+    serving_features features;
+    plan_point decode_point, prefill_point;  ///< the planner's points (prefill: disaggregated)
+    plan_result decode_plan;                 ///< for `describe_rejection`
+    std::vector<std::string> notes;
+};
+
+namespace detail::estimate {
+
+/// The planner's point for one instance layout at `concurrency` over `instances` instances.
+inline std::pair<plan_point, plan_result> plan_one(const model_config& c, const estimate_request& rq,
+                                                   const parallel_layout& l, int instances, double concurrency) {
+    plan_request pr;
+    pr.gpus = {rq.gpu};
+    pr.counts = {l.gpus() * instances};
+    pr.isl = rq.isl;
+    pr.osl = rq.osl;
+    pr.concurrencies = {std::max(1.0, concurrency)};
+    pr.kv_cache = rq.kv_cache;
+    pr.activations = rq.activations;
+    pr.prefill_chunk_tokens = rq.prefill_chunk_tokens;
+    pr.memory_utilization = rq.memory_utilization;
+    pr.layouts.only = l;
+    pr.power_limit = rq.power_limit;
+    pr.speed_of_light = rq.speed_of_light;
+    pr.link_override = rq.link_override;
+    pr.max_gpus_per_instance = 0;  // checked (and noted) by the caller
+    pr.evaluate_kv_limit = false;
+    auto r = run_plan(c, pr, true);
+    if (r.points.size() != 1) throw usage_error("estimate: the layout gave no point");
+    plan_point p = r.points.front();
+    return {p, std::move(r)};
+}
+
+/// Prefill seconds per prompt token of a point (its chunk step over the chunk's tokens).
+inline double prefill_s_per_token(const plan_point& p) {
+    return p.prefill_tokens > 0 ? p.prefill_step_s / p.prefill_tokens : std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace detail::estimate
+
+/// Estimates `rq` for model `c` (quantisation applied) at efficiency `e`. A configuration that
+/// does not fit comes back with `fits == false` and the reason; bad input throws `usage_error`.
+inline estimate_result estimate_serving(const model_config& c, const estimate_request& rq,
+                                        const serving_efficiency& e = roof_efficiency()) {
+    using detail::estimate::plan_one;
+    using detail::estimate::prefill_s_per_token;
+    if (!(rq.isl >= 1) || !(rq.osl >= 1)) throw usage_error("estimate: ISL and OSL must be >= 1 token");
+    if (!(rq.concurrency >= 1)) throw usage_error("estimate: concurrency must be >= 1 request");
+    estimate_result out;
+    out.memory_headroom = 1.0 - rq.memory_utilization;
+    const double tok_per_step = rq.speculative ? rq.speculative->tokens_per_step() : 1.0;
+    if (rq.speculative && (rq.speculative->acceptance_rate < 0 || rq.speculative->acceptance_rate >= 1 ||
+                           rq.speculative->draft_tokens < 1))
+        throw usage_error("estimate: speculative decoding needs >= 1 draft token and an acceptance rate in [0, 1)");
+    const double layers = c.num_layers;
+    const double moe_layers = c.is_moe() ? c.moe_layer_count() : 0;
+    const auto domain = scale_up_domain(rq.gpu).first;
+
+    if (!rq.disaggregated) {
+        const auto& l = rq.layout;
+        out.gpus = l.gpus() * rq.instances;
+        if (domain > 0 && l.gpus() > domain)
+            out.notes.push_back("an instance spans " + std::to_string(l.gpus()) + " GPUs, more than one " +
+                                std::to_string(domain) + "-GPU scale-up domain: collectives priced at the scale-up "
+                                "link (between domains they are slower)");
+        auto [p, r] = plan_one(c, rq, l, rq.instances, rq.concurrency);
+        out.decode_point = p;
+        out.decode_plan = std::move(r);
+        if (!p.fits()) {
+            out.reason = describe_rejection(p, out.decode_plan);
+            return out;
+        }
+        const double c_inst = rq.concurrency / rq.instances;
+        const double t_dec = p.decode_step_s, t_pre = prefill_s_per_token(p);
+        // Speculation: a verification step of k + 1 tokens per sequence costs about one decode
+        // step (memory-bound weights read once) plus the drafted tokens' compute; priced here as
+        // a decode step at (k + 1) x the batch, emitting tokens_per_step tokens per sequence.
+        double dec_per_token = l.pp * t_dec;
+        if (rq.speculative) {
+            auto [ps, rs] = plan_one(c, rq, l, rq.instances, rq.concurrency * (rq.speculative->draft_tokens + 1));
+            if (ps.fits()) dec_per_token = l.pp * ps.decode_step_s / tok_per_step;
+            else out.notes.push_back("speculative: the wider verification batch does not fit; priced as plain decode");
+        }
+        out.features.tpot = {dec_per_token, p.tpot_s - l.pp * t_dec, layers / tok_per_step, moe_layers / tok_per_step,
+                             c_inst / tok_per_step, 1.0};
+        out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, t_pre, 0.0), 0.5 * t_dec, t_dec, 1.0};
+    } else {
+        const auto& d = *rq.disaggregated;
+        if (d.prefill_workers < 1 || d.decode_workers < 1) throw usage_error("estimate: worker counts must be >= 1");
+        out.gpus = d.prefill.gpus() * d.prefill_workers + d.decode.gpus() * d.decode_workers;
+        const double c_dec = rq.concurrency / d.decode_workers;
+        auto [pd, rd] = plan_one(c, rq, d.decode, 1, c_dec);
+        auto [pp, rp] = plan_one(c, rq, d.prefill, 1, std::max(1.0, d.prefill_batch));
+        out.decode_point = pd;
+        out.prefill_point = pp;
+        out.decode_plan = std::move(rd);
+        if (!pd.fits()) {
+            out.reason = "decode pool: " + describe_rejection(pd, out.decode_plan);
+            return out;
+        }
+        if (!pp.fits()) {
+            out.reason = "prefill pool: " + describe_rejection(pp, rp);
+            return out;
+        }
+        double dec_per_token = d.decode.pp * pd.decode_step_s;
+        if (rq.speculative) {
+            auto [ps, rs] = plan_one(c, rq, d.decode, 1, c_dec * (rq.speculative->draft_tokens + 1));
+            if (ps.fits()) dec_per_token = d.decode.pp * ps.decode_step_s / tok_per_step;
+        }
+        // KV transfer: the prompt's cache, split over the prefill worker's GPUs, at the link rate.
+        const auto kv_dtype = rq.kv_cache.value_or(c.quant.kv_cache);
+        const double kv_bytes = kv_bytes_for_context(c, rq.isl, kv_dtype);
+        double bw = d.kv_transfer_bytes_per_s.value_or(0.0);
+        if (!(bw > 0)) {
+            bw = link_bandwidth_bytes_per_s(rq.gpu, rq.gpu.default_link());
+            out.notes.push_back("KV transfer priced at the GPU's scale-up link (" + rq.gpu.id +
+                                "); pass a network rate for pools on different nodes");
+        }
+        out.kv_transfer_s = (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0;
+        const double t_pre = prefill_s_per_token(pp);
+        out.features.tpot = {dec_per_token, 0.0, layers / tok_per_step, moe_layers / tok_per_step, c_dec / tok_per_step, 1.0};
+        out.features.ttft = {pp.ttft_prefill_s, closed_loop_queue_s(rq.concurrency / d.prefill_workers, rq.isl, t_pre, 0.0),
+                             out.kv_transfer_s, pd.decode_step_s, 1.0};
+        // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
+        const double req_per_s_per_decode = (c_dec / (dec_per_token)) / rq.osl;
+        out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;
+    }
+    const auto [tpot, ttft] = apply_efficiency(out.features, e);
+    const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
+    out.fits = true;
+    out.tpot_s = tpot;
+    out.ttft_s = ttft;
+    out.roof_tpot_s = rtpot;
+    out.roof_ttft_s = rttft;
+    // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
+    const double request_s = ttft + (rq.osl - 1) * tpot;
+    out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;
+    out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
+    out.tokens_per_s_per_user = 1.0 / tpot;
+    return out;
+}
+
+}  // namespace roofline

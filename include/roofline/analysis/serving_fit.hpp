@@ -1,0 +1,238 @@
+#pragma once
+// Fitting serving efficiencies to measured runs, and judging predictions against them.
+//
+// A prediction is a linear combination of the estimate's terms (models/serving_terms.hpp) with
+// non-negative coefficients. `fit_efficiency` chooses the coefficients that minimise the summed
+// absolute relative error sum_i |x_i . a / y_i - 1| over runs i by iteratively reweighted least
+// squares; each round is a weighted linear least-squares problem in a, made non-negative by
+// trying every subset of terms (2^6 for TPOT, 2^5 for TTFT) and keeping the best subset whose
+// solution is >= 0 (exact NNLS at this size).
+//
+// Held-out evaluation (`leave_one_model_out`): for each model, the coefficients are fitted on
+// the runs of every other model and applied to its runs, so no published error uses a run's
+// own model in its fit. Groups have levels ("agg/trtllm": mode, then backend): a run takes the
+// fit of its longest level with at least `min_group_runs` runs left after holding out (else
+// the mode's fit over every backend).
+
+#include <algorithm>  // std::sort, std::nth_element
+#include <array>      // std::array
+#include <cmath>      // std::abs, std::isfinite
+#include <cstddef>    // std::size_t
+#include <limits>     // std::numeric_limits
+#include <map>        // std::map
+#include <string>     // std::string
+#include <vector>     // std::vector
+
+#include "roofline/analysis/estimate.hpp"
+
+namespace roofline {
+
+/// One run with its estimate's terms and what was measured.
+struct fit_sample {
+    serving_features features;
+    double tpot_s = 0, ttft_s = 0;  ///< measured
+    std::string group;              ///< fit group, levels by '/': "agg/trtllm/h200_sxm"
+    std::string model;              ///< the held-out unit
+};
+
+namespace detail::fit {
+
+/// Solves the n x n system `a x = b` in place by Gaussian elimination with partial pivoting;
+/// false when singular.
+template <std::size_t N>
+bool solve(std::array<std::array<double, N>, N>& a, std::array<double, N>& b, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        std::size_t piv = i;
+        for (std::size_t r = i + 1; r < n; ++r)
+            if (std::abs(a[r][i]) > std::abs(a[piv][i])) piv = r;
+        if (!(std::abs(a[piv][i]) > 1e-300)) return false;
+        std::swap(a[i], a[piv]);
+        std::swap(b[i], b[piv]);
+        for (std::size_t r = i + 1; r < n; ++r) {
+            const double f = a[r][i] / a[i][i];
+            for (std::size_t c = i; c < n; ++c) a[r][c] -= f * a[i][c];
+            b[r] -= f * b[i];
+        }
+    }
+    for (std::size_t i = n; i-- > 0;) {
+        for (std::size_t c = i + 1; c < n; ++c) b[i] -= a[i][c] * b[c];
+        b[i] /= a[i][i];
+    }
+    return true;
+}
+
+}  // namespace detail::fit
+
+/// Non-negative coefficients minimising sum_i w_i (x_i . a / y_i - 1)^2 (exact, by subsets; w
+/// empty: all 1). Rows with a non-finite term or y <= 0 are skipped. All zeros when nothing fits.
+template <std::size_t N>
+std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<double, N>>& x, const std::vector<double>& y,
+                                               const std::vector<double>& w = {}) {
+    // Normal equations of z_i = x_i / y_i against 1: G = sum z z^T, h = sum z, residual
+    // sum (z.a - 1)^2 = a^T G a - 2 h.a + n.
+    std::array<std::array<double, N>, N> G{};
+    std::array<double, N> h{};
+    double n = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (!(y[i] > 0)) continue;
+        bool ok = true;
+        for (double v : x[i]) ok = ok && std::isfinite(v);
+        if (!ok) continue;
+        const double wi = w.empty() ? 1.0 : w[i];
+        std::array<double, N> z;
+        for (std::size_t j = 0; j < N; ++j) z[j] = x[i][j] / y[i];
+        for (std::size_t j = 0; j < N; ++j) {
+            h[j] += wi * z[j];
+            for (std::size_t k = 0; k < N; ++k) G[j][k] += wi * z[j] * z[k];
+        }
+        n += wi;
+    }
+    std::array<double, N> best{};
+    double best_res = n;  // a = 0
+    for (unsigned mask = 1; mask < (1u << N); ++mask) {
+        std::array<std::size_t, N> idx{};
+        std::size_t m = 0;
+        for (std::size_t j = 0; j < N; ++j)
+            if (mask & (1u << j)) idx[m++] = j;
+        std::array<std::array<double, N>, N> A{};
+        std::array<double, N> b{};
+        for (std::size_t r = 0; r < m; ++r) {
+            b[r] = h[idx[r]];
+            for (std::size_t c = 0; c < m; ++c) A[r][c] = G[idx[r]][idx[c]];
+            A[r][r] *= 1.0 + 1e-12;  // a whisker of ridge for terms that are nearly collinear
+        }
+        if (!detail::fit::solve(A, b, m)) continue;
+        bool nonneg = true;
+        for (std::size_t r = 0; r < m; ++r) nonneg = nonneg && b[r] >= 0 && std::isfinite(b[r]);
+        if (!nonneg) continue;
+        std::array<double, N> a{};
+        for (std::size_t r = 0; r < m; ++r) a[idx[r]] = b[r];
+        double res = n;
+        for (std::size_t j = 0; j < N; ++j) {
+            res -= 2 * h[j] * a[j];
+            for (std::size_t k = 0; k < N; ++k) res += a[j] * G[j][k] * a[k];
+        }
+        if (res < best_res) {
+            best_res = res;
+            best = a;
+        }
+    }
+    return best;
+}
+
+/// Non-negative coefficients minimising sum_i |x_i . a / y_i - 1| (the median relative error's
+/// objective, less swayed by a few runs the terms cannot explain than squares are): iteratively
+/// reweighted least squares, 8 rounds of weights 1 / max(|relative error|, 2%).
+template <std::size_t N>
+std::array<double, N> fit_nonnegative_relative_l1(const std::vector<std::array<double, N>>& x, const std::vector<double>& y) {
+    std::vector<double> w(y.size(), 1.0);
+    std::array<double, N> a = fit_nonnegative_relative(x, y);
+    for (int round = 0; round < 8; ++round) {
+        for (std::size_t i = 0; i < y.size(); ++i) {
+            double p = 0;
+            for (std::size_t j = 0; j < N; ++j) p += a[j] * x[i][j];
+            const double e = y[i] > 0 ? std::abs(p / y[i] - 1.0) : 1.0;
+            w[i] = 1.0 / std::max(std::isfinite(e) ? e : 1.0, 0.02);
+        }
+        a = fit_nonnegative_relative(x, y, w);
+    }
+    return a;
+}
+
+/// Coefficients for TPOT and TTFT fitted to `samples` (all of them, L1 on relative error),
+/// `source` naming the fit.
+inline serving_efficiency fit_efficiency(const std::vector<const fit_sample*>& samples, const std::string& source) {
+    std::vector<std::array<double, serving_features::tpot_terms>> xt;
+    std::vector<std::array<double, serving_features::ttft_terms>> xf;
+    std::vector<double> yt, yf;
+    for (const auto* s : samples) {
+        xt.push_back(s->features.tpot);
+        yt.push_back(s->tpot_s);
+        xf.push_back(s->features.ttft);
+        yf.push_back(s->ttft_s);
+    }
+    serving_efficiency e;
+    e.tpot = fit_nonnegative_relative_l1(xt, yt);
+    e.ttft = fit_nonnegative_relative_l1(xf, yf);
+    e.source = source;
+    return e;
+}
+
+/// Runs a group needs, after holding a model out, for its own fit (else its parent's).
+inline constexpr std::size_t min_group_runs = 30;
+
+/// The group and its parents, longest first: "agg/trtllm/h200_sxm", "agg/trtllm", "agg".
+inline std::vector<std::string> group_levels(const std::string& group) {
+    std::vector<std::string> out;
+    for (std::string g = group; !g.empty();) {
+        out.push_back(g);
+        const auto slash = g.find_last_of('/');
+        if (slash == std::string::npos) break;
+        g.resize(slash);
+    }
+    return out;
+}
+
+/// Fits one efficiency per group of `samples` and per parent group (the top level always; the
+/// others with at least `min_group_runs` runs), skipping samples of model `held_out` ("" holds
+/// out nothing).
+inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fit_sample>& samples,
+                                                            const std::string& held_out = {}) {
+    std::map<std::string, std::vector<const fit_sample*>> by;
+    for (const auto& s : samples) {
+        if (!held_out.empty() && s.model == held_out) continue;
+        for (const auto& g : group_levels(s.group)) by[g].push_back(&s);
+    }
+    std::map<std::string, serving_efficiency> out;
+    for (const auto& [key, list] : by)
+        if (list.size() >= min_group_runs || key.find('/') == std::string::npos) out[key] = fit_efficiency(list, key);
+    return out;
+}
+
+/// The efficiency of the longest level of `group` in `table`, else the roof.
+inline const serving_efficiency& efficiency_for(const std::map<std::string, serving_efficiency>& table,
+                                                const std::string& group) {
+    static const serving_efficiency roof = roof_efficiency();
+    for (const auto& g : group_levels(group))
+        if (auto it = table.find(g); it != table.end()) return it->second;
+    return roof;
+}
+
+/// Predicted (TPOT, TTFT) of every sample with each model held out of the fit.
+inline std::vector<std::pair<double, double>> leave_one_model_out(const std::vector<fit_sample>& samples) {
+    std::vector<std::pair<double, double>> pred(samples.size());
+    std::map<std::string, std::vector<std::size_t>> by_model;
+    for (std::size_t i = 0; i < samples.size(); ++i) by_model[samples[i].model].push_back(i);
+    for (const auto& [model, rows] : by_model) {
+        const auto table = fit_groups(samples, model);
+        for (std::size_t i : rows) pred[i] = apply_efficiency(samples[i].features, efficiency_for(table, samples[i].group));
+    }
+    return pred;
+}
+
+/// Median and 90th percentile of |error| (fractions), over finite values.
+struct error_summary {
+    std::size_t runs = 0;
+    double median = std::numeric_limits<double>::quiet_NaN();
+    double p90 = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Summary of |predicted / measured - 1| (nearest-rank percentiles).
+inline error_summary summarize_errors(std::vector<double> abs_errors) {
+    error_summary s;
+    abs_errors.erase(std::remove_if(abs_errors.begin(), abs_errors.end(), [](double v) { return !std::isfinite(v); }),
+                     abs_errors.end());
+    s.runs = abs_errors.size();
+    if (abs_errors.empty()) return s;
+    std::sort(abs_errors.begin(), abs_errors.end());
+    const auto rank = [&](double q) {
+        const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(abs_errors.size())));
+        return abs_errors[std::min(abs_errors.size() - 1, k > 0 ? k - 1 : 0)];
+    };
+    s.median = abs_errors.size() % 2 ? abs_errors[abs_errors.size() / 2]
+                                     : 0.5 * (abs_errors[abs_errors.size() / 2 - 1] + abs_errors[abs_errors.size() / 2]);
+    s.p90 = rank(0.9);
+    return s;
+}
+
+}  // namespace roofline

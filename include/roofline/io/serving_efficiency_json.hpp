@@ -1,0 +1,64 @@
+#pragma once
+// The serving efficiency table (data/serving/aiconfigurator_fit.json): per "backend/mode" group
+// the coefficients of the estimate's TPOT and TTFT terms (analysis/estimate.hpp), fitted to
+// measured runs by `roofline estimate --from-csv FILE --fit-out TABLE` (analysis/serving_fit.hpp).
+//
+//   {"made_by": "...", "tpot_terms": [...], "ttft_terms": [...],
+//    "groups": {"trtllm/agg": {"tpot": [5 numbers], "ttft": [4 numbers], "runs": N}, ...}}
+
+#include <fstream>  // std::ofstream
+#include <map>      // std::map
+#include <string>   // std::string
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/core/error.hpp"
+#include "roofline/io/hf_config.hpp"
+#include "roofline/models/serving_terms.hpp"
+
+namespace roofline {
+
+/// Reads a table. Throws `parse_error` naming the file and the group for a missing or
+/// wrong-length coefficient list, and for a file that is not such a table.
+inline std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path) {
+    const auto j = detail::hf::read_json_file(path);
+    if (!j.is_object() || !j.contains("groups") || !j["groups"].is_object())
+        throw parse_error(path, "", "groups", "not a serving efficiency table (no \"groups\" object)");
+    std::map<std::string, serving_efficiency> out;
+    for (const auto& [key, g] : j["groups"].items()) {
+        serving_efficiency e;
+        e.source = path + " " + key;
+        const auto read = [&](const char* name, auto& arr) {
+            if (!g.contains(name) || !g[name].is_array() || g[name].size() != arr.size())
+                throw parse_error(path, "groups." + key, name, "expected " + std::to_string(arr.size()) + " numbers");
+            for (std::size_t i = 0; i < arr.size(); ++i) {
+                if (!g[name][i].is_number() || !(g[name][i].template get<double>() >= 0))
+                    throw parse_error(path, "groups." + key, name, "coefficients must be numbers >= 0");
+                arr[i] = g[name][i].template get<double>();
+            }
+        };
+        read("tpot", e.tpot);
+        read("ttft", e.ttft);
+        out[key] = e;
+    }
+    return out;
+}
+
+/// Writes `table` with `made_by` (the command that made it) and the runs per group.
+inline void write_serving_efficiency(const std::string& path, const std::map<std::string, serving_efficiency>& table,
+                                     const std::map<std::string, std::size_t>& runs, const std::string& made_by) {
+    nlohmann::json j;
+    j["made_by"] = made_by;
+    j["tpot_terms"] = tpot_term_names;
+    j["ttft_terms"] = ttft_term_names;
+    j["groups"] = nlohmann::json::object();
+    for (const auto& [key, e] : table) {
+        auto it = runs.find(key);
+        j["groups"][key] = {{"tpot", e.tpot}, {"ttft", e.ttft}, {"runs", it == runs.end() ? 0 : it->second}};
+    }
+    std::ofstream f(path);
+    if (!f) throw usage_error("cannot write " + path);
+    f << j.dump(1) << "\n";
+}
+
+}  // namespace roofline

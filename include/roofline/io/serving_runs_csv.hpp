@@ -1,0 +1,161 @@
+#pragma once
+// Measured serving runs in aiconfigurator's silicon CSV columns (the file NVIDIA publishes with
+// aiconfigurator, ../shared/samples/aiconfigurator/silicon_sample.csv): one row per run of a
+// model on a system with a backend, aggregated or disaggregated, with its layout, lengths and
+// the measured TTFT and TPOT in milliseconds. Users can write their own runs in these columns.
+//
+// Columns read (by name; others are ignored): id, backend, model_path, system, precision, mode
+// (agg | disagg), isl, osl, gemm_quant_mode, moe_quant_mode, batch_size, tp_size, pp_size,
+// attention_dp_size, moe_tp_size, moe_ep_size, prefill_/decode_ {batch_size, num_workers,
+// tp_size, pp_size, attention_dp_size, moe_tp_size, moe_ep_size}, silicon_ttft_ms,
+// silicon_tpot_ms; concurrency from a `concurrency` column, else `silicon_concurrency=N` in
+// silicon_data_source, else `_cN_` in the id, else batch size x attention DP (x decode workers).
+// Layout semantics (aiconfigurator): tp_size is the attention TP of one attention-DP rank, the
+// instance spans tp x dp x pp GPUs and the MoE runs moe_tp x moe_ep = tp x dp.
+
+#include <cctype>    // std::isdigit
+#include <cmath>     // std::isfinite, std::floor
+#include <optional>  // std::optional
+#include <string>    // std::string
+#include <unordered_map>  // std::unordered_map
+#include <vector>    // std::vector
+
+#include "roofline/core/error.hpp"
+#include "roofline/io/csv.hpp"
+#include "roofline/io/input.hpp"
+#include "roofline/models/transformer.hpp"
+
+namespace roofline {
+
+/// The layout columns of one pool (aggregated: the instance).
+struct measured_layout {
+    int tp = 1, pp = 1, dp = 1, moe_tp = 1, moe_ep = 1;
+    double batch = 0;  ///< batch_size column (0: absent); per attention-DP rank (aggregated)
+    int workers = 0;   ///< num_workers column (0: absent)
+    /// As the planner names it: {tp, ep, dp, pp}, the MoE TP implied (tp dp / ep).
+    parallel_layout parallel() const { return {tp, moe_ep, dp, pp}; }
+};
+
+/// One measured run.
+struct measured_serving_run {
+    std::size_t line = 0;  ///< 1-based line in the file
+    std::string id, backend, model_path, system, precision, mode, gemm_quant, moe_quant;
+    double isl = 0, osl = 0, concurrency = 0;
+    bool disaggregated = false;
+    measured_layout agg, prefill, decode;
+    double ttft_s = 0, tpot_s = 0;  ///< measured
+};
+
+namespace detail::serving_csv {
+
+inline std::optional<double> number(const std::string& s) {
+    if (s.empty()) return std::nullopt;
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(s, &used);
+    } catch (...) {
+        return std::nullopt;
+    }
+    if (used != s.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+/// Concurrency written in the source text ("silicon_concurrency=128") or in the id ("_c128_").
+inline std::optional<double> concurrency_in_text(const std::string& source, const std::string& id) {
+    const std::string key = "silicon_concurrency=";
+    if (auto at = source.find(key); at != std::string::npos) {
+        std::size_t end = at + key.size();
+        while (end < source.size() && std::isdigit(static_cast<unsigned char>(source[end]))) ++end;
+        if (auto v = number(source.substr(at + key.size(), end - at - key.size()))) return v;
+    }
+    for (std::size_t at = id.find("_c"); at != std::string::npos; at = id.find("_c", at + 1)) {
+        std::size_t end = at + 2;
+        while (end < id.size() && std::isdigit(static_cast<unsigned char>(id[end]))) ++end;
+        if (end > at + 2 && (end == id.size() || id[end] == '_')) return number(id.substr(at + 2, end - at - 2));
+    }
+    return std::nullopt;
+}
+
+}  // namespace detail::serving_csv
+
+/// Reads every run of `path`. Throws `parse_error` naming the file, line and column for a
+/// missing column, an unreadable number or a mode other than agg/disagg; a degree of 0 or an
+/// empty cell reads as 1 (aiconfigurator writes 0 for "not used").
+inline std::vector<measured_serving_run> read_serving_runs(const std::string& path) {
+    using detail::serving_csv::number;
+    io::input_file in(path);
+    io::csv_reader reader(in);
+    std::vector<std::string> fields, header;
+    std::string raw;
+    if (!reader.next(header, raw)) throw parse_error(path, "line 1", "", "empty file: no header");
+    std::unordered_map<std::string, std::size_t> col;
+    for (std::size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+    for (const char* need : {"model_path", "system", "backend", "mode", "isl", "osl", "silicon_ttft_ms", "silicon_tpot_ms"})
+        if (!col.count(need))
+            throw parse_error(path, "line 1", need, "missing column (not an aiconfigurator silicon CSV?)");
+    std::vector<measured_serving_run> out;
+    while (reader.next(fields, raw)) {
+        if (fields.size() == 1 && fields[0].empty()) continue;
+        const std::string place = reader.place();
+        const auto text = [&](const std::string& name) -> std::string {
+            auto it = col.find(name);
+            return it == col.end() || it->second >= fields.size() ? std::string() : fields[it->second];
+        };
+        const auto need_number = [&](const std::string& name) {
+            auto v = number(text(name));
+            if (!v || !(*v > 0)) throw parse_error(path, place, name, "\"" + text(name) + "\" is not a positive number");
+            return *v;
+        };
+        const auto degree = [&](const std::string& name) {
+            const std::string t = text(name);
+            auto v = number(t);
+            if (!t.empty() && (!v || *v < 0 || *v != std::floor(*v) || *v > 100000))
+                throw parse_error(path, place, name, "\"" + t + "\" is not a whole number of GPUs");
+            return v && *v >= 1 ? static_cast<int>(*v) : 1;
+        };
+        const auto layout = [&](const std::string& prefix, const std::string& batch_col) {
+            measured_layout l;
+            l.tp = degree(prefix + "tp_size");
+            l.pp = degree(prefix + "pp_size");
+            l.dp = degree(prefix + "attention_dp_size");
+            l.moe_tp = degree(prefix + "moe_tp_size");
+            l.moe_ep = degree(prefix + "moe_ep_size");
+            l.batch = number(text(batch_col)).value_or(0.0);
+            l.workers = prefix.empty() ? 0 : static_cast<int>(number(text(prefix + "num_workers")).value_or(0.0));
+            return l;
+        };
+        measured_serving_run r;
+        r.line = reader.line_number();
+        r.id = text("id");
+        r.backend = text("backend");
+        r.model_path = text("model_path");
+        r.system = text("system");
+        r.precision = text("precision");
+        r.mode = text("mode");
+        r.gemm_quant = text("gemm_quant_mode");
+        r.moe_quant = text("moe_quant_mode");
+        if (r.mode != "agg" && r.mode != "disagg")
+            throw parse_error(path, place, "mode", "\"" + r.mode + "\" is neither agg nor disagg");
+        r.disaggregated = r.mode == "disagg";
+        r.isl = need_number("isl");
+        r.osl = need_number("osl");
+        r.ttft_s = need_number("silicon_ttft_ms") * 1e-3;
+        r.tpot_s = need_number("silicon_tpot_ms") * 1e-3;
+        r.agg = layout("", "batch_size");
+        r.prefill = layout("prefill_", "prefill_batch_size");
+        r.decode = layout("decode_", "decode_batch_size");
+        if (auto c = number(text("concurrency")); c && *c >= 1) r.concurrency = *c;
+        else if (auto t = detail::serving_csv::concurrency_in_text(text("silicon_data_source"), r.id)) r.concurrency = *t;
+        else if (!r.disaggregated && r.agg.batch >= 1) r.concurrency = r.agg.batch * r.agg.dp;
+        else if (r.disaggregated && r.decode.batch >= 1)
+            r.concurrency = r.decode.batch * r.decode.dp * std::max(1, r.decode.workers);
+        if (!(r.concurrency >= 1))
+            throw parse_error(path, place, "concurrency", "no concurrency: no concurrency column, silicon_concurrency= "
+                              "in silicon_data_source, _cN_ in the id, or batch size");
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+}  // namespace roofline

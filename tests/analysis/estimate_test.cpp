@@ -1,0 +1,244 @@
+// Tests of analysis/estimate.hpp, analysis/serving_fit.hpp, io/serving_runs_csv.hpp and the
+// steady-state stages they add (steady_state.hpp): layouts named apart, one estimate against the
+// planner's point, attention-DP prefill chunks, closed-loop TTFT queueing, the speed of light
+// without a power cap, speculative decoding, disaggregated pools, the non-negative fit, the
+// error summary, and a hand-checked row of the measured CSV.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "roofline/analysis/estimate.hpp"
+#include "roofline/analysis/serving_fit.hpp"
+#include "roofline/core/catalog.hpp"
+#include "roofline/io/hf_config.hpp"
+#include "roofline/io/quant_option.hpp"
+#include "roofline/io/serving_runs_csv.hpp"
+#include "test_support.hpp"
+
+using namespace roofline;
+using roofline::test::have_sample;
+using roofline::test::shared_sample;
+
+namespace {
+
+/// Llama-3.1-8B-shaped (published architecture), bf16.
+model_config llama8b() {
+    model_config c;
+    c.name = "llama8b";
+    c.hidden_size = 4096;
+    c.num_layers = 32;
+    c.num_attention_heads = 32;
+    c.num_kv_heads = 8;
+    c.head_dim = 128;
+    c.intermediate_size = 14336;
+    c.vocab_size = 128256;
+    return c;
+}
+
+estimate_request h200_request(double conc) {
+    estimate_request rq;
+    rq.gpu = gpus::h200_sxm();
+    rq.isl = 1024;
+    rq.osl = 1024;
+    rq.concurrency = conc;
+    rq.power_limit = false;
+    return rq;
+}
+
+}  // namespace
+
+TEST_CASE("layouts: attention and MoE named apart") {
+    CHECK(describe_layout({8, 1, 1, 1}, false) == "TP8");
+    CHECK(describe_layout({1, 2, 8, 1}, true) == "attention TP1 DP8, MoE TP4 x EP2");
+    CHECK(describe_layout({8, 8, 1, 2}, true) == "attention TP8, MoE TP1 x EP8 PP2");
+}
+
+TEST_CASE("attention DP: each rank prefills its own chunk (two 4,000-token prompts per rank, not per instance)") {
+    const auto one = steady_prefill_chunk(4000, 16, 8192);
+    CHECK(one.group.count == doctest::Approx(2.048));  // 8192 / 4000 prompts in one instance-wide chunk
+    const auto dp = dp_prefill_chunk(4000, 16, 8192, 8);
+    // 16 requests over 8 ranks: 2 per rank, 8,000 tokens each, 8 ranks: 16 prompts, 64,000 tokens.
+    CHECK(dp.group.count == doctest::Approx(16));
+    CHECK(dp.group.new_tokens == doctest::Approx(4000));
+    CHECK(dp.tokens == doctest::Approx(64000));
+    CHECK(dp_prefill_chunk(4000, 16, 8192, 1).tokens == doctest::Approx(one.tokens));
+}
+
+TEST_CASE("closed-loop TTFT queue: half the other prompts of the wave ahead, plus half a step") {
+    // 5 requests: 2 prompts ahead on average, 1,000 tokens each at 10 us per token = 20 ms, + 5 ms.
+    CHECK(closed_loop_queue_s(5, 1000, 1e-5, 0.010) == doctest::Approx(0.025));
+    CHECK(closed_loop_queue_s(1, 1000, 1e-5, 0.0) == 0.0);
+}
+
+TEST_CASE("one estimate: the roof TPOT is the planner's point, TTFT adds the queue, rates follow") {
+    const auto c = llama8b();
+    auto rq = h200_request(64);
+    const auto r = estimate_serving(c, rq);
+    REQUIRE(r.fits);
+    const auto& p = r.decode_point;
+    CHECK(r.tpot_s == doctest::Approx(p.tpot_s));
+    const double t_pre = p.prefill_step_s / p.prefill_tokens;
+    CHECK(p.ttft_s == doctest::Approx(p.ttft_prefill_s + 63.0 / 2 * 1024 * t_pre + 0.5 * p.decode_step_s));
+    CHECK(r.ttft_s == doctest::Approx(p.ttft_s));
+    CHECK(r.tokens_per_s_per_user == doctest::Approx(1 / r.tpot_s));
+    // Closed loop: 64 requests of TTFT + 1,023 TPOT each, 2,048 tokens per request, 1 GPU.
+    CHECK(r.tokens_per_s_per_gpu == doctest::Approx(64 * 2048 / (r.ttft_s + 1023 * r.tpot_s)));
+    CHECK(r.memory_headroom == doctest::Approx(0.1));
+    CHECK(r.gpus == 1);
+}
+
+TEST_CASE("fixed costs: a fitted per-layer cost raises small-batch TPOT far more than large-batch") {
+    const auto c = llama8b();
+    serving_efficiency e;
+    e.tpot = {1, 1, 20e-6, 0, 0, 0};  // 20 us per layer per step
+    const auto small = estimate_serving(c, h200_request(1), e), big = estimate_serving(c, h200_request(256), e);
+    REQUIRE(small.fits);
+    REQUIRE(big.fits);
+    CHECK(small.tpot_s - small.roof_tpot_s == doctest::Approx(32 * 20e-6));
+    CHECK((small.tpot_s / small.roof_tpot_s) > (big.tpot_s / big.roof_tpot_s));
+}
+
+TEST_CASE("the speed of light applies no power cap") {
+    const auto c = llama8b();
+    auto rq = h200_request(512);
+    rq.power_limit = true;
+    rq.speed_of_light = true;
+    const auto sol = estimate_serving(c, rq);
+    REQUIRE(sol.fits);
+    CHECK_FALSE(sol.decode_point.power_capped);
+    CHECK(std::isnan(sol.decode_point.power_w));
+    rq.speed_of_light = false;
+    const auto mod = estimate_serving(c, rq);
+    CHECK(std::isfinite(mod.decode_point.power_w));  // H200: power coefficients known
+}
+
+TEST_CASE("speculative decoding: tokens per step, and a lower TPOT at small batch") {
+    speculative_decoding s{2, 0.5};
+    CHECK(s.tokens_per_step() == doctest::Approx(1.75));  // 1 + 0.5 + 0.25
+    const auto c = llama8b();
+    auto rq = h200_request(1);
+    const auto plain = estimate_serving(c, rq);
+    rq.speculative = speculative_decoding{3, 0.8};
+    const auto spec = estimate_serving(c, rq);
+    REQUIRE(spec.fits);
+    // Memory-bound at batch 1: verifying 4 tokens costs about one step, emitting 2.95 tokens.
+    CHECK(spec.features.tpot[0] < plain.features.tpot[0] / 2);
+}
+
+TEST_CASE("disaggregated pools: TPOT without prefill interference, KV transfer in TTFT, worker balance") {
+    const auto c = llama8b();
+    auto rq = h200_request(64);
+    disaggregated_pools d;
+    d.prefill = {1, 1, 1, 1};
+    d.decode = {1, 1, 1, 1};
+    d.prefill_workers = 1;
+    d.decode_workers = 2;
+    d.kv_transfer_bytes_per_s = 50e9;
+    rq.disaggregated = d;
+    const auto r = estimate_serving(c, rq);
+    REQUIRE(r.fits);
+    CHECK(r.gpus == 3);
+    CHECK(r.features.tpot[1] == 0.0);
+    CHECK(r.tpot_s == doctest::Approx(r.decode_point.decode_step_s));
+    // KV of 1,024 tokens: 32 layers x 2 x 8 heads x 128 x 2 B = 131,072 B per token.
+    CHECK(r.kv_transfer_s == doctest::Approx(1024 * 131072.0 / 50e9));
+    CHECK(r.balanced_prefill_per_decode > 0);
+}
+
+TEST_CASE("fit: exact coefficients recovered, negative ones left out") {
+    std::vector<std::array<double, 3>> x;
+    std::vector<double> y;
+    for (int i = 1; i <= 20; ++i) {
+        x.push_back({double(i), double(i % 7), 1.0});
+        y.push_back(2.0 * i + 0.5);  // y = 2 x0 + 0.5: x1 has no part in it
+    }
+    const auto a = fit_nonnegative_relative(x, y);
+    CHECK(a[0] == doctest::Approx(2.0));
+    CHECK(a[1] == doctest::Approx(0.0).epsilon(1e-9));
+    CHECK(a[2] == doctest::Approx(0.5));
+    // y = x0 - x1 would need a negative coefficient on x1: it stays at 0.
+    std::vector<double> y2;
+    for (const auto& r : x) y2.push_back(r[0] + 10 - 0.1 * r[1]);
+    for (double v : fit_nonnegative_relative(x, y2)) CHECK(v >= 0);
+}
+
+TEST_CASE("L1 fit: one wild run moves the fit less than squares do") {
+    std::vector<std::array<double, 1>> x;
+    std::vector<double> y;
+    for (int i = 1; i <= 20; ++i) {
+        x.push_back({double(i)});
+        y.push_back(2.0 * i);
+    }
+    y[19] = 400;  // one run 10x off
+    CHECK(fit_nonnegative_relative_l1(x, y)[0] == doctest::Approx(2.0).epsilon(0.01));
+    CHECK(fit_nonnegative_relative(x, y)[0] > 2.01);
+}
+
+TEST_CASE("error summary: median and nearest-rank p90") {
+    const auto s = summarize_errors({0.1, 0.5, 0.2, 0.4, 0.3, NAN, 0.6, 0.7, 0.8, 0.9, 1.0});
+    CHECK(s.runs == 10);
+    CHECK(s.median == doctest::Approx(0.55));
+    CHECK(s.p90 == doctest::Approx(0.9));
+}
+
+TEST_CASE("serving runs CSV: columns by name, concurrency from the source text, errors name the field") {
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto path = (dir / "roofline_serving_runs_test.csv").string();
+    {
+        std::ofstream f(path);
+        f << "id,silicon_data_source,backend,model_path,system,precision,mode,isl,osl,batch_size,tp_size,pp_size,"
+             "attention_dp_size,moe_tp_size,moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,"
+             "silicon_ttft_ms,silicon_tpot_ms\n"
+             "a_c64_x,x; silicon_concurrency=128,vllm,m/M,h200_sxm,fp8,agg,1024,512,64,1,1,2,1,2,,,,100,20\n"
+             "b_c12_y,,trtllm,m/M,b200_sxm,fp4,disagg,8192,1024,,,,,,,3,4,8,900,7.5\n";
+    }
+    const auto runs = read_serving_runs(path);
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].concurrency == 128);
+    CHECK(runs[0].agg.parallel().dp == 2);
+    CHECK(runs[0].agg.parallel().ep == 2);
+    CHECK(runs[0].tpot_s == doctest::Approx(0.020));
+    CHECK(runs[1].disaggregated);
+    CHECK(runs[1].concurrency == 12);  // from the id
+    CHECK(runs[1].decode.workers == 4);
+    CHECK(runs[1].decode.tp == 8);
+    {
+        std::ofstream f(path);
+        f << "model_path,system,backend,mode,isl,osl,silicon_ttft_ms,silicon_tpot_ms,batch_size\n"
+             "m/M,h200_sxm,vllm,both,1024,512,1,1,4\n";
+    }
+    CHECK_THROWS_WITH_AS(read_serving_runs(path), doctest::Contains("mode"), parse_error);
+    {
+        std::ofstream f(path);
+        f << "model_path,system\nm/M,h200_sxm\n";
+    }
+    CHECK_THROWS_WITH_AS(read_serving_runs(path), doctest::Contains("missing column"), parse_error);
+    std::remove(path.c_str());
+}
+
+TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1024 at 4 in flight") {
+    const auto cfg = shared_sample("model_configs/meta-llama--Meta-Llama-3.1-70B_config.json");
+    if (!have_sample(cfg)) return;
+    auto m = read_hf_config(cfg.string());
+    apply_quant_option(m, "fp8");
+    estimate_request rq;
+    rq.gpu = gpus::h200_sxm();
+    rq.isl = 1024;
+    rq.osl = 1024;
+    rq.concurrency = 4;
+    rq.layout = {4, 1, 1, 1};
+    rq.kv_cache = dtype::fp8_e4m3;
+    const auto r = estimate_serving(m, rq);
+    REQUIRE(r.fits);
+    // Decode at batch 4 is memory-bound: 70.6 B fp8 weights / 4 GPUs = 17.6 GB per GPU per step at
+    // the H200's achievable 4.3-4.8 TB/s: 3.7-4.1 ms, plus KV and launches; the issue's
+    // measurement of this shape is within 5% of the planner.
+    CHECK(r.decode_point.decode_step_s > 3.5e-3);
+    CHECK(r.decode_point.decode_step_s < 5.5e-3);
+    CHECK(r.decode_point.decode_bound == bound::memory);
+}

@@ -1,0 +1,24 @@
+# `roofline estimate`: one configuration (text, --json contract keys, --emit), bad input, and
+# --from-csv on a 100-run subset of the shared measured runs (estimate_csv_subset.cmake).
+set(_est_glm --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json --gpu b200
+    --isl 1024 --osl 1024 --tp 1 --dp 8 --ep 8 --concurrency 256)
+roofline_cli_test(estimate_glm5_text ARGS estimate ${_est_glm}
+    PASS "attention TP1 DP8, MoE TP1 x EP8 at 256 requests.*memory headroom assumed 10%.*TTFT [0-9.]+ ms +TPOT [0-9.]+ ms")
+roofline_cli_test(estimate_glm5_json ARGS estimate ${_est_glm} --json
+    PASS "\"tokens_per_s_per_gpu\": [0-9.e+]+,.*\"tokens_per_s_per_user\": [0-9.e+]+,.*\"tpot_s\": [0-9.e-]+,.*\"ttft_s\": [0-9.e-]+")
+roofline_cli_test(estimate_emit_sglang ARGS estimate ${_est_glm} --emit sglang
+    PASS "sglang.launch_server --model-path data/models/glm-5/config.json --tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8 --max-running-requests 256")
+roofline_cli_test(estimate_disagg ARGS estimate ${_est_glm} --disagg --prefill-layout 8,1,1,1 --prefill-workers 2
+    --decode-workers 1 PASS "prefill pool: attention TP8, MoE TP8 x EP1 x 2 workers.*balanced pools: [0-9.]+ prefill workers per decode worker")
+roofline_cli_test(estimate_bad_layout ARGS estimate ${_est_glm} --ep 3 EXIT 2)
+roofline_cli_test(estimate_missing ARGS estimate --model data/models/glm-5/config.json --gpu b200 EXIT 2)
+roofline_cli_test(estimate_bad_emit ARGS estimate ${_est_glm} --emit tgi EXIT 2)
+roofline_cli_test(estimate_csv_no_dir ARGS estimate --from-csv tests/cli/data/none.csv EXIT 2)
+get_filename_component(_samples "${PROJECT_SOURCE_DIR}/../shared/samples" ABSOLUTE)
+add_test(NAME cli_estimate_csv_subset
+         COMMAND ${CMAKE_COMMAND} -DROOFLINE=$<TARGET_FILE:roofline_cli>
+                 -DCSV=${_samples}/aiconfigurator/silicon_sample.csv
+                 -DDIR1=${_samples}/aiconfigurator/model_configs -DDIR2=${_samples}/model_configs
+                 -DSUBSET=${CMAKE_CURRENT_BINARY_DIR}/silicon_subset.csv
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/estimate_csv_subset.cmake)
+set_tests_properties(cli_estimate_csv_subset PROPERTIES LABELS cli TIMEOUT 300 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -1,0 +1,39 @@
+# `roofline estimate --from-csv` on a 100-run subset of the shared aiconfigurator CSV, generated
+# here at test time (every 52nd run, so every model and mode appears; never committed). Skips,
+# passing with a message, when ../shared/samples is absent. Checks the summary tables and that
+# the held-out errors are computed for both modes.
+if(NOT EXISTS "${CSV}")
+    message(STATUS "skipped: sample file absent: ${CSV}")
+    return()
+endif()
+file(STRINGS "${CSV}" lines)
+list(LENGTH lines n)
+list(GET lines 0 header)
+set(out "${header}\n")
+math(EXPR last "${n} - 1")
+set(kept 0)
+foreach(i RANGE 1 ${last} 52)
+    list(GET lines ${i} line)
+    string(APPEND out "${line}\n")
+    math(EXPR kept "${kept} + 1")
+endforeach()
+file(WRITE "${SUBSET}" "${out}")
+execute_process(COMMAND ${ROOFLINE} estimate --from-csv "${SUBSET}" --model-dir "${DIR1}" --model-dir "${DIR2}"
+                        --out "${SUBSET}.pred.csv"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "exit ${rc}\n${stdout}\n${stderr}")
+endif()
+foreach(want "roofline estimate --from-csv: ${kept} runs" "### Overall \\(held out\\)" "\\| agg \\| [0-9]+ \\| [0-9.]+% \\|"
+             "\\| disagg \\| [0-9]+ \\| [0-9.]+% \\|" "### Per \\(GPU, model\\)")
+    if(NOT stdout MATCHES "${want}")
+        message(FATAL_ERROR "missing \"${want}\" in:\n${stdout}")
+    endif()
+endforeach()
+file(STRINGS "${SUBSET}.pred.csv" pred)
+list(LENGTH pred np)
+math(EXPR want_rows "${kept} + 1")
+if(NOT np EQUAL want_rows)
+    message(FATAL_ERROR "predictions: ${np} lines, expected ${want_rows}")
+endif()
+message(STATUS "${kept} runs: ok")
