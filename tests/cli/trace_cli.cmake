@@ -87,3 +87,31 @@ if(EXISTS "${_trace_samples}/hta/trace_file_list/inference_rank_1.json.gz")
 endif()
 roofline_cli_test(trace_nonfinite_batch ARGS trace data/samples/h200/elementwise/trace.json.gz --gpu h200-sxm
     --model data/samples/h200-serving/config.json --batch inf EXIT 2)
+# Today's serving stacks (data/samples/h200-stacks/*/README.md states each answer).
+set(_stacks "${PROJECT_SOURCE_DIR}/data/samples/h200-stacks")
+if(EXISTS "${_stacks}/graph_decode_b8/trace.json.gz")
+    # Five cudaGraphLaunch replays are five steps, and --model prices five steps of work.
+    roofline_cli_test(trace_stacks_graph_steps ARGS trace "${_stacks}/graph_decode_b8/trace.json.gz"
+        --model "${_stacks}/graph_decode_b8/config.json" --batch 8 --context 2048 --json
+        PASS "\"step_detection\": {[^}]*\"source\": \"CUDA graph launches\",[^}]*\"count\": 5")
+    roofline_cli_test(trace_stacks_graph_memory ARGS trace "${_stacks}/graph_decode_b8/trace.json.gz"
+        --model "${_stacks}/graph_decode_b8/config.json" --batch 8 --context 2048
+        PASS "Steps +5 \\(CUDA graph launches\\).*Verdict: memory-bound")
+    roofline_cli_test(trace_stacks_nsys_graph_steps ARGS trace "${_stacks}/nsys-graph_decode_b8/cuda_gpu_trace.csv.gz" --gpu h200-sxm
+        PASS "Steps +5 \\(CUDA graph launches\\)")
+    roofline_cli_test(trace_stacks_piecewise_steps ARGS trace "${_stacks}/piecewise_decode/trace.json.gz"
+        PASS "Steps +5 \\(CUDA graph launches\\): 50 CUDA graph launches, 10 per step")
+    roofline_cli_test(trace_stacks_h2d_pinned ARGS trace "${_stacks}/h2d_pinned/trace.json.gz" --power "${_stacks}/h2d_pinned/nvidia_smi.csv.gz"
+        PASS "Verdict: communication-bound \\(PCIe host link\\)")
+    roofline_cli_test(trace_stacks_h2d_pageable ARGS trace "${_stacks}/h2d_pageable/trace.json.gz" --power "${_stacks}/h2d_pageable/nvidia_smi.csv.gz"
+        PASS "Verdict: latency-bound")
+    # The ncu report joined with the eager trace: every profiled kernel matched, GEMMs memory-bound.
+    roofline_cli_test(trace_stacks_ncu_join ARGS trace "${_stacks}/eager_decode_b8/trace.json.gz" --ncu "${_stacks}/ncu-eager_decode_b8/ncu_raw.csv.gz" --json
+        PASS "\"ncu_matched_kernels\": 108")
+    roofline_cli_test(trace_stacks_op_rows ARGS trace "${_stacks}/eager_decode_b8/trace.json.gz" --csv
+        PASS "\nop,aten::mm,gemm,")
+endif()
+if(EXISTS "${_trace_samples}/h200/h200_ncu_raw_5_kernels.csv.gz")
+    roofline_cli_test(trace_ncu_alone ARGS trace "${_trace_samples}/h200/h200_ncu_raw_5_kernels.csv.gz" --top 0
+        PASS "\\(ncu-csv\\).*Kernels \\(5 of 5 names\\)")
+endif()

@@ -77,7 +77,7 @@ TEST_CASE("the text report fits a 100-column terminal and says the verdict") {
     CHECK(lines > 20);
 }
 
-TEST_CASE("the CSV has one record per window, phase, kernel and step") {
+TEST_CASE("the CSV has one record per window, phase, kernel, op launch group and step") {
     const auto a = gemm_power();
     if (!a) return;
     std::ostringstream out;
@@ -89,8 +89,12 @@ TEST_CASE("the CSV has one record per window, phase, kernel and step") {
             0) == 0);
     std::size_t records = 0;
     for (char c : csv) records += c == '\n';
-    CHECK(records == 1 + 1 + 2 + 2 + 3);  // header, window, 2 phases, 2 kernels, 3 steps
+    // header, window, 2 phases, 2 kernels, 2 op groups (aten::mm with its 12 GEMMs, 12 memsets and
+    // the 3 sibling-priced GEMMs; the 3 memsets without an op), 3 steps
+    CHECK(records == 1 + 1 + 2 + 2 + 2 + 3);
     CHECK(csv.find("window,window,,30,") != std::string::npos);
+    CHECK(csv.find("\nop,aten::mm,gemm,27,") != std::string::npos);
+    CHECK(csv.find("[[16384,16384],[16384,16384],[16384,16384]]") != std::string::npos);
 }
 
 TEST_CASE("the chart draws the power-capped roof and the kernel; SVG and HTML are well-formed") {

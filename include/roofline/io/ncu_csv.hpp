@@ -16,6 +16,7 @@
 // the RTX 5090 sample confirms: 345.14 Gbyte/s x 6.75 us = 2.33 Mbyte), and `n/a` means the
 // metric does not exist on that GPU.
 
+#include <algorithm>         // std::min
 #include <array>             // std::array
 #include <cmath>             // std::isnan, std::isfinite
 #include <cstdint>           // std::uint32_t

@@ -25,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>  // std::max, std::min
 #include <cctype>  // std::isalnum
 #include <cmath>   // std::isfinite
 #include <nlohmann/json.hpp>
@@ -338,6 +339,7 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
                    {"span_s", a.window.span_s},
                    {"busy_s", a.window.busy_s},
                    {"busy_fraction", a.busy_fraction},
+                   {"idle_fraction", a.window.span_s > 0 ? std::max(0.0, a.window.span_s - a.window.busy_s) / a.window.span_s : 0.0},
                    {"idle_gaps", a.idle_gaps},
                    {"median_gap_s", num(a.median_gap_s)},
                    {"max_gap_s", num(a.max_gap_s)},
@@ -586,7 +588,9 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
     }
     // Verdict.
     o += fmt::format("\nVerdict: {}{}{}\n", a.window.bound_name(), a.window.result ? "-bound" : "",
-                     a.window.roof.empty() || a.window.roof == "collectives" ? "" : " (" + a.window.roof + ")");
+                     a.window.roof.empty() || a.window.roof == "collectives" || a.window.roof == a.window.bound_name()
+                         ? ""
+                         : " (" + a.window.roof + ")");
     o += "  " +
          wrap(a.window.result ? a.window.result->reason : a.window.unknown_reason, 2, 100, 2) +
          "\n";

@@ -9,9 +9,12 @@
 // host link)"). Consistency: a row above a roof means a wrong input, except DRAM bytes of data
 // that fits in L2.
 
+#include <algorithm>  // std::max
 #include <cmath>     // std::isfinite
+#include <cstddef>   // std::size_t
 #include <optional>  // std::optional
 #include <string>    // std::string
+#include <utility>   // std::pair
 #include <vector>    // std::vector
 
 #include "roofline/analysis/trace/gpu_context.hpp"

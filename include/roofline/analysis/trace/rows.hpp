@@ -7,7 +7,9 @@
 // here too.
 
 #include <algorithm>      // std::sort
+#include <cmath>          // std::isnan, std::isfinite
 #include <cstddef>        // std::size_t
+#include <cstdint>        // std::int64_t
 #include <map>            // std::map
 #include <optional>       // std::optional
 #include <string>         // std::string

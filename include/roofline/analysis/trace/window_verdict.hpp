@@ -9,6 +9,7 @@
 #include <array>      // std::array
 #include <cstddef>    // std::size_t
 #include <map>        // std::map
+#include <optional>   // std::optional
 #include <string>     // std::string
 #include <utility>    // std::pair
 #include <vector>     // std::vector
