@@ -201,7 +201,7 @@ bad_input(nccl_json_deep_nesting.json ARGS inspect @FILE@ --format nccl-tests-js
 bad_input(kernel_rules_deep_nesting.json ARGS inspect @FILE@ --format kernel-rules EXIT 2 ERROR "${_deep}")
 
 # --- non-finite flags (issue 14): a usage error, never a NaN roof ---
-bad_input(kineto_nonfinite_flags.json ARGS trace @FILE@ --gpu h200-sxm --power-offset nan
+bad_input(kineto_nonfinite_flags.json FLAG ARGS trace @FILE@ --gpu h200-sxm --power-offset nan
           EXIT 2 ERROR "--power-offset: must be a finite number, got \"nan\"")
 
 # --- files of another kind (issue 14): the error says what the file is and what was expected ---

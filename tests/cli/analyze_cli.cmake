@@ -69,7 +69,7 @@ endif()
 # InferenceX aggregated results: per-GPU throughput times the GPUs.
 if(EXISTS "${_trace_samples}/bench/inferencex_agg_kimik2.5_1k1k_conc4.json")
     roofline_cli_test(analyze_inferencex_agg ARGS analyze "${_trace_samples}/bench/inferencex_agg_kimik2.5_1k1k_conc4.json"
-        --gpu h200-sxm --count 8 --model "${_trace_samples}/aiconfigurator/model_configs/moonshotai--Kimi-K2.5_config.json"
+        --gpu h200-sxm --count 8 --model "${_trace_samples}/model_configs/moonshotai--Kimi-K2-Instruct_config.json"
         PASS "achieved: output_tput_per_gpu +221")
 endif()
 # `analyze` on every catalog GPU: no exception, whatever its unknowns.

@@ -4,16 +4,21 @@ set(_bad_dir ${PROJECT_SOURCE_DIR}/tests/bad_inputs)
 set(_bad_listed "")
 
 # bad_input(FILE ARGS... EXIT 2 ERROR regex)
+# bad_input(FILE FLAG ARGS... EXIT 2 ERROR regex): a bad flag given with a good FILE: the error
+#     names the flag, not the file
 # bad_input(FILE ARGS... EXIT 0 [SKIPPED n] [PASS regex])
 # In ARGS, @FILE@ stands for the file's path.
 function(bad_input file)
-    cmake_parse_arguments(B "" "EXIT;ERROR;SKIPPED;PASS" "ARGS" ${ARGN})
+    cmake_parse_arguments(B "FLAG" "EXIT;ERROR;SKIPPED;PASS" "ARGS" ${ARGN})
     set(path ${_bad_dir}/${file})
     if(NOT EXISTS ${path})
         message(FATAL_ERROR "tests/bad_inputs/manifest.cmake lists ${file}, which does not exist")
     endif()
     string(REPLACE "@FILE@" "${path}" args "${B_ARGS}")
     set(defs -DEXPECT=${B_EXIT} -DFILE=${path} -DTIMEOUT=30)
+    if(B_FLAG)
+        list(APPEND defs -DFLAG=ON)
+    endif()
     if(DEFINED B_ERROR)
         list(APPEND defs "-DERROR=${B_ERROR}")
     endif()

@@ -343,10 +343,11 @@ TEST_CASE("consistency over the whole table: ridge points, sparse = 2x dense, SX
             }
             // NVIDIA's sparse figure is exactly twice the dense one (rounding aside), except
             // Blackwell Ultra FP4 (1.33x) and the Server Edition, whose headlines assume ~2.6 GHz;
-            // 2% covers NVIDIA rounding (L40S BF16: 362.05 dense, 733 sparse).
+            // 2.5% covers NVIDIA rounding (L40S BF16: 362.05 dense, 733 sparse; B200 TF32: 1.125
+            // dense, 2.2 sparse).
             if (p.dense_flops_per_s.known() && p.sparse_flops_per_s.known() && g.sm_arch != "sm103" &&
                 g.id != "rtx-pro-6000-server")
-                CHECK(*p.sparse_flops_per_s.value == doctest::Approx(2 * *p.dense_flops_per_s.value).epsilon(0.02));
+                CHECK(*p.sparse_flops_per_s.value == doctest::Approx(2 * *p.dense_flops_per_s.value).epsilon(0.025));
             // FP16-accumulate rates, where separate, are exactly twice the FP32-accumulate rate.
             if (p.dense_flops_per_s.known() && p.dense_fp16_acc_flops_per_s.known())
                 CHECK(*p.dense_fp16_acc_flops_per_s.value ==

@@ -42,7 +42,7 @@ TEST_CASE("the overview has one row per GPU and fits a 100-column terminal") {
     const auto all = builtin_gpus();
     const std::string t = format_gpu_table(all);
     const auto lines = lines_of(t);
-    // 2 header lines + rule + 11 GPUs + 3 legend lines.
+    // 2 header lines + rule + one line per GPU (37) + 3 legend lines.
     CHECK(lines.size() == 2 + 1 + all.size() + 3);
     for (const auto& l : lines) CHECK_MESSAGE(l.size() <= 100, l);
     // B200: CC 10.0, 148 SMs, 180 GB, 7.67 TB/s (derived), 126.5 MiB L2, 227 KiB per block,
