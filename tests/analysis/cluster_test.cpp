@@ -118,6 +118,15 @@ TEST_CASE("collectives matched across three hand-made ranks: wait, transfer, str
                          doctest::Contains("rank0.json and rank0.json are both rank 0"), usage_error);
 }
 
+TEST_CASE("collective names from kernel names") {
+    CHECK(collective_name_of_kernel("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)") == "AllGather");
+    CHECK(collective_name_of_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)") == "SendRecv");
+    CHECK(collective_name_of_kernel("void (anonymous namespace)::multimem_all_reduce_kernel<c10::BFloat16, 16>(x)") ==
+          "multimem_all_reduce_kernel");
+    CHECK(collective_name_of_kernel("void dpsk::ep::internode::combine<false, 8>(int4*)") ==
+          "dpsk::ep::internode::combine");
+}
+
 TEST_CASE("rank from a file name") {
     CHECK(rank_from_file_name("/x/sampled_rank-1.json.gz") == 1);
     CHECK(rank_from_file_name("trace_RANK12.json") == 12);
