@@ -10,6 +10,10 @@
 // nsys SQLite export (`nsys export --type sqlite`), or an Nsight Compute CSV report (each
 // profiled kernel gets a verdict from its measured work). An nsys `cuda_gpu_kern_sum` report has no
 // timeline: only its time summary is printed.
+//
+// Several Kineto traces or a folder of them (one per rank), or `--summary-out r.json` with one,
+// go to the cluster report instead (examples/roofline/merge.cpp: -j, --visible-devices,
+// --gpus-per-node; `roofline merge` joins summaries).
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -4,12 +4,12 @@ get_filename_component(_cluster_samples "${PROJECT_SOURCE_DIR}/../shared/samples
 set(_hta_ranks "${_cluster_samples}/hta/trace_filter")
 if(EXISTS "${_hta_ranks}/sampled_rank-0.json.gz")
     roofline_cli_test(cluster_two_files ARGS trace "${_hta_ranks}/sampled_rank-1.json.gz" "${_hta_ranks}/sampled_rank-0.json.gz"
-                      PASS "Cluster: 2 ranks.*\n0 +distributedInfo\\.rank .*\n1 +distributedInfo\\.rank")
+                      PASS "Cluster: 2 ranks.*\n +0 +distributedInfo\\.rank .*\n +1 +distributedInfo\\.rank")
     # A folder: its .json/.json.gz files, sorted by name; 10 SendRecv matched per rank.
     roofline_cli_test(cluster_folder ARGS trace "${_hta_ranks}" -j 2
                       PASS "SendRecv +stream 84 +8 .*SendRecv +stream 203 +2 ")
     roofline_cli_test(cluster_json ARGS trace "${_hta_ranks}" --json
-                      PASS "\"ranks\": \\[[^]]*\"rank\": 0,[^]]*\"collective_kernels\": 10")
+                      PASS "\"ranks\": \\[.*\"rank\": 0,.*\"rank_source\": \"distributedInfo\\.rank\".*\"collective_kernels\": 10")
     roofline_cli_test(cluster_summary_out ARGS trace "${_hta_ranks}/sampled_rank-1.json.gz" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/cluster_r1.json
                       PASS "wrote .*cluster_r1\\.json: rank 1 \\(from distributedInfo\\.rank\\), 10 collective kernels")
     add_test(NAME cli_cluster_merge_equals_direct COMMAND ${CMAKE_COMMAND} -DROOFLINE=$<TARGET_FILE:roofline_cli>
@@ -24,7 +24,14 @@ roofline_cli_test(merge_not_a_summary ARGS merge README.md EXIT 2)
 roofline_cli_test(merge_missing_file ARGS merge /nonexistent/r0.json EXIT 2)
 roofline_cli_test(cluster_empty_folder ARGS trace tests/headers EXIT 2)
 if(EXISTS "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz")
-    # One rank of a TP8 job with NCCL metadata: 2 all-gathers in process group 3.
+    # One rank of a TP8 job: one NCCL all-gather with metadata (process group 3) and 73
+    # multimem_all_reduce_kernel launches (PyTorch symmetric memory, no metadata) on stream 7.
     roofline_cli_test(cluster_summary_b200 ARGS trace "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/cluster_b200.json
-                      PASS "rank 0 \\(from distributedInfo\\.rank\\), 2 collective kernels")
+                      PASS "rank 0 \\(from distributedInfo\\.rank\\), 74 collective kernels")
+endif()
+if(EXISTS "${_cluster_samples}/kineto/deepseek_v3_train_ep64_h800.trace.json")
+    # Rank 0 of 64: 36 DeepEP kernels (12 cached_notify, 8 dispatch, 8 combine, 4 layout, 4
+    # notify_dispatch on stream 27), no NCCL metadata: matched by stream, name and position.
+    roofline_cli_test(cluster_summary_deepseek ARGS trace "${_cluster_samples}/kineto/deepseek_v3_train_ep64_h800.trace.json" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/cluster_deepseek.json
+                      PASS "rank 0 \\(from distributedInfo\\.rank\\), 36 collective kernels")
 endif()

@@ -61,9 +61,11 @@ inline std::optional<collective_op> collective_op_of_name(std::string_view name)
 
 /// "ncclDevKernel_AllGather_RING_LL(...)" -> "AllGather"; "ncclKernel_SendRecv_..." ->
 /// "SendRecv"; others without a leading "void " and cut at the first '<' or '('
-/// ("void dpsk::ep::internode::combine<false, 8>(...)" -> "dpsk::ep::internode::combine").
+/// ("void dpsk::ep::internode::combine<false, 8>(...)" -> "dpsk::ep::internode::combine",
+/// "void (anonymous namespace)::multimem_all_reduce_kernel<...>" -> "multimem_all_reduce_kernel").
 inline std::string collective_name_of_kernel(std::string_view kernel) {
     if (kernel.substr(0, 5) == "void ") kernel.remove_prefix(5);
+    if (kernel.substr(0, 23) == "(anonymous namespace)::") kernel.remove_prefix(23);
     kernel = kernel.substr(0, std::min(kernel.find('('), kernel.find('<')));
     for (std::string_view prefix : {"ncclDevKernel_", "ncclKernel_"}) {
         if (kernel.substr(0, prefix.size()) == prefix) {
