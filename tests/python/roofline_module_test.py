@@ -41,6 +41,22 @@ k = roofline.kernel("gemm", m=4096, n=4096, k=4096, dtype="bf16", gpu="h200-sxm"
 assert k == cli_json("kernel", "gemm", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "bf16", "--gpu", "h200-sxm")
 assert k["bound"] == "compute" and k["flops"] == 2 * 4096**3, (k["bound"], k["flops"])
 
+# analyze(): the README's default input, communication-bound as the CLI says.
+B = "data/samples/glm5-nvfp4-8x-rtx-pro-6000/"
+M = "data/models/glm-5/"
+a = roofline.analyze(B + "bench.jsonl", gpu="rtx-pro-6000", count=8, model=M + "config.json",
+                     quant=M + "hf_quant_config.json", power=B + "nvidia_smi.csv")
+assert a == cli_json("analyze", B + "bench.jsonl", "--gpu", "rtx-pro-6000", "--count", "8", "--model", M + "config.json",
+                     "--quant", M + "hf_quant_config.json", "--power", B + "nvidia_smi.csv")
+assert a["verdict"]["bound"] == "communication", a["verdict"]
+
+# plan(): lists become comma-separated flag values.
+p = roofline.plan(model=M + "config.json", quant=M + "hf_quant_config.json", gpus=["h200-sxm"], counts=[8],
+                  isl=1024, osl=256, concurrency=[64])
+assert p == cli_json("plan", "--model", M + "config.json", "--quant", M + "hf_quant_config.json", "--gpus", "h200-sxm",
+                     "--counts", "8", "--isl", "1024", "--osl", "256", "--concurrency", "64")
+assert p["pareto"] and all(x["gpu"] == "h200-sxm" and x["count"] == 8 for x in p["pareto"]), p["pareto"]
+
 # Errors: roofline.Error (a ValueError) with the CLI's one-line message.
 for call, expected in [
     (lambda: roofline.trace("no/such/trace.json"), "no/such/trace.json"),
