@@ -13,6 +13,7 @@
 // command runs (the GIL is held, so Python writes nothing meanwhile); stderr passes through.
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>  // std::vector<std::string> from a Python list
 
 #include <unistd.h>  // dup, dup2, close
 
@@ -121,12 +122,12 @@ py::object to_python(const nlohmann::ordered_json& j) {
         case nlohmann::ordered_json::value_t::array: {
             py::list out;
             for (const auto& v : j) out.append(to_python(v));
-            return std::move(out);
+            return out;
         }
         case nlohmann::ordered_json::value_t::object: {
             py::dict out;
             for (const auto& [k, v] : j.items()) out[py::str(k)] = to_python(v);
-            return std::move(out);
+            return out;
         }
         default: return py::none();  // binary and discarded values: never produced by the CLI
     }

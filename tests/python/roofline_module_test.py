@@ -20,9 +20,12 @@ def cli_json(*args):
 t = roofline.trace(TRACE, power=POWER)
 assert t["verdict"]["bound"] == "power", t["verdict"]
 assert t == cli_json("trace", TRACE, "--power", POWER), "trace: Python and CLI documents differ"
-kernels = t["kernels"]
-assert len(kernels) == 1 and kernels[0]["count"] == 15, kernels  # 15 nvjet GEMMs in the file
-assert kernels[0]["name"].startswith("nvjet_sm90_tst_192x192")
+# 15 nvjet GEMMs in the file (and 15 memsets); the 12 inside the 3 profiled steps carry the
+# recorded shapes (README of the sample): 12 x 2 x 16384^3 FLOP.
+gemm = [k for k in t["kernels"] if k["phase"] == "gemm"]
+assert len(gemm) == 1 and gemm[0]["count"] == 15, gemm
+assert gemm[0]["name"].startswith("nvjet_sm90_tst_192x192") and gemm[0]["bound"] == "power"
+assert gemm[0]["flops"] == 12 * 2 * 16384**3, gemm[0]["flops"]
 
 # Options given once do not stick to the next call (each call parses afresh).
 assert roofline.trace(TRACE)["input"]["power"] is None
@@ -37,6 +40,22 @@ assert [x["id"] for x in roofline.gpus(compare=["b200", "gb200"])] == ["b200", "
 k = roofline.kernel("gemm", m=4096, n=4096, k=4096, dtype="bf16", gpu="h200-sxm")
 assert k == cli_json("kernel", "gemm", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "bf16", "--gpu", "h200-sxm")
 assert k["bound"] == "compute" and k["flops"] == 2 * 4096**3, (k["bound"], k["flops"])
+
+# analyze(): the README's default input, communication-bound as the CLI says.
+B = "data/samples/glm5-nvfp4-8x-rtx-pro-6000/"
+M = "data/models/glm-5/"
+a = roofline.analyze(B + "bench.jsonl", gpu="rtx-pro-6000", count=8, model=M + "config.json",
+                     quant=M + "hf_quant_config.json", power=B + "nvidia_smi.csv")
+assert a == cli_json("analyze", B + "bench.jsonl", "--gpu", "rtx-pro-6000", "--count", "8", "--model", M + "config.json",
+                     "--quant", M + "hf_quant_config.json", "--power", B + "nvidia_smi.csv")
+assert a["verdict"]["bound"] == "communication", a["verdict"]
+
+# plan(): lists become comma-separated flag values.
+p = roofline.plan(model=M + "config.json", quant=M + "hf_quant_config.json", gpus=["h200-sxm"], counts=[8],
+                  isl=1024, osl=256, concurrency=[64])
+assert p == cli_json("plan", "--model", M + "config.json", "--quant", M + "hf_quant_config.json", "--gpus", "h200-sxm",
+                     "--counts", "8", "--isl", "1024", "--osl", "256", "--concurrency", "64")
+assert p["pareto"] and all(x["gpu"] == "h200-sxm" and x["count"] == 8 for x in p["pareto"]), p["pareto"]
 
 # Errors: roofline.Error (a ValueError) with the CLI's one-line message.
 for call, expected in [
@@ -61,6 +80,7 @@ except ImportError:
     print("pandas not installed: to_pandas skipped")
 else:
     df = roofline.to_pandas(t, "kernels")
-    assert len(df) == 1 and int(df["count"][0]) == 15 and "roof_utilization.power" in df.columns, df.columns
+    assert len(df) == len(t["kernels"]) and "roof_utilization.power" in df.columns, df.columns
+    assert int(df[df.phase == "gemm"]["count"].iloc[0]) == 15
     assert len(roofline.to_pandas(g)) == len(g)
 print("python module: all checks passed")

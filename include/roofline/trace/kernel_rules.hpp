@@ -5,7 +5,7 @@
 // are `nvjet_*` or `sm90_xmma_gemm_*`, NCCL kernels `ncclDevKernel_*`, FlashAttention
 // `flash_fwd_*`. An ordered list of regular expressions maps names to phases; the first match
 // decides, and a name nothing matches is `other`. The built-in list lives in
-// data/kernel_rules.json (read by io/kernel_rules_json.hpp); users put their own rules in front
+// data/kernel_rules.json, compiled in by io/kernel_rules_json.hpp; users put their own rules in front
 // of it with `--rules FILE`. Classification is by unique name, cached.
 
 #include <array>          // std::array

@@ -1,6 +1,6 @@
 """A trace's kernels on the roofline of its GPU, with matplotlib (Debian python3-matplotlib).
 
-    PYTHONPATH=build/python python3 examples/python/plot_trace_roofline.py TRACE [--power CSV] [-o OUT.png]
+    PYTHONPATH=build/python python3 examples/python/plot/trace_roofline.py TRACE [--power CSV] [-o OUT.png]
 
 Every kernel name `roofline trace` could price (it knows its FLOP and DRAM bytes, from the shapes
 the trace recorded) is one point: x = arithmetic intensity (FLOP per DRAM byte), y = achieved
@@ -43,7 +43,8 @@ def main():
     xs = [lo, r["ridge_point_flop_per_byte"], hi]
     ax.plot(xs, [min(peak, bw * x) for x in xs], color="black", lw=1.5)
     ax.annotate(f"{a.dtype} peak {peak / 1e12:.0f} TFLOP/s", (hi, peak), ha="right", va="bottom")
-    ax.annotate(f"DRAM {bw / 1e12:.2f} TB/s", (lo * 1.5, bw * lo * 1.5), rotation=0, va="bottom")
+    ax.annotate(f"DRAM {bw / 1e12:.2f} TB/s", (lo * 1.5, bw * lo * 1.5), xytext=(-6, 12),
+                textcoords="offset points", va="bottom")
     for bound, rows in df.groupby("bound"):
         ax.scatter(rows.intensity, rows.achieved_flops_per_s, s=20 + 600 * rows.share,
                    color=COLOURS.get(bound, "black"), alpha=0.7, label=f"{bound}-bound", edgecolor="k")
