@@ -94,3 +94,30 @@ TEST_CASE("the H200 MoE decode and H100 Qwen traces: what stays unpriced and why
         CHECK(c.bounded_by_op[0].kernel_s == doctest::Approx(2017.782e-6));
     }
 }
+
+TEST_CASE("this project's H200 serving-stack recordings: every kernel with a launching op priced") {
+    // data/samples/h200-stacks (in the repo). Before the Inductor and memory families,
+    // compile_autotune was 3.5% priced, flex_prefill 0%, compile_block 94.0%, eager_decode_b8
+    // 93.3%, moe_grouped 87.7%.
+    const gpu_spec g = gpu_catalog::builtin().at("h200-sxm");
+    struct expect {
+        const char* name;
+        double bounded_share;  // of kernel time
+    };
+    for (const expect e : {expect{"compile_autotune", 0.0}, expect{"compile_block", 0.0},
+                           expect{"flex_prefill", 1.0}, expect{"eager_decode_b8", 0.0213}}) {
+        CAPTURE(e.name);
+        const auto t = read_kineto(
+            (test::repo_data("samples/h200-stacks") / e.name / "trace.json.gz").string());
+        const auto c = price_coverage(t, g);
+        CHECK(c.kernel_s > 0);
+        CHECK(c.unpriced_s == 0);
+        CHECK(c.bounded_s / c.kernel_s == doctest::Approx(e.bounded_share).epsilon(0.01));
+    }
+    // moe_grouped: only aten::index (its index tensors are not recorded) stays unpriced.
+    const auto c = price_coverage(
+        read_kineto(test::repo_data("samples/h200-stacks/moe_grouped/trace.json.gz").string()), g);
+    REQUIRE(c.unpriced_by_op.size() == 1);
+    CHECK(c.unpriced_by_op[0].first == "aten::index");
+    CHECK(c.unpriced_share() < 0.005);
+}
