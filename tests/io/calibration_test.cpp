@@ -185,13 +185,13 @@ TEST_CASE("version-1 files with a bad schema, family or value are refused with t
                          doctest::Contains("unsupported calibration schema"), parse_error);
     CHECK_THROWS_WITH_AS(read_calibration(temp_json("top", R"({"schema": "roofline.calibration/1", "curvez": []})")),
                          doctest::Contains("\"curvez\""), parse_error);
-    CHECK_THROWS_WITH_AS(read_calibration(temp_json("fam", R"({"schema": "roofline.calibration/1",
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("fam", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
         "curves": [{"family": "conv", "peak": "bf16", "fixed_latency_s": 0}]})")),
                          doctest::Contains("curves[0]: \"family\""), parse_error);
-    CHECK_THROWS_WITH_AS(read_calibration(temp_json("neg", R"({"schema": "roofline.calibration/1",
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("neg", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
         "curves": [{"family": "gemm", "peak": "bf16", "fixed_latency_s": -1}]})")),
                          doctest::Contains("\"fixed_latency_s\""), parse_error);
-    CHECK_THROWS_WITH_AS(read_calibration(temp_json("link", R"({"schema": "roofline.calibration/1",
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("link", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
         "links": [{"link": "nvlink", "ranks": 2, "alpha_s": 0, "base_latency_s": 0}]})")),
                          doctest::Contains("\"beta_bytes_per_s\": missing"), parse_error);
 }
