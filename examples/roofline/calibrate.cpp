@@ -29,7 +29,7 @@ std::string pct(double f) { return std::isfinite(f) ? fmt::format("{:.1f}%", 100
 
 void print_report(const calibrate_result& r, const gpu_spec& g, const std::string& out) {
     const auto& c = r.overlay;
-    fmt::print("calibration of {} ({}) -> {}\n\ninputs:\n", g.id, g.name, out);
+    fmt::print("calibration of {} ({}) -> {}\nmeasured on: {}\n\ninputs:\n", g.id, g.name, out, describe(c.device));
     for (const auto& in : c.inputs)
         fmt::print("  {} [{}]: {} records read, {} used\n", in.file, in.format, in.records_read, in.records_used);
     fmt::print("\nceilings (upper envelope of what was measured):\n");
@@ -57,16 +57,18 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
         fmt::print("  {:<24} {:<48} {}\n", key, value, src.method);
     }
     if (!c.curves.empty()) {
-        fmt::print("\ncurves   t = max(floor, t_fixed + max(F_eff / (phi f), B / W)):\n");
-        fmt::print("  {:<18} {:<5} {:>5} {:>9} {:>10} {:>9} {:>9} {:>10} {:>15} {:>15}\n", "family", "peak", "n", "t_fixed",
+        fmt::print("\ncurves   device time t = t_fixed + max(F_eff / (phi f), B / W); floor: the host floor of an eager "
+                   "call, a separate term:\n");
+        fmt::print("  {:<24} {:<5} {:>5} {:>9} {:>10} {:>9} {:>9} {:>10} {:>15} {:>15}\n", "family/backend", "peak", "n", "t_fixed",
                    "phi/SM", "W", "floor", "padding", "in sample", fmt::format("{}-fold CV", c.curves.empty() ? 0 : c.curves.front().fit.cv_folds));
         for (const auto& cv : c.curves) {
             const double per_sm = g.sm_count.known() ? cv.flops_per_clock / *g.sm_count.value : NAN;
             std::string pad = "-";
             if (cv.tile_rows > 0) pad = fmt::format("M tile {:.0f}", cv.tile_rows);
             if (cv.causal_block_keys > 0) pad = fmt::format("diag {:.0f}", cv.causal_block_keys);
-            fmt::print("  {:<18} {:<5} {:>5} {:>7.1f}us {:>10} {:>9} {:>9} {:>10} {:>7} {:>7} {:>7} {:>7}\n",
-                       to_string(cv.family), to_string(cv.peak), cv.fit.points, cv.fixed_latency_s * 1e6,
+            fmt::print("  {:<24} {:<5} {:>5} {:>7.1f}us {:>10} {:>9} {:>9} {:>10} {:>7} {:>7} {:>7} {:>7}\n",
+                       std::string(to_string(cv.family)) + (cv.backend.empty() ? "" : "/" + cv.backend), to_string(cv.peak),
+                       cv.fit.points, cv.fixed_latency_s * 1e6,
                        std::isfinite(per_sm) ? fmt::format("{:.0f}", per_sm) : "-",
                        std::isfinite(cv.bytes_per_s) ? fmt::format("{:.2f}TB/s", cv.bytes_per_s / 1e12) : "-",
                        cv.floor_s > 0 ? fmt::format("{:.1f}us", cv.floor_s * 1e6) : "-", pad, pct(cv.fit.median_abs_error),

@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
         if (no_floor)
             for (auto& c : cal.curves) c.floor_s = 0;  // device time only: the per-call floor belongs to the harness
         const auto rep = validate_calibration(sweep, g, cal, folds);
-        std::printf("%s (%s, %zu records) against %s on %s\n\n", sweep_path.c_str(), sweep.format.c_str(),
-                    sweep.records.size(), cal_path.c_str(), g.id.c_str());
+        std::printf("%s (%s, %zu records, %s-timed) against %s on %s\n\n", sweep_path.c_str(), sweep.format.c_str(),
+                    sweep.records.size(), sweep.timing_basis.c_str(), cal_path.c_str(), g.id.c_str());
         std::printf("| op family | n | datasheet median | datasheet p90 | calibrated median | calibrated p90 | "
                     "power-clock median | power-clock p90 | held-out median | held-out p90 |\n");
         std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -87,6 +87,19 @@ int main(int argc, char** argv) {
             };
             return err(a) > err(b);
         });
+        if (misses > 0 && !pts.empty() && !std::isfinite(pts.front().cross_validated_s)) {
+            // No held-out fits: the largest misses of the calibrated prediction.
+            std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) {
+                return std::abs(a.calibrated_s / a.measured_s - 1) > std::abs(b.calibrated_s / b.measured_s - 1);
+            });
+            std::printf("\nlargest calibrated misses (us):\n\n| kernel | measured | datasheet | calibrated |\n|---|---:|---:|---:|\n");
+            for (int i = 0; i < misses && i < static_cast<int>(pts.size()); ++i) {
+                const auto& p = pts[static_cast<std::size_t>(i)];
+                std::printf("| %s | %.1f | %.1f (%+.0f%%) | %.1f (%+.0f%%) |\n", p.label.c_str(), p.measured_s * 1e6,
+                            p.datasheet_s * 1e6, 100 * (p.datasheet_s / p.measured_s - 1), p.calibrated_s * 1e6,
+                            100 * (p.calibrated_s / p.measured_s - 1));
+            }
+        }
         if (misses > 0 && !pts.empty() && std::isfinite(pts.front().cross_validated_s)) {
             std::printf("\nlargest held-out misses (us):\n\n| kernel | measured | datasheet | calibrated | held out |\n"
                         "|---|---:|---:|---:|---:|\n");

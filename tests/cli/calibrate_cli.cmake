@@ -9,7 +9,7 @@ set(_out ${CMAKE_CURRENT_BINARY_DIR}/calibrate_cli_out.json)
 roofline_cli_test(calibrate_h200 ARGS calibrate ${_m}/kernels.json ${_m}/ceilings.json ${_m}/allreduce_2gpu.json
     ${_m}/kernels_nvidia_smi.csv.gz ${_m}/ceilings_nvidia_smi.csv.gz ${_v}/h200_power_phases.json
     ${_v}/h200_power_smi.csv.gz --smi-fields ${_smi_fields} --link nvlink --gpu h200-sxm -o ${_out}
-    PASS "grouped_gemm +bf16 +60 .*M tile 256.*link nvlink \\(all_reduce over 2 ranks, 21 sizes\\).*power \\(11 steady samples\\)")
+    PASS "measured on: h200-sxm \\(NVIDIA H200, 132 SMs.*grouped_gemm +bf16 +60 .*link nvlink \\(all_reduce over 2 ranks, 21 sizes\\).*power \\(11 steady samples\\)")
 roofline_cli_test(calibrate_h200_json ARGS calibrate ${_m}/kernels.json --gpu h200-sxm -o ${_out} --json --folds 0
     PASS "\"schema\": \"roofline.calibration/1\".*\"family\": \"attention_decode\"")
 # A trace recorded with shapes: 12 bf16 GEMMs of 16384^3 linked to their aten::mm (kernels of
@@ -48,31 +48,39 @@ roofline_cli_test(calibrate_bad_folds ARGS calibrate ${_m}/kernels.json --gpu h2
 roofline_cli_test(calibrate_malformed ARGS calibrate tests/cli/data/calibration_malformed.json --gpu h200-sxm -o ${_out} EXIT 2)
 
 # --- kernel with the committed calibration ---------------------------------------------------------
-# gemm curve (bf16): t_fixed 11.675 us, phi 442,304 FLOP/clock, W 4.192 TB/s, floor 21.1 us.
-# 4096^3 at 1440 MHz: 1.3744e11 / (442304 x 1.44e9) = 215.79 us (> 100.66 MB / 4.192 TB/s
-# = 24.0 us) + 11.67 us = 227.5 us.
+# gemm curve (bf16, nvjet, fitted to device time): t_fixed 5.362 us, phi 342,446 FLOP/clock,
+# W 4.469 TB/s. 4096^3 at 1440 MHz: 1.3744e11 / (342446 x 1.44e9) = 278.71 us (> 100.66 MB /
+# 4.469 TB/s = 22.5 us) + 5.36 us = 284.1 us.
 roofline_cli_test(kernel_gemm_calibrated_clock ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
-    --calibration ${_cal} --sm-clock-mhz 1440 PASS "predicted 227.5 us \\(compute-bound\\)")
+    --calibration ${_cal} --sm-clock-mhz 1440 PASS "predicted 284.1 us \\(compute-bound\\)")
 # Without a clock: the calibrated power model caps it below 1980 MHz.
 roofline_cli_test(kernel_gemm_calibrated_power ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
     --calibration ${_cal} --json PASS "\"clock_source\": \"power-capped at 700 W")
-# Decode attention at batch 1: the sweep's 91.8 us per-call floor sets the time, and is said.
-roofline_cli_test(kernel_attention_calibrated_floor ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
+# Decode attention at batch 1 (flash curve, device time): 3.13 us + 16.79 MB / 2.652 TB/s = 9.5 us;
+# no eager per-call floor inside (the old host-timed fit priced 91.8 us).
+roofline_cli_test(kernel_attention_calibrated_device ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
     --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --calibration ${_cal}
-    PASS "predicted 91.8 us.*per-call floor 91.8 us")
+    PASS "predicted 9.5 us")
+# The calibration has no cuDNN decode curve: a cuDNN kernel is priced at the calibrated ceilings, and said.
+roofline_cli_test(kernel_attention_calibrated_cudnn ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
+    --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --calibration ${_cal} --backend cudnn
+    PASS "no curve for backend cudnn")
 # MoE: gate_up and down priced by the grouped curve.
 roofline_cli_test(kernel_moe_calibrated ARGS kernel moe --tokens 64 --experts 64 --topk 4 --hidden 4096 --inter 1536
     --dtype bf16 --gpu h200-sxm --calibration ${_cal} --json PASS "\"name\": \"gate_up\".*\"name\": \"down\"")
 # Collective: the fitted NVLink base latency 35.1 us and beta 333.9 GB/s.
 roofline_cli_test(kernel_collective_calibrated ARGS kernel collective --op all_reduce --bytes 268435456 --ranks 2
     --gpu h200-sxm --calibration ${_cal} PASS "35.1 us base")
+# ... and the datasheet lower bound stays: one-shot, 3.6 + 0.47 us + 268435456 B / 450 GB/s = 600.6 us.
+roofline_cli_test(kernel_collective_calibrated_lower_bound ARGS kernel collective --op all_reduce --bytes 268435456
+    --ranks 2 --gpu h200-sxm --calibration ${_cal} PASS "lower bound 600.6 us.*predicted by the calibration.*datasheet link \\(the lower bound\\): 600.6 us")
 roofline_cli_test(kernel_bad_clock ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm
     --calibration ${_cal} --sm-clock-mhz -5 EXIT 2)
 
 # --- roof and analyze -------------------------------------------------------------------------------
 # Calibrated ceilings: bf16 802 TFLOP/s, DRAM 4.30 TB/s: ridge 802e12 / 4.298e12 = 187 FLOP/B.
 roofline_cli_test(roof_calibrated ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal}
-    PASS "bf16 peak 802 TFLOP/s, DRAM 4.30 TB/s, ridge 187 FLOP/byte")
+    PASS "bf16 peak 699 TFLOP/s, DRAM 4.30 TB/s, ridge 163 FLOP/byte")
 roofline_cli_test(roof_calibration_missing ARGS roof --gpu h200-sxm --calibration no-such.json EXIT 2)
 # An overlay holds for the GPU it measured: the H200 one on a B200 analysis is exit 2 naming both
 # (it once changed the B200's 19,041 tok/s to 11,420 without a word), as on every pricing command.

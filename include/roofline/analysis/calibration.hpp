@@ -812,10 +812,25 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         return p;
     }
     if (r.op == "grouped_mm") {
-        if (r.expert_tokens.empty()) throw parse_error(file, "record " + std::to_string(r.index), "expert_tokens", "missing");
+        std::vector<double> groups = r.expert_tokens;
+        if (groups.empty()) {
+            // The device-time sweep records rows, active experts and the largest group only: one
+            // group of the largest, the other rows shared equally by the other active experts
+            // (an approximation of the routing it drew; exact for one row per expert).
+            if (!r.params.count("rows") || !r.params.count("active_experts") || !r.params.count("max_expert_tokens"))
+                throw parse_error(file, "record " + std::to_string(r.index), "expert_tokens",
+                                  "missing (and no rows, active_experts, max_expert_tokens to rebuild the groups from)");
+            const double rows = r.param("rows", file), active = r.param("active_experts", file);
+            const double largest = std::min(rows, r.param("max_expert_tokens", file));
+            if (!(active >= 1) || !(rows > 0) || active > 1e6)
+                throw parse_error(file, "record " + std::to_string(r.index), "active_experts", "not a positive expert count");
+            groups.push_back(largest);
+            const double rest = active > 1 ? (rows - largest) / (active - 1) : 0;
+            for (int e = 1; e < static_cast<int>(active); ++e) groups.push_back(rest);
+        }
         const double n = r.param("n", file), k = r.param("k", file);
-        p.work = grouped_gemm_workload(r.expert_tokens, n, k, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
-        p.features = grouped_gemm_features(r.expert_tokens, n, k, p.work, peak_key::bf16);
+        p.work = grouped_gemm_workload(groups, n, k, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+        p.features = grouped_gemm_features(groups, n, k, p.work, peak_key::bf16);
         p.features.backend = record_backend(r);
         p.family_label = "grouped gemm";
         p.label = "grouped " + r.label("gemm") + " " + r.label("routing") + " T=" + fmt(r.param("tokens", file));
@@ -836,7 +851,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         p.features.backend = record_backend(r);
         p.family_label = prefill ? "sdpa prefill" : "sdpa decode";
         p.label = p.family_label + " B=" + fmt(batch) + (prefill ? " S=" + fmt(q) : " L=" + fmt(kv)) + " H=" +
-                  fmt(s.heads) + "/" + fmt(s.kv_heads);
+                  fmt(s.heads) + "/" + fmt(s.kv_heads) + (p.features.backend.empty() ? "" : " " + p.features.backend);
         return p;
     }
     if (r.op == "copy") {
@@ -851,7 +866,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         p.work = copy_workload(bytes, p.l2_resident);
         p.features = copy_features(bytes);
         p.family_label = "copy";
-        p.label = "copy " + fmt(bytes) + " B";
+        p.label = "copy " + fmt(bytes) + " B" + (p.l2_resident ? " (L2)" : "");
         return p;
     }
     return std::nullopt;
@@ -1277,9 +1292,13 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             res.notes.push_back(key + ": " + std::to_string(pts.size()) + " point(s), too few for a curve (3 needed)");
             continue;
         }
-        auto c = fit_kernel_curve(pts, fallback, o.curves);
-        if (o.curves.folds >= 2 && pts.size() >= static_cast<std::size_t>(o.curves.folds) + 3) {
-            const auto s = summarize_errors(abs_errors(pts, cross_validate_curve(pts, fallback, o.curves, o.curves.folds)));
+        // A floor fitted to host-timed points is the host floor of an eager call; fitted to device
+        // times it is the least duration of the family's kernels (a split-KV decode launches two),
+        // and either way the points on it inform no device term.
+        const auto& fit_o = o.curves;
+        auto c = fit_kernel_curve(pts, fallback, fit_o);
+        if (fit_o.folds >= 2 && pts.size() >= static_cast<std::size_t>(fit_o.folds) + 3) {
+            const auto s = summarize_errors(abs_errors(pts, cross_validate_curve(pts, fallback, fit_o, fit_o.folds)));
             c.fit.cv_median_abs_error = s.median;
             c.fit.cv_p90_abs_error = s.p90;
             c.fit.cv_folds = o.curves.folds;
@@ -1374,6 +1393,12 @@ inline double calibrated_prediction_s(const priced_record& p, const kernel_recor
                                       const ceilings& used, const kernel_efficiency& e,
                                       const std::optional<calibrated_power>& power, clock_choice clock,
                                       bool host_timed = false) {
+    // A copy that stays in L2: the copy curve's fixed cost, its bytes at the L2 ceiling.
+    if (p.l2_resident)
+        if (const auto* cc = e.curve_for(p.features); cc && std::isfinite(used.bytes_at(memory_level::l2))) {
+            const double device = cc->fixed_latency_s + p.work.bytes_at(memory_level::l2) / used.bytes_at(memory_level::l2);
+            return host_timed ? std::max(cc->floor_s, e.launch_floor_s + device) : device;
+        }
     const auto* c = p.l2_resident ? nullptr : e.curve_for(p.features);
     if (!c) {
         const double device = time_lower_bound(p.work, used).lower_bound_s;
@@ -1470,7 +1495,16 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
         std::vector<double> cv(items.size(), std::numeric_limits<double>::quiet_NaN());
         // Held out: curves refitted on the other folds, with the calibrated ceilings as fallback
         // (as `calibrate` fits them).
-        if (folds >= 2 && pts.size() >= static_cast<std::size_t>(folds) + 3) cv = cross_validate_curve(pts, used, fit, folds);
+        // One curve per backend: cross-validate each backend's points on their own.
+        std::map<std::string, std::vector<std::size_t>> by_key;
+        for (std::size_t i = 0; i < pts.size(); ++i) by_key[detail::calib::curve_key(pts[i].features)].push_back(i);
+        for (const auto& [key, idx] : by_key) {
+            if (folds < 2 || idx.size() < static_cast<std::size_t>(folds) + 3) continue;
+            std::vector<curve_point> sub;
+            for (auto i : idx) sub.push_back(pts[i]);
+            const auto pred = cross_validate_curve(sub, used, fit, folds);
+            for (std::size_t j = 0; j < idx.size(); ++j) cv[idx[j]] = pred[j];
+        }
         validation_row row;
         row.family = fam;
         row.n = items.size();
