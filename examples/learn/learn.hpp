@@ -41,8 +41,11 @@ inline options parse_options(int argc, char** argv, std::string_view name) {
 #endif
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        if ((a == "--svg" || a == "--data") && i + 1 < argc) (a == "--svg" ? o.svg_path : o.data_dir) = argv[++i];
-        else throw roofline::usage_error(std::string(name) + ": usage: " + std::string(name) + " [--svg FILE] [--data DIR]");
+        if ((a == "--svg" || a == "--data") && i + 1 < argc)
+            (a == "--svg" ? o.svg_path : o.data_dir) = argv[++i];
+        else
+            throw roofline::usage_error(std::string(name) + ": usage: " + std::string(name) +
+                                        " [--svg FILE] [--data DIR]");
     }
     return o;
 }
@@ -85,16 +88,18 @@ struct guide {
 /// An x-y chart. Axis ticks print `tick_unit` with SI prefixes when it is set ("B": 1 kB,
 /// 1 MB), else as plain numbers.
 struct chart {
-    std::string title, subtitle, x_label, y_label, x_tick_unit, y_tick_unit;
+    std::string title{}, subtitle{}, x_label{}, y_label{}, x_tick_unit{}, y_tick_unit{};
     bool log_x = true, log_y = true;
-    std::vector<series> lines;
-    std::vector<marker> markers;
-    std::vector<guide> guides;
-    std::vector<std::string> notes;
+    std::vector<series> lines{};
+    std::vector<marker> markers{};
+    std::vector<guide> guides{};
+    std::vector<std::string> notes{};
 };
 
 namespace detail {
-inline bool drawable(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
+inline bool drawable(double v, bool log) {
+    return std::isfinite(v) && (!log || v > 0);
+}
 
 inline std::string tick(double v, const std::string& unit) {
     if (!unit.empty()) return roofline::report::format_si(v, unit, 3, true);
@@ -107,7 +112,8 @@ struct axis {
     bool log = true;
     double lo = 1, hi = 10, px_lo = 0, px_hi = 1;
     double operator()(double v) const {
-        return log ? svg::log_axis{lo, hi, px_lo, px_hi}(v) : svg::linear_axis{lo, hi, px_lo, px_hi}(v);
+        return log ? svg::log_axis{lo, hi, px_lo, px_hi}(v)
+                   : svg::linear_axis{lo, hi, px_lo, px_hi}(v);
     }
     std::vector<double> ticks() const {
         if (log) return svg::log_axis{lo, hi, px_lo, px_hi}.decades();
@@ -156,32 +162,43 @@ inline std::string render(const chart& c) {
     const auto Y = detail::make_axis(ys, c.log_y, top + plot_h, top);
     const svg::rect plot{left, top, plot_w, plot_h};
     const std::string clip = fmt::format("clip{:x}", svg::fnv1a(c.title));
-    std::string b = fmt::format(R"(<clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>)" "\n",
-                                clip, svg::num(left), svg::num(top), svg::num(plot_w), svg::num(plot_h));
+    std::string b =
+        fmt::format(R"(<clipPath id="{}"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>)"
+                    "\n",
+                    clip, svg::num(left), svg::num(top), svg::num(plot_w), svg::num(plot_h));
     b += svg::text(16, 26, c.title, 17, "start", "#222", R"(font-weight="bold")");
     b += svg::text(16, 46, c.subtitle, 12, "start", "#555");
     for (double t : X.ticks()) {  // grid and tick labels
-        b += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#ddd"/>)" "\n", svg::num(X(t)),
-                         svg::num(top), svg::num(top + plot_h));
-        b += svg::text(X(t), top + plot_h + 16, detail::tick(t, c.x_tick_unit), 11, "middle", "#444");
+        b += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#ddd"/>)"
+                         "\n",
+                         svg::num(X(t)), svg::num(top), svg::num(top + plot_h));
+        b += svg::text(X(t), top + plot_h + 16, detail::tick(t, c.x_tick_unit), 11, "middle",
+                       "#444");
     }
     for (double t : Y.ticks()) {
-        b += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#ddd"/>)" "\n", svg::num(left),
-                         svg::num(Y(t)), svg::num(left + plot_w));
+        b += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#ddd"/>)"
+                         "\n",
+                         svg::num(left), svg::num(Y(t)), svg::num(left + plot_w));
         b += svg::text(left - 6, Y(t) + 4, detail::tick(t, c.y_tick_unit), 11, "end", "#444");
     }
-    b += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#888"/>)" "\n",
+    b += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#888"/>)"
+                     "\n",
                      svg::num(left), svg::num(top), svg::num(plot_w), svg::num(plot_h));
     b += svg::text(left + plot_w / 2, top + plot_h + 38, c.x_label, 13, "middle");
-    b += fmt::format(R"~(<g transform="translate(20 {}) rotate(-90)">)~", svg::num(top + plot_h / 2));
+    b += fmt::format(R"~(<g transform="translate(20 {}) rotate(-90)">)~",
+                     svg::num(top + plot_h / 2));
     b += svg::text(0, 0, c.y_label, 13, "middle") + "</g>\n";
     svg::label_placer placer(plot);
-    b += fmt::format(R"~(<g clip-path="url(#{})" fill="none" stroke-width="2">)~" "\n", clip);
+    b += fmt::format(R"~(<g clip-path="url(#{})" fill="none" stroke-width="2">)~"
+                     "\n",
+                     clip);
     for (const auto& s : c.lines) {
         std::string pts;
         const auto flush = [&] {
             if (pts.empty()) return;
-            b += fmt::format(R"(<polyline points="{}" stroke="{}"{}/>)" "\n", pts, svg::series_colour(s.colour),
+            b += fmt::format(R"(<polyline points="{}" stroke="{}"{}/>)"
+                             "\n",
+                             pts, svg::series_colour(s.colour),
                              s.dashed ? R"( stroke-dasharray="7 4")" : "");
             pts.clear();
         };
@@ -193,7 +210,8 @@ inline std::string render(const chart& c) {
             }
             if (!pts.empty()) placer.add_segment(px, py, X(x), Y(y), 0.5);
             px = X(x), py = Y(y);
-            if (!pts.empty()) pts += ' ';  // appends, not `"" + std::string`: GCC bug 105329 (-Wrestrict)
+            if (!pts.empty())
+                pts += ' ';  // appends, not `"" + std::string`: GCC bug 105329 (-Wrestrict)
             pts += svg::num(px);
             pts += ',';
             pts += svg::num(py);
@@ -205,36 +223,46 @@ inline std::string render(const chart& c) {
         const bool h = g.horizontal;
         if (!detail::drawable(g.value, h ? c.log_y : c.log_x)) continue;
         const double p = h ? Y(g.value) : X(g.value), w = svg::text_width(g.label, 11);
-        b += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#666" stroke-dasharray="2 3"/>)" "\n",
-                         svg::num(h ? left : p), svg::num(h ? p : top), svg::num(h ? left + plot_w : p),
-                         svg::num(h ? p : top + plot_h));
+        b += fmt::format(
+            R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#666" stroke-dasharray="2 3"/>)"
+            "\n",
+            svg::num(h ? left : p), svg::num(h ? p : top), svg::num(h ? left + plot_w : p),
+            svg::num(h ? p : top + plot_h));
         // Label candidates: right end above / below the line, left end above / below (vertical:
         // bottom and top, right of the line).
         const std::vector<svg::rect> boxes =
-            h ? std::vector<svg::rect>{{left + plot_w - 4 - w, p - 15, w, 12}, {left + plot_w - 4 - w, p + 3, w, 12},
-                                       {left + 4, p - 15, w, 12}, {left + 4, p + 3, w, 12}}
+            h ? std::vector<svg::rect>{{left + plot_w - 4 - w, p - 15, w, 12},
+                                       {left + plot_w - 4 - w, p + 3, w, 12},
+                                       {left + 4, p - 15, w, 12},
+                                       {left + 4, p + 3, w, 12}}
               : std::vector<svg::rect>{{p + 4, top + plot_h - 18, w, 12}, {p + 4, top + 6, w, 12}};
         const auto& r = boxes[placer.place(boxes)];
         b += svg::text(r.x, r.y + 10, g.label, 11, "start", "#444", svg::halo);
     }
     for (const auto& m : c.markers) {  // circles first, so that labels avoid every circle
         if (!detail::drawable(m.x, c.log_x) || !detail::drawable(m.y, c.log_y)) continue;
-        b += fmt::format(R"(<circle cx="{}" cy="{}" r="4.5" fill="{}" stroke="#fff"/>)" "\n", svg::num(X(m.x)),
-                         svg::num(Y(m.y)), svg::series_colour(m.colour));
+        b += fmt::format(R"(<circle cx="{}" cy="{}" r="4.5" fill="{}" stroke="#fff"/>)"
+                         "\n",
+                         svg::num(X(m.x)), svg::num(Y(m.y)), svg::series_colour(m.colour));
         placer.add_obstacle({X(m.x) - 5, Y(m.y) - 5, 10, 10});
     }
     for (const auto& m : c.markers) {
-        if (!detail::drawable(m.x, c.log_x) || !detail::drawable(m.y, c.log_y) || m.label.empty()) continue;
-        const auto boxes = svg::candidates_around(X(m.x), Y(m.y), 4.5, svg::text_width(m.label, 11), 12, 3);
+        if (!detail::drawable(m.x, c.log_x) || !detail::drawable(m.y, c.log_y) || m.label.empty())
+            continue;
+        const auto boxes =
+            svg::candidates_around(X(m.x), Y(m.y), 4.5, svg::text_width(m.label, 11), 12, 3);
         const auto& r = boxes[placer.place(boxes)];
-        b += svg::text(r.x, r.y + 10, m.label, 11, "start", svg::series_colour(m.colour), svg::halo);
+        b +=
+            svg::text(r.x, r.y + 10, m.label, 11, "start", svg::series_colour(m.colour), svg::halo);
     }
     double ly = top + 8;  // legend
     for (const auto& s : c.lines) {
         const double lx = left + plot_w + 16;
-        b += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"{}/>)" "\n",
-                         svg::num(lx), svg::num(ly), svg::num(lx + 24), svg::num(ly), svg::series_colour(s.colour),
-                         s.dashed ? R"( stroke-dasharray="7 4")" : "");
+        b +=
+            fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="2"{}/>)"
+                        "\n",
+                        svg::num(lx), svg::num(ly), svg::num(lx + 24), svg::num(ly),
+                        svg::series_colour(s.colour), s.dashed ? R"( stroke-dasharray="7 4")" : "");
         b += svg::text(lx + 30, ly + 4, s.name, 12);
         ly += 19;
     }
