@@ -182,7 +182,7 @@ TEST_CASE("L1 fit: the weighted median of the relative errors, not the least-squ
 }
 
 TEST_CASE("error summary: median and nearest-rank p90") {
-    const auto s = summarize_errors({0.1, 0.5, 0.2, 0.4, 0.3, NAN, 0.6, 0.7, 0.8, 0.9, 1.0});
+    const auto s = summarize_relative_errors({0.1, 0.5, 0.2, 0.4, 0.3, NAN, 0.6, 0.7, 0.8, 0.9, 1.0});
     CHECK(s.runs == 10);
     CHECK(s.median == doctest::Approx(0.55));
     CHECK(s.p90 == doctest::Approx(0.9));

@@ -218,7 +218,7 @@ struct relative_error_summary {
 };
 
 /// Summary of |predicted / measured - 1| (nearest-rank percentiles).
-inline relative_error_summary summarize_errors(std::vector<double> abs_errors) {
+inline relative_error_summary summarize_relative_errors(std::vector<double> abs_errors) {
     relative_error_summary s;
     abs_errors.erase(std::remove_if(abs_errors.begin(), abs_errors.end(), [](double v) { return !std::isfinite(v); }),
                      abs_errors.end());
