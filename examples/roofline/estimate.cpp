@@ -52,6 +52,17 @@ struct estimate_options {
     bool json = false, sol = false, disagg = false;
 };
 
+/// A display name: the config's folder when the file is "config.json", else its stem without
+/// "_config" ("deepseek-ai--DeepSeek-V3_config.json" -> "deepseek-ai--DeepSeek-V3").
+std::string display_name(const std::string& path) {
+    const std::filesystem::path p(path);
+    std::string stem = p.stem().string();
+    if (stem == "config" && p.has_parent_path() && !p.parent_path().filename().empty())
+        return p.parent_path().filename().string();
+    if (stem.size() > 7 && stem.compare(stem.size() - 7, 7, "_config") == 0) stem.resize(stem.size() - 7);
+    return stem;
+}
+
 std::string human_ms(double s) { return std::isfinite(s) ? fmt::format("{:.1f} ms", s * 1e3) : "n/a"; }
 
 /// "tp,ep,dp,pp" -> a layout; a usage error naming the option otherwise.
@@ -191,7 +202,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     }
     const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
     fmt::print("roofline estimate: {} on {} GPUs of {}: {}{} at {} requests in flight, ISL {} / OSL {}\n",
-               m.name.empty() ? o.model : m.name, r.gpus, rq.gpu.id, rq.disaggregated ? "decode " : "",
+               display_name(o.model), r.gpus, rq.gpu.id, rq.disaggregated ? "decode " : "",
                describe_layout(l, m.is_moe()), rq.concurrency, rq.isl, rq.osl);
     if (rq.disaggregated)
         fmt::print("  prefill pool: {} x {} workers; decode pool: {} workers\n",

@@ -143,10 +143,10 @@ void print_table(const std::string& title, const std::map<std::string, row_error
                with_roof ? " roof TPOT median | roof TTFT median |" : "");
     fmt::print("|---|---:|---:|---:|---:|---:|{}\n", with_roof ? "---:|---:|" : "");
     for (const auto& [key, e] : by) {
-        const auto t = summarize_errors(e.tpot_held), f = summarize_errors(e.ttft_held);
+        const auto t = summarize_relative_errors(e.tpot_held), f = summarize_relative_errors(e.ttft_held);
         fmt::print("| {} | {} | {} | {} | {} | {} |", key, t.runs, pct(t.median), pct(t.p90), pct(f.median), pct(f.p90));
         if (with_roof)
-            fmt::print(" {} | {} |", pct(summarize_errors(e.tpot_roof).median), pct(summarize_errors(e.ttft_roof).median));
+            fmt::print(" {} | {} |", pct(summarize_relative_errors(e.tpot_roof).median), pct(summarize_relative_errors(e.ttft_roof).median));
         fmt::print("\n");
     }
 }
@@ -287,8 +287,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         const auto summary = [](const std::map<std::string, row_errors>& by) {
             nlohmann::json o = nlohmann::json::object();
             for (const auto& [k, e] : by) {
-                const auto t = summarize_errors(e.tpot_held), f = summarize_errors(e.ttft_held);
-                const auto rt = summarize_errors(e.tpot_roof), rf = summarize_errors(e.ttft_roof);
+                const auto t = summarize_relative_errors(e.tpot_held), f = summarize_relative_errors(e.ttft_held);
+                const auto rt = summarize_relative_errors(e.tpot_roof), rf = summarize_relative_errors(e.ttft_roof);
                 o[k] = {{"runs", t.runs}, {"tpot_median", t.median}, {"tpot_p90", t.p90}, {"ttft_median", f.median},
                         {"ttft_p90", f.p90}, {"roof_tpot_median", rt.median}, {"roof_ttft_median", rf.median}};
             }

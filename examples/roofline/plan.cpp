@@ -254,9 +254,15 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
     }
     std::string gpus;
     for (const auto& id : r.gpu_ids) gpus += (gpus.empty() ? "" : ", ") + id;
-    std::string summary = fmt::format("GPUs {} x {{{}}}; {} layouts x {} concurrencies: {} configurations, {} fit in memory",
-                                      gpus, counts, report::format_count(static_cast<double>(r.layouts_evaluated)),
-                                      rq.concurrencies.size(), report::format_count(static_cast<double>(r.points_evaluated)),
+    const std::size_t swept = r.layouts_evaluated * rq.concurrencies.size();
+    const std::string kv_extra = r.points_evaluated > swept
+                                     ? fmt::format(" + {} at the KV-limited maximum",
+                                                   report::format_count(static_cast<double>(r.points_evaluated - swept)))
+                                     : std::string();
+    std::string summary = fmt::format("GPUs {} x {{{}}}; {} layouts x {} concurrencies{}: {} configurations, {} fit in "
+                                      "memory", gpus, counts, report::format_count(static_cast<double>(r.layouts_evaluated)),
+                                      rq.concurrencies.size(), kv_extra,
+                                      report::format_count(static_cast<double>(r.points_evaluated)),
                                       report::format_count(static_cast<double>(r.fitting)));
     if (rq.ttft_slo_s || rq.tpot_slo_s) {
         std::string slo;
@@ -297,9 +303,9 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
                        report::format_count(p.tokens_per_s_per_gpu), report::format_significant(p.tokens_per_s_per_user),
                        human_time(p.ttft_s), human_time(p.tpot_s),
                        short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
-        fmt::print("{}", t.render(100));
-        fmt::print("\n{}", wrap("layout: TP tensor, EP expert, DP attention-data, PP pipeline parallel; xN "
-                                 "instances. dec/pre: bound of the decode step / prefill chunk (comp, mem, comm, lat; "
+        fmt::print("{}", t.render(120));
+        fmt::print("\n{}", wrap("layout: attention TP tensor and DP data parallel, MoE TP x EP expert parallel, "
+                                 "PP pipeline parallel; xN instances. dec/pre: bound of the decode step / prefill chunk (comp, mem, comm, lat; "
                                  "pwr: compute held down by the power limit).", 100, ""));
     }
     if (!r.unpriced.empty()) {

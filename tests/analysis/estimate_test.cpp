@@ -105,7 +105,7 @@ TEST_CASE("fixed costs: a fitted per-layer cost raises small-batch TPOT far more
 
 TEST_CASE("the speed of light applies no power cap") {
     const auto c = llama8b();
-    auto rq = h200_request(512);
+    auto rq = h200_request(64);
     rq.power_limit = true;
     rq.speed_of_light = true;
     const auto sol = estimate_serving(c, rq);
@@ -167,20 +167,22 @@ TEST_CASE("fit: exact coefficients recovered, negative ones left out") {
     for (double v : fit_nonnegative_relative(x, y2)) CHECK(v >= 0);
 }
 
-TEST_CASE("L1 fit: one wild run moves the fit less than squares do") {
-    std::vector<std::array<double, 1>> x;
-    std::vector<double> y;
-    for (int i = 1; i <= 20; ++i) {
-        x.push_back({double(i)});
-        y.push_back(2.0 * i);
-    }
-    y[19] = 400;  // one run 10x off
-    CHECK(fit_nonnegative_relative_l1(x, y)[0] == doctest::Approx(2.0).epsilon(0.01));
-    CHECK(fit_nonnegative_relative(x, y)[0] > 2.01);
+TEST_CASE("L1 fit: the weighted median of the relative errors, not the least-squares mean") {
+    // x = 1, y = 1, 2, 3, 4, 100: sum |a / y - 1| is least at the median of y weighted by 1 / y
+    // (weights 1, 0.5, 0.33, 0.25, 0.01: half the total 2.093 is passed at y = 2), so a = 2;
+    // squares give a = sum(1/y) / sum(1/y^2) = 2.0933 / 1.4237 = 1.470.
+    std::vector<std::array<double, 1>> x(5, {1.0});
+    const std::vector<double> y = {1, 2, 3, 4, 100};
+    // Eight reweighting rounds approach the L1 optimum from the squares' answer (IRLS converges
+    // linearly): most of the way from 1.470 to 2.
+    const double l1 = fit_nonnegative_relative_l1(x, y)[0];
+    CHECK(l1 > 1.65);
+    CHECK(l1 <= 2.02);
+    CHECK(fit_nonnegative_relative(x, y)[0] == doctest::Approx(1.4703).epsilon(0.001));
 }
 
 TEST_CASE("error summary: median and nearest-rank p90") {
-    const auto s = summarize_errors({0.1, 0.5, 0.2, 0.4, 0.3, NAN, 0.6, 0.7, 0.8, 0.9, 1.0});
+    const auto s = summarize_relative_errors({0.1, 0.5, 0.2, 0.4, 0.3, NAN, 0.6, 0.7, 0.8, 0.9, 1.0});
     CHECK(s.runs == 10);
     CHECK(s.median == doctest::Approx(0.55));
     CHECK(s.p90 == doctest::Approx(0.9));
@@ -235,10 +237,11 @@ TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1
     rq.kv_cache = dtype::fp8_e4m3;
     const auto r = estimate_serving(m, rq);
     REQUIRE(r.fits);
-    // Decode at batch 4 is memory-bound: 70.6 B fp8 weights / 4 GPUs = 17.6 GB per GPU per step at
-    // the H200's achievable 4.3-4.8 TB/s: 3.7-4.1 ms, plus KV and launches; the issue's
-    // measurement of this shape is within 5% of the planner.
-    CHECK(r.decode_point.decode_step_s > 3.5e-3);
-    CHECK(r.decode_point.decode_step_s < 5.5e-3);
+    // The run (2026_04_06_llama_3_1_70b_h200_sxm_trtllm_fp8_agg_1024x1024_c4_tp4_ep1_670 in
+    // silicon_sample.csv) measured TPOT 7.98 ms. By hand, the floor: 70.6 B fp8 weights / 4 GPUs
+    // = 17.6 GB per GPU per step at the H200's 4.8 TB/s = 3.7 ms; 80 layers x 2 all-reduces and
+    // ~1,000 launches add the rest. The issue found the planner within 5% of this shape.
+    CHECK(r.decode_point.decode_step_s > 3.7e-3);
+    CHECK(r.roof_tpot_s == doctest::Approx(7.98e-3).epsilon(0.10));
     CHECK(r.decode_point.decode_bound == bound::memory);
 }

@@ -110,7 +110,8 @@ TEST_CASE("memory fit of one point, by hand, and each rejection reason with its 
     rq.concurrencies = {4, 8};
     rq.power_limit = false;
     auto r = run_plan(c, rq);
-    REQUIRE(r.points.size() == 2);
+    // 4 and 8, then the KV-limited maximum the points report (6, below), evaluated too.
+    REQUIRE(r.points.size() == 3);
     const auto& p = r.points[0];
     CHECK(p.fits());
     CHECK(p.weight_bytes == doctest::Approx(173696));
@@ -123,6 +124,11 @@ TEST_CASE("memory fit of one point, by hand, and each rejection reason with its 
     // 8 requests: the chunk doubles to 800 tokens, activations 2 x (204,800 + 307,200) + 6,400
     // = 1,030,400 B, more than the 726,304 B left beside the weights.
     CHECK(r.points[1].rejection == plan_rejection::activations);
+    // 6 requests: a 600-token chunk, activations 2 x (153,600 + 230,400) + 4,800 = 772,800 B:
+    // weights + activations 946,496 B exceed the 900,000 usable, so the KV limit is not reachable.
+    CHECK(r.points[2].concurrency == 6);
+    CHECK(r.points[2].activation_bytes == doctest::Approx(772800));
+    CHECK(r.points[2].rejection == plan_rejection::activations);
     CHECK(describe_rejection(r.points[1], r) == "weights 173.7 kB + activations 1.0 MB per GPU exceed the 900.0 kB usable");
 
     // KV does not fit: 850 kB -> 765,000 B usable; 765,000 - 688,896 = 76,104 B holds 2 requests.

@@ -3,21 +3,30 @@
 set(_plan_glm --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
     --gpus rtx-pro-6000 --counts 8 --isl 1024 --osl 1024)
 roofline_cli_test(plan_glm5_front ARGS plan ${_plan_glm}
-    PASS "650 configurations, 283 fit in memory.*Pareto front.*rtx-pro-6000 +8 +TP1 EP2 DP4 PP2 +1,024")
+    PASS "680[ \n]+configurations, 305 fit in memory.*Pareto front.*rtx-pro-6000 +8 +attention TP1 DP2, MoE TP2 x EP1 PP4 +1,632")
 roofline_cli_test(plan_glm5_rejections ARGS plan ${_plan_glm}
-    PASS "Rejected: 233 weights do not fit; 107 KV cache does not fit; 27 fewer requests than instances")
+    PASS "Rejected: 233 weights do not fit; 115 KV cache does not fit; 27 fewer requests than instances")
+# The KV-limited maximum each layout reports is evaluated too (here 30 of them), and the memory
+# headroom assumed is printed.
+roofline_cli_test(plan_kv_limit_and_headroom ARGS plan ${_plan_glm}
+    PASS "13 concurrencies \\+ 30 at the KV-limited maximum.*memory headroom assumed: 10% of GPU memory")
+# --rate: the fewest GPUs that serve the load in replicas of one fitting, SLO-meeting deployment.
+roofline_cli_test(plan_rate_sizing ARGS plan ${_plan_glm} --rate 5
+    PASS "Sizing for 5.00 requests/s: [0-9,]+ GPUs: [0-9,]+ x \\(8 rtx-pro-6000 GPUs, attention TP")
+roofline_cli_test(plan_json_ttft_queue ARGS plan ${_plan_glm} --json
+    PASS "\"ttft_prefill_s\": [0-9.e-]+,.*\"ttft_queue_s\": [0-9.e-]+,")
 # --json: nlohmann writes object keys sorted; the contract keys of a point, in that order, then the
 # top-level pareto[], points[] and points_evaluated.
 roofline_cli_test(plan_json_point_keys ARGS plan ${_plan_glm} --json
     PASS "\"bound\":.*\"concurrency\":.*\"count\":.*\"dp\":.*\"ep\":.*\"fits\":.*\"gpu\":.*\"pp\":.*\"tokens_per_s_per_gpu\":.*\"tokens_per_s_per_user\":.*\"tp\":.*\"tpot_s\":.*\"ttft_s\":")
 roofline_cli_test(plan_json_top_keys ARGS plan ${_plan_glm} --json
-    PASS "\"pareto\": \\[.*\"points\": \\[.*\"points_evaluated\": 650")
+    PASS "\"pareto\": \\[.*\"points\": \\[.*\"points_evaluated\": 680")
 roofline_cli_test(plan_json_reason ARGS plan ${_plan_glm} --json
     PASS "\"reason\": \"weights need [0-9.]+ GB per GPU, more than the 86.4 GB usable of a rtx-pro-6000\"")
 roofline_cli_test(plan_csv ARGS plan ${_plan_glm} --csv
     PASS "^gpu,count,tp,ep,dp,pp,instances,concurrency,fits,rejection,reason,meets_slo,tokens_per_s_per_gpu.*\nrtx-pro-6000,8,1,1,1,1,8,1,0,idle_instances,1 request in flight for 8 model instances")
 roofline_cli_test(plan_slo_filters ARGS plan ${_plan_glm} --tpot-slo-ms 20 --ttft-slo-ms 2000
-    PASS "69[ \n]+meet the SLOs[ \n]+\\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
+    PASS "65[ \n]+meet the SLOs[ \n]+\\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
 roofline_cli_test(plan_slo_none ARGS plan ${_plan_glm} --tpot-slo-ms 1
     PASS "No configuration fits and meets the SLOs")
 roofline_cli_test(plan_dense_all_gpus ARGS plan --model data/samples/h200-serving/config.json --gpus all

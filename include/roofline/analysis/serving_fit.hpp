@@ -211,15 +211,15 @@ inline std::vector<std::pair<double, double>> leave_one_model_out(const std::vec
 }
 
 /// Median and 90th percentile of |error| (fractions), over finite values.
-struct error_summary {
+struct relative_error_summary {
     std::size_t runs = 0;
     double median = std::numeric_limits<double>::quiet_NaN();
     double p90 = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Summary of |predicted / measured - 1| (nearest-rank percentiles).
-inline error_summary summarize_errors(std::vector<double> abs_errors) {
-    error_summary s;
+inline relative_error_summary summarize_relative_errors(std::vector<double> abs_errors) {
+    relative_error_summary s;
     abs_errors.erase(std::remove_if(abs_errors.begin(), abs_errors.end(), [](double v) { return !std::isfinite(v); }),
                      abs_errors.end());
     s.runs = abs_errors.size();
