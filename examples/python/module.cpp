@@ -25,7 +25,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "../roofline/cli.hpp"
+#include "../roofline/commands.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/version.hpp"
 
@@ -84,15 +84,7 @@ std::string run_command(const std::vector<std::string>& args) {
     app.require_subcommand(1);
     app.set_version_flag("--version", roofline::version_line());
     roofline::cli::common_options common;
-    roofline::cli::add_gpus_command(app, common);
-    roofline::cli::add_roof_command(app, common);
-    roofline::cli::add_analyze_command(app, common);
-    roofline::cli::add_trace_command(app, common);
-    roofline::cli::add_model_command(app, common);
-    roofline::cli::add_kernel_command(app, common);
-    roofline::cli::add_inspect_command(app, common);
-    roofline::cli::add_plan_command(app, common);
-    roofline::cli::add_calibrate_command(app, common);
+    roofline::cli::add_all_commands(app, common);
     std::vector<const char*> argv{"roofline"};
     for (const auto& a : args) argv.push_back(a.c_str());
     stdout_capture capture;

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli.hpp"
+#include "commands.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/version.hpp"
 
@@ -19,17 +19,7 @@ int main(int argc, char** argv) {
     // "roofline 0.1.0 (simdjson on, sqlite on, gzip zlib)": the version and the optional fast paths.
     app.set_version_flag("--version", roofline::version_line(), "Print the version and the optional fast paths built in");
     roofline::cli::common_options common;
-    roofline::cli::add_gpus_command(app, common);
-    roofline::cli::add_roof_command(app, common);
-    roofline::cli::add_analyze_command(app, common);
-    roofline::cli::add_trace_command(app, common);
-    roofline::cli::add_model_command(app, common);
-    roofline::cli::add_kernel_command(app, common);
-    roofline::cli::add_inspect_command(app, common);
-    roofline::cli::add_plan_command(app, common);
-    roofline::cli::add_estimate_command(app, common);
-    roofline::cli::add_calibrate_command(app, common);
-    roofline::cli::add_merge_command(app, common);
+    roofline::cli::add_all_commands(app, common);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
