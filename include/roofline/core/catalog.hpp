@@ -135,10 +135,8 @@ public:
         if (want.empty()) return r;
         const auto taken = [&](const gpu_spec& g, std::string_view why) {
             r.gpu = &g;
-            // Appended piece by piece: `"literal" + std::string` trips GCC 12's -Wrestrict (GCC 105329).
-            r.how = "\"";
-            r.how.append(text).append("\" taken as ").append(g.id).append(" (").append(g.name).append(")");
-            if (!why.empty()) r.how.append(": ").append(why);
+            r.how = "\"" + std::string(text) + "\" taken as " + g.id + " (" + g.name + ")";
+            if (!why.empty()) r.how += ": " + std::string(why);
             return r;
         };
         for (const auto& g : gpus_)
