@@ -138,7 +138,7 @@ TEST_CASE("rank from a file name") {
 TEST_CASE("two real HTA ranks: ranks from distributedInfo, SendRecv matched by stream and order") {
     const auto dir = test::shared_sample("hta/trace_filter");
     if (!test::have_sample(dir / "sampled_rank-0.json.gz")) return;
-    cluster_options o;  // A100 traces: the catalog has no A100, so no verdict, a timeline all the same
+    cluster_options o;  // A100 traces (A100-PG509-200 is in the catalog): a verdict and a timeline
     o.jobs = 2;
     auto s = summarize_rank_files({(dir / "sampled_rank-1.json.gz").string(), (dir / "sampled_rank-0.json.gz").string()},
                                   gpu_catalog::builtin(), o);
@@ -146,8 +146,8 @@ TEST_CASE("two real HTA ranks: ranks from distributedInfo, SendRecv matched by s
     CHECK(s[0].rank == 1);
     CHECK(s[0].rank_source == "distributedInfo.rank");
     CHECK(s[0].world_size == 128);
-    CHECK(s[0].bound == "unknown");
-    CHECK(s[0].verdict_reason.find("no verdict: ") == 0);
+    CHECK(s[0].bound != "unknown");
+    CHECK(s[0].verdict_reason.find("no verdict: ") == std::string::npos);
     // Counted with Python over the file: 1204 GPU activities on rank 0 over 1,222,847 us, busy
     // (their union) 547,656 us; 10 SendRecv kernels, 8 on stream 84 and 2 on stream 203.
     const auto& r0 = s[1];

@@ -4,9 +4,10 @@
 // bounds a phase, with the numbers behind it.
 //
 // The rules, in the order they are tried:
-//  1. power: the board sits at its enforced limit (median draw >= 90% of it), a power-cap
-//     clock-event reason is active in most samples, and the SM clock is held clearly below its
-//     maximum, for a phase whose compute roof matters. A memory-bound phase that touches the cap
+//  1. power: the board sits at its enforced limit (median draw >= 90% of it) with a power-cap
+//     clock-event reason active in most samples, or that reason is active in nearly all samples
+//     (>= 90%: the averaged draw can lag), and the SM clock is held clearly below its maximum,
+//     for a phase whose compute roof matters. A memory-bound phase that touches the cap
 //     at full clock stays memory-bound (the cap is noted).
 //  2. communication: collectives (or link bytes) take the largest share of the critical path.
 //  3. compute / memory: the most utilised roof, when it is near its ceiling (>= 60%).
@@ -40,6 +41,11 @@ struct verdict_thresholds {
     /// A power-cap clock-event reason (SwPowerCap, HwPowerBrake) must be active in at least this
     /// fraction of the samples. Ours.
     double power_cap_active = 0.50;
+    /// A power-cap reason active in at least this fraction of the samples is direct evidence from
+    /// the driver that the limit binds, even where the logged draw (nvidia-smi's power.draw is a
+    /// 1 s average, so an idle gap inside its window pulls it down) sits below `at_power_limit`.
+    /// Ours: the reason is set by the power controller itself.
+    double power_cap_sustained = 0.90;
     /// The median SM clock must be at or below this fraction of the maximum to count as "held
     /// below its maximum". Ours: boost clocks wander a few percent without any cap.
     double clock_held_below = 0.90;
@@ -69,6 +75,10 @@ struct power_evidence {
     }
     bool cap_active(const verdict_thresholds& t) const {
         return power_cap_active_fraction && *power_cap_active_fraction >= t.power_cap_active;
+    }
+    /// The cap reason active in nearly every sample (`power_cap_sustained`).
+    bool cap_sustained(const verdict_thresholds& t) const {
+        return power_cap_active_fraction && *power_cap_active_fraction >= t.power_cap_sustained;
     }
     bool clock_held(const verdict_thresholds& t) const {
         return clock_fraction_of_max && *clock_fraction_of_max <= t.clock_held_below;
@@ -116,7 +126,7 @@ inline verdict classify(const phase_evidence& e, const verdict_thresholds& t = {
     if (e.power) {
         const auto& p = *e.power;
         const bool at_limit = p.at_limit(t), cap = p.cap_active(t), held = p.clock_held(t);
-        if (at_limit && cap && held && compute_matters) {
+        if (((at_limit && cap) || p.cap_sustained(t)) && held && compute_matters) {
             v.what = bound::power;
             v.reason = "board at " + detail::pct(*p.fraction_of_limit) + " of its " +
                        std::to_string(static_cast<int>(p.limit_w.value_or(0))) +
