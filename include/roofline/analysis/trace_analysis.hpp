@@ -122,6 +122,7 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
         if (w.prices[i].priced) priced_time += t.events[i].duration_s;
     }
     a.priced_share = gpu_time > 0 ? priced_time / gpu_time : 0;
+    for (const auto& [name, s] : w.unpriced) a.unpriced.push_back({name, s, gpu_time > 0 ? s / gpu_time : 0});
 
     a.window.name = "window";
     const auto win = analyze_window(c, w, pc, c.mine, a.window,

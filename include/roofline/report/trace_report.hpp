@@ -352,6 +352,12 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
                    {"exposed_communication_share",
                     a.window.span_s > 0 ? a.exposed_communication_s / a.window.span_s : 0.0},
                    {"unlinked_share", a.unlinked_share},
+                   {"unpriced", [&] {
+                        auto u = nlohmann::ordered_json::array();
+                        for (const auto& x : a.unpriced)
+                            u.push_back({{"name", x.name}, {"time_s", x.time_s}, {"share", x.share}});
+                        return u;
+                    }()},
                    {"sibling_priced_kernels", a.sibling_priced},
                    {"ncu_matched_kernels", a.ncu_matched},
                    {"lower_bound_s", a.window.sol.lower_bound_s},

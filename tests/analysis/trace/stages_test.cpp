@@ -193,6 +193,33 @@ TEST_CASE("recover_work: a kernel without a launching op takes a same-name, same
     CHECK(a.ops.front().count == 2);
 }
 
+TEST_CASE("recover_work: what no source priced is listed by op, longest first, after every source") {
+    synthetic s;
+    cpu_op mm, custom;
+    mm.name = s.t.strings->intern("aten::mm");
+    mm.input_dims = s.t.strings->intern("[[4096,4096],[4096,4096]]");
+    mm.input_types = s.t.strings->intern("[\"c10::BFloat16\",\"c10::BFloat16\"]");
+    custom.name = s.t.strings->intern("mylib::fused_thing");  // no shape model
+    s.t.ops.push_back(mm);
+    s.t.ops.push_back(custom);
+    s.t.events[s.add("nvjet_gemm", 0, 1e-3, 1, "cudaLaunchKernel", kernel_phase::gemm)].op = 0;
+    s.add("nvjet_gemm", 2e-3, 1e-3, 2, "cudaGraphLaunch", kernel_phase::gemm);  // sibling-priced: not listed
+    s.t.events[s.add("fused_thing_kernel", 4e-3, 0.5e-3, 3)].op = 1;
+    s.add("mystery_kernel", 5e-3, 1.5e-3, 4);  // no op, no sibling
+    const auto a = analyze_trace(s.t, gpu_catalog::builtin());
+    REQUIRE(a.unpriced.size() == 2);
+    CHECK(a.unpriced[0].name == "kernel mystery_kernel");
+    CHECK(a.unpriced[0].time_s == doctest::Approx(1.5e-3));
+    CHECK(a.unpriced[0].share == doctest::Approx(1.5 / 4.0));
+    CHECK(a.unpriced[1].name == "mylib::fused_thing");
+    CHECK(a.unpriced[1].share == doctest::Approx(0.5 / 4.0));
+    // Priced (2 ms of 4) and unpriced (2 ms) make up all of the GPU time here.
+    CHECK(a.priced_share + a.unpriced[0].share + a.unpriced[1].share == doctest::Approx(1.0));
+    bool said = false;
+    for (const auto& n : a.notes) said = said || n.find("by op: kernel mystery_kernel 1.50 ms, mylib::fused_thing 500 us") != std::string::npos;
+    CHECK(said);
+}
+
 TEST_CASE("recover_work: an ncu report's measured work replaces the model, matched by name and order") {
     synthetic s;
     s.add("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int)", 0, 40e-6);

@@ -50,6 +50,9 @@ struct recovered_work {
     std::size_t ncu_matched = 0;           ///< kernels priced from the ncu report
     double tokens = 0;                     ///< `--model`: tokens over all steps
     double unlinked_share = 0;  ///< of GPU time: kernels with no op, no sibling, no model
+    /// Kernel time (s) left unpriced after every source, by launching op name, or "kernel NAME"
+    /// for a kernel without a launching op; longest first.
+    std::vector<std::pair<std::string, double>> unpriced;
     std::vector<std::string> notes;
 };
 
@@ -155,9 +158,8 @@ inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
                       (unmatched > 0 ? " (" + std::to_string(unmatched) + " matched none)" : ""));
 }
 
-/// Source "shapes": ops with recorded `Input Dims`. Returns kernel time by op name of the ops
-/// without a shape model (for the note on unpriced work).
-inline std::map<std::string, double> recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
+/// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels.
+inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
     std::unordered_map<std::int32_t, std::vector<std::size_t>> by_op;
@@ -166,14 +168,10 @@ inline std::map<std::string, double> recover_from_shapes(const trace_gpu_context
         if (e.activity == gpu_activity::kernel && e.op >= 0 && e.collective < 0 && !r.prices[i].priced)
             by_op[e.op].push_back(i);
     }
-    std::map<std::string, double> unpriced;
     for (auto& [op, idx] : by_op) {
         const auto& o = t.ops[static_cast<std::size_t>(op)];
         auto w = price_op(o, *c.gpu);
-        if (!w) {
-            for (auto i : idx) unpriced[std::string(o.name)] += t.events[i].duration_s;
-            continue;
-        }
+        if (!w) continue;
         const std::size_t main = *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
             return t.events[x].duration_s < t.events[y].duration_s;
         });
@@ -191,7 +189,6 @@ inline std::map<std::string, double> recover_from_shapes(const trace_gpu_context
             }
         }
     }
-    return unpriced;
 }
 
 /// Source "collective": NCCL kernels with collective metadata, over the default link.
@@ -332,7 +329,7 @@ inline recovered_work recover_work(const trace_gpu_context& c, double steps) {
     recovered_work r;
     r.prices.resize(t.events.size());
     recover_from_ncu(c, r);
-    const auto unpriced = recover_from_shapes(c, r);
+    recover_from_shapes(c, r);
     for (auto i : c.mine) {
         const auto& e = t.events[i];
         auto& p = r.prices[i];
@@ -345,14 +342,23 @@ inline recovered_work recover_work(const trace_gpu_context& c, double steps) {
     }
     recover_from_siblings(c, r);
     recover_from_model(c, steps, r);
-    if (!unpriced.empty()) {
-        std::vector<std::pair<double, std::string>> v;
-        for (const auto& [n, s] : unpriced) v.push_back({s, n});
-        std::sort(v.rbegin(), v.rend());
+    // What no source priced, after all of them (shapes, ncu, bytes, siblings, --model).
+    std::map<std::string, double> left;
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        if (e.activity != gpu_activity::kernel || r.prices[i].priced || r.prices[i].helper) continue;
+        left[e.op >= 0 ? std::string(t.ops[static_cast<std::size_t>(e.op)].name) : "kernel " + std::string(e.name)] +=
+            e.duration_s;
+    }
+    r.unpriced.assign(left.begin(), left.end());
+    std::stable_sort(r.unpriced.begin(), r.unpriced.end(),
+                     [](const auto& x, const auto& y) { return x.second > y.second; });
+    if (!r.unpriced.empty()) {
         std::string list;
-        for (std::size_t k = 0; k < v.size() && k < 5; ++k) list += (k ? ", " : "") + v[k].second + " " + dur(v[k].first);
-        r.notes.push_back("kernels of ops without a shape model (or without Input Dims) are unpriced: " + list +
-                          (v.size() > 5 ? ", ..." : ""));
+        for (std::size_t k = 0; k < r.unpriced.size() && k < 5; ++k)
+            list += (k ? ", " : "") + r.unpriced[k].first + " " + dur(r.unpriced[k].second);
+        r.notes.push_back("unpriced kernels (no shape model, Input Dims, sibling or --model work), by op: " + list +
+                          (r.unpriced.size() > 5 ? ", ... (all in --json window.unpriced)" : ""));
     }
     std::size_t unlinked = 0;
     double unlinked_s = 0, all_s = 0;

@@ -218,6 +218,13 @@ struct trace_analysis {
     std::size_t sibling_priced = 0;   ///< kernels without a launching op priced by a sibling
     std::size_t ncu_matched = 0;      ///< kernels whose work came from the ncu report
     double unlinked_share = 0;  ///< share of GPU time in kernels without op, sibling or model
+    /// Kernel time that no source priced, by launching op ("kernel NAME" without one), longest
+    /// first: what `priced_share` leaves out. `share`: of the analysed GPU's activity time.
+    struct unpriced_kernels {
+        std::string name;
+        double time_s = 0, share = 0;
+    };
+    std::vector<unpriced_kernels> unpriced;
     // timeline
     double busy_fraction = 0;
     std::size_t idle_gaps = 0;
