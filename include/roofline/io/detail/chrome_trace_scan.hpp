@@ -509,7 +509,17 @@ public:
         ev.reset();
         doc_ = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
         if (doc_.is_discarded()) {
+            // The error path only: parse again with exceptions for nlohmann's reason (e.g. an
+            // ill-formed UTF-8 byte), as the simdjson path names simdjson's.
             error = "malformed JSON";
+            try {
+                (void)nlohmann::json::parse(text.begin(), text.end());
+            } catch (const nlohmann::json::parse_error& e) {
+                std::string_view why = e.what();
+                if (const auto at = why.find(": "); at != std::string_view::npos) why.remove_prefix(at + 2);
+                why = why.substr(0, why.find("; last read"));  // that echo may hold the bad bytes
+                error += " (" + std::string(why) + ")";
+            }
             return false;
         }
         if (!doc_.is_object()) return true;
