@@ -17,10 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analysis/power_summary.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/io/calibration.hpp"
 #include "roofline/io/hf_config.hpp"
+#include "roofline/io/nvidia_smi.hpp"
 #include "roofline/models/attention.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/gemm.hpp"
@@ -110,7 +112,7 @@ void add_formats(py::module_& m) {
               return t.render();
           },
           py::arg("headers"), py::arg("rows"),
-          "The CLI's text table (report/table.hpp) of string cells; raises Error for a row of the wrong width.");
+          "The CLI's text table (report/table.hpp) of string cells: missing trailing cells are empty, more cells than headers raise Error.");
 }
 
 void add_roofs(py::module_& m) {
@@ -310,6 +312,18 @@ void add_power(py::module_& m) {
           "`work` on `gpu` under a board power limit (models/power.hpp): dict bound, clock_hz, power_w, "
           "time_s, energy_j (NaN without power coefficients); `calibration` a calibration JSON "
           "(measured ceilings and power fit).");
+    m.def("power_evidence",
+          [](const std::string& csv, const std::string& gpu) {
+              const power_evidence e = summarize_power(read_nvidia_smi_csv(csv).samples, &gpu_of(gpu));
+              py::dict d;
+              d["median_draw_w"] = e.median_draw_w.value_or(NAN);
+              d["median_utilization_gpu"] = e.median_utilization_gpu.value_or(NAN);
+              d["fraction_of_limit"] = e.fraction_of_limit.value_or(NAN);
+              return d;
+          },
+          py::arg("nvidia_smi_csv"), py::arg("gpu"),
+          "What an nvidia-smi CSV log says about power (analysis/power_summary.hpp), against `gpu`'s "
+          "catalog limit when the log has none: dict median_draw_w, median_utilization_gpu, fraction_of_limit (NaN: unknown).");
 }
 
 }  // namespace
