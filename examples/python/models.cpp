@@ -90,6 +90,8 @@ attention_shape attention_of(const model_config& c, bool absorbed) {
 }
 
 void add_formats(py::module_& m) {
+    m.def("bytes_per_element", [](const std::string& d) { return bytes_per_element(parse_dtype_or_throw(d)); },
+          py::arg("dtype"), "Storage bytes per element of a dtype, block scales included (bf16: 2, nvfp4: 0.5625).");
     m.def("format_significant", [](double v) { return report::format_significant(v); }, py::arg("v"),
           "v to 3 significant digits, as the CLI's tables print it (246.11 -> '246').");
     m.def("format_count", &report::format_count, py::arg("n"), "n with thousands separators.");

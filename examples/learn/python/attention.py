@@ -39,7 +39,8 @@ for f, c in models.items():
     rows.append([f, kind(c), rm.format_significant(rm.kv_values_per_token_layer(c)), str(c.num_layers),
                  rm.format_bytes(rm.kv_bytes_per_token(c, "bf16")), rm.format_bytes(rm.kv_bytes_per_token(c, "fp8")),
                  rm.format_bytes(s["bytes_per_token_per_gpu"]) + (" (replicated)" if s["replication"] > 1 else "")])
-print(rm.table(["model", "kind", "values/token/layer", "layers", "BF16 KV/token", "FP8", "per GPU at TP8"], rows), end="")
+print(rm.table(["model", "kind", "values/token/layer", "layers", "BF16 KV/token", "FP8", "per GPU at TP8"], rows),
+      end="")
 print("(GLM-5 adds its DSA indexer key, FP8 with one FP32 scale per 128 values, to every token.)\n")
 
 # %% [markdown]
@@ -77,15 +78,16 @@ for f, c in models.items():
     mla = c.attention == "mla"
     d, d_pe, d_v = (c.qk_nope_head_dim, c.qk_rope_head_dim, c.v_dim) if mla else (c.head_dim, 0, c.v_dim)
     small, big = rm.choose_attention_tile(d, d_pe, d_v, s120), rm.choose_attention_tile(d, d_pe, d_v, s100)
-    ratio = rm.attention_tile_kv_reads(c, context, small["block_m"]) / rm.attention_tile_kv_reads(c, context, big["block_m"])
+    reads = lambda t: rm.attention_tile_kv_reads(c, context, t["block_m"])  # K/V bytes from L2
+    ratio = reads(small) / reads(big)
     tile = lambda t: f"{t['block_m']}x{t['block_n']}"
     rows.append([f, f"{d}+{d_pe}, {d_v}", tile(small), rm.format_bytes_binary(small["smem_bytes"]),
                  tile(big), rm.format_bytes_binary(big["smem_bytes"]), rm.format_significant(ratio) + "x"])
     for reason in small["rejected"]:
         print(f"{f} on SM120: {reason}")
 print()
-print(rm.table(["model", "d_qk+d_pe, d_v", "SM120 tile", "smem", "SM100 tile", "smem", "L2 re-reads SM120/SM100"], rows),
-      end="")
+print(rm.table(["model", "d_qk+d_pe, d_v", "SM120 tile", "smem", "SM100 tile", "smem", "L2 re-reads SM120/SM100"],
+               rows), end="")
 print("Halving BLOCK_M doubles the query tiles, and each tile re-reads its keys from L2 (case C07).")
 
 # %%
@@ -101,6 +103,7 @@ if svg:
             plt.loglog(xs, ys, label=name, linestyle="--" if "prefill" in name else "-")
         for c, name in ((hc, "h200-sxm"), (pc, "rtx-pro-6000")):
             plt.axhline(rm.ridge_point(c, "bf16"), color="grey", linestyle=":", label=f"{name} BF16 ridge")
+        plt.title("Attention: arithmetic intensity vs context")
         plt.xlabel("context (tokens)")
         plt.ylabel("arithmetic intensity (FLOP per DRAM byte)")
         plt.legend(fontsize=7)

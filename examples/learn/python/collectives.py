@@ -71,7 +71,8 @@ for batch in batches:
             if not first and s["dominant"] == "communication":
                 first = tp
             w = s["weight_bytes_per_gpu"]
-            rows.append([str(batch), str(tp), rm.format_bytes(w) + (f" (>{capacity / 1e9:.0f} GB)" if w > capacity else ""),
+            too_big = f" (>{capacity / 1e9:.0f} GB)" if w > capacity else ""
+            rows.append([str(batch), str(tp), rm.format_bytes(w) + too_big,
                          link, rm.format_seconds(s["lower_bound_s"]), rm.format_seconds(s["communication_s"]),
                          rm.format_percent(s["communication_share"]), s["dominant"]])
         verdict += f"batch {batch}, {link}: " + (f"communication is the largest phase from TP{first}" if first else
@@ -92,7 +93,8 @@ if svg:
         for name, ts in curves:
             plt.loglog(sizes, ts, label=name)
         for batch in batches:
-            plt.axvline(batch * glm.hidden_size * 2, color="grey", linestyle=":")  # BF16 activations
+            plt.axvline(batch * glm.hidden_size * rm.bytes_per_element("bf16"), color="grey", linestyle=":")
+        plt.title("All-reduce time vs message size")
         plt.xlabel("message size S (bytes)")
         plt.ylabel("all-reduce time (us)")
         plt.legend(fontsize=7)

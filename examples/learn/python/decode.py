@@ -113,6 +113,7 @@ if svg:
     else:
         for name, ms, tf in curves:
             plt.loglog(ms, tf, label=name, linestyle="--" if "NVFP4" in name else "-")
+        plt.title("When does decode stop being memory-bound?")
         plt.xlabel("batch M (tokens per step)")
         plt.ylabel("attainable TFLOP/s")
         plt.legend(fontsize=7)

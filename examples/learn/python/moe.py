@@ -93,6 +93,7 @@ if svg:
     else:
         for name, xy in curves.items():
             plt.loglog(*zip(*xy), label=name, linestyle="--" if "Zipf" in name else "-")
+        plt.title("MoE: one DeepSeek-V3 layer per step, EP8")
         plt.xlabel("batch (tokens per step)")
         plt.ylabel("MoE layer time (us)")
         plt.legend(fontsize=7)

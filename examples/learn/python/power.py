@@ -40,7 +40,8 @@ for gpu in ("rtx-pro-6000", "rtx-pro-6000-maxq"):
     vals[gpu] = [g["power_limit_w"], g["tensor_clock_hz"], bf16, c.flops_at("fp4"), dram, bf16 / dram,
                  bf16 / g["power_limit_w"]]
 rows = [[gpu, rm.format_watts(v[0]), rm.format_mhz(v[1]), rm.format_flops_per_s(v[2]), rm.format_flops_per_s(v[3]),
-         rm.format_bytes_per_s(v[4]), rm.format_significant(v[5]), rm.format_si(v[6], "FLOP/J")] for gpu, v in vals.items()]
+         rm.format_bytes_per_s(v[4]), rm.format_significant(v[5]), rm.format_si(v[6], "FLOP/J")]
+        for gpu, v in vals.items()]
 a, b = vals.values()
 rows.append(["Max-Q / WS"] + [rm.format_significant(y / x) + "x" for x, y in zip(a, b)])
 print(rm.table(["GPU", "limit", "clock", "BF16", "NVFP4", "DRAM", "BF16 I*", "BF16/W"], rows))
@@ -63,7 +64,8 @@ for gpu in ("rtx-pro-6000", "rtx-pro-6000-maxq", "h200-sxm"):
             p = under(gpu, m, limit)
             over = " (!)" if p["power_w"] > limit * 1.001 else ""  # even the lowest clock does not fit
             rows.append([gpu, rm.format_watts(limit), "decode" if m == decode_tokens else "prefill", p["bound"],
-                         unknown(p["clock_hz"], rm.format_mhz), unknown(p["power_w"], lambda w: rm.format_watts(w) + over),
+                         unknown(p["clock_hz"], rm.format_mhz),
+                         unknown(p["power_w"], lambda w: rm.format_watts(w) + over),
                          unknown(p["power_w"] / limit, percent), rm.format_seconds(p["time_s"]),
                          unknown(p["energy_j"] / m, rm.format_significant)])
     if not known:
@@ -77,7 +79,8 @@ print(missing + "(!) over the cap at any clock: the model lowers the SM clock, n
 # %%
 e = rm.power_evidence(os.path.join(data, "samples", "glm5-nvfp4-8x-rtx-pro-6000", "nvidia_smi.csv"), "rtx-pro-6000")
 draw = e["median_draw_w"]
-print(f"Field report (data/samples/glm5-nvfp4-8x-rtx-pro-6000): nvidia-smi shows {percent(e['median_utilization_gpu'])}\n"
+print("Field report (data/samples/glm5-nvfp4-8x-rtx-pro-6000): nvidia-smi shows "
+      f"{percent(e['median_utilization_gpu'])}\n"
       f"utilization at a median {rm.format_watts(draw)} per card: {percent(e['fraction_of_limit'])} of the "
       f"Workstation's limit, {percent(draw / cap_w)} of the\n"
       "Max-Q's. The log has no edition, limit or clocks: it cannot say if a cap was hit.")

@@ -113,6 +113,7 @@ if svg:
             plt.loglog([1, ridge, 1e4], [w / 1e12, p / 1e12, p / 1e12], label=name,
                        linestyle="--" if "NVFP4" in name else "-")
         plt.axvline(ai, color="grey", linestyle=":")
+        plt.title("Where is the ridge?")
         plt.xlabel("arithmetic intensity I (FLOP per DRAM byte)")
         plt.ylabel("attainable TFLOP/s")
         plt.legend(fontsize=7)
