@@ -31,6 +31,8 @@
 
 namespace py = pybind11;
 
+void add_models_submodule(py::module_& parent);  // models.cpp
+
 namespace {
 
 /// Redirects file descriptor 1 into a temporary file until `take()` or destruction.
@@ -156,4 +158,5 @@ PYBIND11_MODULE(_roofline, m) {
     fast["gzip"] = std::string(f.gzip);
     m.attr("fast_paths") = fast;
     m.attr("version_line") = roofline::version_line();
+    add_models_submodule(m);
 }

@@ -71,6 +71,33 @@ for call, expected in [
     else:
         raise AssertionError("no error raised, expected one naming " + expected)
 
+# roofline.models (models.cpp, for examples/learn/python): the same models as the CLI's roof and
+# kernel commands, and the same errors.
+from roofline import models
+c = models.datasheet_ceilings("b200")
+r = roofline.roof(gpu="b200")
+assert models.ridge_point(c, "bf16") == r["ridge_point_flop_per_byte"], r["ridge_point_flop_per_byte"]
+assert models.ridge_point(c, "fp4") == next(x for x in r["ridge_points"] if x["peak"] == "fp4")["dram_flop_per_byte"]
+w = models.gemm(256, 8192, 28672, "bf16", "bf16", "bf16", "b200")
+k = roofline.kernel("gemm", m=256, n=8192, k=28672, dtype="bf16", gpu="b200")
+assert (w.total_flops(), w.dram_bytes()) == (k["flops"], k["bytes"]) == (2 * 256 * 8192 * 28672, k["bytes"]), k["bytes"]
+t = models.time_lower_bound(w, c)  # datasheet roofs: max(F / P, B / W)
+assert t["bound"] == "memory" and t["lower_bound_s"] == max(k["flops"] / r["ceilings"]["flops_per_s"]["bf16"], k["bytes"] / c.dram_bytes_per_s), t
+assert models.format_significant(models.ridge_point(c, "bf16")) == "293"
+assert models.table(["a", "b"], [["1", "22"]]) == "a   b\n-  --\n1  22\n", repr(models.table(["a", "b"], [["1", "22"]]))
+for call, expected in [
+    (lambda: models.datasheet_ceilings("h300"), "h300"),
+    (lambda: models.gemm(1, 1, 1, "bf17", "bf16", "bf16", "b200"), "bf17"),
+    (lambda: models.table(["a", "b"], [["1", "2", "3"]]), "3 cells"),
+    (lambda: models.read_model("no/such/config.json"), "no/such/config.json"),
+]:
+    try:
+        call()
+    except roofline.Error as e:
+        assert expected in str(e), str(e)
+    else:
+        raise AssertionError("no error raised, expected one naming " + expected)
+
 assert roofline.__version__ == roofline.version_line.split()[1]
 assert set(roofline.fast_paths) == {"simdjson", "sqlite", "gzip"}
 

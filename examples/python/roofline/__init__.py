@@ -21,10 +21,10 @@ after "roofline: error: ".
 """
 
 from . import _roofline
-from ._roofline import Error, fast_paths, version_line
+from ._roofline import Error, fast_paths, models, version_line
 
 __version__ = _roofline.__version__
-__all__ = ["Error", "analyze", "fast_paths", "gpus", "inspect", "kernel", "model", "plan", "roof",
+__all__ = ["Error", "analyze", "fast_paths", "gpus", "inspect", "kernel", "model", "models", "plan", "roof",
            "run", "to_pandas", "trace", "version_line"]
 
 
