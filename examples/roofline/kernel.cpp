@@ -1,8 +1,10 @@
 // `roofline kernel`: one kernel priced on one GPU.
 //
 //   roofline kernel gemm --m M --n N --k K --dtype D --gpu ID [--json]
+//                       (or --act-dtype A --weight-dtype W: A and B operands apart)
 //   roofline kernel moe --tokens T --experts E --topk K --hidden H --inter I --dtype D
-//                       [--routing uniform|zipf:S] --gpu ID
+//                       [--act-dtype A] [--routing uniform|zipf:S] --gpu ID
+//                       (--dtype: the expert weights; --weight-dtype is its other spelling)
 //   roofline kernel attention --batch B --q-len Q --kv-len L --heads H --kv-heads G --head-dim D
 //                       [--causal] [--mla --kv-lora-rank R --qk-rope-head-dim P ...] --dtype D --gpu ID
 //   roofline kernel copy --bytes N --gpu ID                       (N bytes read and N written)
@@ -316,7 +318,7 @@ void add_gemm(CLI::App* kernel) {
     struct options {
         kernel_common c;
         double m = 0, n = 0, k = 0, batch = 1;
-        std::string dtype_name, weight_dtype;
+        std::string dtype_name, weight_dtype, act_dtype;
     };
     static options o;
     o = {};  // fresh values each registration (the Python module registers once per call)
@@ -325,8 +327,9 @@ void add_gemm(CLI::App* kernel) {
     cmd->add_option("--n", o.n, "columns of B and C (output features)")->required();
     cmd->add_option("--k", o.k, "inner dimension (input features)")->required();
     cmd->add_option("--batch", o.batch, "independent GEMMs")->check(finite_non_negative);
-    cmd->add_option("--dtype", o.dtype_name, "operand dtype (bf16, fp8, nvfp4, ...)")->required();
-    cmd->add_option("--weight-dtype", o.weight_dtype, "B (weight) dtype when it differs from A (e.g. W4A16)");
+    cmd->add_option("--dtype", o.dtype_name, "dtype of both operands (bf16, fp8, nvfp4, ...); or give --act-dtype and --weight-dtype");
+    cmd->add_option("--act-dtype", o.act_dtype, "A (activation) dtype (default --dtype)");
+    cmd->add_option("--weight-dtype", o.weight_dtype, "B (weight) dtype when it differs from A (e.g. W4A16; default --dtype)");
     add_common(cmd, o.c);
     cmd->callback([] {
         require_positive("--m", o.m);
@@ -334,8 +337,11 @@ void add_gemm(CLI::App* kernel) {
         require_positive("--k", o.k);
         require_positive("--batch", o.batch);
         const auto p = make_context(o.c);
-        const dtype a = parse_dtype_or_throw(o.dtype_name);
-        const dtype b = o.weight_dtype.empty() ? a : parse_dtype_or_throw(o.weight_dtype);
+        if (o.dtype_name.empty() && o.act_dtype.empty())
+            throw usage_error("kernel gemm: give --dtype (both operands) or --act-dtype (and --weight-dtype)");
+        const dtype a = parse_dtype_or_throw(o.act_dtype.empty() ? o.dtype_name : o.act_dtype);
+        const dtype b = o.weight_dtype.empty() ? (o.dtype_name.empty() ? a : parse_dtype_or_throw(o.dtype_name))
+                                               : parse_dtype_or_throw(o.weight_dtype);
         const gemm_shape s{o.m, o.n, o.k, o.batch};
         const auto path = gemm_compute_path(b, a, p.gpu);
         const auto w = gemm_workload(s, a, b, output_dtype(a), path.peak);
@@ -378,7 +384,7 @@ void add_moe(CLI::App* kernel) {
         kernel_common c;
         double tokens = 0, hidden = 0, inter = 0, shared_inter = 0;
         int experts = 0, topk = 0, shared = 0, ep = 1, tp = 1;
-        std::string dtype_name, act_dtype, routing = "uniform";
+        std::string dtype_name, weight_dtype, act_dtype, routing = "uniform";
     };
     static options o;
     o = {};  // fresh values each registration (the Python module registers once per call)
@@ -390,8 +396,9 @@ void add_moe(CLI::App* kernel) {
     cmd->add_option("--inter", o.inter, "expert intermediate size")->required();
     cmd->add_option("--shared-experts", o.shared, "always-active shared experts");
     cmd->add_option("--shared-inter", o.shared_inter, "shared expert intermediate size (default --inter)")->check(finite_non_negative);
-    cmd->add_option("--dtype", o.dtype_name, "weight dtype (bf16, fp8, nvfp4, mxfp4, ...)")->required();
-    cmd->add_option("--act-dtype", o.act_dtype, "activation dtype (default: the weight dtype for fp8/fp4, else bf16)");
+    cmd->add_option("--dtype", o.dtype_name, "expert weight dtype (bf16, fp8, nvfp4, mxfp4, ...); --weight-dtype is the same flag");
+    cmd->add_option("--weight-dtype", o.weight_dtype, "expert weight dtype (as in kernel gemm; the same as --dtype here)");
+    cmd->add_option("--act-dtype", o.act_dtype, "activation dtype (default: the weight dtype)");
     cmd->add_option("--routing", o.routing, "uniform or zipf:S");
     cmd->add_option("--ep", o.ep, "expert-parallel ranks");
     cmd->add_option("--tp", o.tp, "tensor-parallel split of each expert");
@@ -414,7 +421,11 @@ void add_moe(CLI::App* kernel) {
         m.inter = o.inter;
         m.shared_experts = o.shared;
         m.shared_inter = o.shared_inter;
-        m.weights = parse_dtype_or_throw(o.dtype_name);
+        if (o.dtype_name.empty() && o.weight_dtype.empty())
+            throw usage_error("kernel moe: give --dtype or --weight-dtype (the expert weights' dtype)");
+        if (!o.dtype_name.empty() && !o.weight_dtype.empty() && o.dtype_name != o.weight_dtype)
+            throw usage_error("kernel moe: --dtype and --weight-dtype are the same flag, given " + o.dtype_name + " and " + o.weight_dtype);
+        m.weights = parse_dtype_or_throw(o.weight_dtype.empty() ? o.dtype_name : o.weight_dtype);
         m.activations = o.act_dtype.empty() ? m.weights : parse_dtype_or_throw(o.act_dtype);
         if (o.act_dtype.empty() && (m.weights == dtype::bf16 || m.weights == dtype::fp16)) m.activations = m.weights;
         m.ep = o.ep;

@@ -45,6 +45,10 @@ roofline_cli_test(kernel_gemm_calibration_malformed ARGS kernel gemm --m 1 --n 1
 roofline_cli_test(kernel_gemm_unknown_dtype ARGS kernel gemm --m 1 --n 1 --k 1 --dtype fp3 --gpu h200-sxm EXIT 2)
 roofline_cli_test(kernel_gemm_unknown_gpu ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h300 EXIT 2)
 roofline_cli_test(kernel_gemm_negative ARGS kernel gemm --m -1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm EXIT 2)
+# The operand dtypes by name: --act-dtype/--weight-dtype mean the same in gemm and moe.
+roofline_cli_test(kernel_gemm_act_weight_dtype ARGS kernel gemm --m 16 --n 4096 --k 4096 --act-dtype bf16 --weight-dtype fp8
+                  --gpu h200-sxm --json PASS "\"a_dtype\": \"bf16\",[^}]*\"b_dtype\": \"fp8_e4m3\"")
+roofline_cli_test(kernel_gemm_no_dtype ARGS kernel gemm --m 1 --n 1 --k 1 --weight-dtype fp8 --gpu h200-sxm EXIT 2)
 roofline_cli_test(kernel_copy_zero ARGS kernel copy --bytes 0 --gpu h200-sxm EXIT 2)
 roofline_cli_test(model_bad_tp ARGS model --model tests/cli/data/tiny_moe_config.json --tp 0 EXIT 2)
 
@@ -55,6 +59,10 @@ roofline_cli_test(kernel_moe_zipf_json ARGS kernel moe --tokens 64 --experts 128
                   --dtype bf16 --routing zipf:1.2 --gpu h200-sxm --json PASS "\"routing\": \"zipf:1.2\"")
 roofline_cli_test(kernel_moe_bad_routing ARGS kernel moe --tokens 1 --experts 8 --topk 2 --hidden 8 --inter 8
                   --dtype bf16 --routing zipf:x --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_moe_weight_dtype ARGS kernel moe --tokens 16 --experts 256 --topk 8 --hidden 7168 --inter 2048
+                  --weight-dtype nvfp4 --gpu b200 PASS "active experts 102.0 of 256")
+roofline_cli_test(kernel_moe_dtype_conflict ARGS kernel moe --tokens 16 --experts 256 --topk 8 --hidden 7168 --inter 2048
+                  --dtype nvfp4 --weight-dtype fp8 --gpu b200 EXIT 2)
 roofline_cli_test(kernel_moe_bad_ep ARGS kernel moe --tokens 1 --experts 8 --topk 2 --hidden 8 --inter 8
                   --dtype bf16 --ep 3 --gpu h200-sxm EXIT 2)
 
