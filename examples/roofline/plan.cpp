@@ -116,7 +116,7 @@ std::string short_bound(bound b) {
     return "?";
 }
 
-std::string human_time(double s) {
+std::string plan_time_text(double s) {
     if (!std::isfinite(s)) return "n/a";
     if (s >= 1.0) return fmt::format("{:.2f} s", s);
     if (s >= 1e-3) return fmt::format("{:.1f} ms", s * 1e3);
@@ -266,8 +266,8 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
                                       report::format_count(static_cast<double>(r.fitting)));
     if (rq.ttft_slo_s || rq.tpot_slo_s) {
         std::string slo;
-        if (rq.ttft_slo_s) slo += "TTFT <= " + human_time(*rq.ttft_slo_s);
-        if (rq.tpot_slo_s) slo += std::string(slo.empty() ? "" : ", ") + "TPOT <= " + human_time(*rq.tpot_slo_s);
+        if (rq.ttft_slo_s) slo += "TTFT <= " + plan_time_text(*rq.ttft_slo_s);
+        if (rq.tpot_slo_s) slo += std::string(slo.empty() ? "" : ", ") + "TPOT <= " + plan_time_text(*rq.tpot_slo_s);
         summary += fmt::format(", {} meet the SLOs ({})", report::format_count(static_cast<double>(r.meeting_slo)), slo);
     }
     fmt::print("{}", wrap(summary));
@@ -301,7 +301,7 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
         for (const auto& p : r.pareto)
             t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count), layout_text(p, m.is_moe()), report::format_count(p.concurrency),
                        report::format_count(p.tokens_per_s_per_gpu), report::format_significant(p.tokens_per_s_per_user),
-                       human_time(p.ttft_s), human_time(p.tpot_s),
+                       plan_time_text(p.ttft_s), plan_time_text(p.tpot_s),
                        short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
         fmt::print("{}", t.render(120));
         fmt::print("\n{}", wrap("layout: attention TP tensor and DP data parallel, MoE TP x EP expert parallel, "
@@ -334,7 +334,7 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
         q.tokens_per_s_per_user = p.tokens_per_s_per_user;
         q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
         q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}\nKV holds {} requests",
-                               human_time(p.ttft_s), human_time(p.tpot_s), to_string(p.decode_bound),
+                               plan_time_text(p.ttft_s), plan_time_text(p.tpot_s), to_string(p.decode_bound),
                                to_string(p.prefill_bound), report::format_count(p.max_concurrency));
         ch.points.push_back(q);
         x_lo = first ? q.tokens_per_s_per_user : std::min(x_lo, q.tokens_per_s_per_user);
@@ -366,8 +366,8 @@ void print_sizing(const load_sizing& s, const plan_result& r, const model_config
                                         report::format_significant(s.requests_per_s), report::format_count(s.gpus),
                                         report::format_count(s.replicas), p.count, r.gpu_ids[p.gpu],
                                         layout_text(p, m.is_moe()), report::format_count(p.concurrency),
-                                        report::format_significant(s.requests_per_s_per_replica), human_time(p.ttft_s),
-                                        human_time(p.tpot_s), report::format_count(p.tokens_per_s_per_gpu))));
+                                        report::format_significant(s.requests_per_s_per_replica), plan_time_text(p.ttft_s),
+                                        plan_time_text(p.tpot_s), report::format_count(p.tokens_per_s_per_gpu))));
 }
 
 /// `--json`, streamed: the same text as one `nlohmann::json::dump(1)` of the whole result (keys

@@ -513,7 +513,8 @@ public:
             // ill-formed UTF-8 byte), as the simdjson path names simdjson's.
             error = "malformed JSON";
             try {
-                (void)nlohmann::json::parse(text.begin(), text.end());
+                const auto again = nlohmann::json::parse(text.begin(), text.end());  // throws here
+                (void)again;
             } catch (const nlohmann::json::parse_error& e) {
                 std::string_view why = e.what();
                 if (const auto at = why.find(": "); at != std::string_view::npos) why.remove_prefix(at + 2);
