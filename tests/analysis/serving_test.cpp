@@ -194,7 +194,7 @@ TEST_CASE("a Max-Q's 300 W limit costs a prefill-heavy run tokens/s against a 60
     CHECK(c.at_limit.capped);
     CHECK(*c.at_limit.prefill_clock_hz < *c.reference.prefill_clock_hz);
     CHECK(c.cost_fraction > 0.05);
-    CHECK(contains(a.result.notes, "W limit (the catalog default) costs"));
+    CHECK(contains(a.result.notes, "power limit: at this card's 300 W (the catalog default) the modeled output is"));
     // The capped prefill draws the limit: the Max-Q coefficients at the clock found give 300 W.
     const auto coef = *default_power_coefficients(gpus::rtx_pro_6000_maxq());
     const auto g = gpus::rtx_pro_6000_maxq();

@@ -696,11 +696,12 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
             return "decode at " + fmt_num(t.decode_clock_hz / 1e6) + " MHz" +
                    (t.prefill_clock_hz ? ", prefill at " + fmt_num(*t.prefill_clock_hz / 1e6) + " MHz" : std::string());
         };
-        a.result.notes.push_back("the " + fmt_num(c.at_limit.limit_w) + " W limit (" + c.limit_source + ") costs " +
-                                 fmt_pct(c.cost_fraction) + " of the modeled output tokens/s: " +
-                                 fmt_num(c.at_limit.output_tokens_per_s) + " tok/s (" + clocks(c.at_limit) +
-                                 ") against " + fmt_num(c.reference.output_tokens_per_s) + " tok/s for " + c.reference_why +
-                                 " (" + clocks(c.reference) + "; power model: models/power.hpp, +-5% on a capped clock)");
+        a.result.notes.push_back("power limit: at this card's " + fmt_num(c.at_limit.limit_w) + " W (" + c.limit_source +
+                                 ") the modeled output is " + fmt_num(c.at_limit.output_tokens_per_s) + " tok/s (" +
+                                 clocks(c.at_limit) + (c.at_limit.capped ? ", held down by the limit" : "") + "), " +
+                                 fmt_pct(c.cost_fraction) + " below the " + fmt_num(c.reference.output_tokens_per_s) +
+                                 " tok/s of " + c.reference_why + " (" + clocks(c.reference) +
+                                 "; power model: models/power.hpp, +-5% on a capped clock)");
     }
     if (a.power) {
         const auto& p = *a.power;
