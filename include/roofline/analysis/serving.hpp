@@ -690,7 +690,10 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                                  fmt_pct(*a.power->clock_fraction_of_max) +
                                  " of max: compute phases ran derated, but the modeled wall is " +
                                  std::string(to_string(modeled_wall)) + "-bound, which the SM clock does not set");
-    if (a.power_cap && a.power_cap->cost_fraction >= 0.005) {
+    // Said when the card sits below its reference board or limit, or the run was held at its limit
+    // (against no limit at all, at the modeled roof's rate, it would be a what-if).
+    if (a.power_cap && a.power_cap->cost_fraction >= 0.005 &&
+        (std::isfinite(a.power_cap->reference.limit_w) || power_held)) {
         const auto& c = *a.power_cap;
         const auto clocks = [](const capped_throughput& t) {
             return "decode at " + fmt_num(t.decode_clock_hz / 1e6) + " MHz" +
