@@ -138,6 +138,25 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                            {"samples", g.evidence.samples}});
         j["power"]["per_gpu"] = per;
     }
+    j["power_cap"] = nullptr;
+    if (a.power_cap) {
+        const auto& c = *a.power_cap;
+        const auto side = [&](const capped_throughput& t) {
+            return nlohmann::json{{"gpu", t.gpu},
+                                  {"limit_w", std::isfinite(t.limit_w) ? nlohmann::json(t.limit_w) : nlohmann::json(nullptr)},
+                                  {"modeled_output_tokens_per_s", t.output_tokens_per_s},
+                                  {"modeled_total_tokens_per_s", opt_json(t.total_tokens_per_s)},
+                                  {"decode_clock_hz", t.decode_clock_hz},
+                                  {"prefill_clock_hz", opt_json(t.prefill_clock_hz)},
+                                  {"capped", t.capped}};
+        };
+        j["power_cap"] = {{"at_limit", side(c.at_limit)},
+                          {"limit_source", c.limit_source},
+                          {"reference", side(c.reference)},
+                          {"reference_why", c.reference_why},
+                          {"cost_fraction", c.cost_fraction},
+                          {"coefficients_source", c.coefficients_source}};
+    }
     j["notes"] = a.notes;
     j["warnings"] = a.warnings;
     j["unpriced"] = a.unpriced;

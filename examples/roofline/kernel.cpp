@@ -17,7 +17,9 @@
 //  * lower_bound_s: the roofline at datasheet ceilings (max over roofs + latency terms);
 //  * predicted_time_s: the same workload at achievable ceilings (datasheet x the efficiencies
 //    below) plus the device-side cost of each kernel (0.86 us; the host's eager launch floor is a
-//    separate term, reported as eager_call_s, never inside a kernel's time). Calibration
+//    separate term, reported as eager_call_s, never inside a kernel's time), as the kernel runs
+//    (`price_kernel_as_run`: a grouped GEMM computes whole tiles, `executed_flops`; attention
+//    prefill runs at the published FlashAttention-2 / cuDNN / FlashAttention-3 rate). Calibration
 //    replaces any ceiling it names, and where
 //    it has a fitted curve for the kernel's family (models/kernel_time.hpp) the curve sets
 //    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the
@@ -26,7 +28,7 @@
 //  Collectives: lower_bound_s is the datasheet link with NCCL's alpha and base latency, never
 //  changed by --calibration; predicted_time_s uses the overlay's fitted link, else a measured
 //  all-reduce profile of the GPU and link, else the datasheet link (`predicted_by` says which).
-// JSON keys (stable): predicted_time_s, lower_bound_s, bound, flops, bytes, link_bytes,
+// JSON keys (stable): predicted_time_s, lower_bound_s, bound, flops, executed_flops, bytes, link_bytes,
 // arithmetic_intensity, ceilings {datasheet, used}, efficiency, roof_times, notes, and a
 // per-kernel object (gemm, moe, attention, copy, collective); with a curve also `calibrated`
 // {family, peak, clock_hz, clock_source, time_s, parts, curve, fit}.
@@ -160,9 +162,16 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
                       const workload* rest = nullptr) {
     for (auto& part : parts)
         if (part.features.backend.empty()) part.features.backend = p.backend;
-    const auto t = price_kernel(w, p.datasheet, p.used);
-    const auto& lb = t.lower_bound;
-    const auto& pr = t.predicted;
+    bool all_curves = !parts.empty();
+    for (const auto& part : parts) all_curves = all_curves && p.eff.curve_for(part.features);
+    // Without curves: the kernels as they run (tile padding, published attention rates).
+    std::vector<kernel_features> features;
+    if (!all_curves)
+        for (const auto& part : parts) features.push_back(part.features);
+    const auto as_run = price_kernel_as_run(w, features, p.datasheet, p.used, p.eff, p.gpu.cc_major);
+    const auto& lb = as_run.time.lower_bound;
+    const auto& pr = as_run.time.predicted;
+    notes.insert(notes.end(), as_run.notes.begin(), as_run.notes.end());
     notes.insert(notes.end(), p.notes.begin(), p.notes.end());
     nlohmann::json j;
     j["kernel"] = title;
@@ -170,8 +179,7 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
     j["predicted_time_s"] = pr.lower_bound_s;
     j["lower_bound_s"] = lb.lower_bound_s;
     j["bound"] = std::string(to_string(pr.predicted));
-    bool all_curves = !parts.empty();
-    for (const auto& part : parts) all_curves = all_curves && p.eff.curve_for(part.features);
+    j["executed_flops"] = as_run.executed_flops;
     if (!all_curves && p.cal && !p.backend.empty() && !parts.empty())
         notes.push_back("the calibration has no curve for backend " + p.backend +
                         ": priced at its ceilings (a curve of another backend does not apply)");
@@ -467,6 +475,7 @@ void add_moe(CLI::App* kernel) {
             const auto dn = grouped_gemm_workload(rows, m.hidden, i, m.activations, m.weights, dtype::bf16, r.path.peak);
             parts = {{"gate_up", grouped_gemm_features(rows, 2 * i, m.hidden, gu, r.path.peak)},
                      {"down", grouped_gemm_features(rows, m.hidden, i, dn, r.path.peak)}};
+            for (auto& part : parts) part.features.group_count = per_rank;  // the rank's experts, empty ones too
             if (m.shared_experts > 0) {
                 const double si = m.shared_experts * (m.shared_inter > 0 ? m.shared_inter : m.inter) / m.tp;
                 const double own = m.tokens / m.ep;

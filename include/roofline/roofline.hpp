@@ -96,6 +96,7 @@
 #include "roofline/analysis/plan.hpp"
 #include "roofline/analysis/serving_fit.hpp"
 #include "roofline/analysis/power_alignment.hpp"
+#include "roofline/analysis/power_cap_cost.hpp"
 #include "roofline/analysis/power_summary.hpp"
 #include "roofline/analysis/power_window.hpp"
 #include "roofline/analysis/serving.hpp"

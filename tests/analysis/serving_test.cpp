@@ -166,3 +166,44 @@ TEST_CASE("achieved above the modeled roof is an input error, said so") {
     CHECK_FALSE(a.consistent);
     CHECK(a.result.reason.find("above the roof") != std::string::npos);
 }
+
+TEST_CASE("a Max-Q's 300 W limit costs a prefill-heavy run tokens/s against a 600 W Workstation card") {
+    // Qwen3-30B-A3B (bf16) on one Max-Q card, 8,000-token prompts and 100-token answers at 32 in
+    // flight: prefill is most of the work, and compute-bound.
+    bench_run run;
+    run.max_concurrency = 32;
+    run.random_input_len = 8000;
+    run.random_output_len = 100;
+    run.output_throughput_tok_per_s = 100;
+    const auto a = analyze_serving(run, h200_serving_model(), setup_on("rtx-pro-6000-maxq"));
+    REQUIRE(a.power_cap.has_value());
+    const auto& c = *a.power_cap;
+    CHECK(c.at_limit.gpu == "rtx-pro-6000-maxq");
+    CHECK(c.at_limit.limit_w == 300);
+    CHECK(c.limit_source == "the catalog default");
+    CHECK(c.reference.gpu == "rtx-pro-6000");
+    CHECK(c.reference.limit_w == 600);
+    CHECK(c.cost_fraction == doctest::Approx(1.0 - c.at_limit.output_tokens_per_s / c.reference.output_tokens_per_s));
+    // Prefill is compute-bound, so the cap lowers its clock: below the Workstation's, and the run
+    // loses throughput; MESSAGE shows the numbers.
+    REQUIRE(c.at_limit.prefill_clock_hz.has_value());
+    REQUIRE(c.reference.prefill_clock_hz.has_value());
+    MESSAGE("Max-Q " << c.at_limit.output_tokens_per_s << " tok/s, prefill at " << *c.at_limit.prefill_clock_hz / 1e6
+                     << " MHz; Workstation " << c.reference.output_tokens_per_s << " tok/s, prefill at "
+                     << *c.reference.prefill_clock_hz / 1e6 << " MHz; cost " << 100 * c.cost_fraction << "%");
+    CHECK(c.at_limit.capped);
+    CHECK(*c.at_limit.prefill_clock_hz < *c.reference.prefill_clock_hz);
+    CHECK(c.cost_fraction > 0.05);
+    CHECK(contains(a.result.notes, "power limit: at this card's 300 W (the catalog default) the modeled output is"));
+    // The capped prefill draws the limit: the Max-Q coefficients at the clock found give 300 W.
+    const auto coef = *default_power_coefficients(gpus::rtx_pro_6000_maxq());
+    const auto g = gpus::rtx_pro_6000_maxq();
+    const auto chunk = steady_prefill_chunk(8000, 32);
+    const auto pre = model_step(h200_serving_model(), chunk.batch(), parallel_layout{}, g);
+    const auto ceil = achievable_ceilings(datasheet_ceilings(g));
+    const double peak = g.tensor_clock_hz.value_or(0), top = std::min(g.max_clock_hz.value_or(peak), peak);
+    const auto st = price_step_under_limit(pre, ceil, coef, 300, peak, top);
+    CHECK(st.capped);
+    CHECK(st.power_w == doctest::Approx(300).epsilon(1e-3));
+    CHECK(board_power_w(coef, pre.total(), st.time_s, st.clock_hz) == doctest::Approx(st.power_w));
+}

@@ -5,6 +5,11 @@ set(_glm_args analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8 --model d
 roofline_cli_test(analyze_glm5_default ARGS ${_glm_args} PASS "Verdict: communication-bound")
 roofline_cli_test(analyze_glm5_not_power ARGS ${_glm_args} PASS "not power-bound: median draw 290 W is 48% of the 600 W limit")
 roofline_cli_test(analyze_glm5_maxq_question ARGS ${_glm_args} PASS "97% of a Max-Q's 300 W")
+# On a Max-Q the same run is modeled at its 300 W against a 600 W Workstation card (decode-only:
+# 4,174 against 4,223 tok/s, the Max-Q's lower top clock), in --json as `power_cap`.
+roofline_cli_test(analyze_glm5_maxq_power_cap ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000-maxq --count 8
+    --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json --power ${_glm}/nvidia_smi.csv --json
+    PASS "\"power_cap\": {.*\"cost_fraction\": 0\\.011[0-9]*,.*\"reference\": {.*\"gpu\": \"rtx-pro-6000\",.*\"limit_w\": 600\\.0")
 roofline_cli_test(analyze_glm5_json ARGS ${_glm_args} --json
     PASS "\"bound\": \"communication\".*\"predicted_time_share\".*\"fraction_of_limit\": 0\\.48")
 roofline_cli_test(analyze_unknown_gpu ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-7000 --count 8

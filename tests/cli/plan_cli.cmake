@@ -60,3 +60,12 @@ endif()
 roofline_cli_test(plan_calibration ARGS plan --model data/samples/h200-serving/config.json --gpus h200-sxm,b200 --counts 1
     --isl 1024 --osl 512 --concurrency 256 --calibration data/calibration/h200-sxm.json
     PASS "h200-sxm: calibrated by data/calibration/h200-sxm.json")
+
+# Max-Q (300 W) and Workstation (600 W) cards on a prefill-heavy load (8,000 tokens in, 100 out):
+# the power model (models/power.hpp, fitted to the published rtx6kpro power-limit sweep) holds
+# the Max-Q's prefill clock lower, so its front is lower at the same layout and concurrency.
+set(_plan_prefill plan --model data/samples/h200-serving/config.json --counts 1 --isl 8000 --osl 100)
+roofline_cli_test(plan_prefill_heavy_workstation ARGS ${_plan_prefill} --gpus rtx-pro-6000
+    PASS "rtx-pro-6000 +1 +attention TP1, MoE TP1 x EP1 +42 +28,679 ")
+roofline_cli_test(plan_prefill_heavy_maxq ARGS ${_plan_prefill} --gpus rtx-pro-6000-maxq
+    PASS "rtx-pro-6000-maxq +1 +attention TP1, MoE TP1 x EP1 +42 +23,139 ")

@@ -78,6 +78,49 @@ TEST_CASE("curves are keyed by backend: a curve of another backend never prices 
     CHECK(e.curve_for(kernel_family::gemm, peak_key::fp8, "nvjet") == nullptr);
 }
 
+TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tiles, published attention rates") {
+    const auto ds = datasheet_ceilings(gpus::h200_sxm());
+    const auto used = achievable(ds);
+    // PyTorch's SM90 grouped GEMM: 64x128 Pingpong below 129 mean rows per group, 128x256
+    // Cooperative above, cluster 2 along M: a group of 1 row computes 128 rows, of 375 rows 512.
+    const auto small = torch_grouped_gemm_tiling(62.5, 1536), large = torch_grouped_gemm_tiling(375, 1536);
+    CHECK(small.padded_rows(1) == 128);
+    CHECK(small.padded_rows(130) == 256);
+    CHECK(large.padded_rows(375) == 512);
+    CHECK(large.padded_cols(1536) == 1536);
+    CHECK(torch_grouped_gemm_tiling(375, 1536, 10).tile_m == 64);  // SM100: 64x128 for every shape
+    // Groups of 1, 130 and 0 rows (mean 43.7: Pingpong), n = 3072, k = 4096: 384 rows computed,
+    // 9.664e9 FLOP, at 0.75 x 989 TFLOP/s; two kernels (prepare_grouped_gemm_data first).
+    const std::vector<double> rows = {1, 130, 0};
+    const auto w = grouped_gemm_workload(rows, 3072, 4096, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+    const auto k = grouped_gemm_features(rows, 3072, 4096, w, peak_key::bf16);
+    const auto r = price_kernel_as_run(w, {k}, ds, used);
+    const double padded = 384.0 * 2 * 3072 * 4096;
+    CHECK(r.executed_flops == doctest::Approx(padded));
+    const double mem = w.dram_bytes() / (0.9 * ds.bytes_at(memory_level::dram));
+    CHECK(r.time.predicted_s() == doctest::Approx(std::max(padded / (0.75 * 989e12), mem) + 2 * 0.86e-6));
+    CHECK(r.time.lower_bound_s() == doctest::Approx(price_kernel(w, ds, used).lower_bound_s()));
+    // FlashAttention-3 paper, Fig. 5 (H100, head dim 128): FA2 causal 298 TFLOP/s at 2k, 319 at
+    // 4k; at 3072 queries 298 + log2(1.5) x 21 = 310.3, of 989.4.
+    CHECK(published_attention_fraction("flash", true, 4096) == doctest::Approx(319.0 / 989.4));
+    CHECK(published_attention_fraction("flash", true, 3072) == doctest::Approx(310.28 / 989.4).epsilon(1e-4));
+    CHECK(published_attention_fraction("cudnn", false, 16384) == doctest::Approx(595.0 / 989.4));
+    CHECK(published_attention_fraction("", true, 65536) == doctest::Approx(616.0 / 989.4));  // FA3, its last point
+    CHECK(std::isnan(published_attention_fraction("flash", true, 0)));
+    // Independent-sweep case c082: B=2 S=3072 H=40/8 causal through PyTorch's flash backend:
+    // 1.933e11 FLOP / (989e12 x 0.3136) + 0.86 us = 624.2 us (measured 668.6 us; 0.75 of the
+    // peak would say 261.5).
+    attention_shape s;
+    s.heads = 40;
+    s.kv_heads = 8;
+    s.head_dim = 128;
+    s.causal = true;
+    const auto aw = attention_workload(s, {{2, 3072, 0}}, dtype::bf16);
+    auto af = attention_features(aw, peak_key::bf16, 2, 3072, 40, 128, true);
+    af.backend = "flash";
+    CHECK(price_kernel_as_run(aw, {af}, ds, used).time.predicted_s() == doctest::Approx(624.2e-6).epsilon(0.002));
+}
+
 TEST_CASE("on this project's H200 measurements the median absolute error is below 25%") {
     const auto path = roofline::test::repo_data("validation/h200_kernels.json");
     if (!roofline::test::have_sample(path)) return;

@@ -832,6 +832,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         p.work = grouped_gemm_workload(groups, n, k, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
         p.features = grouped_gemm_features(groups, n, k, p.work, peak_key::bf16);
         p.features.backend = record_backend(r);
+        if (r.params.count("experts")) p.features.group_count = r.params.at("experts");  // empty groups too
         p.family_label = "grouped gemm";
         p.label = "grouped " + r.label("gemm") + " " + r.label("routing") + " T=" + fmt(r.param("tokens", file));
         return p;
@@ -1388,7 +1389,8 @@ enum class clock_choice : unsigned char {
 };
 
 /// The calibrated prediction of one record: the family's curve when there is one (at `clock`),
-/// else the roofline at the calibrated ceilings plus the calibrated launch floor.
+/// else the roofline at the calibrated ceilings (with the uncalibrated model's kernel facts,
+/// `price_kernel_as_run`) plus the calibrated launch floor.
 inline double calibrated_prediction_s(const priced_record& p, const kernel_record& r, const gpu_spec& g,
                                       const ceilings& used, const kernel_efficiency& e,
                                       const std::optional<calibrated_power>& power, clock_choice clock,
@@ -1401,7 +1403,9 @@ inline double calibrated_prediction_s(const priced_record& p, const kernel_recor
         }
     const auto* c = p.l2_resident ? nullptr : e.curve_for(p.features);
     if (!c) {
-        const double device = time_lower_bound(p.work, used).lower_bound_s;
+        // No curve: the uncalibrated model's kernel facts (tile padding, published attention
+        // rates) at the calibrated ceilings.
+        const double device = price_kernel_as_run(p.work, {p.features}, used, used, e).time.predicted_s();
         return host_timed ? eager_call_time_s(device - used.launch_latency_s * p.work.launches + e.launch_floor_s, e)
                           : device;
     }
@@ -1435,7 +1439,8 @@ struct validation_report {
 };
 
 /// Compares every modeled record of `sweep` with `roofline kernel`'s prediction at datasheet
-/// ceilings (x published efficiencies + launch floor) and with the calibration `cal`:
+/// ceilings (x published efficiencies + launch floor, the kernels as they run:
+/// `price_kernel_as_run`) and with the calibration `cal`:
 /// in sample (the curve in `cal`, record clocks), with the power-model clock, and held out
 /// (curves refitted on the sweep by `folds`-fold cross-validation, record clocks).
 inline validation_report validate_calibration(const kernel_sweep& sweep, const gpu_spec& g, const calibration& cal,
@@ -1512,7 +1517,7 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
         for (std::size_t i = 0; i < items.size(); ++i) {
             const auto& x = items[i];
             const double t = x.r->time_s;
-            const double tds = price_kernel(x.p.work, ds, ach).predicted_s();
+            const double tds = price_kernel_as_run(x.p.work, {x.p.features}, ds, ach).time.predicted_s();
             const double tcal = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::record, host);
             const double tpc = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::power_model, host);
             eds.push_back(std::abs(tds / t - 1));
@@ -1527,7 +1532,7 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
                 const double t = r->time_s;
                 double tds = 0, tcal = 0, tpc = 0;
                 for (const auto& part : parts) {
-                    tds += price_kernel(part.work, ds, ach).predicted_s();
+                    tds += price_kernel_as_run(part.work, {part.features}, ds, ach).time.predicted_s();
                     tcal += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::record, host);
                     tpc += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::power_model, host);
                 }

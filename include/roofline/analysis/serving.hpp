@@ -25,6 +25,7 @@
 #include <vector>     // std::vector
 
 #include "roofline/analysis/achievable.hpp"
+#include "roofline/analysis/power_cap_cost.hpp"
 #include "roofline/analysis/power_summary.hpp"
 #include "roofline/analysis/power_window.hpp"
 #include "roofline/analysis/steady_state.hpp"
@@ -121,6 +122,9 @@ struct serving_analysis {
     std::vector<run_gpu_power> power_per_gpu;
     std::string power_window;  ///< which samples were used, for people
     int power_gpu = -1;  ///< the capped GPU whose evidence `power` is (-1: all GPUs' median)
+    /// The modeled throughput at the card's power limit against a reference limit
+    /// (analysis/power_cap_cost.hpp); nullopt where the GPU has no power coefficients.
+    std::optional<power_cap_cost> power_cap;
     verdict result;
     std::vector<std::string> notes;      ///< assumptions and model notes
     std::vector<std::string> warnings;   ///< inconsistencies worth acting on
@@ -158,6 +162,42 @@ inline priced_step price(const model_config& m, const step_batch& b, const servi
     p.sol = price_step(p.sol_model, sol_c);
     p.modeled = price_step(p.modeled_model, mod_c);
     return p;
+}
+
+/// The power limit's cost (analysis/power_cap_cost.hpp) of the priced decode step `dec` and
+/// prefill chunk `pre` (of `pre_tokens`): at the enforced limit of the power log when it gives
+/// one, else the GPU's default, against `power_cap_reference`. nullopt when either board's
+/// power cannot be priced.
+inline std::optional<power_cap_cost> cap_cost(const serving_analysis& a, const gpu_spec& g, const serving_setup& setup,
+                                              const ceilings& modeled, const priced_step& dec, const priced_step* pre,
+                                              double pre_tokens, double ratio) {
+    const auto own = default_power_coefficients(g);
+    if (!own) return std::nullopt;
+    const bool from_log = a.power && a.power->limit_from_log && a.power->limit_w;
+    const double limit = from_log ? *a.power->limit_w : g.power_limit_w.value_or(std::numeric_limits<double>::quiet_NaN());
+    if (!(limit > 0)) return std::nullopt;
+    const auto ref = power_cap_reference(g, limit);
+    ceilings ref_c = modeled;
+    if (ref.gpu.id != g.id) {
+        ref_c = achievable_ceilings(datasheet_ceilings(ref.gpu, a.link), setup.fractions);
+        ref_c.link_bytes_per_s = modeled.link_bytes_per_s;
+    }
+    const step_model* pre_model = pre ? &pre->modeled_model : nullptr;
+    const auto at = throughput_under_limit(g, modeled, limit, dec.modeled_model, pre_model, pre_tokens,
+                                           a.decode_sequences, a.decode_batch, ratio, a.instances);
+    const auto rt = throughput_under_limit(ref.gpu, ref_c, ref.limit_w, dec.modeled_model, pre_model, pre_tokens,
+                                           a.decode_sequences, a.decode_batch, ratio, a.instances);
+    if (!at || !rt || !(rt->output_tokens_per_s > 0)) return std::nullopt;
+    power_cap_cost c;
+    c.at_limit = *at;
+    c.reference = *rt;
+    c.limit_source = from_log ? "enforced, from the power log" : "the catalog default";
+    c.reference_why = ref.why;
+    c.cost_fraction = 1.0 - at->output_tokens_per_s / rt->output_tokens_per_s;
+    c.coefficients_source = own->source;
+    if (ref.gpu.id != g.id)
+        if (const auto rc = default_power_coefficients(ref.gpu)) c.coefficients_source += "; " + rc->source;
+    return c;
 }
 }  // namespace detail::serving
 
@@ -529,6 +569,9 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                               " of the power limit the SMs mostly wait (collectives polling, memory stalls)");
     }
 
+    // --- what the power limit costs, in tokens/s ---
+    a.power_cap = detail::serving::cap_cost(a, g, setup, mod_link_c, dec, pre ? &*pre : nullptr, pre_tokens, ratio);
+
     // --- verdict ---
     phase_evidence e;
     double comm_share = 0, total_share = 0;
@@ -647,6 +690,22 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
                                  fmt_pct(*a.power->clock_fraction_of_max) +
                                  " of max: compute phases ran derated, but the modeled wall is " +
                                  std::string(to_string(modeled_wall)) + "-bound, which the SM clock does not set");
+    // Said when the card sits below its reference board or limit, or the run was held at its limit
+    // (against no limit at all, at the modeled roof's rate, it would be a what-if).
+    if (a.power_cap && a.power_cap->cost_fraction >= 0.005 &&
+        (std::isfinite(a.power_cap->reference.limit_w) || power_held)) {
+        const auto& c = *a.power_cap;
+        const auto clocks = [](const capped_throughput& t) {
+            return "decode at " + fmt_num(t.decode_clock_hz / 1e6) + " MHz" +
+                   (t.prefill_clock_hz ? ", prefill at " + fmt_num(*t.prefill_clock_hz / 1e6) + " MHz" : std::string());
+        };
+        a.result.notes.push_back("power limit: at this card's " + fmt_num(c.at_limit.limit_w) + " W (" + c.limit_source +
+                                 ") the modeled output is " + fmt_num(c.at_limit.output_tokens_per_s) + " tok/s (" +
+                                 clocks(c.at_limit) + (c.at_limit.capped ? ", held down by the limit" : "") + "), " +
+                                 fmt_pct(c.cost_fraction) + " below the " + fmt_num(c.reference.output_tokens_per_s) +
+                                 " tok/s of " + c.reference_why + " (" + clocks(c.reference) +
+                                 "; power model: models/power.hpp, +-5% on a capped clock)");
+    }
     if (a.power) {
         const auto& p = *a.power;
         if (p.at_limit(th) && p.cap_active(th) && !p.clock_held(th))

@@ -30,9 +30,11 @@
 //            (`causal_block_keys` extra keys per query); otherwise F.
 // Every parameter is a physical quantity with a unit; the fit reports its residuals.
 
-#include <algorithm>    // std::max, std::min
+#include <algorithm>    // std::max, std::min, std::find
 #include <cmath>        // std::ceil, std::floor, std::isfinite, std::isnan, std::pow
 #include <cstdint>      // std::uint8_t
+#include <cstdio>       // std::snprintf
+#include <iterator>     // std::size
 #include <limits>       // std::numeric_limits
 #include <optional>     // std::optional
 #include <string>       // std::string
@@ -107,6 +109,12 @@ struct kernel_features {
     /// FLOP of one row (2 n k); the curve pads each group to its M tile.
     std::vector<double> group_rows;
     double flops_per_row = 0;
+    double group_count = 0;  ///< grouped GEMM: groups the kernel was given, empty ones included (0: unknown)
+    double group_n = 0;      ///< grouped GEMM: output columns of every group (0: unknown)
+    /// Prefill: queries per sequence and the causal mask (the published attention figures are
+    /// by sequence length).
+    double seq_len = 0;
+    bool causal = false;
     /// Causal prefill: FLOP of one extra key for every query (4 d x query heads x queries,
     /// summed over sequences); the curve adds `causal_block_keys` of them.
     double flops_per_diagonal_key = 0;
@@ -312,6 +320,8 @@ inline kernel_features grouped_gemm_features(const std::vector<double>& rows, do
     f.flops = w.flops_at(peak);
     f.dram_bytes = w.dram_bytes();
     f.flops_per_row = 2.0 * n * k;
+    f.group_count = static_cast<double>(rows.size());
+    f.group_n = n;
     for (double m : rows)
         if (m > 0) f.group_rows.push_back(m);
     return f;
@@ -342,6 +352,8 @@ inline kernel_features attention_features(const workload& w, peak_key math, doub
     k.flops = w.total_flops();
     k.dram_bytes = w.dram_bytes();
     if (causal && q_len > 1) k.flops_per_diagonal_key = 4.0 * head_dim * heads * q_len * batch;
+    if (q_len > 1) k.seq_len = q_len;
+    k.causal = causal && q_len > 1;
     return k;
 }
 
@@ -351,6 +363,161 @@ inline kernel_features copy_features(double bytes) {
     k.family = kernel_family::copy;
     k.dram_bytes = 2.0 * bytes;
     return k;
+}
+
+// --- the uncalibrated model: what the kernel that runs is known to do ------------------------
+//
+// Two facts per kernel beyond the roofline, neither fitted to any measurement of ours:
+//  * grouped GEMM tile quantisation (structural): the kernel computes whole CTA tiles, and
+//    PyTorch's grouped GEMM rounds each group's M tiles up to its thread-block cluster;
+//  * attention prefill throughput (published): FlashAttention-2 and cuDNN reach about a third
+//    and a half of the dense tensor peak (FlashAttention-3 paper), not the 0.75 GEMMs reach.
+// `price_kernel_as_run` applies them; the lower bound stays on the useful work.
+
+/// CTA tile and cluster of a grouped GEMM kernel (rows x columns), and its name.
+struct grouped_gemm_tiling {
+    double tile_m = 0, tile_n = 0, cluster_m = 1;
+    std::string_view kernel;
+    /// Rows a group of `rows` computes: whole clusters of M tiles, ceil(rows / (tile_m cluster_m))
+    /// x tile_m cluster_m; 0 for an empty group.
+    double padded_rows(double rows) const {
+        const double step = tile_m * cluster_m;
+        return rows > 0 && step > 0 ? std::ceil(rows / step - 1e-9) * step : (rows > 0 ? rows : 0.0);
+    }
+    /// Columns computed for `n` output columns: whole N tiles.
+    double padded_cols(double n) const { return n > 0 && tile_n > 0 ? std::ceil(n / tile_n - 1e-9) * tile_n : n; }
+};
+
+/// The tiling of PyTorch's grouped GEMM (`torch._grouped_mm`) on SM90, from its dispatch
+/// (aten/src/ATen/native/cuda/GroupMM.cu, `dispatch_bf16_grouped_kernel_on_tile_size`): a 64x128x128
+/// Pingpong kernel when the mean rows per group (total rows / groups, empty groups counted) or N
+/// is at most 128, else a 128x256x64 Cooperative kernel; cluster 2x1x1 in both. CUTLASS's grouped
+/// tile scheduler rounds every group's M tiles up to whole clusters
+/// (cutlass/gemm/kernel/sm90_tile_scheduler_group.hpp: `round_up(ctas_along_m, cluster_m)`), so a
+/// group of one row computes 128 rows (256 with the Cooperative kernel). The kernel names in our
+/// H200 sweeps (`KernelPtrArrayTmaWarpSpecializedPingpong` / `...Cooperative`) agree. On SM100
+/// PyTorch runs 64x128x128 for every shape; other grouped GEMMs (Triton fused MoE) pad to their
+/// own BLOCK_SIZE_M.
+inline grouped_gemm_tiling torch_grouped_gemm_tiling(double mean_rows_per_group, double n, int cc_major = 9) {
+    if (cc_major == 10 || mean_rows_per_group <= 128 || n <= 128) return {64, 128, 2, "64x128 Pingpong, cluster 2x1"};
+    return {128, 256, 2, "128x256 Cooperative, cluster 2x1"};
+}
+
+/// FLOP a grouped GEMM computes under `t`: sum over non-empty groups of padded rows x padded
+/// columns x 2k (from `flops_per_row` = 2 n k); the useful FLOP when the groups are not known.
+inline double padded_grouped_gemm_flops(const kernel_features& k, const grouped_gemm_tiling& t) {
+    if (k.group_rows.empty() || !(k.flops_per_row > 0)) return k.flops;
+    const double col = k.group_n > 0 ? t.padded_cols(k.group_n) / k.group_n : 1.0;
+    double rows = 0;
+    for (double m : k.group_rows) rows += t.padded_rows(m);
+    return rows * k.flops_per_row * col;
+}
+
+/// Forward attention throughput on H100 SXM5, BF16, head dimension 128, TFLOP/s, by sequence
+/// length (queries = keys), read off Figure 5 of the FlashAttention-3 paper (Shah et al. 2024,
+/// arXiv 2407.08608; batch x sequence = 16k tokens, 2,048 hidden): FlashAttention-2 (what
+/// PyTorch's SDPA flash backend runs), cuDNN and FlashAttention-3, with and without the causal
+/// mask. FLOP counted as the paper counts them (causal: half the pairs), as `attention_workload`.
+/// The abstract's summary: FlashAttention-2 "35% utilization on the H100", FlashAttention-3 up
+/// to 740 TFLOP/s (75%, head dimension 256).
+struct published_attention_point {
+    double seq;
+    double fa2_causal, fa2, cudnn_causal, cudnn, fa3_causal, fa3;
+};
+inline constexpr published_attention_point fa3_paper_h100_hd128[] = {
+    {512, 191, 309, 315, 497, 292, 467},    {1024, 260, 350, 410, 574, 423, 565},
+    {2048, 298, 362, 484, 617, 521, 625},   {4096, 319, 368, 518, 609, 579, 638},
+    {8192, 333, 370, 529, 600, 602, 646},   {16384, 335, 370, 539, 595, 616, 648},
+};
+/// H100 SXM5 dense BF16 peak the paper's fractions are of, FLOP/s (HARDWARE.md section 1).
+inline constexpr double fa3_paper_h100_bf16_peak = 989.4e12;
+
+/// Fraction of the dense tensor peak an attention prefill kernel of `backend` reaches at
+/// `seq_len` queries per sequence (the paper's figure, linear in log2 of the length between its
+/// points, its ends beyond them): "flash" is FlashAttention-2, "cudnn" cuDNN; any other or
+/// unknown backend gets FlashAttention-3's, the best published kernel (serving engines run it on
+/// Hopper). NaN when `seq_len` is not positive. The figures are H100's; applied to another GPU's
+/// peak they are an assumption (its kernels differ).
+inline double published_attention_fraction(std::string_view backend, bool causal, double seq_len) {
+    if (!(seq_len > 0)) return std::numeric_limits<double>::quiet_NaN();
+    const auto pick = [&](const published_attention_point& p) {
+        if (backend == "flash") return causal ? p.fa2_causal : p.fa2;
+        if (backend == "cudnn") return causal ? p.cudnn_causal : p.cudnn;
+        return causal ? p.fa3_causal : p.fa3;
+    };
+    const auto& pts = fa3_paper_h100_hd128;
+    constexpr std::size_t n = std::size(fa3_paper_h100_hd128);
+    double tf = pick(pts[n - 1]);
+    if (seq_len <= pts[0].seq) tf = pick(pts[0]);
+    else
+        for (std::size_t i = 1; i < n; ++i)
+            if (seq_len <= pts[i].seq) {
+                const double x = std::log2(seq_len / pts[i - 1].seq) / std::log2(pts[i].seq / pts[i - 1].seq);
+                tf = pick(pts[i - 1]) + x * (pick(pts[i]) - pick(pts[i - 1]));
+                break;
+            }
+    return tf * 1e12 / fa3_paper_h100_bf16_peak;
+}
+
+/// A prediction of the uncalibrated model, with what it applied beyond the roofline.
+struct kernel_as_run {
+    kernel_time time;
+    double executed_flops = 0;  ///< FLOP the kernels compute (padding included)
+    std::vector<std::string> notes;
+};
+
+/// Prices `w` (the useful work of the kernels `parts`) as those kernels run: each grouped GEMM
+/// part of backend "cutlass" or unknown computes its padded tiles (`torch_grouped_gemm_tiling`
+/// for compute capability `cc_major`) and is two kernels (PyTorch first launches
+/// `prepare_grouped_gemm_data`, as our sweeps' profiles show), and an attention prefill part runs its matrix math at
+/// `published_attention_fraction` of the peak, i.e. the tensor ceiling of `used` scaled by that
+/// fraction / `e.tensor` (so at datasheet x efficiency it is datasheet x the published fraction;
+/// at calibrated ceilings, the same ratio to the calibrated GEMM rate). Lower bound: `w` at
+/// `datasheet`. Other parts, and kernels of other backends, are priced as `price_kernel`.
+inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<kernel_features>& parts,
+                                         const ceilings& datasheet, const ceilings& used, const kernel_efficiency& e = {},
+                                         int cc_major = 9) {
+    kernel_as_run r;
+    workload run = w;
+    ceilings c = used;
+    double attention_scale = 1.0;  // the slowest attention part's, once (parts share the ceilings)
+    for (const auto& k : parts) {
+        if (k.family == kernel_family::grouped_gemm && (k.backend.empty() || k.backend == "cutlass") &&
+            !k.group_rows.empty()) {
+            double rows = 0;
+            for (double m : k.group_rows) rows += m;
+            const double groups = k.group_count > 0 ? k.group_count : static_cast<double>(k.group_rows.size());
+            const auto t = torch_grouped_gemm_tiling(rows / groups, k.group_n, cc_major);
+            const double padded = padded_grouped_gemm_flops(k, t);
+            run.launches += 1;  // GroupMM.cu launches prepare_grouped_gemm_data<<<1, groups>>> before the GEMM
+            if (padded > k.flops * (1 + 1e-9)) {
+                run.flops_at(k.peak) += padded - k.flops;
+                char buf[200];
+                std::snprintf(buf, sizeof buf,
+                              "grouped GEMM: %zu groups computed in whole tiles of PyTorch's grouped GEMM (%s): %.2fx "
+                              "the useful FLOP",
+                              k.group_rows.size(), std::string(t.kernel).c_str(), padded / k.flops);
+                if (std::find(r.notes.begin(), r.notes.end(), buf) == r.notes.end()) r.notes.emplace_back(buf);
+            }
+        }
+        if (k.family == kernel_family::attention_prefill && is_tensor(k.peak) && e.tensor > 0) {
+            const double f = published_attention_fraction(k.backend, k.causal, k.seq_len);
+            if (std::isfinite(f) && f > 0) {
+                attention_scale = std::min(attention_scale, f / e.tensor);
+                char buf[240];
+                std::snprintf(buf, sizeof buf, "attention prefill by %s: %.0f%% of the tensor peak at %.0f queries per sequence (FlashAttention-3 paper, H100 figures)",
+                              k.backend == "flash" ? "FlashAttention-2" : k.backend == "cudnn" ? "cuDNN" : "FlashAttention-3 (backend unknown: the best published)",
+                              100 * f, k.seq_len);
+                r.notes.emplace_back(buf);
+            }
+        }
+    }
+    if (attention_scale < 1.0)
+        for (auto key : all_peak_keys)
+            if (is_tensor(key)) c.flops_at(key) *= attention_scale;
+    r.time = {time_lower_bound(w, datasheet), time_lower_bound(run, c)};
+    r.executed_flops = run.total_flops();
+    return r;
 }
 
 // --- the clock a kernel runs at under a power limit ------------------------------------------
