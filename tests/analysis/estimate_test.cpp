@@ -1,8 +1,9 @@
 // Tests of analysis/estimate.hpp, analysis/serving_fit.hpp, io/serving_runs_csv.hpp and the
 // steady-state stages they add (steady_state.hpp): layouts named apart, one estimate against the
 // planner's point, attention-DP prefill chunks, closed-loop TTFT queueing, the speed of light
-// without a power cap, speculative decoding, disaggregated pools, the non-negative fit, the
-// error summary, and a hand-checked row of the measured CSV.
+// without a power cap, speculative decoding, disaggregated pools, TTFT's fixed-cost terms, the
+// non-negative fit, TPOT and TTFT fit groups, the error summary, and a hand-checked row of the
+// measured CSV.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -103,6 +104,21 @@ TEST_CASE("fixed costs: a fitted per-layer cost raises small-batch TPOT far more
     CHECK((small.tpot_s / small.roof_tpot_s) > (big.tpot_s / big.roof_tpot_s));
 }
 
+TEST_CASE("TTFT fixed-cost terms: prompt tokens, layers x the prompt's chunk steps") {
+    const auto c = llama8b();  // 32 dense layers
+    auto rq = h200_request(4);
+    const auto one = estimate_serving(c, rq);
+    REQUIRE(one.fits);
+    CHECK(one.features.ttft[5] == 1024);  // ISL 1,024 prompt tokens
+    CHECK(one.features.ttft[6] == 32);    // one 8,192-token chunk step x 32 layers
+    CHECK(one.features.ttft[7] == 0);     // no MoE layer
+    rq.isl = 20000;                       // ceil(20,000 / 8,192) = 3 chunk steps
+    const auto three = estimate_serving(c, rq);
+    REQUIRE(three.fits);
+    CHECK(three.features.ttft[6] == 96);
+    CHECK(three.roof_ttft_s == doctest::Approx(three.features.ttft[0] + three.features.ttft[1] + three.features.ttft[2]));
+}
+
 TEST_CASE("the speed of light applies no power cap") {
     const auto c = llama8b();
     auto rq = h200_request(64);
@@ -179,6 +195,37 @@ TEST_CASE("L1 fit: the weighted median of the relative errors, not the least-squ
     CHECK(l1 > 1.65);
     CHECK(l1 <= 2.02);
     CHECK(fit_nonnegative_relative(x, y)[0] == doctest::Approx(1.4703).epsilon(0.001));
+}
+
+TEST_CASE("fit groups: TPOT fitted in its own group, TTFT in the run's, held out by model") {
+    // Two models, TPOT = 2 x term 0 everywhere; TTFT = 3 x term 0 in mode "a", 5 x in mode "b".
+    // TPOT is grouped across both modes ("decode"), TTFT by mode.
+    std::vector<fit_sample> v;
+    for (int i = 0; i < 40; ++i) {
+        fit_sample s;
+        const double x = 1e-3 * (1 + i % 5);
+        s.features.tpot = {x, 0, 0, 0, 0, 0};
+        s.features.ttft = {x, 0, 0, 0, 0, 0, 0, 0};
+        s.group = i % 2 ? "b" : "a";
+        s.tpot_group = "decode";
+        s.model = i < 20 ? "m1" : "m2";
+        s.tpot_s = 2 * x;
+        s.ttft_s = (i % 2 ? 5 : 3) * x;
+        v.push_back(s);
+    }
+    const auto t = fit_groups(v);
+    REQUIRE(t.count("decode"));
+    CHECK(t.at("decode").tpot[0] == doctest::Approx(2.0));
+    CHECK(t.at("a").ttft[0] == doctest::Approx(3.0));
+    CHECK(t.at("b").ttft[0] == doctest::Approx(5.0));
+    const auto e = efficiency_for(t, "b", "decode");
+    CHECK(e.tpot[0] == doctest::Approx(2.0));
+    CHECK(e.ttft[0] == doctest::Approx(5.0));
+    CHECK(e.source == "TTFT b, TPOT decode");
+    // Held out: each model predicted from the other's runs alone, the same exact law.
+    const auto held = leave_one_model_out(v);
+    CHECK(held[1].first == doctest::Approx(v[1].tpot_s));
+    CHECK(held[1].second == doctest::Approx(v[1].ttft_s));
 }
 
 TEST_CASE("error summary: median and nearest-rank p90") {

@@ -15,6 +15,7 @@
 //     the roof itself (`roof_efficiency`, every coefficient 1 on the physical terms) or a table
 //     fitted per backend from measured runs (data/serving/, analysis/serving_fit.hpp).
 
+#include <algorithm>  // std::max
 #include <array>     // std::array
 #include <cmath>     // std::pow, std::isfinite
 #include <limits>    // std::numeric_limits
@@ -149,6 +150,8 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
     const double layers = c.num_layers;
     const double moe_layers = c.is_moe() ? c.moe_layer_count() : 0;
     const auto domain = scale_up_domain(rq.gpu).first;
+    // Prefill steps one prompt passes through (its chunks), for the prefill's fixed costs.
+    const double prompt_chunks = std::ceil(rq.isl / std::max(1.0, rq.prefill_chunk_tokens));
 
     if (!rq.disaggregated) {
         const auto& l = rq.layout;
@@ -177,7 +180,8 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         }
         out.features.tpot = {dec_per_token, p.tpot_s - l.pp * t_dec, layers / tok_per_step, moe_layers / tok_per_step,
                              c_inst / tok_per_step, 1.0};
-        out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, t_pre, 0.0), 0.5 * t_dec, t_dec, 1.0};
+        out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, t_pre, 0.0), 0.5 * t_dec, t_dec, 1.0,
+                             rq.isl, layers * prompt_chunks, moe_layers * prompt_chunks};
     } else {
         const auto& d = *rq.disaggregated;
         if (d.prefill_workers < 1 || d.decode_workers < 1) throw usage_error("estimate: worker counts must be >= 1");
@@ -214,7 +218,8 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         const double t_pre = prefill_s_per_token(pp);
         out.features.tpot = {dec_per_token, 0.0, layers / tok_per_step, moe_layers / tok_per_step, c_dec / tok_per_step, 1.0};
         out.features.ttft = {pp.ttft_prefill_s, closed_loop_queue_s(rq.concurrency / d.prefill_workers, rq.isl, t_pre, 0.0),
-                             out.kv_transfer_s, pd.decode_step_s, 1.0};
+                             out.kv_transfer_s, pd.decode_step_s, 1.0, rq.isl, layers * prompt_chunks,
+                             moe_layers * prompt_chunks};
         // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
         const double req_per_s_per_decode = (c_dec / (dec_per_token)) / rq.osl;
         out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;
