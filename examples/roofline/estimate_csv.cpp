@@ -130,6 +130,22 @@ std::string tpot_fit_group(const measured_serving_run& r) {
     return "decode/" + r.backend + "/" + r.mode;
 }
 
+/// A disaggregated run without decode worker counts whose concurrency one decode worker's KV
+/// cache cannot hold: the file allows no fewer workers than ceil(C / what one holds), so it is
+/// re-estimated with that many (noted); a run whose weights alone do not fit stays as it was.
+estimate_result with_fewest_decode_workers(const model_config& m, estimate_request rq, estimate_result first) {
+    const double holds = first.decode_point.max_concurrency;
+    if (!std::isfinite(holds) || !(holds >= 1)) return first;
+    auto& d = *rq.disaggregated;
+    d.decode_workers = static_cast<int>(std::ceil(rq.concurrency / holds));
+    auto again = estimate_serving(m, rq);
+    if (!again.fits) return first;
+    again.notes.push_back("decode workers not in the file: " + std::to_string(d.decode_workers) +
+                          " assumed, the fewest whose KV caches hold the " + fmt::format("{:g}", rq.concurrency) +
+                          " requests in flight");
+    return again;
+}
+
 struct evaluated_run {
     const measured_serving_run* run = nullptr;
     std::string model;     ///< the config's key ("" when the model was not read)
@@ -205,7 +221,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         e.model = key;
         try {
             const model_config& m = *models[mkey];
-            e.est = estimate_serving(m, run_request(r, *g, m));
+            const auto rq = run_request(r, *g, m);
+            e.est = estimate_serving(m, rq);
+            if (!e.est.fits && r.disaggregated && r.decode.workers < 1) e.est = with_fewest_decode_workers(m, rq, e.est);
             if (!approx.empty()) e.est.notes.push_back(approx);
         } catch (const error& ex) {
             e.skipped = std::string("estimate: ") + ex.what();
