@@ -222,6 +222,10 @@ TEST_CASE("fit groups: TPOT fitted in its own group, TTFT in the run's, held out
     CHECK(e.tpot[0] == doctest::Approx(2.0));
     CHECK(e.ttft[0] == doctest::Approx(5.0));
     CHECK(e.source == "TTFT b, TPOT decode");
+    auto read = t;  // as read from a table file: "FILE key"
+    read["b"].source = "F.json b";
+    read["decode"].source = "F.json decode";
+    CHECK(efficiency_for(read, "b", "decode").source == "F.json TTFT b, TPOT decode");
     // Held out: each model predicted from the other's runs alone, the same exact law.
     const auto held = leave_one_model_out(v);
     CHECK(held[1].first == doctest::Approx(v[1].tpot_s));

@@ -234,7 +234,8 @@ inline const serving_efficiency& efficiency_for(const std::map<std::string, serv
 }
 
 /// TTFT coefficients of the longest level of `ttft_group` and TPOT coefficients of the longest
-/// level of `tpot_group` in `table` (each the roof's when no level is there).
+/// level of `tpot_group` in `table` (each the roof's when no level is there); `source` names
+/// both ("TABLE TTFT agg/trtllm, TPOT decode/trtllm/agg" for entries read from one table).
 inline serving_efficiency efficiency_for(const std::map<std::string, serving_efficiency>& table,
                                          const std::string& ttft_group, const std::string& tpot_group) {
     const auto& f = efficiency_for(table, ttft_group);
@@ -242,7 +243,12 @@ inline serving_efficiency efficiency_for(const std::map<std::string, serving_eff
     serving_efficiency e;
     e.ttft = f.ttft;
     e.tpot = t.tpot;
-    e.source = f.source == t.source ? f.source : "TTFT " + f.source + ", TPOT " + t.source;
+    // "table key" sources of one table read as "table TTFT key1, TPOT key2".
+    const auto f_at = f.source.rfind(' '), t_at = t.source.rfind(' ');
+    if (f.source == t.source) e.source = f.source;
+    else if (f_at != std::string::npos && t_at != std::string::npos && f.source.compare(0, f_at, t.source, 0, t_at) == 0)
+        e.source = f.source.substr(0, f_at) + " TTFT " + f.source.substr(f_at + 1) + ", TPOT " + t.source.substr(t_at + 1);
+    else e.source = "TTFT " + f.source + ", TPOT " + t.source;
     return e;
 }
 
