@@ -1,9 +1,9 @@
 // Tests of analysis/estimate.hpp, analysis/serving_fit.hpp, io/serving_runs_csv.hpp and the
 // steady-state stages they add (steady_state.hpp): layouts named apart, one estimate against the
 // planner's point, attention-DP prefill chunks, closed-loop TTFT queueing, the speed of light
-// without a power cap, speculative decoding, disaggregated pools, TTFT's fixed-cost terms, the
-// non-negative fit, TPOT and TTFT fit groups, the error summary, and a hand-checked row of the
-// measured CSV.
+// without a power cap, speculative decoding (estimate and plan), disaggregated pools, TTFT's
+// fixed-cost terms, the non-negative fit, TPOT and TTFT fit groups, the error summary, and a
+// hand-checked row of the measured CSV.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -144,6 +144,31 @@ TEST_CASE("speculative decoding: tokens per step, and a lower TPOT at small batc
     REQUIRE(spec.fits);
     // Memory-bound at batch 1: verifying 4 tokens costs about one step, emitting 2.95 tokens.
     CHECK(spec.features.tpot[0] < plain.features.tpot[0] / 2);
+}
+
+TEST_CASE("plan with speculative decoding: a verification step of k + 1 tokens, TPOT per emitted token") {
+    const auto c = llama8b();
+    plan_request pr;
+    pr.gpus = {gpus::h200_sxm()};
+    pr.counts = {1};
+    pr.isl = 1024;
+    pr.osl = 1024;
+    pr.concurrencies = {1};
+    pr.layouts.only = parallel_layout{1, 1, 1, 1};
+    pr.power_limit = false;
+    pr.evaluate_kv_limit = false;
+    const auto plain = run_plan(c, pr).points.at(0);
+    pr.speculative = speculative_decoding{1, 0.85};  // one MTP head; 1.85 tokens per step
+    const auto spec = run_plan(c, pr).points.at(0);
+    REQUIRE(spec.fits());
+    // Memory-bound at batch 1: verifying 2 tokens reads the weights once, and drafting adds one
+    // layer of 32, so the step grows by a few percent while each step emits 1.85 tokens.
+    CHECK(spec.decode_step_s > plain.decode_step_s * (1 + 1.0 / 32));
+    CHECK(spec.decode_step_s < plain.decode_step_s * 1.1);
+    // The prefill interleaved per output token is unchanged; the decode part is the step / 1.85.
+    CHECK(spec.tpot_s - spec.decode_step_s / 1.85 == doctest::Approx(plain.tpot_s - plain.decode_step_s));
+    pr.speculative = speculative_decoding{1, 1.0};
+    CHECK_THROWS_AS(run_plan(c, pr), usage_error);
 }
 
 TEST_CASE("disaggregated pools: TPOT without prefill interference, KV transfer in TTFT, worker balance") {
