@@ -5,7 +5,7 @@
 # stage does not stop the others; $OUT/<stage>.tgz is re-packed after every step.
 #
 #   OUT=/some/dir bash examples/measure/run_stacks.sh [stage ...]
-#   stages: env kineto nsys ncu sweep_independent sweep_fit
+#   stages: env kineto nsys ncu ncu_b128 sweep_independent sweep_fit
 #
 # nsys needs libdw beside it (../shared/NSYS.md): the Debian packages libdw1 and libelf1 in .debs/.
 # Clocks and power limits are never touched.
@@ -81,6 +81,16 @@ for stage in ${*:-env kineto nsys ncu sweep_independent sweep_fit}; do
         run 180 bash -c "ncu --clock-control none --profile-from-start off --section SpeedOfLight \
             --section SpeedOfLight_RooflineChart --section MemoryWorkloadAnalysis --section LaunchStats \
             --section Occupancy --csv --page raw $PY '$HERE/stack_traces.py' eager_decode_b8 --out '$d' \
+            --seconds 0.5 --steps 1 --nsys > '$d/ncu_raw.csv' 2> '$d/ncu_stderr.txt'"
+        pack ;;
+    ncu_b128)
+        # One CUDA-graph decode step at batch 128, every graph node profiled as its own kernel:
+        # Nsight Compute's own SOL for the attention kernel whose verdict `trace` and the
+        # recording's README disagree on (data/samples/h200-stacks/ncu-graph_decode_b128/).
+        d=$RES/ncu/graph_decode_b128; mkdir -p "$d"
+        run 240 bash -c "ncu --clock-control none --profile-from-start off --graph-profiling node --section SpeedOfLight \
+            --section SpeedOfLight_RooflineChart --section MemoryWorkloadAnalysis --section LaunchStats \
+            --section Occupancy --csv --page raw $PY '$HERE/stack_traces.py' graph_decode_b128 --out '$d' \
             --seconds 0.5 --steps 1 --nsys > '$d/ncu_raw.csv' 2> '$d/ncu_stderr.txt'"
         pack ;;
     sweep_independent)

@@ -25,7 +25,10 @@ inline std::map<std::string, serving_efficiency> read_serving_efficiency(const s
     if (!j.is_object() || !j.contains("groups") || !j["groups"].is_object())
         throw parse_error(path, "", "groups", "not a serving efficiency table (no \"groups\" object)");
     std::map<std::string, serving_efficiency> out;
-    for (const auto& [key, g] : j["groups"].items()) {
+    for (const auto& item : j["groups"].items()) {
+        // Plain references, not a structured binding: clang before 16 cannot capture those.
+        const std::string& key = item.key();
+        const auto& g = item.value();
         serving_efficiency e;
         e.source = path + " " + key;
         const auto read = [&](const char* name, auto& arr) {
