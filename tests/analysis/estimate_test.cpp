@@ -231,9 +231,9 @@ TEST_CASE("fit groups: TPOT fitted in its own group, TTFT in the run's, held out
         const double x = 1e-3 * (1 + i % 5);
         s.features.tpot = {x, 0, 0, 0, 0, 0};
         s.features.ttft = {x, 0, 0, 0, 0, 0, 0, 0};
-        s.group = i % 2 ? "b" : "a";
+        s.group = std::string(i % 2 ? "b" : "a");  // a temporary, moved in (g++ 12 -Wrestrict false positive)
         s.tpot_group = "decode";
-        s.model = i < 20 ? "m1" : "m2";
+        s.model = std::string(i < 20 ? "m1" : "m2");
         s.tpot_s = 2 * x;
         s.ttft_s = (i % 2 ? 5 : 3) * x;
         v.push_back(s);
