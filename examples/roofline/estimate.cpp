@@ -189,9 +189,11 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     serving_efficiency e = roof_efficiency();
     if (!o.efficiency.empty()) {
         const auto table = read_serving_efficiency(o.efficiency);
-        // Longest level of mode/backend the table has (analysis/serving_fit.hpp).
+        // Longest level the table has (analysis/serving_fit.hpp): TTFT of mode/backend, TPOT of
+        // decode/backend/mode (a decode step is the same work aggregated or disaggregated).
         const std::string mode = o.disagg ? "disagg" : "agg";
-        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend);
+        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend,
+                           o.backend.empty() ? std::string("decode") : "decode/" + o.backend + "/" + mode);
     }
     const auto r = estimate_serving(m, rq, e);
     if (o.json) {

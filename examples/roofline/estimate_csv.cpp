@@ -120,6 +120,32 @@ estimate_request run_request(const measured_serving_run& r, const gpu_spec& g, c
     return rq;
 }
 
+/// The TPOT fit group of a run: a decode step is the same work in an aggregated instance and in
+/// a disaggregated decode worker, so both fit per backend ("decode/trtllm/agg" under
+/// "decode/trtllm"); a disaggregated run without decode worker counts has an unknown batch per
+/// worker (one worker is assumed), so it fits apart ("decode-batch-unknown/trtllm"), its
+/// coefficients absorbing the mean worker count of such runs.
+std::string tpot_fit_group(const measured_serving_run& r) {
+    if (r.disaggregated && r.decode.workers < 1) return "decode-batch-unknown/" + r.backend;
+    return "decode/" + r.backend + "/" + r.mode;
+}
+
+/// A disaggregated run without decode worker counts whose concurrency one decode worker's KV
+/// cache cannot hold: the file allows no fewer workers than ceil(C / what one holds), so it is
+/// re-estimated with that many (noted); a run whose weights alone do not fit stays as it was.
+estimate_result with_fewest_decode_workers(const model_config& m, estimate_request rq, estimate_result first) {
+    const double holds = first.decode_point.max_concurrency;
+    if (!std::isfinite(holds) || !(holds >= 1)) return first;
+    auto& d = *rq.disaggregated;
+    d.decode_workers = static_cast<int>(std::ceil(rq.concurrency / holds));
+    auto again = estimate_serving(m, rq);
+    if (!again.fits) return first;
+    again.notes.push_back("decode workers not in the file: " + std::to_string(d.decode_workers) +
+                          " assumed, the fewest whose KV caches hold the " + fmt::format("{:g}", rq.concurrency) +
+                          " requests in flight");
+    return again;
+}
+
 struct evaluated_run {
     const measured_serving_run* run = nullptr;
     std::string model;     ///< the config's key ("" when the model was not read)
@@ -195,7 +221,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         e.model = key;
         try {
             const model_config& m = *models[mkey];
-            e.est = estimate_serving(m, run_request(r, *g, m));
+            const auto rq = run_request(r, *g, m);
+            e.est = estimate_serving(m, rq);
+            if (!e.est.fits && r.disaggregated && r.decode.workers < 1) e.est = with_fewest_decode_workers(m, rq, e.est);
             if (!approx.empty()) e.est.notes.push_back(approx);
         } catch (const error& ex) {
             e.skipped = std::string("estimate: ") + ex.what();
@@ -210,6 +238,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         s.tpot_s = r.tpot_s;
         s.ttft_s = r.ttft_s;
         s.group = r.mode + "/" + r.backend;
+        s.tpot_group = tpot_fit_group(r);
         s.model = key;
         e.sample = samples.size();
         samples.push_back(std::move(s));
@@ -231,7 +260,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                                             report::csv_number(r.osl), report::csv_number(r.concurrency),
                                             report::csv_number(r.ttft_s * 1e3), report::csv_number(r.tpot_s * 1e3)};
             if (e.sample < samples.size()) {
-                const auto fitted = apply_efficiency(samples[e.sample].features, efficiency_for(all_fit, samples[e.sample].group));
+                const auto& smp = samples[e.sample];
+                const auto fitted = apply_efficiency(smp.features, efficiency_for(all_fit, smp.group, smp.tpot_key()));
                 for (double v : {e.est.roof_ttft_s, e.est.roof_tpot_s, held[e.sample].second, held[e.sample].first,
                                  fitted.second, fitted.first})
                     row.push_back(report::csv_number(v * 1e3));
@@ -252,12 +282,15 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     }
     if (!fit_out.empty()) {
         std::map<std::string, std::size_t> counts;
-        for (const auto& s : samples)
+        for (const auto& s : samples) {
             for (const auto& g : group_levels(s.group)) ++counts[g];
+            for (const auto& g : group_levels(s.tpot_key())) ++counts[g];
+        }
         write_serving_efficiency(fit_out, all_fit, counts,
                                  "roofline estimate --from-csv " + std::filesystem::path(csv).filename().string() +
-                                     " --model-dir ... --fit-out: least squares on relative error, non-negative, per "
-                                     "backend/mode (analysis/serving_fit.hpp)");
+                                     " --model-dir ... --fit-out: L1 on relative error, non-negative; TTFT per "
+                                     "mode/backend, TPOT per decode/backend/mode (decode-batch-unknown/backend: "
+                                     "disaggregated runs without worker counts) (analysis/serving_fit.hpp)");
     }
 
     // Summaries.

@@ -5,6 +5,7 @@
 //   roofline plan --model CONFIG [--quant Q] --gpus ID,ID|all --counts 1,2,4,8 --isl N --osl N
 //                 [--concurrency list] [--ttft-slo-ms X] [--tpot-slo-ms Y] [--kv-dtype bf16|fp8]
 //                 [--json | --csv] [--svg FILE] [--sol] [--max-pp N] [--gpu-file F.json]
+//                 [--rate R] [--mtp K --acceptance A]
 //
 // Lists are comma-separated; counts and concurrencies also take ranges ("1-64"). `--json` keys
 // (stable): points_evaluated, layouts_evaluated, fitting, meeting_slo, rejected{...}, points[],
@@ -48,7 +49,8 @@ struct plan_options {
     std::string model, quant, gpus, counts, concurrency, kv_dtype, svg, calibration;
     double isl = 0, osl = 0;
     std::optional<double> ttft_slo_ms, tpot_slo_ms, rate;
-    int max_pp = 0;
+    int max_pp = 0, mtp = 0;
+    std::optional<double> acceptance;
     bool json = false, csv = false, sol = false;
 };
 
@@ -453,6 +455,10 @@ void add_plan_command(CLI::App& app, common_options& common) {
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
     cmd->add_option("--calibration", o.calibration,
                     "calibration overlay (`roofline calibrate`): measured ceilings, link and power for the GPU it was made on");
+    cmd->add_option("--mtp", o.mtp, "speculative decoding: draft tokens per step (MTP heads or a draft model)")
+        ->check(CLI::Range(1, 16));
+    cmd->add_option("--acceptance", o.acceptance, "speculative decoding: acceptance rate per drafted token, [0, 1)")
+        ->check(CLI::Range(0.0, 0.999));
     auto* json = cmd->add_flag("--json", o.json, "print JSON (every point, the front, counts)");
     auto* csv = cmd->add_flag("--csv", o.csv, "print CSV (one row per point)");
     json->excludes(csv);
@@ -482,6 +488,8 @@ void add_plan_command(CLI::App& app, common_options& common) {
         rq.layouts.max_pp = o.max_pp;
         rq.speed_of_light = o.sol;
         if (!o.calibration.empty()) rq.calibrated = read_calibration(o.calibration);
+        if ((o.mtp > 0) != o.acceptance.has_value()) throw usage_error("--mtp and --acceptance go together");
+        if (o.mtp > 0) rq.speculative = speculative_decoding{o.mtp, *o.acceptance};
 
         // Text and the chart need only the fronts and counts. --json and --csv stream their
         // points (bounded memory on any sweep): the first pass gives the fronts and counts,

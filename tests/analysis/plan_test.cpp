@@ -209,7 +209,10 @@ TEST_CASE("the fast path equals price_step(model_step(...)) to 1e-9 over models,
         const auto path = shared_sample(std::string("model_configs/") + f);
         if (have_sample(path)) models.push_back(read_hf_config(path.string()));
     }
-    const std::vector<sequence_group> groups = {{64, 1, 1500}, {3, 1, 100}, {8, 1024, 0}, {1, 8192, 16000}, {0.5, 300, 0}};
+    // Decode, a small decode, prefill, a chunk on a long cached prefix, a fractional group, and a
+    // speculative verification step (3 new tokens per sequence, priced as decode).
+    const std::vector<sequence_group> groups = {{64, 1, 1500},   {3, 1, 100},    {8, 1024, 0},
+                                                {1, 8192, 16000}, {0.5, 300, 0}, {4, 3, 900}};
     double worst = 0;
     int cases = 0, bound_mismatch = 0;
     for (const auto& c : models) {

@@ -15,6 +15,7 @@
 //     the roof itself (`roof_efficiency`, every coefficient 1 on the physical terms) or a table
 //     fitted per backend from measured runs (data/serving/, analysis/serving_fit.hpp).
 
+#include <algorithm>  // std::max
 #include <array>     // std::array
 #include <cmath>     // std::pow, std::isfinite
 #include <limits>    // std::numeric_limits
@@ -33,19 +34,6 @@
 #include "roofline/models/transformer.hpp"
 
 namespace roofline {
-
-/// Speculative decoding (MTP heads or a draft model): `draft_tokens` proposed per step, each
-/// accepted with probability `acceptance_rate` (the first rejection ends the run).
-struct speculative_decoding {
-    int draft_tokens = 1;         ///< k: tokens proposed per step (DeepSeek MTP: 1-3)
-    double acceptance_rate = 0;   ///< per drafted token, in [0, 1)
-    /// Expected tokens emitted per verification step: 1 + a + a^2 + ... + a^k.
-    double tokens_per_step() const {
-        double t = 0, p = 1;
-        for (int i = 0; i <= draft_tokens; ++i, p *= acceptance_rate) t += p;
-        return t;
-    }
-};
 
 /// The two pools of a disaggregated deployment. Workers are model instances of their layout.
 struct disaggregated_pools {
@@ -117,6 +105,7 @@ inline std::pair<plan_point, plan_result> plan_one(const model_config& c, const 
     pr.power_limit = rq.power_limit;
     pr.speed_of_light = rq.speed_of_light;
     pr.link_override = rq.link_override;
+    pr.speculative = rq.speculative;
     pr.max_gpus_per_instance = 0;  // checked (and noted) by the caller
     pr.evaluate_kv_limit = false;
     auto r = run_plan(c, pr, true);
@@ -149,6 +138,8 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
     const double layers = c.num_layers;
     const double moe_layers = c.is_moe() ? c.moe_layer_count() : 0;
     const auto domain = scale_up_domain(rq.gpu).first;
+    // Prefill steps one prompt passes through (its chunks), for the prefill's fixed costs.
+    const double prompt_chunks = std::ceil(rq.isl / std::max(1.0, rq.prefill_chunk_tokens));
 
     if (!rq.disaggregated) {
         const auto& l = rq.layout;
@@ -166,18 +157,13 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         }
         const double c_inst = rq.concurrency / rq.instances;
         const double t_dec = p.decode_step_s, t_pre = prefill_s_per_token(p);
-        // Speculation: a verification step of k + 1 tokens per sequence costs about one decode
-        // step (memory-bound weights read once) plus the drafted tokens' compute; priced here as
-        // a decode step at (k + 1) x the batch, emitting tokens_per_step tokens per sequence.
-        double dec_per_token = l.pp * t_dec;
-        if (rq.speculative) {
-            auto [ps, rs] = plan_one(c, rq, l, rq.instances, rq.concurrency * (rq.speculative->draft_tokens + 1));
-            if (ps.fits()) dec_per_token = l.pp * ps.decode_step_s / tok_per_step;
-            else out.notes.push_back("speculative: the wider verification batch does not fit; priced as plain decode");
-        }
-        out.features.tpot = {dec_per_token, p.tpot_s - l.pp * t_dec, layers / tok_per_step, moe_layers / tok_per_step,
+        // Speculation (the planner's `plan_request::speculative`): t_dec is a verification step
+        // of k + 1 tokens per sequence with its drafting, emitting tokens_per_step tokens each.
+        const double dec_per_token = l.pp * t_dec / tok_per_step;
+        out.features.tpot = {dec_per_token, p.tpot_s - dec_per_token, layers / tok_per_step, moe_layers / tok_per_step,
                              c_inst / tok_per_step, 1.0};
-        out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, t_pre, 0.0), 0.5 * t_dec, t_dec, 1.0};
+        out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, t_pre, 0.0), 0.5 * t_dec, t_dec, 1.0,
+                             rq.isl, layers * prompt_chunks, moe_layers * prompt_chunks};
     } else {
         const auto& d = *rq.disaggregated;
         if (d.prefill_workers < 1 || d.decode_workers < 1) throw usage_error("estimate: worker counts must be >= 1");
@@ -196,11 +182,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
             out.reason = "prefill pool: " + describe_rejection(pp, rp);
             return out;
         }
-        double dec_per_token = d.decode.pp * pd.decode_step_s;
-        if (rq.speculative) {
-            auto [ps, rs] = plan_one(c, rq, d.decode, 1, c_dec * (rq.speculative->draft_tokens + 1));
-            if (ps.fits()) dec_per_token = d.decode.pp * ps.decode_step_s / tok_per_step;
-        }
+        const double dec_per_token = d.decode.pp * pd.decode_step_s / tok_per_step;  // speculation as above
         // KV transfer: the prompt's cache, split over the prefill worker's GPUs, at the link rate.
         const auto kv_dtype = rq.kv_cache.value_or(c.quant.kv_cache);
         const double kv_bytes = kv_bytes_for_context(c, rq.isl, kv_dtype);
@@ -214,7 +196,8 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         const double t_pre = prefill_s_per_token(pp);
         out.features.tpot = {dec_per_token, 0.0, layers / tok_per_step, moe_layers / tok_per_step, c_dec / tok_per_step, 1.0};
         out.features.ttft = {pp.ttft_prefill_s, closed_loop_queue_s(rq.concurrency / d.prefill_workers, rq.isl, t_pre, 0.0),
-                             out.kv_transfer_s, pd.decode_step_s, 1.0};
+                             out.kv_transfer_s, pd.decode_step_s, 1.0, rq.isl, layers * prompt_chunks,
+                             moe_layers * prompt_chunks};
         // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
         const double req_per_s_per_decode = (c_dec / (dec_per_token)) / rq.osl;
         out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;

@@ -671,7 +671,7 @@ inline void build_terms(const step_coefficients& k, const sequence_group& group,
     const parallel_layout& l = k.layout;
     const double dp = l.dp, b = k.act_b, h = c.hidden_size;
     const double T = group.count * group.new_tokens, T_dp = T / dp;
-    const bool decode = group.new_tokens == 1;
+    const bool decode = group.new_tokens <= max_decode_step_tokens;  // or speculative verification
     const sequence_group g_dp{group.count / dp, group.new_tokens, group.context_tokens};
     const double kvb_tokens = (g_dp.count > 0 && g_dp.new_tokens > 0)
                                   ? g_dp.count * (decode ? g_dp.new_tokens : g_dp.new_tokens + g_dp.context_tokens)
@@ -835,9 +835,10 @@ inline double step_seconds(const step_terms& st, double compute_scale) {
 
 }  // namespace detail::plan
 
-/// The step of one sequence group (decode: new_tokens == 1) on stage `stage` (-1: the last, as
-/// `model_step`), priced by the fast path. Equal to `price_step(model_step(...), gpu.modeled)` for
-/// the same layout, link and KV dtype of `model` (to rounding).
+/// The step of one sequence group (decode: new_tokens <= max_decode_step_tokens) on stage
+/// `stage` (-1: the last, as `model_step`), priced by the fast path. Equal to
+/// `price_step(model_step(...), gpu.modeled)` for the same layout, link and KV dtype of `model`
+/// (to rounding).
 inline fast_step evaluate_step(const step_coefficients& k, const sequence_group& group, int stage = -1) {
     detail::plan::step_terms st;
     st.terms.reserve(k.classes.size() * 5 + 4);
@@ -961,6 +962,11 @@ struct plan_request {
     /// when it names none): its measured ceilings, CUDA-graph launch floor, link and power
     /// coefficients replace the modeled ones. Not applied at speed of light.
     std::optional<calibration> calibrated;
+    /// Speculative decoding (MTP heads or a draft model): each decode step becomes a
+    /// verification step of k + 1 tokens per sequence plus k drafting passes priced as one layer
+    /// each (an MTP head is one transformer layer; a separate draft model's cost is not priced),
+    /// emitting `tokens_per_step()` tokens per sequence. nullopt: plain decode.
+    std::optional<speculative_decoding> speculative;
 };
 
 /// Why a configuration was rejected.
@@ -1094,9 +1100,10 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     }
     const double c_inst = concurrency / pl.instances;
     const double b_dec = c_inst / l.pp;
+    const double draft = rq.speculative ? rq.speculative->draft_tokens : 0;  // tokens drafted per step
     const auto chunk = dp_prefill_chunk(rq.isl, c_inst, rq.prefill_chunk_tokens, l.dp);
     const double act = std::max(activation_bytes_per_gpu(c, l, chunk.tokens, chunk.group.count, m.activations),
-                                activation_bytes_per_gpu(c, l, b_dec, b_dec, m.activations));
+                                activation_bytes_per_gpu(c, l, b_dec * (1 + draft), b_dec, m.activations));
     const auto mem = check_memory(g.memory_bytes, weight_bytes, act, kv_seq_bytes, c_inst / l.dp, rq.memory_utilization);
     p.usable_bytes = mem.usable_bytes;
     p.weight_bytes = mem.weight_bytes;
@@ -1126,7 +1133,7 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
         }
         return best;
     };
-    const auto dec = priced({b_dec, 1.0, mean_decode_context_tokens(rq.isl, rq.osl)});
+    const auto dec = priced({b_dec, 1.0 + draft, mean_decode_context_tokens(rq.isl, rq.osl)});
     const auto& g_pre = chunk.group;
     if (!(cache.valid && cache.group.count == g_pre.count && cache.group.new_tokens == g_pre.new_tokens &&
           cache.group.context_tokens == g_pre.context_tokens)) {
@@ -1135,11 +1142,14 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
         cache.valid = true;
     }
     const powered_step& pre = cache.step;
-    p.decode_step_s = dec.step.lower_bound_s;
+    // Speculation: the verification step plus `draft` one-layer drafting passes, emitting
+    // tokens_per_step tokens per sequence (the steady state sees the step per emitted token).
+    p.decode_step_s = dec.step.lower_bound_s * (1.0 + draft / std::max(1, c.num_layers));
+    const double emitted = rq.speculative ? rq.speculative->tokens_per_step() : 1.0;
     p.prefill_step_s = pre.step.lower_bound_s;
     p.prefill_tokens = chunk.tokens;
     const double ratio = rq.isl / rq.osl;
-    const auto rates = steady_state(p.decode_step_s, b_dec, c_inst, p.prefill_step_s / chunk.tokens, ratio);
+    const auto rates = steady_state(p.decode_step_s / emitted, b_dec, c_inst, p.prefill_step_s / chunk.tokens, ratio);
     p.tpot_s = rates.tpot_s;
     p.ttft_prefill_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp);
     p.ttft_queue_s = closed_loop_queue_s(c_inst, rq.isl, p.prefill_step_s / chunk.tokens, p.decode_step_s);
@@ -1188,6 +1198,9 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
     if (rq.counts.empty()) throw usage_error("plan: no GPU counts given");
     if (rq.concurrencies.empty()) throw usage_error("plan: no concurrencies given");
     if (!(rq.isl >= 1) || !(rq.osl >= 1)) throw usage_error("plan: ISL and OSL must be >= 1 token");
+    if (rq.speculative && (rq.speculative->draft_tokens < 1 || !(rq.speculative->acceptance_rate >= 0) ||
+                           !(rq.speculative->acceptance_rate < 1)))
+        throw usage_error("plan: speculative decoding needs >= 1 draft token and an acceptance rate in [0, 1)");
     for (int n : rq.counts)
         if (n < 1) throw usage_error("plan: GPU counts must be >= 1");
     for (double x : rq.concurrencies)
@@ -1302,6 +1315,12 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
         out.notes.push_back("MLA latent KV cache is replicated on every TP rank: attention DP (dp > 1) divides it");
     out.notes.push_back("TTFT = the prompt's prefill chunks + the closed-loop queue: half the other requests' prompts "
                         "of a wave ahead of it and half a decode step (README: TTFT as queueing)");
+    if (rq.speculative)
+        out.notes.push_back("speculative decoding: " + std::to_string(rq.speculative->draft_tokens) +
+                            " drafted tokens per step at " + detail::plan::fmt(100 * rq.speculative->acceptance_rate) +
+                            "% acceptance emit " + detail::plan::fmt(rq.speculative->tokens_per_step(), 2) +
+                            " tokens per verification step; each step verifies k + 1 tokens per sequence and "
+                            "drafts k one-layer passes (MTP heads; a draft model's own cost is not priced)");
     out.notes.push_back("memory headroom assumed: " + detail::plan::fmt(100 * (1 - rq.memory_utilization)) +
                         "% of GPU memory left unused (the engine budgets " +
                         detail::plan::fmt(100 * rq.memory_utilization) + "%, vLLM's gpu_memory_utilization)");

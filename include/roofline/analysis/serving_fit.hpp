@@ -5,14 +5,18 @@
 // non-negative coefficients. `fit_efficiency` chooses the coefficients that minimise the summed
 // absolute relative error sum_i |x_i . a / y_i - 1| over runs i by iteratively reweighted least
 // squares; each round is a weighted linear least-squares problem in a, made non-negative by
-// trying every subset of terms (2^6 for TPOT, 2^5 for TTFT) and keeping the best subset whose
+// trying every subset of terms (2^6 for TPOT, 2^8 for TTFT) and keeping the best subset whose
 // solution is >= 0 (exact NNLS at this size).
 //
 // Held-out evaluation (`leave_one_model_out`): for each model, the coefficients are fitted on
 // the runs of every other model and applied to its runs, so no published error uses a run's
 // own model in its fit. Groups have levels ("agg/trtllm": mode, then backend): a run takes the
 // fit of its longest level with at least `min_group_runs` runs left after holding out (else
-// the mode's fit over every backend).
+// the mode's fit over every backend). TPOT may be grouped apart from TTFT (`tpot_group`): a
+// decode step is the same work in an aggregated instance and in a disaggregated decode worker,
+// so `roofline estimate --from-csv` fits TPOT per "decode/backend/mode" under "decode/backend",
+// where a disaggregated run whose decode batch is known borrows the aggregated runs' fit when
+// its own mode has too few runs.
 
 #include <algorithm>  // std::sort, std::nth_element
 #include <array>      // std::array
@@ -31,8 +35,13 @@ namespace roofline {
 struct fit_sample {
     serving_features features;
     double tpot_s = 0, ttft_s = 0;  ///< measured
-    std::string group;              ///< fit group, levels by '/': "agg/trtllm/h200_sxm"
+    std::string group;              ///< fit group (TTFT; TPOT too unless `tpot_group`), levels by '/': "agg/trtllm"
+    /// TPOT's fit group when it differs from `group` ("decode/trtllm/agg": a decode step is the
+    /// same work in an aggregated instance and in a disaggregated decode worker); "" = `group`.
+    std::string tpot_group;
     std::string model;              ///< the held-out unit
+    /// The group TPOT is fitted in.
+    const std::string& tpot_key() const { return tpot_group.empty() ? group : tpot_group; }
 };
 
 namespace detail::fit {
@@ -139,21 +148,34 @@ std::array<double, N> fit_nonnegative_relative_l1(const std::vector<std::array<d
     return a;
 }
 
+/// TPOT coefficients fitted to `samples` (L1 on relative error).
+inline std::array<double, serving_features::tpot_terms> fit_tpot(const std::vector<const fit_sample*>& samples) {
+    std::vector<std::array<double, serving_features::tpot_terms>> x;
+    std::vector<double> y;
+    for (const auto* s : samples) {
+        x.push_back(s->features.tpot);
+        y.push_back(s->tpot_s);
+    }
+    return fit_nonnegative_relative_l1(x, y);
+}
+
+/// TTFT coefficients fitted to `samples` (L1 on relative error).
+inline std::array<double, serving_features::ttft_terms> fit_ttft(const std::vector<const fit_sample*>& samples) {
+    std::vector<std::array<double, serving_features::ttft_terms>> x;
+    std::vector<double> y;
+    for (const auto* s : samples) {
+        x.push_back(s->features.ttft);
+        y.push_back(s->ttft_s);
+    }
+    return fit_nonnegative_relative_l1(x, y);
+}
+
 /// Coefficients for TPOT and TTFT fitted to `samples` (all of them, L1 on relative error),
 /// `source` naming the fit.
 inline serving_efficiency fit_efficiency(const std::vector<const fit_sample*>& samples, const std::string& source) {
-    std::vector<std::array<double, serving_features::tpot_terms>> xt;
-    std::vector<std::array<double, serving_features::ttft_terms>> xf;
-    std::vector<double> yt, yf;
-    for (const auto* s : samples) {
-        xt.push_back(s->features.tpot);
-        yt.push_back(s->tpot_s);
-        xf.push_back(s->features.ttft);
-        yf.push_back(s->ttft_s);
-    }
     serving_efficiency e;
-    e.tpot = fit_nonnegative_relative_l1(xt, yt);
-    e.ttft = fit_nonnegative_relative_l1(xf, yf);
+    e.tpot = fit_tpot(samples);
+    e.ttft = fit_ttft(samples);
     e.source = source;
     return e;
 }
@@ -175,17 +197,30 @@ inline std::vector<std::string> group_levels(const std::string& group) {
 
 /// Fits one efficiency per group of `samples` and per parent group (the top level always; the
 /// others with at least `min_group_runs` runs), skipping samples of model `held_out` ("" holds
-/// out nothing).
+/// out nothing). TPOT is fitted per `tpot_key()` group and TTFT per `group`: a key that is only
+/// a TPOT group keeps the roof's TTFT coefficients and the other way round.
 inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fit_sample>& samples,
                                                             const std::string& held_out = {}) {
-    std::map<std::string, std::vector<const fit_sample*>> by;
+    std::map<std::string, std::vector<const fit_sample*>> tpot_by, ttft_by;
     for (const auto& s : samples) {
         if (!held_out.empty() && s.model == held_out) continue;
-        for (const auto& g : group_levels(s.group)) by[g].push_back(&s);
+        for (const auto& g : group_levels(s.tpot_key())) tpot_by[g].push_back(&s);
+        for (const auto& g : group_levels(s.group)) ttft_by[g].push_back(&s);
     }
+    const auto kept = [](const std::string& key, std::size_t n) {
+        return n >= min_group_runs || key.find('/') == std::string::npos;
+    };
     std::map<std::string, serving_efficiency> out;
-    for (const auto& [key, list] : by)
-        if (list.size() >= min_group_runs || key.find('/') == std::string::npos) out[key] = fit_efficiency(list, key);
+    for (const auto& [key, list] : tpot_by)
+        if (kept(key, list.size())) {
+            out[key].tpot = fit_tpot(list);
+            out[key].source = key;
+        }
+    for (const auto& [key, list] : ttft_by)
+        if (kept(key, list.size())) {
+            out[key].ttft = fit_ttft(list);
+            out[key].source = key;
+        }
     return out;
 }
 
@@ -198,6 +233,25 @@ inline const serving_efficiency& efficiency_for(const std::map<std::string, serv
     return roof;
 }
 
+/// TTFT coefficients of the longest level of `ttft_group` and TPOT coefficients of the longest
+/// level of `tpot_group` in `table` (each the roof's when no level is there); `source` names
+/// both ("TABLE TTFT agg/trtllm, TPOT decode/trtllm/agg" for entries read from one table).
+inline serving_efficiency efficiency_for(const std::map<std::string, serving_efficiency>& table,
+                                         const std::string& ttft_group, const std::string& tpot_group) {
+    const auto& f = efficiency_for(table, ttft_group);
+    const auto& t = efficiency_for(table, tpot_group);
+    serving_efficiency e;
+    e.ttft = f.ttft;
+    e.tpot = t.tpot;
+    // "table key" sources of one table read as "table TTFT key1, TPOT key2".
+    const auto f_at = f.source.rfind(' '), t_at = t.source.rfind(' ');
+    if (f.source == t.source) e.source = f.source;
+    else if (f_at != std::string::npos && t_at != std::string::npos && f.source.compare(0, f_at, t.source, 0, t_at) == 0)
+        e.source = f.source.substr(0, f_at) + " TTFT " + f.source.substr(f_at + 1) + ", TPOT " + t.source.substr(t_at + 1);
+    else e.source = "TTFT " + f.source + ", TPOT " + t.source;
+    return e;
+}
+
 /// Predicted (TPOT, TTFT) of every sample with each model held out of the fit.
 inline std::vector<std::pair<double, double>> leave_one_model_out(const std::vector<fit_sample>& samples) {
     std::vector<std::pair<double, double>> pred(samples.size());
@@ -205,7 +259,8 @@ inline std::vector<std::pair<double, double>> leave_one_model_out(const std::vec
     for (std::size_t i = 0; i < samples.size(); ++i) by_model[samples[i].model].push_back(i);
     for (const auto& [model, rows] : by_model) {
         const auto table = fit_groups(samples, model);
-        for (std::size_t i : rows) pred[i] = apply_efficiency(samples[i].features, efficiency_for(table, samples[i].group));
+        for (std::size_t i : rows)
+            pred[i] = apply_efficiency(samples[i].features, efficiency_for(table, samples[i].group, samples[i].tpot_key()));
     }
     return pred;
 }

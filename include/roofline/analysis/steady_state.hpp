@@ -37,6 +37,19 @@ inline constexpr double default_prefill_chunk_tokens = 8192;
 /// Mean context of a decoding sequence over its life, ISL + OSL / 2 (at least 1 token).
 inline double mean_decode_context_tokens(double isl, double osl) { return std::max(1.0, isl + osl / 2.0); }
 
+/// Speculative decoding (MTP heads or a draft model): `draft_tokens` proposed per step, each
+/// accepted with probability `acceptance_rate` (the first rejection ends the run).
+struct speculative_decoding {
+    int draft_tokens = 1;         ///< k: tokens proposed per step (DeepSeek MTP: 1-3)
+    double acceptance_rate = 0;   ///< per drafted token, in [0, 1)
+    /// Expected tokens emitted per verification step: 1 + a + a^2 + ... + a^k.
+    double tokens_per_step() const {
+        double t = 0, p = 1;
+        for (int i = 0; i <= draft_tokens; ++i, p *= acceptance_rate) t += p;
+        return t;
+    }
+};
+
 /// The prefill step of the steady state.
 struct prefill_chunk {
     sequence_group group;          ///< the prompts of one chunk step (one model instance)

@@ -1,10 +1,11 @@
 #pragma once
-// The serving efficiency table (data/serving/aiconfigurator_fit.json): per "backend/mode" group
-// the coefficients of the estimate's TPOT and TTFT terms (analysis/estimate.hpp), fitted to
-// measured runs by `roofline estimate --from-csv FILE --fit-out TABLE` (analysis/serving_fit.hpp).
+// The serving efficiency table (data/serving/aiconfigurator_fit.json): per group ("agg/trtllm",
+// "decode/trtllm/agg", ...) the coefficients of the estimate's TPOT and TTFT terms
+// (analysis/estimate.hpp), fitted to measured runs by `roofline estimate --from-csv FILE
+// --fit-out TABLE` (analysis/serving_fit.hpp).
 //
 //   {"made_by": "...", "tpot_terms": [...], "ttft_terms": [...],
-//    "groups": {"trtllm/agg": {"tpot": [5 numbers], "ttft": [4 numbers], "runs": N}, ...}}
+//    "groups": {"agg/trtllm": {"tpot": [6 numbers], "ttft": [8 numbers], "runs": N}, ...}}
 
 #include <fstream>  // std::ofstream
 #include <map>      // std::map

@@ -65,6 +65,11 @@ struct sequence_group {
     double context_tokens = 0;  ///< tokens already cached before this step
 };
 
+/// The most new tokens per sequence a step runs as decode (MLA absorbed, reading the cached KV
+/// as decode does): plain decode (1) and speculative verification (the drafted tokens + 1; MTP
+/// heads and draft models verify 2-8). Longer groups are prefill (MLA expanded).
+inline constexpr double max_decode_step_tokens = 16;
+
 /// Sum over x = a..b of min(x, cap) (cap <= 0: no cap), in closed form.
 inline double capped_range_sum(double a, double b, double cap) {
     if (b < a) return 0.0;

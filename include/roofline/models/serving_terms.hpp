@@ -14,7 +14,7 @@ namespace roofline {
 
 /// Terms of the estimate (seconds), the inputs of `apply_efficiency`.
 struct serving_features {
-    static constexpr std::size_t tpot_terms = 6, ttft_terms = 5;
+    static constexpr std::size_t tpot_terms = 6, ttft_terms = 8;
     /// TPOT: decode steps per token (pp x t_dec / tokens per step), prefill interleaved per output
     /// token (aggregated only), layers a token passes (count: s per layer per step), MoE layers
     /// (count: routing and permutation per step), sequences per step of an instance (count: host
@@ -23,14 +23,19 @@ struct serving_features {
     std::array<double, tpot_terms> tpot{};
     /// TTFT: the prompt's own prefill, the closed-loop queue ahead of it (steady_state.hpp), the
     /// KV transfer (disaggregated) or half a decode step (aggregated), one decode step (the
-    /// batch slot the first token waits for), 1 (a constant).
+    /// batch slot the first token waits for), 1 (a constant), the prompt's tokens (count: host
+    /// work per prompt token: tokenising, copying, scheduling), layers x the prompt's chunk steps
+    /// (count: per-layer fixed cost of a prefill step) and MoE layers x chunk steps (count:
+    /// routing and permutation per prefill step). The three counts are the prefill's fixed
+    /// costs, as the per-layer terms are for TPOT: measured TTFT at low concurrency is 2-7x the
+    /// modeled prefill for MoE models and 0.5-1.5x for dense ones (README: TTFT as queueing).
     std::array<double, ttft_terms> ttft{};
 };
 
 /// Coefficients of `serving_features` (non-negative).
 struct serving_efficiency {
     std::array<double, serving_features::tpot_terms> tpot{1, 1, 0, 0, 0, 0};
-    std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0};
+    std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0};
     std::string source = "roof";  ///< "roof", or the fitted table and its key
 };
 
@@ -50,6 +55,7 @@ inline constexpr std::array<const char*, serving_features::tpot_terms> tpot_term
     "decode_step_per_token_s", "prefill_interleaved_per_token_s", "per_layer_s", "per_moe_layer_s",
     "per_sequence_s", "constant_s"};
 inline constexpr std::array<const char*, serving_features::ttft_terms> ttft_term_names = {
-    "own_prefill_s", "closed_loop_queue_s", "kv_transfer_or_half_decode_step_s", "decode_step_s", "constant_s"};
+    "own_prefill_s", "closed_loop_queue_s", "kv_transfer_or_half_decode_step_s", "decode_step_s", "constant_s",
+    "per_prompt_token_s", "per_layer_prefill_step_s", "per_moe_layer_prefill_step_s"};
 
 }  // namespace roofline

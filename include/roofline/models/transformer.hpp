@@ -281,7 +281,7 @@ inline step_model model_step(const model_config& c, const step_batch& batch, con
     for (auto gr : batch.groups) {
         gr.count /= dp;
         if (gr.count <= 0 || gr.new_tokens <= 0) continue;
-        const bool decode = gr.new_tokens == 1;
+        const bool decode = gr.new_tokens <= max_decode_step_tokens;  // or speculative verification
         (decode ? decode_groups : prefill_groups).push_back(gr);
         const bool absorbed = decode && opt.mla_absorbed_decode;
         kv_b_tokens += gr.count * (absorbed ? gr.new_tokens : gr.new_tokens + gr.context_tokens);
