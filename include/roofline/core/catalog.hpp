@@ -135,8 +135,10 @@ public:
         if (want.empty()) return r;
         const auto taken = [&](const gpu_spec& g, std::string_view why) {
             r.gpu = &g;
-            r.how = "\"" + std::string(text) + "\" taken as " + g.id + " (" + g.name + ")";
-            if (!why.empty()) r.how += ": " + std::string(why);
+            // Appended piece by piece: a chain of operator+ here trips g++ 12's -Wrestrict false positive.
+            r.how.assign(1, '"');
+            r.how.append(text).append("\" taken as ").append(g.id).append(" (").append(g.name).append(")");
+            if (!why.empty()) r.how.append(": ").append(why);
             return r;
         };
         for (const auto& g : gpus_)
