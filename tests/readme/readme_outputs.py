@@ -75,7 +75,8 @@ def main():
             print(f"README.md:{line}: the output of `{cmd}` differs from what the program prints:")
             sys.stdout.writelines(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
                                                        "README", "program", n=1))
-    print(f"readme outputs: {checked} checked, {failed} differ, {skipped} skipped (../shared/samples absent)")
+    print(f"readme outputs: {checked} checked, {failed} differ, {skipped} skipped" +
+          (" (they read ../shared/samples, absent here)" if skipped else ""))
     return 1 if failed else 0
 
 

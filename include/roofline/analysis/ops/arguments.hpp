@@ -369,7 +369,9 @@ inline std::optional<std::int64_t> concrete_int(std::string_view s) {
 inline std::optional<std::vector<std::int64_t>> concrete_ints(std::string_view s) {
     std::vector<std::vector<std::vector<std::int64_t>>> dims;
     std::vector<bool> lists;
-    const std::string wrapped = "[" + std::string(s) + "]";
+    std::string wrapped;  // built by append: "[" + s + "]" trips g++ 12's -Wrestrict false positive
+    wrapped.reserve(s.size() + 2);
+    wrapped.append(1, '[').append(s).append(1, ']');
     if (s.empty() || !list_reader(wrapped).dims(dims, lists) || dims.size() != 1 || lists[0] ||
         dims[0].size() != 1)
         return std::nullopt;

@@ -51,9 +51,10 @@ inline op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, con
     const auto path = gemm_compute_path(b, a, g);
     w.work = gemm_workload(shape, a, b, c, path.peak);
     w.kind = "gemm";
-    w.description = std::move(desc) + " " + std::string(to_string(a)) +
-                    (a == b ? std::string() : "/" + std::string(to_string(b))) + " at the " +
-                    std::string(to_string(path.peak)) + " rate";
+    w.description = std::move(desc);  // appended piece by piece (g++ 12 -Wrestrict false positive)
+    w.description.append(" ").append(to_string(a));
+    if (a != b) w.description.append("/").append(to_string(b));
+    w.description.append(" at the ").append(to_string(path.peak)).append(" rate");
     if (!path.note.empty()) w.assumptions.push_back(path.note);
     if (a == dtype::fp32 && path.peak == peak_key::fp32)
         w.assumptions.push_back(
