@@ -1242,8 +1242,9 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
             no_power += (no_power.empty() ? "" : ", ") + g.id;
     }
     if (!no_power.empty())
-        out.notes.push_back("no power coefficients for " + no_power + " (models/power.hpp has measured H200 SXM "
-                            "only): power not modeled; energy per token at the power limit is an upper bound");
+        out.notes.push_back("no power coefficients for " + no_power + " (models/power.hpp has the H200 SXM's, "
+                            "measured, and the RTX PRO 6000 editions', from a published power-limit sweep): power "
+                            "not modeled; energy per token at the power limit is an upper bound");
     // KV bytes of one full-length sequence (ISL + OSL tokens), and each TP degree's share of it.
     const double kv_full = kv_bytes_for_context(model, rq.isl + rq.osl, model.quant.kv_cache);
     int max_count = 1;
