@@ -17,6 +17,7 @@ import difflib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -56,6 +57,15 @@ def main():
     readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
     have_shared = os.path.isdir(os.path.join(root, "..", "shared", "samples"))
     checked = skipped = failed = 0
+    # Commands run in a scratch copy of the tree made of links, so the files they write (plan.svg,
+    # predictions.csv) never land in the source tree; ../shared resolves as beside the checkout.
+    base = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"roofline_readme_outputs_{os.getpid()}")
+    scratch = os.path.join(base, "repo")
+    os.makedirs(scratch, exist_ok=True)
+    for entry in os.listdir(root):
+        os.symlink(os.path.abspath(os.path.join(root, entry)), os.path.join(scratch, entry))
+    if have_shared:
+        os.symlink(os.path.abspath(os.path.join(root, "..", "shared")), os.path.join(base, "shared"))
     for line, cmd, expected in commands(readme):
         if "../shared/" in cmd and not have_shared:
             skipped += 1
@@ -65,19 +75,14 @@ def main():
             continue
         argv = shlex.split(cmd)
         argv[0] = exe
-        tmp = os.path.join(os.environ.get("TMPDIR", "/tmp"), "roofline_readme_outputs")
-        os.makedirs(tmp, exist_ok=True)
-        # Output files the command writes (--svg plan.svg, -o ...) land in a scratch folder.
-        argv = [a if not a.endswith((".svg", ".html")) or "/" in a else os.path.join(tmp, a) for a in argv]
-        got = subprocess.run(argv, cwd=root, capture_output=True, text=True).stdout
-        # The README prints the file name the command was given.
-        got = got.replace(tmp + "/", "")
+        got = subprocess.run(argv, cwd=scratch, capture_output=True, text=True).stdout
         checked += 1
         if got.rstrip("\n") != expected.rstrip("\n"):
             failed += 1
             print(f"README.md:{line}: the output of `{cmd}` differs from what the program prints:")
             sys.stdout.writelines(difflib.unified_diff(expected.splitlines(True), got.splitlines(True),
                                                        "README", "program", n=1))
+    shutil.rmtree(base, ignore_errors=True)
     print(f"readme outputs: {checked} checked, {failed} differ, {skipped} skipped" +
           (" (--version, which depends on the build, or reading ../shared/samples where absent)" if skipped else ""))
     return 1 if failed else 0
