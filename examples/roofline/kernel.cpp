@@ -598,7 +598,8 @@ void add_attention(CLI::App* kernel) {
         const std::string title = fmt::format("attention B={:g} q={:g} kv={:g} H={:g}{} {}", o.batch, o.q_len, o.kv_len,
                                               o.heads, o.mla ? " MLA" : "", to_string(d));
         auto j = report(title, w, p, notes,
-                        {{"attention", attention_features(w, math, o.batch, o.q_len, o.heads, d_qk + d_pe, o.causal)}});
+                        {{"attention", attention_features(w, math, o.batch, o.q_len, o.heads, d_qk + d_pe, o.causal,
+                                                         o.mla ? 0.0 : s.kv_heads, p.gpu.sm_count.value_or(0))}});
         j["attention"] = {{"kind", o.mla ? "mla" : "gqa"}, {"causal", o.causal}, {"absorbed", o.absorbed},
                           {"pairs_per_sequence", attention_pairs(g, s.index_topk > 0 ? s.index_topk : s.window, s.causal)},
                           {"kv_bytes_per_token", attention_kv_bytes_per_token(s, kv)}};

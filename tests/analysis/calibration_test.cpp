@@ -339,18 +339,21 @@ TEST_CASE("on the independent H200 sweep (other shapes and backends, never fitte
     CHECK(all.calibrated.median <= 0.05);  // 4.7% (goal 5%)
     CHECK(all.calibrated.p90 <= 0.15);     // 14.2% (goal 15%; cuDNN SDPA, no curve of its own, at the published rate)
     // The uncalibrated model misses its goal (median <= 8%, p90 <= 25%) on this sweep: guard
-    // today's values so that a change shows (it was 18.7% / 43.0% before tile padding and the
-    // published attention rates).
-    CHECK(all.datasheet.median == doctest::Approx(0.169).epsilon(0.03));
-    CHECK(all.datasheet.p90 == doctest::Approx(0.364).epsilon(0.03));
+    // today's values so that a change shows (it was 18.7% / 43.0% before tile padding, the
+    // published attention rates and FA2's decode tiles). Relative tolerances (scale 0).
+    CHECK(all.datasheet.median == doctest::Approx(0.163).epsilon(0.02).scale(0));
+    CHECK(all.datasheet.p90 == doctest::Approx(0.350).epsilon(0.02).scale(0));
+    // FA2 decode computes 128-row tiles for a GQA group's rows: 8.7% (was 15.5%, DRAM streaming).
+    CHECK(indep.rows[4].family == "sdpa decode");
+    CHECK(indep.rows[4].datasheet.median == doctest::Approx(0.087).epsilon(0.03).scale(0));
     // SDPA prefill at the FlashAttention-3 paper's FA2 / cuDNN rates: 2.0% / 6.6% (was 39% / 63%).
     CHECK(indep.rows[3].family == "sdpa prefill");
     CHECK(indep.rows[3].datasheet.p90 <= 0.07);
     // Grouped GEMM with whole-cluster M tiles: 31.1% (was 37.3%; the rest is its memory-bound regime).
-    CHECK(indep.rows[2].datasheet.median == doctest::Approx(0.311).epsilon(0.03));
+    CHECK(indep.rows[2].datasheet.median == doctest::Approx(0.311).epsilon(0.02).scale(0));
     // In sample, on the device-timed fit sweep.
     CHECK(fitted.rows.back().calibrated.median <= 0.05);  // 4.5%
-    CHECK(fitted.rows.back().datasheet.median == doctest::Approx(0.206).epsilon(0.03));  // was 23.6%
+    CHECK(fitted.rows.back().datasheet.median == doctest::Approx(0.189).epsilon(0.02).scale(0));  // was 23.6%
 }
 
 TEST_CASE("a profiler trace recorded with shapes gives GEMM rate points (the H200 power-capped GEMM)") {

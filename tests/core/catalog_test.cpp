@@ -413,4 +413,10 @@ TEST_CASE("GPU names people type resolve case-insensitively and say which entry 
     CHECK(amb.candidates.size() == 3);
     CHECK_THROWS_WITH_AS(c.at("h1"), doctest::Contains("ambiguous"), usage_error);
     CHECK_THROWS_WITH_AS(c.at("mi250"), doctest::Contains("unknown GPU id"), usage_error);
+    // "L40" is another GPU than the L40S (about half its tensor rate), not a short spelling of it.
+    CHECK(c.lookup("L40").gpu == nullptr);
+    CHECK_THROWS_WITH_AS(c.at("L40"), doctest::Contains("unknown GPU id"), usage_error);
+    // nvidia-smi's names without the "NVIDIA " prefix, as people paste them.
+    CHECK(c.at("H100 80GB HBM3").id == "h100-sxm");
+    CHECK(c.at("GeForce RTX 5090").id == "rtx-5090");
 }

@@ -119,6 +119,28 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     auto af = attention_features(aw, peak_key::bf16, 2, 3072, 40, 128, true);
     af.backend = "flash";
     CHECK(price_kernel_as_run(aw, {af}, ds, used).time.predicted_s() == doctest::Approx(624.2e-6).epsilon(0.002));
+    // FA2 decode (independent-sweep case B=96 L=2048 H=32/8, flash): 4 query rows per KV head in
+    // 128-row tiles, 32x the useful 4 x 128 x 2048 x 32 x 96 = 3.221e9 FLOP = 1.031e11, at FA2's
+    // 362 TFLOP/s (2k keys, not causal) + 0.86 us = 285.7 us (measured 333.1 us; DRAM streaming
+    // alone says 187.7). 96 x 8 = 768 CTAs >= 0.8 x 2 x 132 SMs: no split-KV.
+    attention_shape gq;
+    gq.heads = 32;
+    gq.kv_heads = 8;
+    gq.head_dim = 128;
+    const auto dw = attention_workload(gq, {{96, 1, 2047}}, dtype::bf16);
+    auto df = attention_features(dw, peak_key::bf16, 96, 1, 32, 128, false, 8, 132);
+    CHECK(df.decode_rows == 4);
+    CHECK(df.decode_keys == doctest::Approx(2048));
+    df.backend = "flash";
+    const auto dr = price_kernel_as_run(dw, {df}, ds, used);
+    CHECK(dr.executed_flops == doctest::Approx(32 * 4.0 * 128 * 2048 * 32 * 96));
+    CHECK(dr.time.predicted_s() == doctest::Approx(32 * 4.0 * 128 * 2048 * 32 * 96 / 362e12 + 0.86e-6).epsilon(0.003));
+    // Split-KV (16 x 8 = 128 CTAs < 211) or another backend: priced as before.
+    auto split = attention_features(dw, peak_key::bf16, 16, 1, 32, 128, false, 8, 132);
+    split.backend = "flash";
+    CHECK(price_kernel_as_run(dw, {split}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
+    df.backend = "cudnn";
+    CHECK(price_kernel_as_run(dw, {df}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
 }
 
 TEST_CASE("on this project's H200 measurements the median absolute error is below 25%") {

@@ -848,7 +848,8 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         const double q = prefill ? r.param("seq", file) : 1.0;
         const double kv = prefill ? (r.params.count("kv_len") ? r.params.at("kv_len") : q) : r.param("kv_len", file);
         p.work = attention_workload(s, {{batch, q, kv - q}}, dtype::bf16);
-        p.features = attention_features(p.work, peak_key::bf16, batch, q, s.heads, s.head_dim, s.causal);
+        p.features = attention_features(p.work, peak_key::bf16, batch, q, s.heads, s.head_dim, s.causal, s.kv_heads,
+                                        g.sm_count.value_or(0));
         p.features.backend = record_backend(r);
         p.family_label = prefill ? "sdpa prefill" : "sdpa decode";
         p.label = p.family_label + " B=" + fmt(batch) + (prefill ? " S=" + fmt(q) : " L=" + fmt(kv)) + " H=" +

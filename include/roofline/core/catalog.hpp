@@ -148,12 +148,21 @@ public:
                 if (const gpu_spec* g = find(a.id)) return taken(*g, a.assumes);
         for (const auto& g : gpus_) {
             if (squash(g.name) == want) return taken(g, "marketing name");
-            for (const auto& n : g.device_names)
-                if (squash(n) == want) return taken(g, "device name");
+            for (const auto& n : g.device_names)  // nvidia-smi's names, also without "NVIDIA "
+                if (squash(n) == want || squash(n) == "nvidia" + want) return taken(g, "device name");
         }
         std::vector<const gpu_spec*> containing;
-        for (const auto& g : gpus_)
-            if (squash(g.id).find(want) != std::string::npos) containing.push_back(&g);
+        for (const auto& g : gpus_) {
+            const std::string id = squash(g.id);
+            const auto at = id.find(want);
+            if (at == std::string::npos) continue;
+            // "l40" is not "l40s": an id that only adds one letter right after the text is another
+            // SKU (L40 vs L40S, half the tensor rate), not a spelling of this one.
+            const std::size_t end = at + want.size();
+            if (end + 1 == id.size() && id[end] >= 'a' && id[end] <= 'z' && want.back() >= '0' && want.back() <= '9')
+                continue;
+            containing.push_back(&g);
+        }
         if (containing.size() == 1) return taken(*containing.front(), "the only id containing it");
         for (const auto* g : containing) r.candidates.push_back(g->id);
         return r;

@@ -85,7 +85,8 @@ inline std::string detect_bench_format(const nlohmann::json& o) {
 }
 
 /// Fills one run from one object; returns an empty string, or the reason to skip the run
-/// ("nan(duration)", "negative(completed)", "wrong_type(output_throughput)"); `field` gets the key.
+/// ("nan(duration)", "negative(completed)", "wrong_type(output_throughput)", "implausible(...)"
+/// above 1e15); `field` gets the key.
 inline std::string fill_bench_run(const nlohmann::json& o, bench_run& r, std::string& field) {
     auto text = [&](const char* key, std::string& out) {
         if (const auto it = o.find(key); it != o.end() && it->is_string() && !json_is_nonfinite_sentinel(*it))
@@ -106,6 +107,9 @@ inline std::string fill_bench_run(const nlohmann::json& o, bench_run& r, std::st
             bad = "negative";
         } else if (!std::isfinite(*v)) {
             bad = "infinite";
+        } else if (*v > 1e15) {
+            // No count, duration, rate or Unix time of a real run comes near 1e15 (tokens, s, tok/s).
+            bad = "implausible (above 1e15)";
         } else {
             out = *v * scale;
             return;

@@ -118,6 +118,10 @@ struct kernel_features {
     /// Causal prefill: FLOP of one extra key for every query (4 d x query heads x queries,
     /// summed over sequences); the curve adds `causal_block_keys` of them.
     double flops_per_diagonal_key = 0;
+    /// Decode: query rows one CTA of FlashAttention-2's decode path computes (GQA group x queries
+    /// per sequence), the CTAs (sequences x KV heads) and the GPU's SM count (0: unknown).
+    double decode_rows = 0, decode_ctas = 0, sm_count = 0;
+    double decode_keys = 0;  ///< decode: keys per sequence (useful FLOP / (4 d x heads x sequences))
 };
 
 /// Residuals of a fitted curve (relative errors |t_pred - t| / t over its points).
@@ -343,9 +347,11 @@ inline std::vector<double> uniform_group_rows(double total_rows, double active) 
 /// Features of an attention workload (`attention_workload`) of `batch` sequences of `q_len`
 /// queries over `kv_len` keys with `heads` query heads of dimension `head_dim`: decode when
 /// q_len == 1, else prefill; causal prefill gets its diagonal-block FLOP per extra key
-/// (4 d x heads x queries x sequences).
+/// (4 d x heads x queries x sequences). Decode with `kv_heads` (> 0) and the GPU's `sm_count`
+/// known also records FlashAttention-2's decode tiling (`decode_rows`, `decode_ctas`).
 inline kernel_features attention_features(const workload& w, peak_key math, double batch, double q_len,
-                                          double heads, double head_dim, bool causal) {
+                                          double heads, double head_dim, bool causal, double kv_heads = 0,
+                                          double sm_count = 0) {
     kernel_features k;
     k.family = q_len <= 1 ? kernel_family::attention_decode : kernel_family::attention_prefill;
     k.peak = math;
@@ -354,6 +360,12 @@ inline kernel_features attention_features(const workload& w, peak_key math, doub
     if (causal && q_len > 1) k.flops_per_diagonal_key = 4.0 * head_dim * heads * q_len * batch;
     if (q_len > 1) k.seq_len = q_len;
     k.causal = causal && q_len > 1;
+    if (q_len <= 1 && kv_heads > 0 && heads >= kv_heads) {
+        k.decode_rows = heads / kv_heads * q_len;
+        k.decode_ctas = batch * kv_heads;
+        k.sm_count = sm_count;
+        if (head_dim > 0 && heads > 0 && batch > 0) k.decode_keys = k.flops / (4.0 * head_dim * heads * batch * q_len);
+    }
     return k;
 }
 
@@ -367,11 +379,13 @@ inline kernel_features copy_features(double bytes) {
 
 // --- the uncalibrated model: what the kernel that runs is known to do ------------------------
 //
-// Two facts per kernel beyond the roofline, neither fitted to any measurement of ours:
+// Three facts per kernel beyond the roofline, none fitted to any measurement of ours:
 //  * grouped GEMM tile quantisation (structural): the kernel computes whole CTA tiles, and
 //    PyTorch's grouped GEMM rounds each group's M tiles up to its thread-block cluster;
 //  * attention prefill throughput (published): FlashAttention-2 and cuDNN reach about a third
-//    and a half of the dense tensor peak (FlashAttention-3 paper), not the 0.75 GEMMs reach.
+//    and a half of the dense tensor peak (FlashAttention-3 paper), not the 0.75 GEMMs reach;
+//  * FlashAttention-2 decode tiles (structural + published): a GQA group's query rows fill a
+//    128-row tile, computed whole at FA2's published rate (without split-KV).
 // `price_kernel_as_run` applies them; the lower bound stays on the useful work.
 
 /// CTA tile and cluster of a grouped GEMM kernel (rows x columns), and its name.
@@ -473,7 +487,9 @@ struct kernel_as_run {
 /// `published_attention_fraction` of the peak, i.e. the tensor ceiling of `used` scaled by that
 /// fraction / `e.tensor` (so at datasheet x efficiency it is datasheet x the published fraction;
 /// at calibrated ceilings, the same ratio to the calibrated GEMM rate). Lower bound: `w` at
-/// `datasheet`. Other parts, and kernels of other backends, are priced as `price_kernel`.
+/// `datasheet`. An attention decode part of backend "flash" with its GQA shape and SM count known
+/// (`attention_features`) and no split-KV computes whole 128-row tiles at FA2's published rate.
+/// Other parts, and kernels of other backends, are priced as `price_kernel`.
 inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<kernel_features>& parts,
                                          const ceilings& datasheet, const ceilings& used, const kernel_efficiency& e = {},
                                          int cc_major = 9) {
@@ -499,6 +515,28 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
                               k.group_rows.size(), std::string(t.kernel).c_str(), padded / k.flops);
                 if (std::find(r.notes.begin(), r.notes.end(), buf) == r.notes.end()) r.notes.emplace_back(buf);
             }
+        }
+        // FlashAttention-2's decode path (PyTorch's flash backend, flash_api.cpp): one query per
+        // sequence with GQA is run as `group` query rows per KV head ("seqlenq_ngroups_swapped"),
+        // in 128-row M tiles (Flash_fwd_kernel_traits<128, 128, 64, 4> in the kernel names of our
+        // H200 recordings), so it computes whole tiles; without split-KV, i.e. when sequences x KV
+        // heads >= 0.8 x 2 x SMs (`num_splits_heuristic` is given twice the SM count), those
+        // tiles run at FA2's published rate on full tiles (the prefill figure at that key count).
+        // Our Nsight Compute report of one such kernel shows the tensor pipe 52% active for 5% of
+        // useful FLOP (data/samples/h200-stacks/ncu-graph_decode_b128/README.md).
+        if (k.family == kernel_family::attention_decode && k.backend == "flash" && is_tensor(k.peak) && e.tensor > 0 &&
+            k.decode_rows > 0 && k.sm_count > 0 && k.decode_ctas >= 0.8 * 2 * k.sm_count && k.flops > 0) {
+            constexpr double tile_m = 128;
+            const double padded = std::ceil(k.decode_rows / tile_m - 1e-9) * tile_m / k.decode_rows;
+            run.flops_at(k.peak) += k.flops * (padded - 1);
+            const double f = published_attention_fraction("flash", false, k.decode_keys);
+            if (std::isfinite(f) && f > 0) attention_scale = std::min(attention_scale, f / e.tensor);
+            char buf[240];
+            std::snprintf(buf, sizeof buf,
+                          "attention decode by FlashAttention-2: %.0f query rows per KV head computed in 128-row tiles "
+                          "(%.1fx the useful FLOP) at %.0f%% of the tensor peak (FlashAttention-3 paper, H100 figures)",
+                          k.decode_rows, padded, 100 * f);
+            r.notes.emplace_back(buf);
         }
         if (k.family == kernel_family::attention_prefill && is_tensor(k.peak) && e.tensor > 0) {
             const double f = published_attention_fraction(k.backend, k.causal, k.seq_len);

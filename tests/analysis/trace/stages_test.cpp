@@ -193,6 +193,27 @@ TEST_CASE("recover_work: a kernel without a launching op takes a same-name, same
     CHECK(a.ops.front().count == 2);
 }
 
+TEST_CASE("recover_work: an fp32 GEMM run by a TF32 tensor-op kernel is priced at the TF32 rate") {
+    for (const char* kernel : {"void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>",
+                               "volta_sgemm_128x64_nn"}) {
+        INFO(kernel);
+        synthetic s;
+        cpu_op mm;
+        mm.name = s.t.strings->intern("aten::mm");
+        mm.input_dims = s.t.strings->intern("[[1024,1024],[1024,1024]]");
+        mm.input_types = s.t.strings->intern("[\"float\",\"float\"]");
+        s.t.ops.push_back(mm);
+        s.t.events[s.add(kernel, 0, 1e-4, 1, "cudaLaunchKernel", kernel_phase::gemm)].op = 0;
+        const auto a = analyze_trace(s.t, gpu_catalog::builtin());
+        REQUIRE(a.kernels.size() == 1);
+        const auto& w = a.kernels.front().work;
+        const double f = 2.0 * 1024 * 1024 * 1024;
+        const bool tf32 = std::string_view(kernel).find("s1688") != std::string_view::npos;
+        CHECK(w.flops_at(peak_key::tf32) == doctest::Approx(tf32 ? f : 0.0));
+        CHECK(w.flops_at(peak_key::fp32) == doctest::Approx(tf32 ? 0.0 : f));
+    }
+}
+
 TEST_CASE("recover_work: what no source priced is listed by op, longest first, after every source") {
     synthetic s;
     cpu_op mm, custom;

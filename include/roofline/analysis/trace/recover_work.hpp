@@ -18,7 +18,8 @@
 //               the phase's kernels in proportion to their time.
 // Priced at datasheet ceilings the work gives per-roof times (core/roofline.hpp).
 
-#include <algorithm>      // std::max_element, std::sort
+#include <algorithm>      // std::max_element, std::sort, std::transform
+#include <cctype>         // std::tolower
 #include <array>          // std::array
 #include <cmath>          // std::isfinite
 #include <cstddef>        // std::size_t
@@ -158,6 +159,24 @@ inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
                       (unmatched > 0 ? " (" + std::to_string(unmatched) + " matched none)" : ""));
 }
 
+/// An fp32 GEMM whose kernel ran on TF32 tensor cores (CUTLASS `tensorop_s1688gemm`, cuBLAS
+/// `..._tf32...` names: the m16n8k8 TF32 MMA) is priced at the TF32 rate, not the fp32 vector
+/// pipe the op's dtype alone suggests (PyTorch's matmul default is TF32 off, but cuDNN's and
+/// many training scripts' are on). The kernel name is the evidence; the assumption says so.
+inline void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec& g) {
+    const double f = w.work.flops_at(peak_key::fp32);
+    if (!(f > 0) || w.kind != "gemm" || !g.peak(peak_key::tf32).supported) return;
+    std::string k(kernel);
+    std::transform(k.begin(), k.end(), k.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    if (k.find("s1688gemm") == std::string::npos && k.find("tf32") == std::string::npos) return;
+    w.work.flops_at(peak_key::tf32) += f;
+    w.work.flops_at(peak_key::fp32) = 0;
+    std::erase_if(w.assumptions, [](const std::string& a) { return a.find("TF32 off") != std::string::npos; });
+    w.assumptions.push_back("fp32 GEMM priced at the TF32 tensor rate: its kernel (" +
+                            std::string(kernel.substr(0, 60)) + ") runs TF32 MMA");
+    w.description += " (TF32 kernel)";
+}
+
 /// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels.
 inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     using namespace detail::trace_work;
@@ -175,6 +194,7 @@ inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
         const std::size_t main = *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
             return t.events[x].duration_s < t.events[y].duration_s;
         });
+        retime_tf32_gemm(*w, t.events[main].name, *c.gpu);
         const int wi = static_cast<int>(r.op_works.size());
         r.op_works.push_back(*w);
         r.op_names.push_back(std::string(o.name));
