@@ -174,6 +174,8 @@ inline void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec
     std::erase_if(w.assumptions, [](const std::string& a) { return a.find("TF32 off") != std::string::npos; });
     w.assumptions.push_back("fp32 GEMM priced at the TF32 tensor rate: its kernel (" +
                             std::string(kernel.substr(0, 60)) + ") runs TF32 MMA");
+    if (const auto at = w.description.find(" at the fp32 rate"); at != std::string::npos)
+        w.description.replace(at, 17, " at the tf32 rate");
     w.description += " (TF32 kernel)";
 }
 
