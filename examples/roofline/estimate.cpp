@@ -187,8 +187,26 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     }
     if (o.mtp > 0) rq.speculative = speculative_decoding{o.mtp, o.acceptance};
     serving_efficiency e = roof_efficiency();
+    if (!o.backend.empty() && o.efficiency.empty())
+        throw usage_error("--backend " + o.backend + " picks a row of an efficiency table: pass --efficiency FILE too");
     if (!o.efficiency.empty()) {
         const auto table = read_serving_efficiency(o.efficiency);
+        if (!o.backend.empty()) {  // a backend the table has no group for would fall back silently
+            bool known = false;
+            std::string have;
+            for (const auto& [key, unused] : table) {
+                (void)unused;
+                const auto slash = key.find('/');
+                if (slash == std::string::npos) continue;
+                const std::string b = key.substr(slash + 1, key.find('/', slash + 1) - slash - 1);
+                if (key.rfind("decode/", 0) == 0 || key.rfind("agg/", 0) == 0 || key.rfind("disagg/", 0) == 0) {
+                    known = known || b == o.backend;
+                    if (have.find(b) == std::string::npos) have += (have.empty() ? "" : ", ") + b;
+                }
+            }
+            if (!known)
+                throw usage_error("--backend " + o.backend + ": " + o.efficiency + " has no group for it (it has: " + have + ")");
+        }
         // Longest level the table has (analysis/serving_fit.hpp): TTFT of mode/backend, TPOT of
         // decode/backend/mode (a decode step is the same work aggregated or disaggregated).
         const std::string mode = o.disagg ? "disagg" : "agg";

@@ -11,6 +11,12 @@ roofline_cli_test(estimate_emit_sglang ARGS estimate ${_est_glm} --emit sglang
 roofline_cli_test(estimate_disagg ARGS estimate ${_est_glm} --disagg --prefill-layout 8,1,1,1 --prefill-workers 2
     --decode-workers 1 PASS "prefill pool: attention TP8, MoE TP8 x EP1 x 2 workers.*balanced pools: [0-9.]+ prefill workers per decode worker")
 roofline_cli_test(estimate_bad_layout ARGS estimate ${_est_glm} --ep 3 EXIT 2)
+# A backend the efficiency table has no group for, or --backend without a table: exit 2, not a
+# silent fall back to the pooled fit or the roof.
+roofline_cli_test(estimate_unknown_backend ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json --backend foo EXIT 2)
+roofline_cli_test(estimate_backend_without_table ARGS estimate ${_est_glm} --backend sglang EXIT 2)
+roofline_cli_test(estimate_known_backend ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json --backend sglang
+    PASS "TPOT")
 roofline_cli_test(estimate_missing ARGS estimate --model data/models/glm-5/config.json --gpu b200 EXIT 2)
 roofline_cli_test(estimate_bad_emit ARGS estimate ${_est_glm} --emit tgi EXIT 2)
 roofline_cli_test(estimate_csv_no_dir ARGS estimate --from-csv tests/cli/data/none.csv EXIT 2)
