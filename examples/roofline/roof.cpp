@@ -154,15 +154,18 @@ void run_roof(roof_options o) {
     const auto catalog = load_gpu_catalog(o.gpu_file);
     const auto& g = pick_gpu(catalog, o.gpu_id);
     if (o.dtype_names.empty()) throw usage_error("--dtype: give at least one dtype");
-    if (!o.dtype_given && !std::isfinite(datasheet_ceilings(g).flops_at(peak_key::bf16))) {
-        // Without --dtype, bf16 is the headline; a GPU whose bf16 peak is unpublished (GB10)
-        // gets the first dtype whose peak is known instead, and says so.
+    const double bf16_peak = datasheet_ceilings(g).flops_at(peak_key::bf16);
+    if (!o.dtype_given && (!std::isfinite(bf16_peak) || !(bf16_peak > 0) || !g.peak(peak_key::bf16).supported)) {
+        // Without --dtype, bf16 is the headline; a GPU whose bf16 peak is unpublished (GB10) or
+        // that has no bf16 tensor math (V100) gets the first dtype whose peak is known instead,
+        // and says so.
+        const char* why = std::isfinite(bf16_peak) ? "no bf16 tensor math" : "no published bf16 peak";
         for (dtype d : {dtype::fp8_e4m3, dtype::nvfp4, dtype::fp16, dtype::int8}) {
             const double p = datasheet_ceilings(g).flops_at(peak_of(d));
             if (g.peak(peak_of(d)).supported && std::isfinite(p) && p > 0) {
                 o.dtype_names = {std::string(to_string(d))};
-                std::fprintf(stderr, "roofline roof: %s has no published bf16 peak; showing %s (choose with --dtype)\n",
-                             g.id.c_str(), o.dtype_names.front().c_str());
+                std::fprintf(stderr, "roofline roof: %s has %s; showing %s (choose with --dtype)\n", g.id.c_str(), why,
+                             o.dtype_names.front().c_str());
                 break;
             }
         }

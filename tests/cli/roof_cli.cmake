@@ -20,4 +20,7 @@ roofline_cli_test(roof_json_and_csv ARGS roof --gpu h200-sxm --json --csv EXIT 2
 roofline_cli_test(roof_gpu_file ARGS roof --gpu lab-gpu --gpu-file tests/cli/data/gpu_overlay_lab.json PASS "378")
 # GB10's bf16 peak is unpublished: without --dtype the headline is the first dtype whose peak is known.
 roofline_cli_test(roof_gb10_default_dtype ARGS roof --gpu gb10 PASS "has no published bf16 peak; showing")
+# V100 has no bf16 tensor math: the default headline is fp16 (NVIDIA V100 datasheet: 125 TFLOP/s
+# SXM2 tensor), not an exit.
+roofline_cli_test(roof_v100_default_dtype ARGS roof --gpu v100-sxm2-32gb PASS "has no bf16 tensor math; showing fp16")
 roofline_cli_test(roof_gb10_bf16_asked ARGS roof --gpu gb10 --dtype bf16 EXIT 2)
