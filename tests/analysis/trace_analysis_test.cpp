@@ -287,6 +287,9 @@ TEST_CASE("a trace without GPU activity is a usage error; one without device pro
     bool warned = false;
     for (const auto& w : u.warnings) warned = warned || w.find("pass --gpu ID") != std::string::npos;
     CHECK(warned);
+    // ... and no verdict: with no ceiling known, no roof can be called near or far.
+    CHECK(!u.window.result);
+    CHECK(u.window.unknown_reason.find("the GPU is not known") != std::string::npos);
     trace_analysis_options o;
     o.gpu_id = "b200";
     CHECK(analyze_trace(s, gpu_catalog::builtin(), o).gpu.id == "b200");

@@ -206,10 +206,15 @@ inline window_result analyze_window(const trace_gpu_context& c, const recovered_
         if (by[k] > 0 && (best == 5 || by[k] > by[best])) best = k;
     const double total = win.span_s > 0 ? win.span_s : 1.0;
     if (best != 5 && by[5] > by[best] && by[best] / total < 0.25) best = 5;
+    if (c.owned_gpu) {  // `unknown_gpu_spec`: every ceiling is unknown, so no roof can be near or far
+        win.unknown_reason = "the GPU is not known, so no roof is priced: pass --gpu ID";
+        return out;
+    }
     if (best == 5) {
-        win.unknown_reason = pct(by[5] / total) +
-                             " of the window has no modeled work: record the trace with record_shapes=True or "
-                             "pass --model";
+        const bool nsys = c.trace && c.trace->format.rfind("nsys", 0) == 0;
+        win.unknown_reason = pct(by[5] / total) + " of the window has no modeled work: " +
+                             (nsys ? std::string("nsys records no shapes; pass --model and the batch")
+                                   : std::string("record the trace with record_shapes=True or pass --model"));
         return out;
     }
     verdict v;
