@@ -44,8 +44,9 @@ inline void window_power_notes(trace_analysis& a) {
         if (ev.median_utilization_gpu && *ev.median_utilization_gpu >= 0.9 && ev.fraction_of_limit &&
             *ev.fraction_of_limit < 0.7 && a.window.result->what == bound::communication)
             notes.push_back("nvidia-smi utilization.gpu " + pct(*ev.median_utilization_gpu) + " at " +
-                            pct(*ev.fraction_of_limit) +
-                            " of the power limit: collective kernels resident and polling, not computing");
+                            pct(*ev.fraction_of_limit) + " of the power limit: " +
+                            (a.communication_s > 0 ? "collective kernels resident and polling, not computing"
+                                                   : "copies over the link keep the GPU busy, not computing"));
         for (const auto& g : a.power->per_gpu) {
             if (!g.capped || a.power->per_gpu.size() < 2) continue;
             const auto& e = g.evidence;
