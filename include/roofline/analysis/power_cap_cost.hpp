@@ -36,8 +36,8 @@ struct capped_step {
 };
 
 /// Prices step `s` at ceilings `c` (peaks at `peak_clock_hz`) at the highest SM clock up to
-/// `top_clock_hz` whose modeled board power (coefficients `p`) fits `limit_w` (bisection, 60
-/// steps; P grows with f). Throws `usage_error` for non-positive clocks or limit, or a rate class
+/// `top_clock_hz` whose modeled board power (coefficients `p`) fits `limit_w`
+/// (`largest_clock_within`, as `under_power_limit` for one kernel). Throws `usage_error` for non-positive clocks or limit, or a rate class
 /// of the step whose energy the coefficients do not know.
 inline capped_step price_step_under_limit(const step_model& s, const ceilings& c, const power_coefficients& p,
                                           double limit_w, double peak_clock_hz, double top_clock_hz) {
@@ -51,20 +51,7 @@ inline capped_step price_step_under_limit(const step_model& s, const ceilings& c
         r.power_w = r.time_s > 0 ? board_power_w(p, w, r.time_s, f) : p.static_w;
         return r;
     };
-    auto best = at(top_clock_hz);
-    if (best.power_w <= limit_w) return best;
-    double lo = 0.05 * top_clock_hz, hi = top_clock_hz;
-    if (at(lo).power_w > limit_w) {
-        best = at(lo);  // even the floor clock draws more (static power above the limit)
-    } else {
-        for (int i = 0; i < 60; ++i) {
-            const double mid = 0.5 * (lo + hi);
-            (at(mid).power_w > limit_w ? hi : lo) = mid;
-        }
-        best = at(lo);
-    }
-    best.capped = true;
-    return best;
+    return largest_clock_within(limit_w, top_clock_hz, at);
 }
 
 /// A serving run's modeled throughput at one board and power limit.
@@ -97,9 +84,8 @@ struct power_cap_reference_choice {
     std::string why;
 };
 inline power_cap_reference_choice power_cap_reference(const gpu_spec& g, double limit_w) {
-    if (g.id == "rtx-pro-6000-maxq") {
-        auto ws = gpus::rtx_pro_6000();
-        const double l = ws.power_limit_w.value_or(600.0);
+    if (auto ws = gpus::rtx_pro_6000(); g.id == "rtx-pro-6000-maxq" && ws.power_limit_w.known()) {
+        const double l = *ws.power_limit_w.value;  // the catalog's cited 600 W
         return {ws, l, "an RTX PRO 6000 Workstation Edition (the same GB202 board) at its " + std::to_string(static_cast<long long>(l)) + " W"};
     }
     const double def = g.power_limit_w.value_or(std::numeric_limits<double>::quiet_NaN());

@@ -200,6 +200,25 @@ struct power_limited {
     ceilings in_force;          ///< ceilings at that clock
 };
 
+/// The result of `at` at the largest SM clock f <= `max_clock_hz` whose `at(f).power_w` fits
+/// `limit_w` (bisection over [0.05 max, max], 60 steps; power grows with f), with `capped` set
+/// when the limit held f below `max_clock_hz` (also when even the floor clock draws more: static
+/// power above the limit). `at(f)` returns a result with `power_w` (W) and `capped` members.
+template <class At>
+auto largest_clock_within(double limit_w, double max_clock_hz, const At& at) {
+    auto best = at(max_clock_hz);
+    if (best.power_w <= limit_w) return best;
+    double lo = 0.05 * max_clock_hz, hi = max_clock_hz;
+    if (!(at(lo).power_w > limit_w))
+        for (int i = 0; i < 60; ++i) {
+            const double mid = 0.5 * (lo + hi);
+            (at(mid).power_w > limit_w ? hi : lo) = mid;
+        }
+    best = at(lo);
+    best.capped = true;
+    return best;
+}
+
 /// The clock, power and time of `w` on ceilings `c` (peaks at `peak_clock_hz`, the clock the
 /// tensor peaks assume) under `power_limit_w`, when the GPU may boost to `max_clock_hz`:
 /// the largest f <= max_clock_hz with P(f) <= limit (bisection; P grows with f).
@@ -219,21 +238,7 @@ inline power_limited under_power_limit(const workload& w, const ceilings& c, con
         r.energy_j = r.power_w * r.time_s;
         return r;
     };
-    auto best = at(max_clock_hz);
-    if (best.power_w <= power_limit_w) return best;
-    double lo = 0.05 * max_clock_hz, hi = max_clock_hz;
-    if (at(lo).power_w > power_limit_w) {
-        auto r = at(lo);
-        r.capped = true;
-        return r;  // even the floor clock exceeds the limit (static power above it)
-    }
-    for (int i = 0; i < 60; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (at(mid).power_w > power_limit_w ? hi : lo) = mid;
-    }
-    best = at(lo);
-    best.capped = true;
-    return best;
+    return largest_clock_within(power_limit_w, max_clock_hz, at);
 }
 
 /// Energy per generated token of a step: P x t / tokens, J. Throws `usage_error` for
