@@ -19,7 +19,8 @@
 //    below) plus the device-side cost of each kernel (0.86 us; the host's eager launch floor is a
 //    separate term, reported as eager_call_s, never inside a kernel's time), as the kernel runs
 //    (`price_kernel_as_run`: a grouped GEMM computes whole tiles, `executed_flops`; attention
-//    prefill runs at the published FlashAttention-2 / cuDNN / FlashAttention-3 rate). Calibration
+//    prefill runs at the published FlashAttention-2 / cuDNN / FlashAttention-3 rate; FA2 decode
+//    without split-KV computes whole 128-row tiles). Calibration
 //    replaces any ceiling it names, and where
 //    it has a fitted curve for the kernel's family (models/kernel_time.hpp) the curve sets
 //    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the
