@@ -262,6 +262,20 @@ TEST_CASE("the simdjson and nlohmann event parsers read every sample identically
 }
 #endif
 
+TEST_CASE("the nlohmann event parser names why an event is malformed, a number beyond a double's range included") {
+    // fuzz_kineto (CI of stop 21): re-parsing for the reason threw out_of_range, not parse_error,
+    // and it escaped the reader (std::terminate).
+    io::detail::nlohmann_event_parser p;
+    io::detail::chrome_event ev;
+    std::string error;
+    CHECK_FALSE(p.parse(R"({"ph":"X","ts":1e400})", ev, error));
+    CHECK(error == "malformed JSON (number overflow parsing '1e400')");
+    CHECK_FALSE(p.parse(R"({"ph":"X",)", ev, error));
+    CHECK(error.rfind("malformed JSON (syntax error while parsing", 0) == 0);
+    CHECK(p.parse(R"({"ph":"X","ts":1e300})", ev, error));
+    CHECK(ev.ts == doctest::Approx(1e300));
+}
+
 TEST_CASE("bad Kineto input: bad events are counted, broken files are errors with a byte offset") {
     const std::string good_head = R"({"schemaVersion": 1, "traceEvents": [)";
     const std::string k1 =

@@ -515,9 +515,10 @@ public:
             try {
                 const auto again = nlohmann::json::parse(text.begin(), text.end());  // throws here
                 (void)again;
-            } catch (const nlohmann::json::parse_error& e) {
+            } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e400
                 std::string_view why = e.what();
                 if (const auto at = why.find(": "); at != std::string_view::npos) why.remove_prefix(at + 2);
+                else if (const auto id = why.find("] "); id != std::string_view::npos) why.remove_prefix(id + 2);
                 why = why.substr(0, why.find("; last read"));  // that echo may hold the bad bytes
                 error += " (" + std::string(why) + ")";
             }
