@@ -5,7 +5,7 @@
 //   roofline plan --model CONFIG [--quant Q] --gpus ID,ID|all --counts 1,2,4,8 --isl N --osl N
 //                 [--concurrency list] [--ttft-slo-ms X] [--tpot-slo-ms Y] [--kv-dtype bf16|fp8]
 //                 [--json | --csv] [--svg FILE] [--sol] [--max-pp N] [--gpu-file F.json]
-//                 [--rate R] [--mtp K --acceptance A]
+//                 [--rate R] [--mtp K --acceptance A] [--disagg [--kv-link-gbps X]]
 //
 // Lists are comma-separated; counts and concurrencies also take ranges ("1-64"). `--json` keys
 // (stable): points_evaluated, layouts_evaluated, fitting, meeting_slo, rejected{...}, points[],
@@ -14,7 +14,11 @@
 // decode_bound, prefill_bound, decode_phase, prefill_phase, decode_step_s, prefill_step_s,
 // decode_share, max_concurrency, weight_bytes, kv_bytes, activation_bytes, usable_bytes,
 // power_limit_w, power_w, power_capped, clock_fraction, energy_per_token_j,
-// energy_per_output_token_j, energy_per_token_at_limit_j, meets_slo), notes[].
+// energy_per_output_token_j, energy_per_token_at_limit_j, meets_slo), notes[]; with --disagg,
+// disaggregated{points_evaluated, fitting, meeting_slo, prefill_batch, pareto[] (gpu, count,
+// prefill{tp, ep, dp, pp, workers, batch}, decode{tp, ep, dp, pp, workers}, concurrency, ttft_s, tpot_s, tokens_per_s_per_gpu,
+// tokens_per_s_per_user, output_tokens_per_s, kv_transfer_s, balanced_prefill_per_decode,
+// decode_bound, prefill_bound, meets_slo), notes[]}.
 
 #include <cmath>
 #include <filesystem>
@@ -29,6 +33,7 @@
 
 #include "cli.hpp"
 #include "roofline/analysis/plan.hpp"
+#include "roofline/analysis/plan_disaggregated.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/gpu_json.hpp"
@@ -48,10 +53,10 @@ namespace {
 struct plan_options {
     std::string model, quant, gpus, counts, concurrency, kv_dtype, svg, calibration;
     double isl = 0, osl = 0;
-    std::optional<double> ttft_slo_ms, tpot_slo_ms, rate;
+    std::optional<double> ttft_slo_ms, tpot_slo_ms, rate, kv_link_gbps;
     int max_pp = 0, mtp = 0;
     std::optional<double> acceptance;
-    bool json = false, csv = false, sol = false;
+    bool json = false, csv = false, sol = false, disagg = false;
 };
 
 /// "a,b,c" -> items; an empty item is a usage error naming the option.
@@ -105,6 +110,19 @@ std::string layout_text(const plan_point& p, bool moe) {
     std::string s = describe_layout(p.layout, moe);
     if (p.instances > 1) s += fmt::format(" x{}", p.instances);
     return s;
+}
+
+/// A pool's worker layout and its worker count, compact: "TP1 DP4 / MoE TP2xEP2 x1" for
+/// `describe_layout`'s "attention TP1 DP4, MoE TP2 x EP2", then " x" workers.
+std::string pool_text(const parallel_layout& l, int workers, bool moe) {
+    std::string s = describe_layout(l, moe);
+    auto replace = [&s](const std::string& from, const std::string& to) {
+        for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    };
+    replace("attention ", "");
+    replace(", MoE ", " / MoE ");
+    replace(" x EP", "xEP");
+    return s + fmt::format(" x{}", workers);
 }
 
 std::string short_bound(bound b) {
@@ -320,7 +338,8 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
     }
 }
 
-void write_svg(const plan_result& r, const model_config& m, const plan_options& o, const plan_request& rq) {
+void write_svg(const plan_result& r, const model_config& m, const plan_options& o, const plan_request& rq,
+               const disaggregated_plan* disagg) {
     report::pareto_chart ch;
     ch.title = fmt::format("roofline plan: {}{}", model_name(m, o.model),
                            m.quant.quantized() ? " (" + m.quant.method + ")" : std::string());
@@ -345,6 +364,25 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
         y_hi = first ? q.tokens_per_s_per_gpu : std::max(y_hi, q.tokens_per_s_per_gpu);
         first = false;
     }
+    if (disagg) {
+        for (const auto& p : disagg->pareto) {
+            report::pareto_point q;
+            q.gpu = fmt::format("disaggregated {}x {}", p.count, r.gpu_ids[p.gpu]);
+            q.label = fmt::format("prefill {} / decode {} c={}", pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
+                                  pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()),
+                                  report::format_count(p.concurrency));
+            q.tokens_per_s_per_user = p.tokens_per_s_per_user;
+            q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
+            q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}", plan_time_text(p.ttft_s),
+                                   plan_time_text(p.tpot_s), to_string(p.decode_bound), to_string(p.prefill_bound));
+            ch.points.push_back(q);
+            x_lo = first ? q.tokens_per_s_per_user : std::min(x_lo, q.tokens_per_s_per_user);
+            x_hi = first ? q.tokens_per_s_per_user : std::max(x_hi, q.tokens_per_s_per_user);
+            y_lo = first ? q.tokens_per_s_per_gpu : std::min(y_lo, q.tokens_per_s_per_gpu);
+            y_hi = first ? q.tokens_per_s_per_gpu : std::max(y_hi, q.tokens_per_s_per_gpu);
+            first = false;
+        }
+    }
     // Sweeps over concurrency span decades: logarithmic axes when a range exceeds 30x.
     ch.log_x = !first && x_hi > 30 * x_lo;
     ch.log_y = !first && y_hi > 30 * y_lo;
@@ -353,6 +391,76 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
                                    report::format_count(static_cast<double>(r.fitting))));
     if (r.series_fronts.empty()) ch.notes.push_back("no configuration fits (and meets the SLOs)");
     report::write_text_file(o.svg, report::render_pareto_svg(ch));
+}
+
+nlohmann::json disagg_point_json(const disaggregated_plan_point& p, const plan_result& r) {
+    using report::json_number;
+    auto pool = [](const parallel_layout& l, int workers) {
+        return nlohmann::json{{"tp", l.tp}, {"ep", l.ep}, {"dp", l.dp}, {"pp", l.pp}, {"workers", workers}};
+    };
+    return {{"gpu", r.gpu_ids[p.gpu]},
+            {"count", p.count},
+            {"prefill", [&] {
+                 auto j = pool(p.pools.prefill, p.pools.prefill_workers);
+                 j["batch"] = p.pools.prefill_batch;
+                 return j;
+             }()},
+            {"decode", pool(p.pools.decode, p.pools.decode_workers)},
+            {"concurrency", p.concurrency},
+            {"ttft_s", json_number(p.ttft_s)},
+            {"tpot_s", json_number(p.tpot_s)},
+            {"tokens_per_s_per_gpu", json_number(p.tokens_per_s_per_gpu)},
+            {"tokens_per_s_per_user", json_number(p.tokens_per_s_per_user)},
+            {"output_tokens_per_s", json_number(p.output_tokens_per_s)},
+            {"kv_transfer_s", json_number(p.kv_transfer_s)},
+            {"balanced_prefill_per_decode", json_number(p.balanced_prefill_per_decode)},
+            {"decode_bound", std::string(to_string(p.decode_bound))},
+            {"prefill_bound", std::string(to_string(p.prefill_bound))},
+            {"meets_slo", p.meets_slo}};
+}
+
+nlohmann::json disagg_json(const disaggregated_plan& d, const plan_result& r) {
+    nlohmann::json front = nlohmann::json::array();
+    for (const auto& p : d.pareto) front.push_back(disagg_point_json(p, r));
+    return {{"points_evaluated", d.points_evaluated}, {"fitting", d.fitting}, {"meeting_slo", d.meeting_slo},
+            {"prefill_batch", d.prefill_batch}, {"pareto", front}, {"notes", d.notes}};
+}
+
+/// `--disagg`: the disaggregated front, after the aggregated one.
+void print_disagg(const disaggregated_plan& d, const plan_result& r, const model_config& m, const plan_request& rq) {
+    fmt::print("\n{}", wrap(fmt::format("Disaggregated (a prefill pool and a decode pool of workers, the KV cache sent "
+                                        "between them): {} configurations, {} fit in memory{}",
+                                        report::format_count(static_cast<double>(d.points_evaluated)),
+                                        report::format_count(static_cast<double>(d.fitting)),
+                                        (rq.ttft_slo_s || rq.tpot_slo_s)
+                                            ? fmt::format(", {} meet the SLOs",
+                                                          report::format_count(static_cast<double>(d.meeting_slo)))
+                                            : std::string())));
+    if (d.pareto.empty()) {
+        fmt::print("No disaggregated configuration fits{}.\n", (rq.ttft_slo_s || rq.tpot_slo_s) ? " and meets the SLOs" : "");
+    } else {
+        auto t = report::text_table({{"gpu", report::align::left},
+                                     {"GPUs", report::align::right},
+                                     {"prefill pool", report::align::left},
+                                     {"decode pool", report::align::left},
+                                     {"conc", report::align::right},
+                                     {"tok/s/GPU", report::align::right},
+                                     {"tok/s/user", report::align::right},
+                                     {"TTFT", report::align::right},
+                                     {"TPOT", report::align::right},
+                                     {"dec/pre", report::align::left}});
+        for (const auto& p : d.pareto)
+            t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count),
+                       pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
+                       pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()), report::format_count(p.concurrency),
+                       report::format_count(p.tokens_per_s_per_gpu), report::format_significant(p.tokens_per_s_per_user),
+                       plan_time_text(p.ttft_s), plan_time_text(p.tpot_s),
+                       short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
+        fmt::print("{}", t.render(200));
+        fmt::print("\n{}", wrap("pool: a worker's layout (attention, then MoE TP x EP, PP) x workers; conc: requests in flight over the deployment. "
+                                 "dec/pre: bound of a decode worker's step / a prefill worker's chunk.", 100, ""));
+    }
+    for (const auto& n : d.notes) fmt::print("{}", wrap("  - " + n, 100, "    "));
 }
 
 /// The load-sizing answer (`--rate`): replicas of the cheapest deployment that serve the load.
@@ -376,7 +484,7 @@ void print_sizing(const load_sizing& s, const plan_result& r, const model_config
 /// sorted, one-space indent), but each point is written as the plan visits it, so memory stays
 /// flat however many points a sweep has.
 void write_json_stream(const model_config& m, const plan_options& o, const plan_request& rq, const plan_result& r,
-                       const load_sizing* sizing) {
+                       const load_sizing* sizing, const disaggregated_plan* disagg) {
     nlohmann::json j;
     const auto pc = count_parameters(m);
     j["model"] = {{"config", o.model}, {"family", m.family}, {"quantization", m.quant.method},
@@ -406,6 +514,7 @@ void write_json_stream(const model_config& m, const plan_options& o, const plan_
                        {"replicas", sizing->replicas}, {"gpus", sizing->gpus},
                        {"requests_per_s_per_replica", sizing->requests_per_s_per_replica},
                        {"point", sizing->found ? point_json(sizing->point, r) : nlohmann::json(nullptr)}};
+    if (disagg) j["disaggregated"] = disagg_json(*disagg, r);
     const std::string text = j.dump(1);
     const std::string mark = "\"points\": [\n  0\n ]";
     const auto at = text.find(mark);
@@ -459,6 +568,11 @@ void add_plan_command(CLI::App& app, common_options& common) {
         ->check(CLI::Range(1, 16));
     cmd->add_option("--acceptance", o.acceptance, "speculative decoding: acceptance rate per drafted token, [0, 1)")
         ->check(CLI::Range(0.0, 0.999));
+    cmd->add_flag("--disagg", o.disagg,
+                  "also plan disaggregated serving: a prefill pool and a decode pool of workers, each its own layout");
+    cmd->add_option("--kv-link-gbps", o.kv_link_gbps,
+                    "--disagg: KV transfer rate per GPU between the pools, Gbit/s (default: the scale-up link)")
+        ->check(finite_positive_at_most(max_plausible_count));
     auto* json = cmd->add_flag("--json", o.json, "print JSON (every point, the front, counts)");
     auto* csv = cmd->add_flag("--csv", o.csv, "print CSV (one row per point)");
     json->excludes(csv);
@@ -490,6 +604,11 @@ void add_plan_command(CLI::App& app, common_options& common) {
         if (!o.calibration.empty()) rq.calibrated = read_calibration(o.calibration);
         if ((o.mtp > 0) != o.acceptance.has_value()) throw usage_error("--mtp and --acceptance go together");
         if (o.mtp > 0) rq.speculative = speculative_decoding{o.mtp, *o.acceptance};
+        if (o.kv_link_gbps && !o.disagg) throw usage_error("--kv-link-gbps prices the KV transfer of --disagg: add --disagg");
+        if (o.disagg && o.csv)
+            throw usage_error("--disagg: the CSV view lists the aggregated points only; use --json for the "
+                              "disaggregated front");
+        if (o.disagg && o.rate) throw usage_error("--rate sizes aggregated deployments only: leave out --disagg");
 
         // Text and the chart need only the fronts and counts. --json and --csv stream their
         // points (bounded memory on any sweep): the first pass gives the fronts and counts,
@@ -500,9 +619,13 @@ void add_plan_command(CLI::App& app, common_options& common) {
         const plan_result r = run_plan(m, rq, [&](const plan_point& p) {
             if (sizer) sizer->add(p);
         });
-        if (!o.svg.empty()) write_svg(r, m, o, rq);
+        std::optional<disaggregated_plan> disagg;
+        if (o.disagg)
+            disagg = plan_disaggregated(m, rq, o.kv_link_gbps ? std::optional<double>(*o.kv_link_gbps * 1e9 / 8)
+                                                              : std::nullopt);
+        if (!o.svg.empty()) write_svg(r, m, o, rq, disagg ? &*disagg : nullptr);
         if (o.json) {
-            write_json_stream(m, o, rq, r, sizer ? &sizer->best : nullptr);
+            write_json_stream(m, o, rq, r, sizer ? &sizer->best : nullptr, disagg ? &*disagg : nullptr);
         } else if (o.csv) {
             report::csv_writer w(std::cout, false);
             w.row(csv_header());
@@ -510,6 +633,7 @@ void add_plan_command(CLI::App& app, common_options& common) {
         } else {
             print_text(r, m, o, rq);
             if (sizer) print_sizing(sizer->best, r, m);
+            if (disagg) print_disagg(*disagg, r, m, rq);
             if (!o.svg.empty()) fmt::print("\nwrote {}\n", o.svg);
         }
     });

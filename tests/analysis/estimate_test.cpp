@@ -1,7 +1,8 @@
 // Tests of analysis/estimate.hpp, analysis/serving_fit.hpp, io/serving_runs_csv.hpp and the
 // steady-state stages they add (steady_state.hpp): layouts named apart, one estimate against the
 // planner's point, attention-DP prefill chunks, closed-loop TTFT queueing, the speed of light
-// without a power cap, speculative decoding (estimate and plan), disaggregated pools, TTFT's
+// without a power cap, speculative decoding (estimate and plan), disaggregated pools (estimate
+// and the planner's disaggregated sweep), TTFT's
 // fixed-cost terms, the non-negative fit, TPOT and TTFT fit groups, the error summary, and a
 // hand-checked row of the measured CSV.
 #include <doctest/doctest.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "roofline/analysis/estimate.hpp"
+#include "roofline/analysis/plan_disaggregated.hpp"
 #include "roofline/analysis/serving_fit.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/io/hf_config.hpp"
@@ -189,6 +191,76 @@ TEST_CASE("disaggregated pools: TPOT without prefill interference, KV transfer i
     // KV of 1,024 tokens: 32 layers x 2 x 8 heads x 128 x 2 B = 131,072 B per token.
     CHECK(r.kv_transfer_s == doctest::Approx(1024 * 131072.0 / 50e9));
     CHECK(r.balanced_prefill_per_decode > 0);
+}
+
+TEST_CASE("plan, disaggregated: every split of the count, each point the estimate of its pools") {
+    const auto c = llama8b();
+    plan_request pr;
+    pr.gpus = {gpus::h200_sxm()};
+    pr.counts = {4};
+    pr.isl = 1024;
+    pr.osl = 1024;
+    pr.concurrencies = {8, 64};
+    pr.power_limit = false;
+    pr.layouts.max_pp = 1;
+    std::vector<disaggregated_plan_point> seen;
+    const auto d = plan_disaggregated(c, pr, 50e9, [&](const disaggregated_plan_point& p) { seen.push_back(p); });
+    // Worker sizes 1 and 2 (powers of two below 4), one layout each (TP1, TP2: a dense model has
+    // no attention DP, PP is capped at 1). Splits of 4 GPUs using them all, (prefill size x
+    // workers, decode size x workers): (1x1, 1x3), (1x2, 1x2), (1x3, 1x1), (1x2, 2x1), (2x1, 1x2),
+    // (2x1, 2x1): six, at two concurrencies: 12 points, all fitting.
+    CHECK(d.points_evaluated == 12);
+    CHECK(d.fitting == 12);
+    REQUIRE(seen.size() == 12);
+    CHECK(d.prefill_batch == 8);  // 8,192-token chunk over 1,024-token prompts
+    for (const auto& p : seen) {
+        CAPTURE(p.pools.prefill_workers);
+        CAPTURE(p.pools.decode_workers);
+        CHECK(p.pools.prefill.gpus() * p.pools.prefill_workers + p.pools.decode.gpus() * p.pools.decode_workers == 4);
+        // The same configuration through estimate_serving (its pools, the deployment's concurrency).
+        auto rq = h200_request(p.concurrency);
+        rq.disaggregated = p.pools;
+        const auto e = estimate_serving(c, rq);
+        REQUIRE(e.fits);
+        CHECK(p.tpot_s == doctest::Approx(e.tpot_s));
+        CHECK(p.ttft_s == doctest::Approx(e.ttft_s));
+        CHECK(p.tokens_per_s_per_gpu == doctest::Approx(e.tokens_per_s_per_gpu));
+        // A prefill step holds the prompts of its worker's share, at most the chunk's 8.
+        CHECK(p.pools.prefill_batch == std::min(8.0, std::floor(p.concurrency / p.pools.prefill_workers)));
+    }
+    // The front: nothing seen beats a front point on both axes.
+    REQUIRE_FALSE(d.pareto.empty());
+    for (const auto& f : d.pareto)
+        for (const auto& p : seen)
+            CHECK_FALSE((p.tokens_per_s_per_gpu > f.tokens_per_s_per_gpu && p.tokens_per_s_per_user > f.tokens_per_s_per_user));
+    // A TPOT limit keeps only the points under it.
+    pr.tpot_slo_s = 0.5 * (d.pareto.front().tpot_s + d.pareto.back().tpot_s);
+    const auto limited = plan_disaggregated(c, pr, 50e9);
+    CHECK(limited.meeting_slo < limited.fitting);
+    for (const auto& f : limited.pareto) CHECK(f.tpot_s <= *pr.tpot_slo_s);
+}
+
+TEST_CASE("plan, disaggregated: one layout for both pools when the request names one") {
+    const auto c = llama8b();
+    plan_request pr;
+    pr.gpus = {gpus::h200_sxm()};
+    pr.counts = {3, 4};
+    pr.isl = 4096;
+    pr.osl = 256;
+    pr.concurrencies = {4};
+    pr.power_limit = false;
+    pr.layouts.only = parallel_layout{1, 1, 1, 1};
+    std::size_t n = 0;
+    const auto d = plan_disaggregated(c, pr, std::nullopt, [&](const disaggregated_plan_point& p) {
+        ++n;
+        CHECK(p.pools.prefill.tp == 1);
+        CHECK(p.pools.decode.tp == 1);
+        CHECK(p.kv_transfer_s > 0);  // at the GPU's link (NVLink)
+    });
+    CHECK(n == 5);  // 3 GPUs: 1+2, 2+1; 4 GPUs: 1+3, 2+2, 3+1
+    CHECK(d.prefill_batch == 2);
+    REQUIRE(d.notes.size() == 2);
+    CHECK(d.notes[1].find("KV transfer priced at the GPU's own link (NVLink") != std::string::npos);
 }
 
 TEST_CASE("fit: exact coefficients recovered, negative ones left out") {

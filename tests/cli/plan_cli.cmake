@@ -69,3 +69,15 @@ roofline_cli_test(plan_prefill_heavy_workstation ARGS ${_plan_prefill} --gpus rt
     PASS "rtx-pro-6000 +1 +attention TP1, MoE TP1 x EP1 +42 +28,679 ")
 roofline_cli_test(plan_prefill_heavy_maxq ARGS ${_plan_prefill} --gpus rtx-pro-6000-maxq
     PASS "rtx-pro-6000-maxq +1 +attention TP1, MoE TP1 x EP1 +42 +23,139 ")
+# --disagg: a prefill pool and a decode pool. GLM-5 NVFP4 on RTX PRO 6000 needs 8 GPUs per worker
+# (no layout of 1, 2 or 4 holds it), so 8 GPUs have no disaggregated split and 16 have one:
+# 8 prefill + 8 decode, 30 fitting 8-GPU layouts each, 13 concurrencies: 30 x 30 x 13 = 11,700.
+set(_plan_disagg plan --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --gpus rtx-pro-6000 --counts 8,16 --isl 1024 --osl 1024 --disagg)
+roofline_cli_test(plan_disagg_glm5 ARGS ${_plan_disagg}
+    PASS "Disaggregated \\(a prefill pool and a decode pool of workers, the KV cache sent between them\\): 11,700[ \n]+configurations.*prefill pool +decode pool.*rtx-pro-6000 +16 +[^\n]+ x1 +[^\n]+ x1 .*workers too small to hold the model[^:]*:[ \n]+rtx-pro-6000: 1, 2, 4 GPUs")
+roofline_cli_test(plan_disagg_json_keys ARGS ${_plan_disagg} --json
+    PASS "\"disaggregated\": \\{\n  \"fitting\": [0-9]+,\n  \"meeting_slo\": [0-9]+,\n  \"notes\": \\[.*\"pareto\": \\[\n   \\{\n    \"balanced_prefill_per_decode\": [0-9.e+-]+,\n    \"concurrency\": [0-9.]+,\n    \"count\": 16,\n    \"decode\": \\{\n     \"dp\": [0-9]+,\n     \"ep\": [0-9]+,\n     \"pp\": [0-9]+,\n     \"tp\": [0-9]+,\n     \"workers\": 1\n    \\},\n    \"decode_bound\": \"[a-z]+\",.*\"kv_transfer_s\":.*\"prefill\": \\{\n     \"batch\": [0-9.]+,.*\"workers\": 1\n    \\},\n    \"prefill_bound\".*\"tpot_s\": [0-9.e-]+,\n    \"ttft_s\": [0-9.e-]+\n   \\}.*\"points_evaluated\": 11700,\n  \"prefill_batch\": 8.0\n \\}")
+roofline_cli_test(plan_disagg_csv ARGS ${_plan_disagg} --csv EXIT 2)
+roofline_cli_test(plan_disagg_rate ARGS ${_plan_disagg} --rate 2 EXIT 2)
+roofline_cli_test(plan_kv_link_without_disagg ARGS ${_plan_glm} --kv-link-gbps 400 EXIT 2)

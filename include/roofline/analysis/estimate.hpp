@@ -119,6 +119,80 @@ inline double prefill_s_per_token(const plan_point& p) {
     return p.prefill_tokens > 0 ? p.prefill_step_s / p.prefill_tokens : std::numeric_limits<double>::quiet_NaN();
 }
 
+/// Counts the fixed-cost terms of `serving_features` multiply: layers, MoE layers, tokens a
+/// decode step emits per sequence, prefill chunk steps of one prompt.
+struct term_counts {
+    double layers = 0, moe_layers = 0, tokens_per_step = 1, prompt_chunks = 1;
+};
+
+inline term_counts counts_of(const model_config& c, const estimate_request& rq) {
+    term_counts t;
+    t.layers = c.num_layers;
+    t.moe_layers = c.is_moe() ? c.moe_layer_count() : 0;
+    t.tokens_per_step = rq.speculative ? rq.speculative->tokens_per_step() : 1.0;
+    t.prompt_chunks = std::ceil(rq.isl / std::max(1.0, rq.prefill_chunk_tokens));
+    return t;
+}
+
+/// Disaggregated: the terms from the decode pool's point `pd` (one worker at its share of the
+/// requests) and the prefill pool's `pp` (one worker at its batch), both fitting; fills
+/// `out.features`, `kv_transfer_s` and `balanced_prefill_per_decode`. The KV cache of a prompt
+/// (ISL tokens at the KV dtype) moves over the prefill worker's GPUs at
+/// `kv_transfer_bytes_per_s`, else at the GPU's scale-up link (and `link_note` says so).
+inline void disaggregated_terms(const model_config& c, const estimate_request& rq, const plan_point& pd,
+                                const plan_point& pp, estimate_result& out, std::string* link_note = nullptr) {
+    const auto& d = *rq.disaggregated;
+    const auto t = counts_of(c, rq);
+    const double c_dec = rq.concurrency / d.decode_workers;
+    const double dec_per_token = d.decode.pp * pd.decode_step_s / t.tokens_per_step;  // speculation as aggregated
+    const auto kv_dtype = rq.kv_cache.value_or(c.quant.kv_cache);
+    const double kv_bytes = kv_bytes_for_context(c, rq.isl, kv_dtype);
+    double bw = d.kv_transfer_bytes_per_s.value_or(0.0);
+    if (!(bw > 0)) {
+        bw = link_bandwidth_bytes_per_s(rq.gpu, rq.gpu.default_link());
+        if (link_note)
+            *link_note = "KV transfer priced at the GPU's scale-up link (" + rq.gpu.id +
+                         "); pass a network rate for pools on different nodes";
+    }
+    out.kv_transfer_s = (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0;
+    const double t_pre = prefill_s_per_token(pp);
+    out.features.tpot = {dec_per_token, 0.0, t.layers / t.tokens_per_step, t.moe_layers / t.tokens_per_step,
+                         c_dec / t.tokens_per_step, 1.0};
+    out.features.ttft = {pp.ttft_prefill_s, closed_loop_queue_s(rq.concurrency / d.prefill_workers, rq.isl, t_pre, 0.0),
+                         out.kv_transfer_s, pd.decode_step_s, 1.0, rq.isl, t.layers * t.prompt_chunks,
+                         t.moe_layers * t.prompt_chunks};
+    // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
+    const double req_per_s_per_decode = (c_dec / dec_per_token) / rq.osl;
+    out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;
+}
+
+/// TPOT, TTFT and the rates of `out` from its features at `e` (and at the roof).
+inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
+    const auto [tpot, ttft] = apply_efficiency(out.features, e);
+    const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
+    out.fits = true;
+    out.tpot_s = tpot;
+    out.ttft_s = ttft;
+    out.roof_tpot_s = rtpot;
+    out.roof_ttft_s = rttft;
+    // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
+    const double request_s = ttft + (rq.osl - 1) * tpot;
+    out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;
+    out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
+    out.tokens_per_s_per_user = 1.0 / tpot;
+}
+
+/// The input checks of `estimate_serving` (usage_error on bad input).
+inline void check_request(const estimate_request& rq) {
+    if (!(rq.isl >= 1) || !(rq.osl >= 1)) throw usage_error("estimate: ISL and OSL must be >= 1 token");
+    if (!(rq.concurrency >= 1)) throw usage_error("estimate: concurrency must be >= 1 request");
+    if (rq.speculative && (rq.speculative->acceptance_rate < 0 || rq.speculative->acceptance_rate >= 1 ||
+                           rq.speculative->draft_tokens < 1))
+        throw usage_error("estimate: speculative decoding needs >= 1 draft token and an acceptance rate in [0, 1)");
+    if (rq.disaggregated && (rq.disaggregated->prefill_workers < 1 || rq.disaggregated->decode_workers < 1))
+        throw usage_error("estimate: worker counts must be >= 1");
+}
+
 }  // namespace detail::estimate
 
 /// Estimates `rq` for model `c` (quantisation applied) at efficiency `e`. A configuration that
@@ -127,19 +201,11 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
                                         const serving_efficiency& e = roof_efficiency()) {
     using detail::estimate::plan_one;
     using detail::estimate::prefill_s_per_token;
-    if (!(rq.isl >= 1) || !(rq.osl >= 1)) throw usage_error("estimate: ISL and OSL must be >= 1 token");
-    if (!(rq.concurrency >= 1)) throw usage_error("estimate: concurrency must be >= 1 request");
+    detail::estimate::check_request(rq);
     estimate_result out;
     out.memory_headroom = 1.0 - rq.memory_utilization;
-    const double tok_per_step = rq.speculative ? rq.speculative->tokens_per_step() : 1.0;
-    if (rq.speculative && (rq.speculative->acceptance_rate < 0 || rq.speculative->acceptance_rate >= 1 ||
-                           rq.speculative->draft_tokens < 1))
-        throw usage_error("estimate: speculative decoding needs >= 1 draft token and an acceptance rate in [0, 1)");
-    const double layers = c.num_layers;
-    const double moe_layers = c.is_moe() ? c.moe_layer_count() : 0;
+    const auto t = detail::estimate::counts_of(c, rq);
     const auto domain = scale_up_domain(rq.gpu).first;
-    // Prefill steps one prompt passes through (its chunks), for the prefill's fixed costs.
-    const double prompt_chunks = std::ceil(rq.isl / std::max(1.0, rq.prefill_chunk_tokens));
 
     if (!rq.disaggregated) {
         const auto& l = rq.layout;
@@ -159,17 +225,15 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         const double t_dec = p.decode_step_s, t_pre = prefill_s_per_token(p);
         // Speculation (the planner's `plan_request::speculative`): t_dec is a verification step
         // of k + 1 tokens per sequence with its drafting, emitting tokens_per_step tokens each.
-        const double dec_per_token = l.pp * t_dec / tok_per_step;
-        out.features.tpot = {dec_per_token, p.tpot_s - dec_per_token, layers / tok_per_step, moe_layers / tok_per_step,
-                             c_inst / tok_per_step, 1.0};
+        const double dec_per_token = l.pp * t_dec / t.tokens_per_step;
+        out.features.tpot = {dec_per_token, p.tpot_s - dec_per_token, t.layers / t.tokens_per_step,
+                             t.moe_layers / t.tokens_per_step, c_inst / t.tokens_per_step, 1.0};
         out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, t_pre, 0.0), 0.5 * t_dec, t_dec, 1.0,
-                             rq.isl, layers * prompt_chunks, moe_layers * prompt_chunks};
+                             rq.isl, t.layers * t.prompt_chunks, t.moe_layers * t.prompt_chunks};
     } else {
         const auto& d = *rq.disaggregated;
-        if (d.prefill_workers < 1 || d.decode_workers < 1) throw usage_error("estimate: worker counts must be >= 1");
         out.gpus = d.prefill.gpus() * d.prefill_workers + d.decode.gpus() * d.decode_workers;
-        const double c_dec = rq.concurrency / d.decode_workers;
-        auto [pd, rd] = plan_one(c, rq, d.decode, 1, c_dec);
+        auto [pd, rd] = plan_one(c, rq, d.decode, 1, rq.concurrency / d.decode_workers);
         auto [pp, rp] = plan_one(c, rq, d.prefill, 1, std::max(1.0, d.prefill_batch));
         out.decode_point = pd;
         out.prefill_point = pp;
@@ -182,38 +246,11 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
             out.reason = "prefill pool: " + describe_rejection(pp, rp);
             return out;
         }
-        const double dec_per_token = d.decode.pp * pd.decode_step_s / tok_per_step;  // speculation as above
-        // KV transfer: the prompt's cache, split over the prefill worker's GPUs, at the link rate.
-        const auto kv_dtype = rq.kv_cache.value_or(c.quant.kv_cache);
-        const double kv_bytes = kv_bytes_for_context(c, rq.isl, kv_dtype);
-        double bw = d.kv_transfer_bytes_per_s.value_or(0.0);
-        if (!(bw > 0)) {
-            bw = link_bandwidth_bytes_per_s(rq.gpu, rq.gpu.default_link());
-            out.notes.push_back("KV transfer priced at the GPU's scale-up link (" + rq.gpu.id +
-                                "); pass a network rate for pools on different nodes");
-        }
-        out.kv_transfer_s = (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0;
-        const double t_pre = prefill_s_per_token(pp);
-        out.features.tpot = {dec_per_token, 0.0, layers / tok_per_step, moe_layers / tok_per_step, c_dec / tok_per_step, 1.0};
-        out.features.ttft = {pp.ttft_prefill_s, closed_loop_queue_s(rq.concurrency / d.prefill_workers, rq.isl, t_pre, 0.0),
-                             out.kv_transfer_s, pd.decode_step_s, 1.0, rq.isl, layers * prompt_chunks,
-                             moe_layers * prompt_chunks};
-        // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
-        const double req_per_s_per_decode = (c_dec / (dec_per_token)) / rq.osl;
-        out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;
+        std::string link_note;
+        detail::estimate::disaggregated_terms(c, rq, pd, pp, out, &link_note);
+        if (!link_note.empty()) out.notes.push_back(link_note);
     }
-    const auto [tpot, ttft] = apply_efficiency(out.features, e);
-    const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
-    out.fits = true;
-    out.tpot_s = tpot;
-    out.ttft_s = ttft;
-    out.roof_tpot_s = rtpot;
-    out.roof_ttft_s = rttft;
-    // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
-    const double request_s = ttft + (rq.osl - 1) * tpot;
-    out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;
-    out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
-    out.tokens_per_s_per_user = 1.0 / tpot;
+    detail::estimate::finish(out, rq, e);
     return out;
 }
 
