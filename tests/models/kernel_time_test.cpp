@@ -29,6 +29,8 @@ TEST_CASE("predicted time = lower bound at derated ceilings + the device-side co
     const auto t = price_kernel(w, ds, used);
     CHECK(t.lower_bound_s() == doctest::Approx(137438953472.0 / 989e12));
     CHECK(t.predicted_s() == doctest::Approx(137438953472.0 / (0.75 * 989e12) + 0.86e-6));
+    CHECK(t.predicted_bound() == bound::compute);
+    CHECK(t.datasheet_bound() == bound::compute);
     // 1 GB copy: 2e9 B / (0.9 x 4.8e12) + 0.86 us = 463.8 us; called eagerly it still takes that
     // (the 5 us host floor hides under it); a tiny kernel called eagerly costs the floor.
     workload copy;
@@ -36,6 +38,7 @@ TEST_CASE("predicted time = lower bound at derated ceilings + the device-side co
     copy.launches = 1;
     const double t_copy = price_kernel(copy, ds, used).predicted_s();
     CHECK(t_copy == doctest::Approx(2e9 / 4.32e12 + 0.86e-6));
+    CHECK(price_kernel(copy, ds, used).predicted_bound() == bound::memory);
     CHECK(eager_call_time_s(t_copy) == t_copy);
     CHECK(eager_call_time_s(1.2e-6) == 5e-6);
     // A working set that fits in L2 is priced at L2: a 16 MB copy touches 32 MB of the 50 MB L2;

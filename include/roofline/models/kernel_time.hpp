@@ -288,12 +288,18 @@ inline workload copy_workload(double bytes, bool l2_resident) {
     return w;
 }
 
-/// Lower bound at `datasheet` and prediction at `used` (usually `achievable(datasheet)`).
+/// Lower bound at `datasheet` and prediction at `used` (usually `achievable(datasheet)`). Read
+/// it through the accessors: `predicted_s()` and `predicted_bound()` (the roof that sets the
+/// prediction: what `kt.predicted.predicted` spells), `lower_bound_s()` and `datasheet_bound()`.
 struct kernel_time {
-    roof_times lower_bound;
-    roof_times predicted;
+    roof_times lower_bound;  ///< every term at the datasheet ceilings
+    roof_times predicted;    ///< every term at the ceilings used (achievable, or calibrated)
     double lower_bound_s() const { return lower_bound.lower_bound_s; }
     double predicted_s() const { return predicted.lower_bound_s; }
+    /// The bound of the prediction: compute, memory, communication or latency.
+    bound predicted_bound() const { return predicted.predicted; }
+    /// The bound at the datasheet ceilings (it can differ from `predicted_bound` near a ridge).
+    bound datasheet_bound() const { return lower_bound.predicted; }
 };
 
 /// Prices `w`: lower bound at `datasheet`, prediction at `used`.
