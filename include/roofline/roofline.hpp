@@ -30,6 +30,7 @@
 #include "roofline/core/workload.hpp"
 
 #include "roofline/models/attention.hpp"
+#include "roofline/models/calibration_overlay.hpp"
 #include "roofline/models/capacity.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/gemm.hpp"
@@ -94,6 +95,7 @@
 #include "roofline/analysis/pareto.hpp"
 #include "roofline/analysis/estimate.hpp"
 #include "roofline/analysis/plan.hpp"
+#include "roofline/analysis/plan_disaggregated.hpp"
 #include "roofline/analysis/serving_fit.hpp"
 #include "roofline/analysis/power_alignment.hpp"
 #include "roofline/analysis/power_cap_cost.hpp"

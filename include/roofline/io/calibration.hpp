@@ -33,7 +33,8 @@
 // Errors: unreadable file, malformed JSON, an unsupported schema version, unknown keys,
 // non-positive or non-numeric values throw `parse_error` naming the file and the key.
 // An overlay holds for the GPU it measured only: `require_calibration_gpu` refuses (usage_error,
-// exit 2 in the CLI) applying it to another, naming both.
+// exit 2 in the CLI) applying it to another, naming both. The overlay's types and how it is
+// applied live in models/calibration_overlay.hpp (no JSON); this header adds the file format.
 
 #include <array>     // std::array
 #include <cmath>     // std::isfinite
@@ -59,111 +60,12 @@
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/io/detail/json_text.hpp"
 #include "roofline/io/detail/text.hpp"
+#include "roofline/models/calibration_overlay.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/power.hpp"
 
 namespace roofline {
-
-/// Where a calibrated value came from.
-struct calibration_source {
-    std::vector<std::string> files;  ///< input files (as given)
-    std::size_t records = 0;         ///< measured points the value rests on
-    std::string method;              ///< "max over 3 measurements (dram_read)", "least squares, ..."
-    double flops_per_clock = std::numeric_limits<double>::quiet_NaN();  ///< rate classes: phi
-    double clock_hz = std::numeric_limits<double>::quiet_NaN();         ///< clock of the best point
-};
-
-/// One input file of a calibration.
-struct calibration_input {
-    std::string file, format;
-    std::size_t records_read = 0, records_used = 0;
-};
-
-/// Alpha-beta parameters fitted for one link kind.
-struct calibrated_link {
-    link_kind link = link_kind::nvlink;
-    std::string op = "all_reduce";  ///< the collective measured
-    int ranks = 0;
-    link_params params;
-    std::size_t points = 0;
-    double median_abs_error = std::numeric_limits<double>::quiet_NaN();
-    double p90_abs_error = std::numeric_limits<double>::quiet_NaN();
-    calibration_source from;
-};
-
-/// Power coefficients fitted from (power, rates) samples.
-struct calibrated_power {
-    power_coefficients coefficients;
-    double power_limit_w = std::numeric_limits<double>::quiet_NaN();  ///< limit the samples ran under
-    double max_clock_hz = std::numeric_limits<double>::quiet_NaN();
-    std::size_t samples = 0;
-    double rms_residual_w = std::numeric_limits<double>::quiet_NaN();
-    double max_abs_residual_w = std::numeric_limits<double>::quiet_NaN();
-    calibration_source from;
-};
-
-/// The GPU an overlay was measured on, as the measurement files report it (the `device` of
-/// `roofline.ceilings/1`, the `environment` of `roofline.kernels/1`); unknown fields empty.
-struct calibration_device {
-    std::string id;                        ///< catalog id ("h200-sxm")
-    std::string name;                      ///< device name the driver reports ("NVIDIA H200")
-    std::optional<double> sm_count;        ///< SMs
-    std::optional<double> memory_bytes;    ///< device memory, B
-    std::optional<double> max_sm_clock_hz, memory_clock_hz;
-    std::string driver;                    ///< driver version ("580.159.04")
-};
-
-/// "h200-sxm (NVIDIA H200, 132 SMs, 150.1 GB, 1980 MHz, driver 580.159.04)": what is known.
-inline std::string describe(const calibration_device& d) {
-    std::string s = d.id.empty() ? std::string("an unnamed GPU") : d.id;
-    std::vector<std::string> parts;
-    if (!d.name.empty()) parts.push_back(d.name);
-    const auto num = [](double v, int digits) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-        return std::string(buf);
-    };
-    if (d.sm_count) parts.push_back(num(*d.sm_count, 0) + " SMs");
-    if (d.memory_bytes) parts.push_back(num(*d.memory_bytes / 1e9, 1) + " GB");
-    if (d.max_sm_clock_hz) parts.push_back(num(*d.max_sm_clock_hz / 1e6, 0) + " MHz");
-    if (!d.driver.empty()) parts.push_back("driver " + d.driver);
-    for (std::size_t i = 0; i < parts.size(); ++i) s += (i == 0 ? " (" : ", ") + parts[i];
-    if (!parts.empty()) s += ")";
-    return s;
-}
-
-/// A calibration overlay (version 0 fields first; version 1 adds the rest).
-struct calibration {
-    std::array<std::optional<double>, peak_key_count> flops_per_s{};  ///< achievable FLOP/s
-    std::optional<double> dram_bytes_per_s, l2_bytes_per_s, link_bytes_per_s, launch_latency_s;
-    std::string source;  ///< the file read ("" when built in memory)
-
-    int version = 0;
-    std::string gpu, created_utc, tool;
-    calibration_device device;  ///< the GPU measured (`device.id` == `gpu`)
-    std::vector<calibration_input> inputs;
-    std::map<std::string, calibration_source> ceiling_sources;  ///< by `ceilings` key
-    /// Achieved FLOP per SM clock cycle per rate class (the compute ceiling at clock f is
-    /// phi x f); unset where not measured.
-    std::array<std::optional<double>, peak_key_count> flops_per_clock{};
-    std::optional<double> graph_launch_latency_s;  ///< per kernel replayed from a CUDA graph
-    std::vector<kernel_curve> curves;
-    std::vector<calibrated_link> links;
-    std::optional<calibrated_power> power;
-
-    bool overrides_flops(peak_key k) const { return flops_per_s[static_cast<std::size_t>(k)].has_value(); }
-    /// The fitted link parameters for `l`, nullptr when none (the most ranks first).
-    const calibrated_link* link_for(link_kind l) const {
-        const calibrated_link* best = nullptr;
-        for (const auto& x : links)
-            if (x.link == l && (!best || x.ranks > best->ranks)) best = &x;
-        return best;
-    }
-};
-
-/// The name version 0 used (ceilings only).
-using calibration_overrides = calibration;
 
 inline constexpr const char* calibration_schema = "roofline.calibration/1";
 
@@ -563,69 +465,6 @@ inline calibration read_calibration(const std::string& path) {
         o.power = cp;
     }
     return o;
-}
-
-/// Throws `usage_error` (exit 2) when `cal` was measured on a GPU other than `g`: another
-/// catalog id, or the same id with another SM count than the catalog's. Both
-/// GPUs are named. A calibration measures one GPU's kernels, clocks and links; on another GPU
-/// its numbers would silently replace that GPU's ceilings.
-inline void require_calibration_gpu(const calibration& cal, const gpu_spec& g) {
-    const std::string file = cal.source.empty() ? std::string("the calibration") : cal.source;
-    calibration_device named = cal.device;
-    if (named.id.empty()) named.id = cal.gpu;
-    const std::string theirs = describe(named);
-    std::string ours = g.id + " (" + g.name;
-    if (g.sm_count.known()) ours += ", " + std::to_string(static_cast<long long>(*g.sm_count.value)) + " SMs";
-    ours += ")";
-    if (cal.gpu != g.id)
-        throw usage_error(file + " was measured on " + theirs + ", not on " + ours +
-                          ": a calibration holds only for the GPU it measured (calibrate this GPU, or drop --calibration)");
-    const auto differs = [](const std::optional<double>& a, const spec_value& b, double tol) {
-        return a && b.known() && std::abs(*a / *b.value - 1.0) > tol;
-    };
-    if (differs(cal.device.sm_count, g.sm_count, 1e-9))
-        throw usage_error(file + " was measured on " + theirs + ", whose SM count differs from the catalog's " + ours);
-}
-
-/// `c` with the calibrated values put in; `origin` records the file.
-inline ceilings apply_calibration(ceilings c, const calibration& o) {
-    for (auto k : all_peak_keys)
-        if (o.overrides_flops(k)) c.flops_at(k) = *o.flops_per_s[static_cast<std::size_t>(k)];
-    if (o.dram_bytes_per_s) c.bytes_at(memory_level::dram) = *o.dram_bytes_per_s;
-    if (o.l2_bytes_per_s) c.bytes_at(memory_level::l2) = *o.l2_bytes_per_s;
-    if (o.link_bytes_per_s) c.link_bytes_per_s = *o.link_bytes_per_s;
-    if (o.launch_latency_s) c.launch_latency_s = *o.launch_latency_s;
-    c.origin += " + calibration: " + (o.source.empty() ? std::string("(in memory)") : o.source);
-    return c;
-}
-
-/// The one call every pricing command makes (`kernel`, `roof`, `analyze`, `trace`, `plan`):
-///  * `used`: the ceilings the command would otherwise price at (usually achievable ones):
-///    every ceiling the overlay measured replaces its value except the launch latency, which
-///    stays the device-side cost of one kernel: the overlay's eager launch floor is a host term
-///    and goes to `e.launch_floor_s` (serving commands that replay CUDA graphs use
-///    `e.graph_launch_floor_s`);
-///  * `link`: replaced by the fitted alpha-beta parameters of `used.link` when the overlay has
-///    them, and `used.link_bytes_per_s` follows their beta;
-///  * `e`: gets the fitted curves and launch floors.
-inline void apply_calibration(ceilings& used, link_params& link, kernel_efficiency& e, const calibration& cal) {
-    const double device_launch_s = used.launch_latency_s;
-    used = apply_calibration(used, cal);
-    used.launch_latency_s = device_launch_s;
-    if (const auto* l = cal.link_for(used.link)) {
-        link = l->params;
-        used.link_bytes_per_s = l->params.beta_bytes_per_s;
-    }
-    if (cal.launch_latency_s) e.launch_floor_s = *cal.launch_latency_s;
-    if (cal.graph_launch_latency_s) e.graph_launch_floor_s = *cal.graph_launch_latency_s;
-    if (!cal.curves.empty()) e.curves = cal.curves;
-    e.source += "; calibration: " + (cal.source.empty() ? std::string("(in memory)") : cal.source);
-}
-
-/// The overlay's fitted power coefficients, if it has them.
-inline std::optional<power_coefficients> calibrated_power_coefficients(const calibration& cal) {
-    if (!cal.power) return std::nullopt;
-    return cal.power->coefficients;
 }
 
 }  // namespace roofline

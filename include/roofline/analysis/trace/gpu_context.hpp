@@ -17,7 +17,7 @@
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/calibration.hpp"
+#include "roofline/models/calibration_overlay.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/kernel_time.hpp"
 

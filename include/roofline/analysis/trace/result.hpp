@@ -20,7 +20,7 @@
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/core/workload.hpp"
-#include "roofline/io/calibration.hpp"
+#include "roofline/models/calibration_overlay.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/transformer.hpp"
 #include "roofline/trace/kernel_event.hpp"
