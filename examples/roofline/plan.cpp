@@ -36,6 +36,7 @@
 #include "roofline/analysis/plan_disaggregated.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/error.hpp"
+#include "roofline/io/calibration.hpp"
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/quant_option.hpp"
