@@ -8,7 +8,9 @@
 // --calibration: the modeled (achievable) ceilings, launch floor and link parameters come from a
 // `roofline calibrate` overlay; speed of light stays at the datasheet.
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -340,13 +342,34 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             last = first + 1;
         }
         nlohmann::json all = nlohmann::json::array();
+        // A run that completed no request measured nothing to set against the roof (a failed
+        // benchmark: every request errored): it is skipped and named on stderr; if every
+        // selected run is such, exit 2.
+        const auto measured_nothing = [](const bench_run& run) {
+            return (run.completed && *run.completed == 0) ||
+                   (run.output_throughput_tok_per_s && *run.output_throughput_tok_per_s == 0);
+        };
+        if (std::all_of(bench.runs.begin() + static_cast<std::ptrdiff_t>(first),
+                        bench.runs.begin() + static_cast<std::ptrdiff_t>(last), measured_nothing))
+            throw usage_error(o.bench + ": no selected run completed a request (completed 0 or output_throughput 0): "
+                              "nothing measured to compare with the roof");
+        std::size_t analysed = 0;
         for (std::size_t i = first; i < last; ++i) {
-            const auto a = analyze_serving(bench.runs[i], m, s, power ? &*power : nullptr);
+            const auto& run = bench.runs[i];
+            if (measured_nothing(run)) {
+                fmt::print(stderr, "roofline analyze: {} line {}: run {} completed no requests ({}): skipped, nothing "
+                                   "was measured\n",
+                           o.bench, run.line, i + 1,
+                           run.completed && *run.completed == 0 ? "completed 0" : "output_throughput 0 tok/s");
+                continue;
+            }
+            const auto a = analyze_serving(run, m, s, power ? &*power : nullptr);
             if (o.json) all.push_back(to_json(a, bench.runs[i], i, bench.runs.size(), o, g, s.layout));
             else {
-                if (i > first) fmt::print("\n{}\n\n", std::string(100, '-'));
+                if (analysed > 0) fmt::print("\n{}\n\n", std::string(100, '-'));
                 print_text(a, bench.runs[i], i, bench.runs.size(), o, g, s.layout, m, power ? &*power : nullptr);
             }
+            ++analysed;
         }
         if (o.json) {
             // The first analysed run's keys at the top level (the documented contract), every run in runs[].

@@ -15,11 +15,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
 #include "roofline/analysis/cluster.hpp"
 #include "roofline/io/gpu_json.hpp"
+#include "roofline/io/input.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/nvidia_smi.hpp"
 #include "roofline/io/rank_summary.hpp"
@@ -29,8 +32,28 @@ namespace roofline::cli {
 
 namespace {
 
+// True when the first MiB of `path` (inflated) reads as a Chrome/Kineto trace: a top-level array
+// of events, or an object with a "traceEvents" key. False for the other JSON a run folder holds
+// (config.json, hf_quant_config.json, meta.json). An unreadable file counts as a trace, so that
+// its reader names the error and the place.
+bool looks_like_trace(const std::string& path) {
+    try {
+        io::input_file in(path);
+        std::string head(std::size_t{1} << 20, '\0');
+        std::size_t got = 0, n = 0;
+        while (got < head.size() && (n = in.read(head.data() + got, head.size() - got)) > 0) got += n;
+        head.resize(got);
+        const auto first = head.find_first_not_of(" \t\r\n");
+        if (first == std::string::npos) return false;
+        return head[first] == '[' || head.find("\"traceEvents\"") != std::string::npos;
+    } catch (const parse_error&) {
+        return true;
+    }
+}
+
 // The trace files of `paths`: files as given; folders expanded to their *.json / *.json.gz files
-// (not recursive), sorted by name. A folder without any is an error.
+// that read as traces (not recursive), sorted by name, the others skipped and named on stderr.
+// A folder without any trace, or a file given twice, is an error.
 std::vector<std::string> expand_rank_paths(const std::vector<std::string>& paths) {
     namespace fs = std::filesystem;
     std::vector<std::string> out;
@@ -40,16 +63,37 @@ std::vector<std::string> expand_rank_paths(const std::vector<std::string>& paths
             out.push_back(p);
             continue;
         }
-        std::vector<std::string> found;
+        std::vector<std::string> found, skipped;
         for (const auto& e : fs::directory_iterator(p, ec)) {
             const std::string n = e.path().filename().string();
             const auto ends = [&](const std::string& s) { return n.size() >= s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0; };
-            if (e.is_regular_file() && (ends(".json") || ends(".json.gz"))) found.push_back(e.path().string());
+            if (!e.is_regular_file() || !(ends(".json") || ends(".json.gz"))) continue;
+            (looks_like_trace(e.path().string()) ? found : skipped).push_back(e.path().string());
         }
         if (ec) throw usage_error(p + ": cannot list the folder: " + ec.message());
-        if (found.empty()) throw usage_error(p + ": the folder has no .json or .json.gz trace files");
+        std::sort(skipped.begin(), skipped.end());
+        std::string names;
+        for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
+        if (found.empty())
+            throw usage_error(p + ": the folder has no .json or .json.gz trace files" +
+                              (skipped.empty() ? std::string() : " (not traces: " + names + ")"));
+        if (!skipped.empty())
+            std::fprintf(stderr, "roofline trace: %s: skipped %zu JSON file(s) that are not traces (no traceEvents in "
+                                 "the first MiB): %s\n",
+                         p.c_str(), skipped.size(), names.c_str());
         std::sort(found.begin(), found.end());
         out.insert(out.end(), found.begin(), found.end());
+    }
+    // Each rank is one file: the same file twice (by its canonical path) is a usage error.
+    std::vector<std::pair<std::string, std::string>> seen;
+    for (const auto& f : out) {
+        std::error_code ec;
+        const auto canon = fs::weakly_canonical(f, ec);
+        const std::string key = ec ? f : canon.string();
+        for (const auto& [k, given] : seen)
+            if (k == key)
+                throw usage_error(f + ": given twice (also as " + given + "): each rank is one trace file");
+        seen.emplace_back(key, f);
     }
     return out;
 }

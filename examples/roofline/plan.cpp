@@ -366,7 +366,7 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
         first = false;
     }
     if (disagg) {
-        for (const auto& p : disagg->pareto) {
+        for (const auto& p : disagg->series_fronts) {
             report::pareto_point q;
             q.gpu = fmt::format("disaggregated {}x {}", p.count, r.gpu_ids[p.gpu]);
             q.label = fmt::format("prefill {} / decode {} c={}", pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
@@ -391,6 +391,11 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
                                    "Pareto front", report::format_count(static_cast<double>(r.points_evaluated)),
                                    report::format_count(static_cast<double>(r.fitting))));
     if (r.series_fronts.empty()) ch.notes.push_back("no configuration fits (and meets the SLOs)");
+    if (disagg)
+        ch.notes.push_back(fmt::format("disaggregated (--disagg): {} configurations of a prefill and a decode pool, {} fit "
+                                       "in memory; points: their front per count",
+                                       report::format_count(static_cast<double>(disagg->points_evaluated)),
+                                       report::format_count(static_cast<double>(disagg->fitting))));
     report::write_text_file(o.svg, report::render_pareto_svg(ch));
 }
 

@@ -233,6 +233,9 @@ TEST_CASE("plan, disaggregated: every split of the count, each point the estimat
     for (const auto& f : d.pareto)
         for (const auto& p : seen)
             CHECK_FALSE((p.tokens_per_s_per_gpu > f.tokens_per_s_per_gpu && p.tokens_per_s_per_user > f.tokens_per_s_per_user));
+    // One GPU and one count: the series front is the front.
+    REQUIRE(d.series_fronts.size() == d.pareto.size());
+    for (std::size_t i = 0; i < d.pareto.size(); ++i) CHECK(d.series_fronts[i].tpot_s == d.pareto[i].tpot_s);
     // A TPOT limit keeps only the points under it.
     pr.tpot_slo_s = 0.5 * (d.pareto.front().tpot_s + d.pareto.back().tpot_s);
     const auto limited = plan_disaggregated(c, pr, 50e9);
@@ -258,6 +261,14 @@ TEST_CASE("plan, disaggregated: one layout for both pools when the request names
         CHECK(p.kv_transfer_s > 0);  // at the GPU's link (NVLink)
     });
     CHECK(n == 5);  // 3 GPUs: 1+2, 2+1; 4 GPUs: 1+3, 2+2, 3+1
+    // Each count keeps its own front for the chart; the overall front may drop a count.
+    bool three = false, four = false;
+    for (const auto& p : d.series_fronts) {
+        three = three || p.count == 3;
+        four = four || p.count == 4;
+    }
+    CHECK(three);
+    CHECK(four);
     CHECK(d.prefill_batch == 2);
     REQUIRE(d.notes.size() == 2);
     CHECK(d.notes[1].find("KV transfer priced at the GPU's own link (NVLink") != std::string::npos);

@@ -22,6 +22,15 @@ roofline_cli_test(analyze_bad_layout ARGS ${_glm_args} --tp 3 EXIT 2)
 roofline_cli_test(analyze_bad_kv_dtype ARGS ${_glm_args} --kv-dtype fp3 EXIT 2)
 roofline_cli_test(analyze_bench_nan ARGS analyze tests/cli/data/bench_nan_throughput.jsonl --gpu h200-sxm --count 1
     --model data/samples/h200-serving/config.json EXIT 2)
+# A failed benchmark (every request errored: completed 0, output_throughput 0) measured nothing:
+# exit 2, not a 0% run.
+roofline_cli_test(analyze_bench_zero_completed ARGS analyze tests/cli/data/bench_zero_completed.jsonl --gpu h200-sxm --count 1
+    --model data/samples/h200-serving/config.json EXIT 2)
+# The failed run first, then the H200 recording's run (data/samples/h200-serving): the first is
+# skipped and named, the second analysed.
+roofline_cli_test(analyze_bench_one_failed_run ARGS analyze tests/cli/data/bench_one_failed_run.jsonl --gpu h200-sxm --count 1
+    --model data/samples/h200-serving/config.json
+    PASS "line 1: run 1 completed no requests \\(completed 0\\): skipped.*Throughput")
 roofline_cli_test(analyze_bench_truncated ARGS analyze tests/cli/data/bench_truncated.jsonl --gpu h200-sxm --count 1
     --model data/samples/h200-serving/config.json EXIT 2)
 roofline_cli_test(analyze_config_missing_key ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8
@@ -64,6 +73,11 @@ roofline_cli_test(analyze_power_noheader ARGS ${_h200s} --gpu h200-sxm --power t
     --smi-fields "timestamp,index,name,power.draw,power.limit,enforced.power.limit,clocks.current.sm,clocks.max.sm,clocks.current.memory,utilization.gpu,utilization.memory,temperature.gpu,clocks_event_reasons.active,clocks_event_reasons.sw_power_cap,clocks_event_reasons.hw_slowdown"
     PASS "Power \\(tests/cli/data/smi_noheader_h200.csv: 20 samples")
 roofline_cli_test(analyze_power_noheader_no_fields ARGS ${_h200s} --gpu h200-sxm --power tests/cli/data/smi_noheader_h200.csv EXIT 2)
+# A field list of another width than the log's rows (14 fields for 15 values) is an error, not a
+# log whose every row is skipped.
+roofline_cli_test(analyze_power_noheader_wrong_fields ARGS ${_h200s} --gpu h200-sxm --power tests/cli/data/smi_noheader_h200.csv
+    --smi-fields "timestamp,index,name,power.draw,power.limit,enforced.power.limit,clocks.current.sm,clocks.max.sm,clocks.current.memory,utilization.gpu,utilization.memory,temperature.gpu,clocks_event_reasons.active,clocks_event_reasons.sw_power_cap"
+    EXIT 2)
 roofline_cli_test(analyze_nonfinite_isl ARGS ${_h200s} --gpu h200-sxm --isl nan --osl 100 EXIT 2)
 # 64 query / 8 KV heads over TP6: said, not silent.
 if(EXISTS "${_trace_samples}/model_configs/meta-llama--Meta-Llama-3.1-70B_config.json")

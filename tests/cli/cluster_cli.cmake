@@ -18,11 +18,22 @@ if(EXISTS "${_hta_ranks}/sampled_rank-0.json.gz")
     set_tests_properties(cli_cluster_merge_equals_direct PROPERTIES LABELS cli WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     roofline_cli_test(cluster_summary_out_two_files ARGS trace "${_hta_ranks}" --summary-out ${CMAKE_CURRENT_BINARY_DIR}/x.json EXIT 2)
     roofline_cli_test(cluster_same_rank_twice ARGS trace "${_hta_ranks}/sampled_rank-0.json.gz" "${_hta_ranks}/sampled_rank-0.json.gz" EXIT 2)
+    # The same rank file twice is refused, not analysed as two ranks.
+    roofline_cli_test(cluster_same_file_twice ARGS trace "${_hta_ranks}/sampled_rank-0.json.gz" "${_hta_ranks}/sampled_rank-0.json.gz" EXIT 2)
+    # A folder with a config.json beside the traces: skipped and named.
+    add_test(NAME cli_cluster_folder_skips_other_json
+             COMMAND ${CMAKE_COMMAND} -DROOFLINE=$<TARGET_FILE:roofline_cli>
+             "-DTRACES=${_hta_ranks}/sampled_rank-0.json.gz;${_hta_ranks}/sampled_rank-1.json.gz"
+             -DEXTRA=${PROJECT_SOURCE_DIR}/data/models/glm-5/config.json
+             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/cluster_folder_mixed -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/cluster_folder_check.cmake)
+    set_tests_properties(cli_cluster_folder_skips_other_json PROPERTIES LABELS cli WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     roofline_cli_test(cluster_svg_refused ARGS trace "${_hta_ranks}" --svg ${CMAKE_CURRENT_BINARY_DIR}/x.svg EXIT 2)
 endif()
 roofline_cli_test(merge_not_a_summary ARGS merge README.md EXIT 2)
 roofline_cli_test(merge_missing_file ARGS merge /nonexistent/r0.json EXIT 2)
 roofline_cli_test(cluster_empty_folder ARGS trace tests/headers EXIT 2)
+# A folder of JSON files none of which is a trace (a model's config and quantisation config).
+roofline_cli_test(cluster_folder_without_traces ARGS trace data/models/glm-5 EXIT 2)
 if(EXISTS "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz")
     # One rank of a TP8 job: one NCCL all-gather with metadata (process group 3) and 73
     # multimem_all_reduce_kernel launches (PyTorch symmetric memory, no metadata) on stream 7.

@@ -157,6 +157,10 @@ TEST_CASE("nvidia-smi CSV variants: units, nounits, N/A, per-reason columns, old
         REQUIRE(log.samples.size() == 1);
         CHECK(log.samples[0].power_draw_w == doctest::Approx(350.25));
         CHECK(log.samples[0].sm_clock_hz == 1980e6);
+        // A list of another width than the rows is an error naming both counts, not a log whose
+        // every row is skipped.
+        CHECK_THROWS_WITH_AS(read_nvidia_smi_csv(f.path(), {"timestamp,index,power.draw"}),
+                             doctest::Contains("field list has 3 fields but the first row has 4 values"), parse_error);
     }
 }
 

@@ -53,6 +53,8 @@ struct disaggregated_plan_point {
 /// The disaggregated sweep: its counts and front.
 struct disaggregated_plan {
     std::vector<disaggregated_plan_point> pareto;  ///< fitting, SLO-meeting, by tokens/s per user
+    /// Each (GPU, count)'s own front over the same points, for charts.
+    std::vector<disaggregated_plan_point> series_fronts;
     std::size_t points_evaluated = 0;  ///< (pools, split, concurrency) combinations priced
     std::size_t fitting = 0;           ///< both pools fit in memory
     std::size_t meeting_slo = 0;
@@ -96,6 +98,7 @@ disaggregated_plan plan_disaggregated(const model_config& c, const plan_request&
     int max_count = 0;
     for (int n : rq.counts) max_count = std::max(max_count, n);
     pareto_accumulator<disaggregated_plan_point> front;
+    std::vector<pareto_accumulator<disaggregated_plan_point>> series(rq.gpus.size() * rq.counts.size());
     std::string link_note, no_fit;
     for (std::size_t gi = 0; gi < rq.gpus.size(); ++gi) {
         const auto& gpu = rq.gpus[gi];
@@ -145,7 +148,9 @@ disaggregated_plan plan_disaggregated(const model_config& c, const plan_request&
         }
         if (!gpu_no_fit.empty()) no_fit += (no_fit.empty() ? "" : "; ") + gpu.id + ": " + gpu_no_fit + " GPUs";
         // Stage 2: pairs of worker layouts over each split of each count.
-        for (int n : rq.counts) {
+        for (std::size_t ni = 0; ni < rq.counts.size(); ++ni) {
+            const int n = rq.counts[ni];
+            auto& series_front = series[gi * rq.counts.size() + ni];
             for (const auto& pre : sizes) {
                 for (const auto& dec : sizes) {
                     for (int x = 1; x * pre.gpus + dec.gpus <= n; ++x) {
@@ -205,6 +210,7 @@ disaggregated_plan plan_disaggregated(const model_config& c, const plan_request&
                                     if (!p.meets_slo) continue;
                                     ++out.meeting_slo;
                                     front.add(p.tokens_per_s_per_user, p.tokens_per_s_per_gpu, p);
+                                    series_front.add(p.tokens_per_s_per_user, p.tokens_per_s_per_gpu, p);
                                 }
                             }
                         }
@@ -214,6 +220,8 @@ disaggregated_plan plan_disaggregated(const model_config& c, const plan_request&
         }
     }
     out.pareto = front.front();
+    for (const auto& sf : series)
+        for (auto& p : sf.front()) out.series_fronts.push_back(std::move(p));
     out.notes.push_back("disaggregated: worker sizes are powers of two within one scale-up domain, and a split "
                         "uses every GPU of the count; the decode workers share the requests in flight, and a prefill "
                         "worker's step holds its share of them, at most " + detail::plan::fmt(out.prefill_batch) +

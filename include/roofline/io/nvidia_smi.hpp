@@ -261,6 +261,13 @@ inline power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_o
             if (!set_columns(fields))
                 throw usage_error("nvidia-smi query fields \"" + options.query_fields +
                                   "\": no known field");
+            // The list must be the one the log was written with: a row of another width would
+            // be skipped row by row and the log read as empty, or its columns taken for others.
+            if (cells.size() != columns.size())
+                throw parse_error(path, csv.place(), "",
+                                  "the --query-gpu field list has " + std::to_string(columns.size()) +
+                                      " fields but the first row has " + std::to_string(cells.size()) +
+                                      " values: give the field list the log was written with");
         } else if (!header_cells.empty() && cells == header_cells) {
             continue;  // a header repeated by concatenated logs
         }
