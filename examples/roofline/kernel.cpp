@@ -313,10 +313,15 @@ void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
 }
 
 /// Throws a one-line `usage_error` unless `v` is positive (or >= 0 when `allow_zero`).
-void require_positive(const char* flag, double v, bool allow_zero = false) {
+/// `v` must be finite, positive (or zero when `allow_zero`) and at most `max` (counts:
+/// `max_plausible_count`, 1e8; a value past it is a typo such as 1e30, not a workload).
+void require_positive(const char* flag, double v, bool allow_zero = false, double max = max_plausible_count) {
     if (!std::isfinite(v) || v < 0 || (!allow_zero && v == 0))
         throw usage_error(std::string(flag) + " must be " + (allow_zero ? "non-negative" : "positive") + ", got " +
                           fmt::format("{:g}", v));
+    if (v > max)
+        throw usage_error(std::string(flag) + " " + fmt::format("{:g}", v) + " is implausible (more than " +
+                          fmt::format("{:g}", max) + ")");
 }
 
 dtype output_dtype(dtype d) { return (d == dtype::fp32 || d == dtype::tf32) ? dtype::fp32 : dtype::bf16; }
@@ -642,7 +647,7 @@ void add_copy(CLI::App* kernel) {
     cmd->add_flag("--cold", o.cold, "buffers not in L2 (first touch, or rotating buffers): priced at DRAM");
     add_common(cmd, o.c);
     cmd->callback([] {
-        require_positive("--bytes", o.bytes);
+        require_positive("--bytes", o.bytes, false, 1e15);
         const auto p = make_context(o.c);
         // Copied back to back, a working set that fits in L2 is served from it (models/kernel_time.hpp).
         const bool l2 = !o.cold && fits_in_l2(2.0 * o.bytes, p.gpu.l2_bytes.value_or(0)) &&
@@ -687,7 +692,7 @@ void add_collective(CLI::App* kernel) {
     add_common(cmd, o.c, true);
     cmd->callback([] {
         const auto op = parse_collective_op(o.op);
-        require_positive("--bytes", o.bytes);
+        require_positive("--bytes", o.bytes, false, 1e15);
         require_positive("--ranks", o.ranks);
         auto p = make_context(o.c);
         collective_algorithm forced = collective_algorithm::ring;

@@ -45,6 +45,12 @@ roofline_cli_test(kernel_gemm_calibration_malformed ARGS kernel gemm --m 1 --n 1
 roofline_cli_test(kernel_gemm_unknown_dtype ARGS kernel gemm --m 1 --n 1 --k 1 --dtype fp3 --gpu h200-sxm EXIT 2)
 roofline_cli_test(kernel_gemm_unknown_gpu ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf16 --gpu h300 EXIT 2)
 roofline_cli_test(kernel_gemm_negative ARGS kernel gemm --m -1 --n 1 --k 1 --dtype bf16 --gpu h200-sxm EXIT 2)
+# A dimension past 1e8 is a typo (1e30 printed a 9.5e26-wave tile before), and so are 2 PB copies.
+roofline_cli_test(kernel_gemm_implausible ARGS kernel gemm --m 1e30 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_attention_implausible ARGS kernel attention --batch 1 --q-len 1 --kv-len 1e12 --heads 32
+    --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_copy_implausible ARGS kernel copy --bytes 2e15 --gpu h200-sxm EXIT 2)
+roofline_cli_test(kernel_copy_large ARGS kernel copy --bytes 1e12 --gpu h200-sxm PASS "copy")
 # The operand dtypes by name: --act-dtype/--weight-dtype mean the same in gemm and moe.
 roofline_cli_test(kernel_gemm_act_weight_dtype ARGS kernel gemm --m 16 --n 4096 --k 4096 --act-dtype bf16 --weight-dtype fp8
                   --gpu h200-sxm --json PASS "\"a_dtype\": \"bf16\",[^}]*\"b_dtype\": \"fp8_e4m3\"")
