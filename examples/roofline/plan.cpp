@@ -349,6 +349,15 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
                               rq.speed_of_light ? "speed of light" : "roofs with modeled efficiency");
     double x_lo = 0, x_hi = 0, y_lo = 0, y_hi = 0;
     bool first = true;
+    // A point on the chart, and the axis ranges it widens.
+    auto add = [&](const report::pareto_point& q) {
+        ch.points.push_back(q);
+        x_lo = first ? q.tokens_per_s_per_user : std::min(x_lo, q.tokens_per_s_per_user);
+        x_hi = first ? q.tokens_per_s_per_user : std::max(x_hi, q.tokens_per_s_per_user);
+        y_lo = first ? q.tokens_per_s_per_gpu : std::min(y_lo, q.tokens_per_s_per_gpu);
+        y_hi = first ? q.tokens_per_s_per_gpu : std::max(y_hi, q.tokens_per_s_per_gpu);
+        first = false;
+    };
     for (const auto& p : r.series_fronts) {
         report::pareto_point q;
         q.gpu = fmt::format("{}x {}", p.count, r.gpu_ids[p.gpu]);
@@ -358,12 +367,7 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
         q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}\nKV holds {} requests",
                                plan_time_text(p.ttft_s), plan_time_text(p.tpot_s), to_string(p.decode_bound),
                                to_string(p.prefill_bound), report::format_count(p.max_concurrency));
-        ch.points.push_back(q);
-        x_lo = first ? q.tokens_per_s_per_user : std::min(x_lo, q.tokens_per_s_per_user);
-        x_hi = first ? q.tokens_per_s_per_user : std::max(x_hi, q.tokens_per_s_per_user);
-        y_lo = first ? q.tokens_per_s_per_gpu : std::min(y_lo, q.tokens_per_s_per_gpu);
-        y_hi = first ? q.tokens_per_s_per_gpu : std::max(y_hi, q.tokens_per_s_per_gpu);
-        first = false;
+        add(q);
     }
     if (disagg) {
         for (const auto& p : disagg->series_fronts) {
@@ -376,12 +380,7 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
             q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
             q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}", plan_time_text(p.ttft_s),
                                    plan_time_text(p.tpot_s), to_string(p.decode_bound), to_string(p.prefill_bound));
-            ch.points.push_back(q);
-            x_lo = first ? q.tokens_per_s_per_user : std::min(x_lo, q.tokens_per_s_per_user);
-            x_hi = first ? q.tokens_per_s_per_user : std::max(x_hi, q.tokens_per_s_per_user);
-            y_lo = first ? q.tokens_per_s_per_gpu : std::min(y_lo, q.tokens_per_s_per_gpu);
-            y_hi = first ? q.tokens_per_s_per_gpu : std::max(y_hi, q.tokens_per_s_per_gpu);
-            first = false;
+            add(q);
         }
     }
     // Sweeps over concurrency span decades: logarithmic axes when a range exceeds 30x.

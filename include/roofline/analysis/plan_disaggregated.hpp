@@ -78,6 +78,42 @@ struct worker_points {
     std::vector<std::map<double, plan_point>> by_concurrency;  ///< parallel to `layouts`
 };
 
+/// One deployment of `n` GPUs in `pools` at `conc` requests in flight, priced at the roof from
+/// its decode worker's point `pd` (at conc / decode workers) and its prefill worker's `pp` (at
+/// the pools' batch), as `estimate_serving` prices it; `gpu` (the index) is left to the caller.
+inline disaggregated_plan_point price_point(const model_config& c, const plan_request& rq, const gpu_spec& gpu,
+                                            const disaggregated_pools& pools, double conc, int n, const plan_point& pd,
+                                            const plan_point& pp, std::string& link_note) {
+    estimate_request er;
+    er.gpu = gpu;
+    er.concurrency = conc;
+    er.isl = rq.isl;
+    er.osl = rq.osl;
+    er.speculative = rq.speculative;
+    er.kv_cache = rq.kv_cache;
+    er.prefill_chunk_tokens = rq.prefill_chunk_tokens;
+    er.disaggregated = pools;
+    estimate_result e;
+    e.gpus = n;
+    detail::estimate::disaggregated_terms(c, er, pd, pp, e, &link_note);
+    detail::estimate::finish(e, er, roof_efficiency());
+    disaggregated_plan_point p;
+    p.count = n;
+    p.pools = pools;
+    p.concurrency = conc;
+    p.ttft_s = e.ttft_s;
+    p.tpot_s = e.tpot_s;
+    p.tokens_per_s_per_gpu = e.tokens_per_s_per_gpu;
+    p.tokens_per_s_per_user = e.tokens_per_s_per_user;
+    p.output_tokens_per_s = e.output_tokens_per_s;
+    p.kv_transfer_s = e.kv_transfer_s;
+    p.balanced_prefill_per_decode = e.balanced_prefill_per_decode;
+    p.decode_bound = pd.decode_bound;
+    p.prefill_bound = pp.prefill_bound;
+    p.meets_slo = (!rq.ttft_slo_s || p.ttft_s <= *rq.ttft_slo_s) && (!rq.tpot_slo_s || p.tpot_s <= *rq.tpot_slo_s);
+    return p;
+}
+
 }  // namespace detail::disagg
 
 /// Plans disaggregated deployments of `c` (quantisation applied) for `rq`: its GPUs, counts,
@@ -169,14 +205,6 @@ disaggregated_plan plan_disaggregated(const model_config& c, const plan_request&
                                     const auto pd_it = dec.by_concurrency[di].find(conc / y);
                                     if (pd_it == dec.by_concurrency[di].end()) continue;
                                     ++out.fitting;
-                                    estimate_request er;
-                                    er.gpu = gpu;
-                                    er.concurrency = conc;
-                                    er.isl = rq.isl;
-                                    er.osl = rq.osl;
-                                    er.speculative = rq.speculative;
-                                    er.kv_cache = rq.kv_cache;
-                                    er.prefill_chunk_tokens = rq.prefill_chunk_tokens;
                                     disaggregated_pools pools;
                                     pools.prefill = pre.layouts[pi];
                                     pools.decode = dec.layouts[di];
@@ -184,28 +212,9 @@ disaggregated_plan plan_disaggregated(const model_config& c, const plan_request&
                                     pools.decode_workers = y;
                                     pools.prefill_batch = batch;
                                     pools.kv_transfer_bytes_per_s = kv_transfer_bytes_per_s;
-                                    er.disaggregated = pools;
-                                    estimate_result e;
-                                    e.gpus = n;
-                                    detail::estimate::disaggregated_terms(c, er, pd_it->second, pp_it->second, e,
-                                                                          &link_note);
-                                    detail::estimate::finish(e, er, roof_efficiency());
-                                    disaggregated_plan_point p;
+                                    auto p = detail::disagg::price_point(c, rq, gpu, pools, conc, n, pd_it->second,
+                                                                         pp_it->second, link_note);
                                     p.gpu = static_cast<std::uint16_t>(gi);
-                                    p.count = n;
-                                    p.pools = pools;
-                                    p.concurrency = er.concurrency;
-                                    p.ttft_s = e.ttft_s;
-                                    p.tpot_s = e.tpot_s;
-                                    p.tokens_per_s_per_gpu = e.tokens_per_s_per_gpu;
-                                    p.tokens_per_s_per_user = e.tokens_per_s_per_user;
-                                    p.output_tokens_per_s = e.output_tokens_per_s;
-                                    p.kv_transfer_s = e.kv_transfer_s;
-                                    p.balanced_prefill_per_decode = e.balanced_prefill_per_decode;
-                                    p.decode_bound = pd_it->second.decode_bound;
-                                    p.prefill_bound = pp_it->second.prefill_bound;
-                                    p.meets_slo = (!rq.ttft_slo_s || p.ttft_s <= *rq.ttft_slo_s) &&
-                                                  (!rq.tpot_slo_s || p.tpot_s <= *rq.tpot_slo_s);
                                     visit(static_cast<const disaggregated_plan_point&>(p));
                                     if (!p.meets_slo) continue;
                                     ++out.meeting_slo;
