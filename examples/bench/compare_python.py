@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Kineto ingest: roofline against Python's json.load on the same file, with peak memory.
 
-Usage: compare_python.py TOOL [--mb 128] [--big-mb 1000] [--dir /tmp] [--roofline BIN ...]
+Usage: compare_python.py TOOL [--mb 128] [--big-mb 1000] [--dir /tmp] [--roofline BIN ...] [--cpus 0|all]
 TOOL is the kineto_ingest_tool binary. `--roofline BIN` (repeatable, e.g. a build of main and
 one of a branch) also times `BIN trace FILE --json` end to end: read, analysis and report. Generates a trace of --mb MB (and one of --big-mb MB to
 show that memory stays flat), then runs each variant in its own process on one core
-(taskset -c 0 when available) and json.load in a Python subprocess, and prints MB/s, the ratio
-to json.load and the peak RSS of each.
+(taskset -c 0 when available; `--cpus all`: unpinned, so that the library's parse threads run
+beside the reading one) and json.load in a Python subprocess, and prints MB/s, the ratio to
+json.load and the peak RSS of each.
 """
 import argparse, os, resource, shutil, subprocess, sys, time
 
@@ -22,8 +23,10 @@ print(f"json.load wall_s={wall:.3f} cpu_s={cpu:.3f} mb_per_s={mb / wall:.1f} cpu
       f"peak_rss_mb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} count={len(d['traceEvents'])} file_mb={mb:.1f}")
 """
 
+PIN = []
+
 def run(cmd):
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    pin = PIN
     out = subprocess.run(pin + cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
     name, *fields = out.split()
     return name, dict(f.split("=") for f in fields)
@@ -36,7 +39,10 @@ def main():
     ap.add_argument("--dir", default="/tmp")
     ap.add_argument("--variants", default="summarize,read,scan-simdjson,scan-nlohmann")
     ap.add_argument("--roofline", action="append", default=[], help="a roofline CLI binary to time `trace FILE --json` with")
+    ap.add_argument("--cpus", default="0", help="CPUs to pin every run to (taskset -c), or 'all' for none")
     a = ap.parse_args()
+    global PIN
+    PIN = ["taskset", "-c", a.cpus] if a.cpus != "all" and shutil.which("taskset") else []
     sizes = [a.mb] + ([a.big_mb] if a.big_mb > 0 else [])
     for mb in sizes:
         path = os.path.join(a.dir, f"roofline_kineto_{int(mb)}mb.json")
@@ -51,7 +57,7 @@ def main():
             except subprocess.CalledProcessError as e:
                 print(f"{v}: failed: {e.stderr.strip()}")
         for k, binary in enumerate(a.roofline):
-            pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+            pin = PIN
             t0 = time.perf_counter()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run(pin + [binary, "trace", path, "--json"], check=True, stdout=subprocess.DEVNULL)

@@ -63,9 +63,10 @@ std::vector<std::string> expand_rank_paths(const std::vector<std::string>& paths
             out.push_back(p);
             continue;
         }
-        std::vector<std::string> found, skipped;
+        std::vector<std::string> found, skipped, subfolders;
         for (const auto& e : fs::directory_iterator(p, ec)) {
             const std::string n = e.path().filename().string();
+            if (std::error_code dec; e.is_directory(dec)) subfolders.push_back(n);
             const auto ends = [&](const std::string& s) { return n.size() >= s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0; };
             if (!e.is_regular_file() || !(ends(".json") || ends(".json.gz"))) continue;
             (looks_like_trace(e.path().string()) ? found : skipped).push_back(e.path().string());
@@ -74,9 +75,20 @@ std::vector<std::string> expand_rank_paths(const std::vector<std::string>& paths
         std::sort(skipped.begin(), skipped.end());
         std::string names;
         for (const auto& f : skipped) names += (names.empty() ? "" : ", ") + fs::path(f).filename().string();
-        if (found.empty())
+        if (found.empty()) {
+            // Folders are not searched recursively: say so when the traces may be one level down
+            // (HolisticTraceAnalysis's critical_path/ and trace_diff/ hold only subfolders).
+            std::sort(subfolders.begin(), subfolders.end());
+            std::string subs;
+            for (std::size_t i = 0; i < subfolders.size() && i < 5; ++i) subs += (i ? ", " : "") + subfolders[i];
+            if (subfolders.size() > 5) subs += ", ...";
             throw usage_error(p + ": the folder has no .json or .json.gz trace files" +
-                              (skipped.empty() ? std::string() : " (not traces: " + names + ")"));
+                              (skipped.empty() ? std::string() : " (not traces: " + names + ")") +
+                              (subfolders.empty() ? std::string()
+                                                  : "; subfolders are not searched: it has " +
+                                                        std::to_string(subfolders.size()) + " (" + subs +
+                                                        "), name one of them"));
+        }
         if (!skipped.empty())
             std::fprintf(stderr, "roofline trace: %s: skipped %zu JSON file(s) that are not traces (no traceEvents in "
                                  "the first MiB): %s\n",

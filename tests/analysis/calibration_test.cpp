@@ -49,6 +49,20 @@ kernel_curve known_gemm_curve() {
 
 }  // namespace
 
+TEST_CASE("measurements that name another GPU than --gpu are refused, naming both") {
+    const auto cat = gpu_catalog::builtin();
+    using detail::calib::require_measured_on;
+    CHECK_NOTHROW(require_measured_on("t.json", "NVIDIA H200", cat.at("h200-sxm")));
+    CHECK_NOTHROW(require_measured_on("t.json", "nvidia h200", cat.at("h200-sxm")));  // case and blanks
+    CHECK_NOTHROW(require_measured_on("t.json", "", cat.at("b200")));                 // unknown device: silent
+    CHECK_NOTHROW(require_measured_on("t.json", "NVIDIA H200", cat.at("h200-nvl")));  // a stem of "NVIDIA H200 NVL"
+    CHECK_THROWS_WITH_AS(require_measured_on("t.json", "NVIDIA H200 NVL", cat.at("h200-sxm")),
+                         "t.json: measured on \"NVIDIA H200 NVL\", not on --gpu h200-sxm (\"NVIDIA H200\"): a calibration "
+                         "describes the GPU it measured; pass that GPU's id with --gpu",
+                         usage_error);
+    CHECK_THROWS_AS(require_measured_on("t.json", "NVIDIA H200", cat.at("b200")), usage_error);
+}
+
 TEST_CASE("quantiles are nearest-rank: the ceil(q n)-th smallest value") {
     // 10 values 1..10: median = 5th = 5, p90 = 9th = 9; 5 values: p90 = ceil(4.5) = 5th.
     CHECK(quantile_nearest_rank({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.5) == 5);

@@ -32,6 +32,9 @@ endif()
 roofline_cli_test(merge_not_a_summary ARGS merge README.md EXIT 2)
 roofline_cli_test(merge_missing_file ARGS merge /nonexistent/r0.json EXIT 2)
 roofline_cli_test(cluster_empty_folder ARGS trace tests/headers EXIT 2)
+# A folder that holds only folders (as HTA's critical_path/ does): the error says they are not searched.
+roofline_cli_test(cluster_folder_of_folders ARGS trace tests EXIT 2
+                  PASS "tests: the folder has no \\.json or \\.json\\.gz trace files; subfolders are not searched: it has [0-9]+ \\(analysis, bad_inputs, cli, consumer, core, \\.\\.\\.\\), name one of them")
 # A folder of JSON files none of which is a trace (a model's config and quantisation config).
 roofline_cli_test(cluster_folder_without_traces ARGS trace data/models/glm-5 EXIT 2)
 if(EXISTS "${_cluster_samples}/kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz")

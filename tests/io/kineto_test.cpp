@@ -3,6 +3,7 @@
 // independent python3 json script (brute-force containment), run on the same files.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -261,6 +262,113 @@ TEST_CASE("the simdjson and nlohmann event parsers read every sample identically
     }
 }
 #endif
+
+TEST_CASE("events parsed beside the reading thread arrive as the single-threaded scan delivers them") {
+    // Digest of what a scan delivers, in order: every event's ph/cat and, for the categories
+    // read_kineto uses, the fields it reads; indices must run 0, 1, 2, ...
+    auto digest = [](const std::string& path, auto parser_tag, bool filter, int workers) {
+        using parser = decltype(parser_tag);
+        std::string d;
+        double sum = 0;
+        std::size_t next = 0;
+        bool in_order = true;
+        io::detail::scan_chrome_trace<parser>(
+            path, [&](std::string_view key, std::string_view, std::uint64_t) { d += "top:" + std::string(key) + ';'; },
+            [&](const io::detail::chrome_event& e, std::uint64_t, std::size_t index) {
+                in_order = in_order && index == next++;
+                d += std::string(e.is_object ? "o" : "-") + std::string(e.ph) + '/' + std::string(e.cat);
+                if (io::detail::kineto_used_category(e.cat)) {
+                    d += std::string(e.name) + e.input_dims + e.input_types + e.concrete_inputs + std::string(e.collective_name) +
+                         std::string(e.pid_text) + std::string(e.meta_name);
+                    sum += (std::isnan(e.ts) ? 0 : e.ts) + (std::isnan(e.dur) ? 0 : e.dur) +
+                           static_cast<double>(e.correlation + e.external_id + e.pid + e.tid + e.grid[0] + e.block[2]);
+                }
+                d += ';';
+            },
+            filter ? &io::detail::kineto_used_category : nullptr, workers);
+        CHECK(in_order);
+        return std::make_pair(d, sum);
+    };
+    int samples = 0;
+    for (const char* rel : {"kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz",
+                            "kineto/deepseek_v3_train_ep64_h800.trace.json"}) {
+        const auto p = test::shared_sample(rel);
+        if (!test::have_sample(p)) continue;
+        ++samples;
+        CAPTURE(rel);
+        // The portable parser, one thread, no category filter: the reference.
+        const auto ref = digest(p.string(), io::detail::nlohmann_event_parser{}, false, 0);
+        // Several batches (of at most 4,096 events) at least.
+        CHECK(std::count(ref.first.begin(), ref.first.end(), ';') >
+              3 * static_cast<std::ptrdiff_t>(io::detail::batched_event_scan<io::detail::nlohmann_event_parser>::batch_events));
+        for (int workers : {1, 3}) {
+            const auto n = digest(p.string(), io::detail::nlohmann_event_parser{}, false, workers);
+            CHECK(n.first == ref.first);
+            CHECK(n.second == ref.second);
+        }
+#ifdef ROOFLINE_HAVE_SIMDJSON
+        // simdjson with the filter (events of no interest stop at their category, most by the
+        // prefix shortcut) gives the same ph/cat for every event and the same fields for the rest.
+        for (int workers : {0, 1, 3}) {
+            const auto s = digest(p.string(), io::detail::simdjson_event_parser{}, true, workers);
+            CHECK(s.first == ref.first);
+            CHECK(s.second == ref.second);
+        }
+#endif
+    }
+    // A value after traceEvents reaches on_top after every event, as in the file.
+    std::string events;
+    for (int i = 0; i < 3000; ++i)
+        events += std::string(i ? "," : "") + R"({"ph": "X", "cat": "python_function", "name": "f)" + std::to_string(i) +
+                  R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(i) + R"(, "dur": 1, "args": {"Python id": 7}})";
+    const temp_file f(R"({"traceEvents": [)" + events + R"(], "deviceProperties": [{"id": 0}]})", ".json");
+    const auto one = digest(f.path(), io::detail::nlohmann_event_parser{}, false, 0);
+    CHECK(one.first.ends_with(";top:deviceProperties;"));
+    CHECK(digest(f.path(), io::detail::nlohmann_event_parser{}, true, 2).first == one.first);
+#ifdef ROOFLINE_HAVE_SIMDJSON
+    CHECK(digest(f.path(), io::detail::simdjson_event_parser{}, true, 2).first == one.first);
+#endif
+    MESSAGE("samples compared: " << samples);
+}
+
+TEST_CASE("parsing beside the reading thread reports the first bad event, as one thread does") {
+    std::string events;
+    for (int i = 0; i < 6000; ++i)
+        events += std::string(i ? "," : "") + R"({"ph": "X", "cat": "kernel", "name": "nvjet_)" + std::to_string(i) +
+                  R"(", "pid": 0, "tid": 7, "ts": )" + std::to_string(10 * i) + R"(, "dur": 2, "args": {"correlation": 5}})";
+    const std::string bad = R"(,{"ph": "X", "cat": "kernel", "name": "x", "ts": 1.2.3, "dur": 1})";
+    const std::string head = R"({"traceEvents": [)";
+    auto message = [](const std::string& path, int workers) {
+        kineto_options o;
+        o.rules = &builtin_rules();
+        o.parse_workers = workers;
+        try {
+            (void)read_kineto(path, o);
+        } catch (const parse_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    SUBCASE("a malformed event after several batches") {
+        const temp_file f(head + events + bad + "," + events.substr(0, 200000) + "]}", ".json");
+        const std::string one = message(f.path(), 0);
+        CHECK(one.find("event 6000: malformed JSON") != std::string::npos);
+        CHECK(message(f.path(), 1) == one);
+        CHECK(message(f.path(), 3) == one);
+    }
+    SUBCASE("a malformed event before a truncation is the error reported") {
+        const temp_file f(head + events + bad + "," + events.substr(0, 100000), ".json");
+        const std::string one = message(f.path(), 0);
+        CHECK(one.find("event 6000: malformed JSON") != std::string::npos);
+        CHECK(message(f.path(), 2) == one);
+    }
+    SUBCASE("a truncation alone") {
+        const temp_file f(head + events + "," + events.substr(0, 100000), ".json");
+        const std::string one = message(f.path(), 0);
+        CHECK(one.find("truncated") != std::string::npos);
+        CHECK(message(f.path(), 2) == one);
+    }
+}
 
 TEST_CASE("the nlohmann event parser names why an event is malformed, a number beyond a double's range included") {
     // fuzz_kineto (CI of stop 21): re-parsing for the reason threw out_of_range, not parse_error,

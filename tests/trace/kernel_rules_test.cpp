@@ -2,6 +2,11 @@
 // names taken from the sample traces, rule order, user rules first, and bad rule files.
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <regex>
+#include <string>
+#include <vector>
+
 #include "io/io_test_support.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/trace/kernel_rules.hpp"
@@ -93,6 +98,45 @@ TEST_CASE("repetition counts and back-references too large for std::regex are re
                          usage_error);
     const kernel_rule ok("gemm_\\d{1,1000}", kernel_phase::gemm);
     CHECK(std::regex_search("gemm_42", ok.regex));
+}
+
+TEST_CASE("rules match case-insensitively; where lower-casing is the same, the lower-cased name is searched") {
+    CHECK(lowered_pattern("NVJet|\\W\\B[A-Z]x\\x4A") == "nvjet|\\W\\B[a-z]x\\x4A");
+    CHECK_FALSE(lowered_pattern("[[:upper:]]gemm").has_value());
+    const kernel_rules r({kernel_rule("GEMM\\d", kernel_phase::gemm), kernel_rule("\\Wflash", kernel_phase::attention),
+                          kernel_rule("[[:upper:]]norm", kernel_phase::norm)});
+    CHECK(r.rules()[0].lowered);
+    CHECK_FALSE(r.rules()[2].lowered);
+    CHECK(r.classify("sm90_Gemm4_tn") == kernel_phase::gemm);
+    CHECK(r.classify("sm90_gemm_tn") == kernel_phase::other);  // \d still needs a digit
+    CHECK(r.classify("void FLASH_fwd") == kernel_phase::attention);
+    CHECK(r.classify("xflash_fwd") == kernel_phase::other);  // \W is not lowered into \w
+    CHECK(r.classify("RMSNorm") == kernel_phase::norm);
+    // Every built-in rule finds the same in the lower-cased name as the case-insensitive
+    // search of the name, on real names and their upper-cased spellings.
+    const auto rules = read_kernel_rules(test::repo_data("kernel_rules.json").string());
+    std::vector<std::string> names = {
+        "nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT", "void cublasLt::splitKreduce_kernel<32, 16, int, float>(...)",
+        "fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvCausalP16VarSeqQ128Kv128PersistentContext",
+        "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "Memcpy HtoD (Pinned -> Device)",
+        "[CUDA memset]", "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float> >",
+        "triton_poi_fused_add_mul_0", "bmm_E2m1E4m3_Fp32_t128x16x256"};
+    for (std::size_t i = 0, n = names.size(); i < n; ++i) {
+        std::string up = names[i];
+        for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        names.push_back(up);
+    }
+    for (const kernel_rule& rule : rules.rules()) {
+        CHECK(rule.lowered);
+        const std::regex icase(rule.pattern, std::regex::ECMAScript | std::regex::icase);
+        for (const std::string& name : names) {
+            std::string low = name;
+            for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            CAPTURE(rule.pattern);
+            CAPTURE(name);
+            CHECK(std::regex_search(low, rule.regex) == std::regex_search(name, icase));
+        }
+    }
 }
 
 TEST_CASE("bad rule files are errors naming the rule and the field") {

@@ -153,6 +153,7 @@ inline rank_summary summarize_rank_file(const std::string& path, int order, cons
                                         const cluster_options& o) {
     kineto_options ko;
     ko.rules = o.rules;
+    if (o.jobs > 1) ko.parse_workers = 0;  // the ranks already run side by side
     const kernel_trace t = read_kineto(path, ko);
     int rank = order;
     std::string source = "order";

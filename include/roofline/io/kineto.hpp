@@ -69,6 +69,10 @@ struct kineto_options {
     const kernel_rules* rules = nullptr;
     /// Link GPU events to their launching CPU ops (costs the op index, see the file comment).
     bool link_ops = true;
+    /// Threads that parse events beside the reading thread (`io::detail::batched_event_scan`);
+    /// negative: one less than the hardware threads, at most 3; 0: a single thread. The result
+    /// is the same for every value.
+    int parse_workers = -1;
 };
 
 namespace io::detail {
@@ -110,19 +114,20 @@ inline const char* kineto_time_problem(const chrome_event& e) {
 /// "gpu_memset", "cuda_runtime" and "cpu_op" (HolisticTraceAnalysis trace_file_list/ has such a
 /// trace: its 4 kernels read as "no GPU activity" before). Other categories pass unchanged.
 inline std::string_view kineto_category(std::string_view c) {
-    if (c == "Kernel") return "kernel";
-    if (c == "Memcpy") return "gpu_memcpy";
-    if (c == "Memset") return "gpu_memset";
-    if (c == "Runtime") return "cuda_runtime";
-    if (c == "Operator") return "cpu_op";
+    if (key_is(c, "Kernel")) return "kernel";
+    if (key_is(c, "Memcpy")) return "gpu_memcpy";
+    if (key_is(c, "Memset")) return "gpu_memset";
+    if (key_is(c, "Runtime")) return "cuda_runtime";
+    if (key_is(c, "Operator")) return "cpu_op";
     return c;
 }
 
 /// True for the categories the readers use (and therefore validate).
 inline bool kineto_used_category(std::string_view c) {
     c = kineto_category(c);
-    return c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset" || c == "cuda_runtime" || c == "cuda_driver" ||
-           c == "cpu_op" || c == "user_annotation" || c == "gpu_user_annotation";
+    return key_is(c, "kernel") || key_is(c, "gpu_memcpy") || key_is(c, "gpu_memset") || key_is(c, "cuda_runtime") ||
+           key_is(c, "cuda_driver") || key_is(c, "cpu_op") || key_is(c, "user_annotation") ||
+           key_is(c, "gpu_user_annotation");
 }
 
 /// Assembles a `kernel_trace` from scanned events, then links and classifies (see read_kineto).
@@ -197,17 +202,17 @@ public:
             return;
         }
         count_category(e);
-        if (e.ph != "X") return;  // metadata, instants, flows, counters: nothing to keep
+        if (!key_is(e.ph, "X")) return;  // metadata, instants, flows, counters: nothing to keep
         enum class kind { gpu, runtime, op, annotation, gpu_annotation, ignore } k = kind::ignore;
         const std::string_view c = kineto_category(e.cat);
         gpu_activity activity = gpu_activity::kernel;
-        if (c == "kernel") k = kind::gpu;
-        else if (c == "gpu_memcpy") k = kind::gpu, activity = gpu_activity::memcpy;
-        else if (c == "gpu_memset") k = kind::gpu, activity = gpu_activity::memset;
-        else if (c == "cuda_runtime" || c == "cuda_driver") k = kind::runtime;
-        else if (c == "cpu_op") k = kind::op;
-        else if (c == "user_annotation") k = kind::annotation;
-        else if (c == "gpu_user_annotation") k = kind::gpu_annotation;
+        if (key_is(c, "kernel")) k = kind::gpu;
+        else if (key_is(c, "gpu_memcpy")) k = kind::gpu, activity = gpu_activity::memcpy;
+        else if (key_is(c, "gpu_memset")) k = kind::gpu, activity = gpu_activity::memset;
+        else if (key_is(c, "cuda_runtime") || key_is(c, "cuda_driver")) k = kind::runtime;
+        else if (key_is(c, "cpu_op")) k = kind::op;
+        else if (key_is(c, "user_annotation")) k = kind::annotation;
+        else if (key_is(c, "gpu_user_annotation")) k = kind::gpu_annotation;
         if (k == kind::ignore) return;
 
         // Validate the times of every event we keep or use.
@@ -624,15 +629,16 @@ inline kernel_trace read_kineto(const std::string& path, const kineto_options& o
     io::detail::scan_chrome_trace(
         path, [&](std::string_view key, std::string_view json, std::uint64_t off) { b.top_level(key, json, off); },
         [&](const io::detail::chrome_event& e, std::uint64_t off, std::size_t i) { b.event(e, off, i); },
-        &io::detail::kineto_used_category);
+        &io::detail::kineto_used_category, options.parse_workers);
     b.finish();
     return t;
 }
 
 /// The per-phase and per-kernel-name summary of a Kineto trace in one streaming pass, in
 /// constant memory (one entry per distinct kernel name; no launch linking). Gives the same
-/// summary and read counts as `summarize(read_kineto(path))`. Errors as `read_kineto`.
-inline trace_summary summarize_kineto(const std::string& path, const kernel_rules& rules) {
+/// summary and read counts as `summarize(read_kineto(path))`. `parse_workers` as in
+/// `kineto_options`. Errors as `read_kineto`.
+inline trace_summary summarize_kineto(const std::string& path, const kernel_rules& rules, int parse_workers = -1) {
     read_stats st;
     summary_builder b;
     std::unordered_map<std::string, std::pair<std::string, kernel_phase>> names;  // raw -> (name, phase)
@@ -660,7 +666,7 @@ inline trace_summary summarize_kineto(const std::string& path, const kernel_rule
             b.add(it->second.first, it->second.second, a, e.dur * 1e-6);
             ++st.events_kept;
         },
-        &io::detail::kineto_used_category);
+        &io::detail::kineto_used_category, parse_workers);
     return b.finish(path, "kineto", st);
 }
 

@@ -24,6 +24,7 @@
 #include <cmath>          // std::isfinite
 #include <cstddef>        // std::size_t
 #include <cstdint>        // std::int32_t
+#include <functional>     // std::hash
 #include <map>            // std::map
 #include <optional>       // std::optional
 #include <string>         // std::string
@@ -180,9 +181,32 @@ inline void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec
 }
 
 /// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels.
+namespace detail::trace_work {
+/// An op's identity for pricing: where its name, shapes, types, scalars and allocations are
+/// stored. The readers intern these strings (`string_pool`), so the same views mean the same
+/// op, and a trace's ten thousand decode steps price one op each; a copy elsewhere only misses.
+struct op_shape_key {
+    std::array<std::string_view, 5> fields;
+    bool operator==(const op_shape_key& o) const {
+        for (std::size_t i = 0; i < fields.size(); ++i)
+            if (fields[i].data() != o.fields[i].data() || fields[i].size() != o.fields[i].size()) return false;
+        return true;
+    }
+};
+struct op_shape_key_hash {
+    std::size_t operator()(const op_shape_key& k) const {
+        std::size_t h = 0;
+        for (const auto& f : k.fields)
+            h = h * 1000003u ^ (std::hash<const void*>{}(f.data()) + f.size());
+        return h;
+    }
+};
+}  // namespace detail::trace_work
+
 inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
+    std::unordered_map<op_shape_key, std::optional<op_work>, op_shape_key_hash> priced;  // price_op is pure
     std::unordered_map<std::int32_t, std::vector<std::size_t>> by_op;
     for (auto i : c.mine) {
         const auto& e = t.events[i];
@@ -191,7 +215,10 @@ inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     }
     for (auto& [op, idx] : by_op) {
         const auto& o = t.ops[static_cast<std::size_t>(op)];
-        auto w = price_op(o, *c.gpu);
+        const op_shape_key key{{o.name, o.input_dims, o.input_types, o.concrete_inputs, o.allocations}};
+        auto it = priced.find(key);
+        if (it == priced.end()) it = priced.emplace(key, price_op(o, *c.gpu)).first;
+        auto w = it->second;
         if (!w) continue;
         const std::size_t main = *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
             return t.events[x].duration_s < t.events[y].duration_s;

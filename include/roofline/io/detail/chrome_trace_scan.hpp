@@ -18,7 +18,14 @@
 #include <cmath>        // NAN
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t, std::uint64_t
-#include <cstring>      // std::memmove
+#include <algorithm>    // std::min, std::max
+#include <condition_variable>  // std::condition_variable
+#include <cstring>      // std::memmove, std::memcpy
+#include <deque>        // std::deque
+#include <exception>    // std::exception
+#include <memory>       // std::unique_ptr
+#include <mutex>        // std::mutex
+#include <thread>       // std::thread
 #include <limits>       // std::numeric_limits
 #include <string>       // std::string
 #include <string_view>  // std::string_view
@@ -81,21 +88,44 @@ struct chrome_event {
     }
 };
 
-/// JSON text without blanks outside strings (so both parsers give the same text).
+/// `k == lit`, as an inlined compare of a known length (a chain of `string_view ==` against
+/// the keys of every event compiled to out-of-line calls, a tenth of the scan).
+template <std::size_t N>
+inline bool key_is(std::string_view k, const char (&lit)[N]) {
+    return k.size() == N - 1 && std::memcmp(k.data(), lit, N - 1) == 0;
+}
+
+/// First `"` or `\` in [p, e) (e if none).
+inline const char* find_quote_or_backslash(const char* p, const char* e);
+
+/// JSON text without blanks outside strings (so both parsers give the same text). Copies runs
+/// and whole strings at once (Kineto writes `[[1, 2], [3]]`: one blank per comma).
 inline void append_compact_json(std::string_view raw, std::string& out) {
-    bool in_string = false;
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-        const char c = raw[i];
-        if (in_string) {
-            out += c;
-            if (c == '\\' && i + 1 < raw.size()) out += raw[++i];
-            else if (c == '"') in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-            out += c;
-        } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
-            out += c;
+    out.reserve(out.size() + raw.size());
+    const char* p = raw.data();
+    const char* const e = p + raw.size();
+    while (p < e) {
+        const char* run = p;
+        while (p < e && *p != '"' && *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r') ++p;
+        out.append(run, static_cast<std::size_t>(p - run));
+        if (p == e) break;
+        if (*p != '"') {  // a blank outside strings: dropped
+            ++p;
+            continue;
         }
+        const char* s = p++;
+        for (;;) {  // to past the closing quote; an escape copies the byte after it
+            p = find_quote_or_backslash(p, e);
+            if (p >= e) break;
+            if (*p == '\\') {
+                p += 2;
+                continue;
+            }
+            ++p;
+            break;
+        }
+        if (p > e) p = e;
+        out.append(s, static_cast<std::size_t>(p - s));
     }
 }
 
@@ -628,6 +658,13 @@ public:
     /// bytes. False with `error` set when the text is not valid JSON.
     bool parse(std::string_view text, chrome_event& ev, std::string& error) {
         using namespace simdjson;
+        if (std::string_view ph, cat; skip_by_prefix(text, ph, cat)) {
+            ev.reset();
+            ev.is_object = true;
+            ev.ph = ph;
+            ev.cat = cat;
+            return true;
+        }
         ev.reset();
         ondemand::document doc;
         auto err = parser_.iterate(text.data(), text.size(), text.size() + SIMDJSON_PADDING).get(doc);
@@ -641,21 +678,79 @@ public:
             std::string_view k;
             if ((err = field.unescaped_key().get(k))) return fail(err, error);
             ondemand::value& v = field.value();
-            if (k == "ph") err = str(v, ev.ph);
-            else if (k == "cat") {
+            if (key_is(k, "ph")) err = str(v, ev.ph);
+            else if (key_is(k, "cat")) {
                 err = str(v, ev.cat);
                 // Events of no interest stop here (python_function, flows, ...): their other
                 // fields are never decoded.
                 if (!err && filter_ && !filter_(ev.cat)) return true;
-            } else if (k == "name") err = str(v, ev.name);
-            else if (k == "pid") err = id(v, ev.pid, ev.pid_text, ev.has_pid);
-            else if (k == "tid") err = id(v, ev.tid, ev.tid_text, ev.has_tid);
-            else if (k == "ts") err = number(v, ev.ts, ev.ts_wrong_type);
-            else if (k == "dur") err = number(v, ev.dur, ev.dur_wrong_type);
-            else if (k == "args") err = args(v, ev);
+            } else if (key_is(k, "name")) err = str(v, ev.name);
+            else if (key_is(k, "pid")) err = id(v, ev.pid, ev.pid_text, ev.has_pid);
+            else if (key_is(k, "tid")) err = id(v, ev.tid, ev.tid_text, ev.has_tid);
+            else if (key_is(k, "ts")) err = number(v, ev.ts, ev.ts_wrong_type);
+            else if (key_is(k, "dur")) err = number(v, ev.dur, ev.dur_wrong_type);
+            else if (key_is(k, "args")) err = args(v, ev);
             if (err) return fail(err, error);
         }
         return true;
+    }
+
+    /// The shortcut for events of no interest, which are most of a trace (python_function
+    /// alone is 60% of the events and half the bytes of a profile with stacks): true when the
+    /// event opens with plain string members "ph" and "cat" only (Kineto writes `{"ph": "X",
+    /// "cat": "python_function", ...`) and the category filter rejects that category; `ph` and
+    /// `cat` (views into `text`) are then what the full parse would set, with `is_object`, and
+    /// simdjson never reads the rest. Anything else (no filter, other keys first, escapes, bytes
+    /// outside printable ASCII, a non-string value) is false: the full parse runs. The rest of
+    /// such an event is checked only for balanced brackets and strings (the splitter's scan),
+    /// not for UTF-8 or number syntax: it is never read.
+    bool skip_by_prefix(std::string_view text, std::string_view& ph, std::string_view& cat) const {
+        if (!filter_) return false;
+        const char* p = text.data();
+        const char* const e = p + text.size();
+        auto ws = [&] {
+            while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) ++p;
+        };
+        auto plain_string = [&](std::string_view& out) {  // p at the opening quote
+            if (p >= e || *p != '"') return false;
+            const char* b = ++p;
+            while (p < e && *p != '"') {
+                const auto c = static_cast<unsigned char>(*p);
+                if (c < 0x20 || c >= 0x7f || c == '\\') return false;
+                ++p;
+            }
+            if (p >= e) return false;
+            out = std::string_view(b, static_cast<std::size_t>(p - b));
+            ++p;
+            return true;
+        };
+        ws();
+        if (p >= e || *p != '{') return false;
+        ++p;
+        ph = {};
+        for (int member = 0; member < 2; ++member) {
+            ws();
+            std::string_view key, value;
+            if (!plain_string(key)) return false;
+            ws();
+            if (p >= e || *p != ':') return false;
+            ++p;
+            ws();
+            if (!plain_string(value)) return false;
+            ws();
+            if (p >= e || *p != ',') return false;  // "}" would end the event: the full parse reads it
+            ++p;
+            if (key_is(key, "ph") && member == 0) {
+                ph = value;
+            } else if (key_is(key, "cat")) {
+                if (filter_(value)) return false;
+                cat = value;
+                return true;
+            } else {
+                return false;
+            }
+        }
+        return false;
     }
 
 private:
@@ -750,42 +845,42 @@ private:
             simdjson::ondemand::value& a = field.value();
             simdjson::error_code e = simdjson::SUCCESS;
             switch (k.empty() ? '\0' : k[0]) {
-                case 'c': if (k == "correlation") e = integer(a, ev.correlation); break;
-                case 'E': if (k == "External id") e = integer(a, ev.external_id); break;
+                case 'c': if (key_is(k, "correlation")) e = integer(a, ev.correlation); break;
+                case 'E': if (key_is(k, "External id")) e = integer(a, ev.external_id); break;
                 case 'd':
-                    if (k == "device") e = integer(a, ev.device);
-                    else if (k == "dtype") e = str(a, ev.dtype);
+                    if (key_is(k, "device")) e = integer(a, ev.device);
+                    else if (key_is(k, "dtype")) e = str(a, ev.dtype);
                     break;
                 case 's':
-                    if (k == "stream") e = integer(a, ev.stream);
-                    else if (k == "shared memory") e = real(a, ev.shared_memory);
+                    if (key_is(k, "stream")) e = integer(a, ev.stream);
+                    else if (key_is(k, "shared memory")) e = real(a, ev.shared_memory);
                     break;
-                case 'r': if (k == "registers per thread") e = integer(a, ev.registers_per_thread); break;
+                case 'r': if (key_is(k, "registers per thread")) e = integer(a, ev.registers_per_thread); break;
                 case 'b':
-                    if (k == "blocks per SM") e = real(a, ev.blocks_per_sm);
-                    else if (k == "block") e = triple(a, ev.block);
-                    else if (k == "bytes") e = real(a, ev.bytes);
+                    if (key_is(k, "blocks per SM")) e = real(a, ev.blocks_per_sm);
+                    else if (key_is(k, "block")) e = triple(a, ev.block);
+                    else if (key_is(k, "bytes")) e = real(a, ev.bytes);
                     break;
-                case 'w': if (k == "warps per SM") e = real(a, ev.warps_per_sm); break;
-                case 'e': if (k == "est. achieved occupancy %") e = real(a, ev.occupancy_pct); break;
-                case 'g': if (k == "grid") e = triple(a, ev.grid); break;
+                case 'w': if (key_is(k, "warps per SM")) e = real(a, ev.warps_per_sm); break;
+                case 'e': if (key_is(k, "est. achieved occupancy %")) e = real(a, ev.occupancy_pct); break;
+                case 'g': if (key_is(k, "grid")) e = triple(a, ev.grid); break;
                 case 'C':
-                    if (k == "Collective name") e = str(a, ev.collective_name);
-                    else if (k == "Concrete Inputs") e = raw(a, ev.concrete_inputs);
+                    if (key_is(k, "Collective name")) e = str(a, ev.collective_name);
+                    else if (key_is(k, "Concrete Inputs")) e = raw(a, ev.concrete_inputs);
                     break;
                 case 'I':
-                    if (k == "In msg nelems") e = real(a, ev.in_msg_nelems);
-                    else if (k == "Input Dims") e = raw(a, ev.input_dims);
-                    else if (k == "Input type") e = raw(a, ev.input_types);
+                    if (key_is(k, "In msg nelems")) e = real(a, ev.in_msg_nelems);
+                    else if (key_is(k, "Input Dims")) e = raw(a, ev.input_dims);
+                    else if (key_is(k, "Input type")) e = raw(a, ev.input_types);
                     break;
-                case 'O': if (k == "Out msg nelems") e = real(a, ev.out_msg_nelems); break;
-                case 'G': if (k == "Group size") e = integer(a, ev.group_size); break;
+                case 'O': if (key_is(k, "Out msg nelems")) e = real(a, ev.out_msg_nelems); break;
+                case 'G': if (key_is(k, "Group size")) e = integer(a, ev.group_size); break;
                 case 'P':
-                    if (k == "Process Group Name") e = str(a, ev.pg_name);
-                    else if (k == "Process Group Description") e = str(a, ev.pg_desc);
+                    if (key_is(k, "Process Group Name")) e = str(a, ev.pg_name);
+                    else if (key_is(k, "Process Group Description")) e = str(a, ev.pg_desc);
                     break;
-                case 'n': if (k == "name") e = str(a, ev.meta_name); break;
-                case 'S': if (k == "Seq") e = integer(a, ev.seq); break;
+                case 'n': if (key_is(k, "name")) e = str(a, ev.meta_name); break;
+                case 'S': if (key_is(k, "Seq")) e = integer(a, ev.seq); break;
                 default: break;
             }
             if (e) return e;
@@ -801,27 +896,340 @@ using default_event_parser = simdjson_event_parser;
 using default_event_parser = nlohmann_event_parser;
 #endif
 
+/// Threads that parse events beside the reading thread when `requested` is negative (the
+/// default): one less than the hardware threads, at most 3 (0 where that count is unknown: a
+/// single thread then reads and parses).
+inline unsigned default_event_parse_workers() {
+    const unsigned hw = std::thread::hardware_concurrency();
+    return hw > 1 ? std::min(hw - 1, 3u) : 0u;
+}
+
+/// Bump allocator for the strings of parsed events: what it hands out stays put until `clear`.
+class string_arena {
+public:
+    /// A copy of `v` that lives until `clear()` (empty views stay as they are).
+    std::string_view keep(std::string_view v) {
+        if (v.empty()) return v;
+        if (v.size() > left_) grow(v.size());
+        char* at = next_;
+        std::memcpy(at, v.data(), v.size());
+        next_ += v.size();
+        left_ -= v.size();
+        return {at, v.size()};
+    }
+    /// Forgets every string; keeps the first block for reuse.
+    void clear() {
+        if (blocks_.size() > 1) blocks_.resize(1);
+        next_ = blocks_.empty() ? nullptr : blocks_.front().data.get();
+        left_ = blocks_.empty() ? 0 : blocks_.front().size;
+    }
+
+private:
+    struct block {
+        std::unique_ptr<char[]> data;
+        std::size_t size = 0;
+    };
+    void grow(std::size_t need) {
+        const std::size_t size = std::max<std::size_t>(need, std::size_t(256) << 10);
+        blocks_.push_back({std::make_unique<char[]>(size), size});
+        next_ = blocks_.back().data.get();
+        left_ = size;
+    }
+    std::vector<block> blocks_;
+    char* next_ = nullptr;
+    std::size_t left_ = 0;
+};
+
+/// Points every string view of `ev` into `arena` (the parser's own buffers are reused by its
+/// next event).
+inline void keep_event_strings(chrome_event& ev, string_arena& arena) {
+    for (std::string_view* v : {&ev.ph, &ev.cat, &ev.name, &ev.pid_text, &ev.tid_text, &ev.collective_name,
+                                &ev.dtype, &ev.pg_name, &ev.pg_desc, &ev.meta_name})
+        *v = arena.keep(*v);
+}
+
+/// The events of a trace parsed by worker threads while the reading thread splits the file and
+/// delivers them (Amdahl: splitting and the caller's work stay on one thread, parsing spreads).
+/// The reading thread copies event texts into batches of about 256 KB; a worker parses a whole
+/// batch into `chrome_event`s whose strings live in the batch's arena; the reading thread
+/// delivers batches strictly in file order, and parses the oldest batch itself when no worker
+/// has taken it yet (so it never idles while work is queued, and with no worker it is the
+/// sequential scan). Workers start with the first full batch: a small file never starts one.
+/// Memory: at most `2 x (workers + 1)` batches in flight.
+template <class Parser>
+class batched_event_scan {
+public:
+    static constexpr std::size_t batch_bytes = std::size_t(256) << 10;
+    static constexpr std::size_t batch_events = 4096;
+
+    batched_event_scan(const input_file& in, unsigned workers, bool (*interesting)(std::string_view))
+        : in_(in), workers_(workers), interesting_(interesting), max_in_flight_(2 * (workers + 1)) {
+        set_filter(main_parser_);
+    }
+    batched_event_scan(const batched_event_scan&) = delete;
+    batched_event_scan& operator=(const batched_event_scan&) = delete;
+    ~batched_event_scan() { stop(); }
+
+    /// Queues one event (its text is copied); may deliver earlier events to `on_event`.
+    template <class OnEvent>
+    void add(std::string_view text, std::uint64_t offset, std::size_t index, OnEvent& on_event) {
+        if (!filling_) filling_ = take_free(on_event);
+        batch& b = *filling_;
+        slice& s = b.slices.emplace_back();
+        s.begin = b.text.size();
+        s.size = text.size();
+        s.offset = offset;
+        s.index = index;
+        b.text.insert(b.text.end(), text.begin(), text.end());
+        b.text.insert(b.text.end(), chrome_trace_splitter::padding, '\0');
+        if (b.text.size() >= batch_bytes || b.slices.size() >= batch_events) {
+            if (threads_.empty() && workers_ > 0) start();
+            submit();
+            deliver_ready(on_event);
+        }
+    }
+
+    /// True once a delivery threw (a malformed event, or `on_event` itself): nothing after it
+    /// may be delivered.
+    bool failed() const { return failed_; }
+
+    /// Delivers every queued event, in order (before a top-level value, and at the end).
+    template <class OnEvent>
+    void drain(OnEvent& on_event) {
+        if (filling_) submit();
+        while (!in_flight_.empty()) deliver_head(on_event);
+    }
+
+private:
+    struct slice {
+        std::size_t begin = 0, size = 0;
+        std::uint64_t offset = 0;
+        std::size_t index = 0;
+        // After parsing: the event's slot in `batch::events`, or `lite` for an event of no
+        // interest skipped by the parser's prefix shortcut, whose ph and cat are these views.
+        static constexpr std::size_t lite = ~std::size_t(0);
+        std::size_t event = lite;
+        std::string_view ph, cat;
+    };
+    struct batch {
+        std::vector<char> text;  // event texts, each followed by `padding` zero bytes
+        std::vector<slice> slices;
+        std::vector<chrome_event> events;  // parsed; slots reused from batch to batch
+        string_arena strings;
+        std::size_t parsed = 0;  // events parsed; < slices.size() when `error` is set
+        std::string error;       // why event `parsed` is malformed ("" when none is)
+        enum class state { queued, parsing, done } st = state::queued;
+        void clear() {
+            text.clear();
+            slices.clear();
+            strings.clear();
+            parsed = 0;
+            error.clear();
+            st = state::queued;
+        }
+    };
+
+    void set_filter(Parser& p) const {
+        if constexpr (requires { p.set_category_filter(interesting_); }) p.set_category_filter(interesting_);
+    }
+
+    static void parse_batch(Parser& p, batch& b) noexcept {
+        try {
+            std::string error;
+            std::size_t used = 0;  // slots of `events` filled
+            for (std::size_t j = 0; j < b.slices.size(); ++j) {
+                slice& s = b.slices[j];
+                const std::string_view text(b.text.data() + s.begin, s.size);
+                if constexpr (requires { p.skip_by_prefix(text, s.ph, s.cat); }) {
+                    if (p.skip_by_prefix(text, s.ph, s.cat)) {  // no slot to reset: most events
+                        s.event = slice::lite;
+                        continue;
+                    }
+                }
+                if (used == b.events.size()) b.events.emplace_back();
+                s.event = used++;
+                chrome_event& ev = b.events[s.event];
+                if (!p.parse(text, ev, error)) {
+                    b.parsed = j;
+                    b.error = error.empty() ? "malformed JSON" : error;
+                    return;
+                }
+                keep_event_strings(ev, b.strings);
+            }
+            b.parsed = b.slices.size();
+        } catch (const std::exception& e) {  // std::bad_alloc: reported where the batch is delivered
+            b.error = std::string("could not be parsed: ") + e.what();
+        }
+    }
+
+    void start() {
+        for (unsigned k = 0; k < workers_; ++k) threads_.emplace_back([this] { work(); });
+    }
+    void stop() noexcept {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            stopping_ = true;
+        }
+        queued_cv_.notify_all();
+        for (auto& t : threads_) t.join();
+        threads_.clear();
+    }
+
+    void work() {
+        Parser p;
+        set_filter(p);
+        std::unique_lock<std::mutex> lk(mu_);
+        for (;;) {
+            queued_cv_.wait(lk, [&] { return stopping_ || claimed_ < submitted_; });
+            if (stopping_) return;
+            batch& b = *in_flight_[claimed_++ - delivered_];
+            b.st = batch::state::parsing;
+            lk.unlock();
+            parse_batch(p, b);
+            lk.lock();
+            b.st = batch::state::done;
+            done_cv_.notify_all();
+        }
+    }
+
+    void submit() {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            in_flight_.push_back(filling_);
+            ++submitted_;
+        }
+        filling_ = nullptr;
+        queued_cv_.notify_one();
+    }
+
+    // The oldest batch, parsed here when no worker has it, delivered, then free again.
+    template <class OnEvent>
+    void deliver_head(OnEvent& on_event) {
+        batch* b = nullptr;
+        {
+            std::unique_lock<std::mutex> lk(mu_);
+            b = in_flight_.front();
+            if (b->st == batch::state::queued) {  // unclaimed: claims go in order, so it is next
+                ++claimed_;
+                b->st = batch::state::parsing;
+                lk.unlock();
+                parse_batch(main_parser_, *b);
+                lk.lock();
+                b->st = batch::state::done;
+            }
+            done_cv_.wait(lk, [&] { return b->st == batch::state::done; });
+            in_flight_.pop_front();
+            ++delivered_;
+        }
+        free_.push_back(b);
+        failed_ = true;  // until every event of the batch is delivered
+        for (std::size_t j = 0; j < b->parsed; ++j) {
+            const slice& s = b->slices[j];
+            if (s.event == slice::lite) {
+                lite_.is_object = true;  // its other fields stay as reset() leaves them
+                lite_.ph = s.ph;
+                lite_.cat = s.cat;
+                on_event(static_cast<const chrome_event&>(lite_), s.offset, s.index);
+            } else {
+                on_event(static_cast<const chrome_event&>(b->events[s.event]), s.offset, s.index);
+            }
+        }
+        if (!b->error.empty()) {
+            const slice& s = b->slices[b->parsed];
+            throw parse_error(in_.path(), in_.place_at(s.offset), "", "event " + std::to_string(s.index) + ": " + b->error);
+        }
+        failed_ = false;
+    }
+
+    // Delivers the batches at the head that workers have finished, without waiting.
+    template <class OnEvent>
+    void deliver_ready(OnEvent& on_event) {
+        for (;;) {
+            {
+                std::lock_guard<std::mutex> lk(mu_);
+                if (in_flight_.empty() || in_flight_.front()->st != batch::state::done) return;
+            }
+            deliver_head(on_event);
+        }
+    }
+
+    // A batch to fill: a free one, a new one while under the in-flight limit, else the oldest
+    // once delivered.
+    template <class OnEvent>
+    batch* take_free(OnEvent& on_event) {
+        while (free_.empty() && pool_.size() >= max_in_flight_) deliver_head(on_event);
+        if (free_.empty()) {
+            pool_.push_back(std::make_unique<batch>());
+            free_.push_back(pool_.back().get());
+        }
+        batch* b = free_.back();
+        free_.pop_back();
+        b->clear();
+        b->text.reserve(batch_bytes + (std::size_t(64) << 10));
+        return b;
+    }
+
+    const input_file& in_;
+    unsigned workers_;
+    bool (*interesting_)(std::string_view);
+    std::size_t max_in_flight_;
+    Parser main_parser_;
+    chrome_event lite_;  // delivers the events of no interest (ph, cat and is_object set)
+    std::vector<std::unique_ptr<batch>> pool_;
+    std::vector<batch*> free_;
+    batch* filling_ = nullptr;
+    std::mutex mu_;
+    std::condition_variable queued_cv_, done_cv_;
+    std::deque<batch*> in_flight_;  // submitted, in file order
+    std::size_t submitted_ = 0, claimed_ = 0, delivered_ = 0;
+    bool stopping_ = false;
+    bool failed_ = false;
+    std::vector<std::thread> threads_;
+};
+
 /// Scans a Chrome trace file: `on_top(key, json_text, offset)` for top-level values other than
-/// `traceEvents`, `on_event(const chrome_event&, offset, index)` for each event. `Parser` picks
-/// the event parser (default: simdjson when available). `interesting`, when given, lets a parser
-/// that can (simdjson) stop decoding an event after its `cat` when the category is of no
-/// interest; such events still reach `on_event` with `cat` (and whatever came before it) set.
-/// Throws `parse_error` for a missing, empty, truncated or malformed file (naming the byte
-/// offset and the event index).
+/// `traceEvents`, `on_event(const chrome_event&, offset, index)` for each event, in file order
+/// and on the calling thread. `Parser` picks the event parser (default: simdjson when
+/// available). `interesting`, when given, lets a parser that can (simdjson) stop decoding an
+/// event after its `cat` when the category is of no interest; such events still reach
+/// `on_event` with `cat` (and whatever came before it) set. `workers`: threads that parse
+/// events beside the reading one (`batched_event_scan`); negative: `default_event_parse_workers()`;
+/// 0: one thread splits, parses and delivers each event in turn. The calls and the errors are
+/// the same either way. Throws `parse_error` for a missing, empty, truncated or malformed file
+/// (naming the byte offset and the event index).
 template <class Parser = default_event_parser, class OnTop, class OnEvent>
 void scan_chrome_trace(const std::string& path, OnTop&& on_top, OnEvent&& on_event,
-                       bool (*interesting)(std::string_view) = nullptr) {
+                       bool (*interesting)(std::string_view) = nullptr, int workers = -1) {
     input_file in(path);
     chrome_trace_splitter splitter(in);
-    Parser parser;
-    if constexpr (requires { parser.set_category_filter(interesting); }) parser.set_category_filter(interesting);
-    chrome_event ev;
-    std::string error;
-    splitter.run(on_top, [&](std::string_view text, std::uint64_t offset, std::size_t index) {
-        if (!parser.parse(text, ev, error))
-            throw parse_error(path, in.place_at(offset), "", "event " + std::to_string(index) + ": " + error);
-        on_event(static_cast<const chrome_event&>(ev), offset, index);
-    });
+    const unsigned n = workers < 0 ? default_event_parse_workers() : static_cast<unsigned>(workers);
+    if (n == 0) {
+        Parser parser;
+        if constexpr (requires { parser.set_category_filter(interesting); }) parser.set_category_filter(interesting);
+        chrome_event ev;
+        std::string error;
+        splitter.run(on_top, [&](std::string_view text, std::uint64_t offset, std::size_t index) {
+            if (!parser.parse(text, ev, error))
+                throw parse_error(path, in.place_at(offset), "", "event " + std::to_string(index) + ": " + error);
+            on_event(static_cast<const chrome_event&>(ev), offset, index);
+        });
+        return;
+    }
+    batched_event_scan<Parser> scan(in, n, interesting);
+    try {
+        splitter.run(
+            [&](std::string_view key, std::string_view json, std::uint64_t offset) {
+                scan.drain(on_event);  // the events before this value first, as read
+                on_top(key, json, offset);
+            },
+            [&](std::string_view text, std::uint64_t offset, std::size_t index) { scan.add(text, offset, index, on_event); });
+    } catch (const parse_error&) {
+        // The splitter found the file truncated or malformed here: an event before this place
+        // that is malformed is the first error, as in the sequential scan.
+        if (!scan.failed()) scan.drain(on_event);
+        throw;
+    }
+    scan.drain(on_event);
 }
 
 }  // namespace roofline::io::detail
