@@ -235,7 +235,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     } else {
         fmt::print("  TTFT {}   TPOT {}   {:.0f} tok/s per GPU   {:.1f} tok/s per user\n", human_ms(r.ttft_s),
                    human_ms(r.tpot_s), r.tokens_per_s_per_gpu, r.tokens_per_s_per_user);
-        fmt::print("  roof: TTFT {}   TPOT {}; KV holds {:.0f} requests\n", human_ms(r.roof_ttft_s), human_ms(r.roof_tpot_s),
+        // The step model before fitted efficiencies: a fitted term may price under it (a queue
+        // coefficient below 1), so it is named as what it is, not as a bound.
+        fmt::print("  roof (the step model, no fitted efficiency; not a lower bound): TTFT {}   TPOT {}; KV holds {:.0f} requests\n",
+                   human_ms(r.roof_ttft_s), human_ms(r.roof_tpot_s),
                    r.decode_point.max_concurrency);
         if (rq.disaggregated)
             fmt::print("  KV transfer {} per prompt; balanced pools: {:.2f} prefill workers per decode worker\n",

@@ -469,7 +469,7 @@ void print_disagg(const disaggregated_plan& d, const plan_result& r, const model
 }
 
 /// The load-sizing answer (`--rate`): replicas of the cheapest deployment that serve the load.
-void print_sizing(const load_sizing& s, const plan_result& r, const model_config& m) {
+void print_sizing(const load_sizing& s, const plan_result& r, const model_config& m, const plan_request& rq) {
     if (!s.found) {
         fmt::print("\nSizing for {} requests/s: no configuration fits and meets the SLOs.\n",
                    report::format_significant(s.requests_per_s));
@@ -483,6 +483,12 @@ void print_sizing(const load_sizing& s, const plan_result& r, const model_config
                                         layout_text(p, m.is_moe()), report::format_count(p.concurrency),
                                         report::format_significant(s.requests_per_s_per_replica), plan_time_text(p.ttft_s),
                                         plan_time_text(p.tpot_s), report::format_count(p.tokens_per_s_per_gpu))));
+    // Without a TTFT limit the fewest GPUs come from the fullest batches, whose queue sets TTFT.
+    if (!rq.ttft_slo_s)
+        fmt::print("{}", wrap(fmt::format("  no --ttft-slo-ms: any TTFT is accepted (this deployment's: {}); pass one to "
+                                          "size under a TTFT limit",
+                                          plan_time_text(p.ttft_s)),
+                              100, "    "));
 }
 
 /// `--json`, streamed: the same text as one `nlohmann::json::dump(1)` of the whole result (keys
@@ -637,7 +643,7 @@ void add_plan_command(CLI::App& app, common_options& common) {
             run_plan(m, rq, [&](const plan_point& p) { w.row(csv_row(p, r)); });
         } else {
             print_text(r, m, o, rq);
-            if (sizer) print_sizing(sizer->best, r, m);
+            if (sizer) print_sizing(sizer->best, r, m, rq);
             if (disagg) print_disagg(*disagg, r, m, rq);
             if (!o.svg.empty()) fmt::print("\nwrote {}\n", o.svg);
         }

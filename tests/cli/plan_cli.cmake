@@ -13,6 +13,9 @@ roofline_cli_test(plan_kv_limit_and_headroom ARGS plan ${_plan_glm}
 # --rate: the fewest GPUs that serve the load in replicas of one fitting, SLO-meeting deployment.
 roofline_cli_test(plan_rate_sizing ARGS plan ${_plan_glm} --rate 5
     PASS "Sizing for 5.00 requests/s: [0-9,]+ GPUs: [0-9,]+ x \\(8 rtx-pro-6000 GPUs, attention TP")
+# Without a TTFT limit the sizing says that any TTFT was accepted, and which.
+roofline_cli_test(plan_rate_sizing_without_ttft_slo ARGS plan ${_plan_glm} --rate 5
+    PASS "\n  no --ttft-slo-ms: any TTFT is accepted \\(this deployment's: [0-9.]+ m?s\\); pass one to size under")
 roofline_cli_test(plan_json_ttft_queue ARGS plan ${_plan_glm} --json
     PASS "\"ttft_prefill_s\": [0-9.e-]+,.*\"ttft_queue_s\": [0-9.e-]+,")
 # --json: nlohmann writes object keys sorted; the contract keys of a point, in that order, then the

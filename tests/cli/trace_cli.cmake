@@ -150,3 +150,8 @@ if(EXISTS "${_trace_samples}/h200/h200_ncu_raw_5_kernels.csv.gz")
     roofline_cli_test(trace_ncu_alone ARGS trace "${_trace_samples}/h200/h200_ncu_raw_5_kernels.csv.gz" --top 0
         PASS "\\(ncu-csv\\).*Kernels \\(5 of 5 names\\)")
 endif()
+# A power log from another run: no sample falls in the trace window, and the Power line says so
+# (it said "aligned by timestamps" above a note saying nothing aligns).
+roofline_cli_test(trace_power_log_of_another_run ARGS trace data/samples/h200/decode_attention/trace.json.gz
+                  --power data/samples/h200/gemm_power/nvidia_smi.csv.gz
+                  PASS "Power +nvidia-smi GPU 0 \"NVIDIA H200\"; not aligned: no sample falls in the trace window \\(tried: timestamps, offset 0\\.000 s; see the power notes\\)")

@@ -72,7 +72,10 @@ struct estimate_result {
     double tokens_per_s_per_gpu = std::numeric_limits<double>::quiet_NaN();   ///< input + output
     double tokens_per_s_per_user = std::numeric_limits<double>::quiet_NaN();  ///< output, 1 / TPOT
     double output_tokens_per_s = std::numeric_limits<double>::quiet_NaN();    ///< deployment
-    double roof_ttft_s = std::numeric_limits<double>::quiet_NaN();  ///< at `roof_efficiency`
+    /// TTFT and TPOT of the step model at `roof_efficiency` (no fitted efficiency): the
+    /// planner's roof, not a lower bound (a fitted queue or fixed-cost coefficient below 1 can
+    /// price under it).
+    double roof_ttft_s = std::numeric_limits<double>::quiet_NaN();
     double roof_tpot_s = std::numeric_limits<double>::quiet_NaN();
     double kv_transfer_s = 0;           ///< disaggregated: one prompt's KV cache
     double memory_headroom = 0;         ///< share of memory left unused (1 - utilization)

@@ -568,10 +568,17 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
     if (a.power) {
         const auto& p = *a.power;
         const auto& e = p.evidence;
-        std::string align = fmt::format(
-            "nvidia-smi GPU {}{}; aligned by {}, offset {:.3f} s ({})", p.gpu_index,
-            p.gpu_name.empty() ? "" : " \"" + p.gpu_name + "\"", p.alignment.method,
-            std::isfinite(p.alignment.offset_s) ? p.alignment.offset_s : 0.0, p.alignment.basis);
+        // A log that could not be placed on the trace says so here, not only in the notes.
+        std::string align =
+            p.alignment.ok
+                ? fmt::format("nvidia-smi GPU {}{}; aligned by {}, offset {:.3f} s ({})", p.gpu_index,
+                              p.gpu_name.empty() ? "" : " \"" + p.gpu_name + "\"", p.alignment.method,
+                              std::isfinite(p.alignment.offset_s) ? p.alignment.offset_s : 0.0, p.alignment.basis)
+                : fmt::format("nvidia-smi GPU {}{}; not aligned: no sample falls in the trace window (tried: {}, "
+                              "offset {:.3f} s; see the power notes)",
+                              p.gpu_index, p.gpu_name.empty() ? "" : " \"" + p.gpu_name + "\"",
+                              p.alignment.method.empty() ? "nothing" : p.alignment.method,
+                              std::isfinite(p.alignment.offset_s) ? p.alignment.offset_s : 0.0);
         if (p.alignment.onset_skew_s)
             align += fmt::format("; the log's activity starts {:.2f} s after the first kernel",
                                  *p.alignment.onset_skew_s);
@@ -780,8 +787,9 @@ inline std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
         auto t = text_table::with_headers({"quantity", "value"});
         t.add_row({"log GPU", std::to_string(p.gpu_index) +
                                   (p.gpu_name.empty() ? "" : " (" + p.gpu_name + ")")});
-        t.add_row({"alignment",
-                   p.alignment.method + fmt::format(", offset {:.3f} s", p.alignment.offset_s)});
+        t.add_row({"alignment", (p.alignment.ok ? "" : "not aligned (tried: ") + p.alignment.method +
+                                    fmt::format(", offset {:.3f} s", p.alignment.offset_s) +
+                                    (p.alignment.ok ? "" : ")")});
         t.add_row({"samples", std::to_string(e.samples) + " from the " + p.source});
         t.add_row({"limit", e.limit_w ? format_watts(*e.limit_w) : "unknown"});
         t.add_row({"median draw", e.median_draw_w ? format_watts(*e.median_draw_w) : "unknown"});
