@@ -157,6 +157,7 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                           {"reference", side(c.reference)},
                           {"reference_why", c.reference_why},
                           {"cost_fraction", c.cost_fraction},
+                          {"pace", c.pace},
                           {"coefficients_source", c.coefficients_source}};
     }
     j["notes"] = a.notes;

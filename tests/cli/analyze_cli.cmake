@@ -42,6 +42,11 @@ roofline_cli_test(analyze_power_twice ARGS ${_glm_args} --power ${_glm}/nvidia_s
 roofline_cli_test(analyze_h200_serving ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 1
     --model data/samples/h200-serving/config.json --power data/samples/h200-serving/nvidia_smi.csv
     PASS "measured TPOT 41.49 ms.*limit 700 W \\(enforced, from the log\\)")
+# The power cap at the run's pace (half its roof's rate): the log shows the full clock at 87% of
+# 700 W, and the model keeps decode at the full 1830 MHz too (at the roof's pace it said 1118 MHz).
+roofline_cli_test(analyze_h200_serving_power_cap_at_pace ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm --count 1
+    --model data/samples/h200-serving/config.json --power data/samples/h200-serving/nvidia_smi.csv --json
+    PASS "\"power_cap\": {\n +\"at_limit\": {\n +\"capped\": [a-z]+,\n +\"decode_clock_hz\": 1830000000\\.0,.*\"pace\": 2\\.00")
 roofline_cli_test(analyze_power_log_all_bad ARGS ${_glm_no_power} --power tests/cli/data/nvidia_smi_negative.csv
     PASS "2 of 2 power samples skipped.*no usable power samples")
 roofline_cli_test(analyze_unquantised_does_not_fit ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8

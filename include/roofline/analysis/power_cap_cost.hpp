@@ -9,6 +9,13 @@
 //   P(f) = P_static + E_flop (f / f_ref)^(x-1) F / t(f) + e_dram B / t(f) <= limit,
 // t(f) the step priced at ceilings scaled to f (`at_sm_clock`), F and B the step's FLOP and DRAM
 // bytes per GPU (as `plan` prices its points).
+//
+// A measured run is priced at its own pace: where it ran k times slower than its modeled roof
+// (launch gaps, host time, idle), the same work spreads over k t(f) and the board draws less,
+// so t(f) becomes k t(f) (`pace`, >= 1). At the roof's pace the decode step of
+// data/samples/h200-serving is held to 1.12 GHz by the 700 W limit; the run drew 612 W (87% of
+// the limit) at its full clock, at half the roof's rate (pace 2.0), and at that pace the model
+// keeps it at 1.83 GHz too.
 
 #include <algorithm>  // std::min
 #include <cmath>      // std::isfinite
@@ -40,14 +47,15 @@ struct capped_step {
 /// (`largest_clock_within`, as `under_power_limit` for one kernel). Throws `usage_error` for non-positive clocks or limit, or a rate class
 /// of the step whose energy the coefficients do not know.
 inline capped_step price_step_under_limit(const step_model& s, const ceilings& c, const power_coefficients& p,
-                                          double limit_w, double peak_clock_hz, double top_clock_hz) {
+                                          double limit_w, double peak_clock_hz, double top_clock_hz, double pace = 1.0) {
     if (!(limit_w > 0) || !(peak_clock_hz > 0) || !(top_clock_hz > 0))
         throw usage_error("power cap: limit and clocks must be positive");  // an infinite limit: the top clock
+    if (!(pace >= 1.0) || !std::isfinite(pace)) throw usage_error("power cap: the pace must be finite and at least 1");
     const workload w = s.total();
     const auto at = [&](double f) {
         capped_step r;
         r.clock_hz = f;
-        r.time_s = price_step(s, at_sm_clock(c, f, peak_clock_hz)).lower_bound_s;
+        r.time_s = pace * price_step(s, at_sm_clock(c, f, peak_clock_hz)).lower_bound_s;
         r.power_w = r.time_s > 0 ? board_power_w(p, w, r.time_s, f) : p.static_w;
         return r;
     };
@@ -71,6 +79,10 @@ struct power_cap_cost {
     std::string limit_source;        ///< "enforced, from the power log" or "catalog default"
     std::string reference_why;       ///< what the reference is (`power_cap_reference`)
     double cost_fraction = 0;        ///< 1 - output tok/s at the limit / at the reference (>= 0 when the limit is lower)
+    /// The run's measured pace against its modeled roof (modeled / achieved tokens/s, >= 1; 1
+    /// when nothing was measured or the run beat the roof): both boards' steps take this many
+    /// times their priced time, so their power is that of the run's real activity.
+    double pace = 1.0;
     std::string coefficients_source; ///< models/power.hpp sources of both boards
 };
 
@@ -96,13 +108,15 @@ inline power_cap_reference_choice power_cap_reference(const gpu_spec& g, double 
 
 /// What the steps of a run (`decode`, optional `prefill` chunk of `prefill_tokens` tokens) yield
 /// under `limit_w` on board `g` with ceilings `c` (`decode_sequences` per step, `decode_batch`
-/// in flight, `isl_over_osl` prompt tokens per output token, `instances` model instances).
-/// nullopt when the board's power coefficients, limit or clocks are unknown, or a rate class's
-/// energy is unknown (the step's power cannot be priced).
+/// in flight, `isl_over_osl` prompt tokens per output token, `instances` model instances), the
+/// steps taking `pace` (>= 1) times their priced time (a measured run's pace against its roof;
+/// see the file comment). nullopt when the board's power coefficients, limit or clocks are
+/// unknown, or a rate class's energy is unknown (the step's power cannot be priced).
 inline std::optional<capped_throughput> throughput_under_limit(const gpu_spec& g, const ceilings& c, double limit_w,
                                                                const step_model& decode, const step_model* prefill,
                                                                double prefill_tokens, double decode_sequences,
-                                                               double decode_batch, double isl_over_osl, int instances) {
+                                                               double decode_batch, double isl_over_osl, int instances,
+                                                               double pace = 1.0) {
     const auto coef = default_power_coefficients(g);
     const double peak = g.tensor_clock_hz.value_or(g.boost_clock_hz.value_or(0.0));
     const double top = std::min(g.max_clock_hz.value_or(peak), peak);
@@ -111,12 +125,12 @@ inline std::optional<capped_throughput> throughput_under_limit(const gpu_spec& g
     r.gpu = g.id;
     r.limit_w = limit_w;
     try {
-        const auto d = price_step_under_limit(decode, c, *coef, limit_w, peak, top);
+        const auto d = price_step_under_limit(decode, c, *coef, limit_w, peak, top, pace);
         r.decode_clock_hz = d.clock_hz;
         r.capped = d.capped;
         std::optional<double> pre_s_per_token;
         if (prefill && prefill_tokens > 0) {
-            const auto p = price_step_under_limit(*prefill, c, *coef, limit_w, peak, top);
+            const auto p = price_step_under_limit(*prefill, c, *coef, limit_w, peak, top, pace);
             r.prefill_clock_hz = p.clock_hz;
             r.capped = r.capped || p.capped;
             pre_s_per_token = p.time_s / prefill_tokens;

@@ -183,10 +183,15 @@ inline std::optional<power_cap_cost> cap_cost(const serving_analysis& a, const g
         ref_c.link_bytes_per_s = modeled.link_bytes_per_s;
     }
     const step_model* pre_model = pre ? &pre->modeled_model : nullptr;
+    // The run's own pace: it reached `fraction_of_modeled` of the modeled roof, so its steps
+    // draw the power of that activity, not the roof's (power_cap_cost.hpp).
+    const double pace = a.fraction_of_modeled && *a.fraction_of_modeled > 0 && *a.fraction_of_modeled < 1
+                            ? 1.0 / *a.fraction_of_modeled
+                            : 1.0;
     const auto at = throughput_under_limit(g, modeled, limit, dec.modeled_model, pre_model, pre_tokens,
-                                           a.decode_sequences, a.decode_batch, ratio, a.instances);
+                                           a.decode_sequences, a.decode_batch, ratio, a.instances, pace);
     const auto rt = throughput_under_limit(ref.gpu, ref_c, ref.limit_w, dec.modeled_model, pre_model, pre_tokens,
-                                           a.decode_sequences, a.decode_batch, ratio, a.instances);
+                                           a.decode_sequences, a.decode_batch, ratio, a.instances, pace);
     if (!at || !rt || !(rt->output_tokens_per_s > 0)) return std::nullopt;
     power_cap_cost c;
     c.at_limit = *at;
@@ -194,6 +199,7 @@ inline std::optional<power_cap_cost> cap_cost(const serving_analysis& a, const g
     c.limit_source = from_log ? "enforced, from the power log" : "the catalog default";
     c.reference_why = ref.why;
     c.cost_fraction = 1.0 - at->output_tokens_per_s / rt->output_tokens_per_s;
+    c.pace = pace;
     c.coefficients_source = own->source;
     if (ref.gpu.id != g.id)
         if (const auto rc = default_power_coefficients(ref.gpu)) c.coefficients_source += "; " + rc->source;
@@ -699,8 +705,10 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
             return "decode at " + fmt_num(t.decode_clock_hz / 1e6) + " MHz" +
                    (t.prefill_clock_hz ? ", prefill at " + fmt_num(*t.prefill_clock_hz / 1e6) + " MHz" : std::string());
         };
+        const std::string paced =
+            c.pace > 1.0 ? " at the run's pace (" + fmt_num(c.pace) + "x the roof's step time)" : std::string();
         a.result.notes.push_back("power limit: at this card's " + fmt_num(c.at_limit.limit_w) + " W (" + c.limit_source +
-                                 ") the modeled output is " + fmt_num(c.at_limit.output_tokens_per_s) + " tok/s (" +
+                                 ") the modeled output" + paced + " is " + fmt_num(c.at_limit.output_tokens_per_s) + " tok/s (" +
                                  clocks(c.at_limit) + (c.at_limit.capped ? ", held down by the limit" : "") + "), " +
                                  fmt_pct(c.cost_fraction) + " below the " + fmt_num(c.reference.output_tokens_per_s) +
                                  " tok/s of " + c.reference_why + " (" + clocks(c.reference) +
