@@ -105,7 +105,7 @@ TEST_CASE("H800 matches h800 by its device name (400 GB/s NVLink), not h100-sxm"
     CHECK(*catalog.at(r.id).nvlink_bandwidth_bytes_per_s.value == 400e9);
 }
 
-TEST_CASE("the HolisticTraceAnalysis devices resolve by name; AMD is refused with the reason") {
+TEST_CASE("the HolisticTraceAnalysis devices resolve by name, AMD is refused with the reason") {
     const auto catalog = gpu_catalog::builtin();
     struct named {
         const char* name;

@@ -159,7 +159,7 @@ TEST_CASE("memory fit of one point, by hand, and each rejection reason with its 
     CHECK(r.points[1].fits());
 }
 
-TEST_CASE("a decode step of an 8B dense model on one H200, by hand; TPOT adds the interleaved prefill") {
+TEST_CASE("a decode step of an 8B dense model on one H200, by hand, TPOT adds the interleaved prefill") {
     // Llama-3.1-8B shape, bf16, batch 1 at context 1,024 (ISL 512 + OSL 1024 / 2), one H200 at
     // achievable ceilings: DRAM 0.9 x 4.8 TB/s = 4.32 TB/s, CUDA-graph launches 0.52 us.
     // Every layer-phase is memory- or launch-bound at batch 1:
@@ -295,7 +295,7 @@ TEST_CASE("the power limit: the fast search finds the clock a slow bisection ove
     CHECK(dec.clock_hz == top);
 }
 
-TEST_CASE("SLOs filter the front; the front holds only fitting points none dominates") {
+TEST_CASE("SLOs filter the front, the front holds only fitting points none dominates") {
     const auto c = llama8b();
     plan_request rq;
     rq.gpus = {gpus::h200_sxm(), gpus::b200()};

@@ -175,20 +175,22 @@ TEST_CASE("a Max-Q's 300 W limit costs a prefill-heavy run tokens/s against a 60
     run.random_input_len = 8000;
     run.random_output_len = 100;
     run.output_throughput_tok_per_s = 100;
-    // The cap is priced at the run's own pace (achieved against the modeled roof): at 100 tok/s
-    // the run is far slower than its roof and draws little, so no limit holds it down.
+    // The cap is priced at the run's own pace (modeled / achieved): the same work at a slower
+    // pace draws less, so the limit holds prefill down less and costs less.
     const auto slow = analyze_serving(run, h200_serving_model(), setup_on("rtx-pro-6000-maxq"));
     REQUIRE(slow.power_cap.has_value());
     REQUIRE(slow.fraction_of_modeled.has_value());
+    CHECK(*slow.fraction_of_modeled < 0.5);
     CHECK(slow.power_cap->pace == doctest::Approx(1.0 / *slow.fraction_of_modeled));
-    CHECK(slow.power_cap->pace > 10);
-    CHECK_FALSE(slow.power_cap->at_limit.capped);
-    CHECK(slow.power_cap->cost_fraction == doctest::Approx(0.0).epsilon(1e-9));
-    // A run at 90% of its roof draws the power of that work: the 300 W limit holds prefill down.
+    // A run at 90% of its roof draws nearly the roof's power: the 300 W limit holds prefill down.
     run.output_throughput_tok_per_s = 0.9 * slow.modeled_output_tokens_per_s;
     const auto a = analyze_serving(run, h200_serving_model(), setup_on("rtx-pro-6000-maxq"));
     REQUIRE(a.power_cap.has_value());
     const auto& c = *a.power_cap;
+    REQUIRE(slow.power_cap->at_limit.prefill_clock_hz.has_value());
+    REQUIRE(c.at_limit.prefill_clock_hz.has_value());
+    CHECK(*slow.power_cap->at_limit.prefill_clock_hz > *c.at_limit.prefill_clock_hz);
+    CHECK(slow.power_cap->cost_fraction < c.cost_fraction);
     CHECK(c.pace == doctest::Approx(1.0 / 0.9));
     CHECK(c.at_limit.gpu == "rtx-pro-6000-maxq");
     CHECK(c.at_limit.limit_w == 300);
@@ -207,7 +209,8 @@ TEST_CASE("a Max-Q's 300 W limit costs a prefill-heavy run tokens/s against a 60
     CHECK(*c.at_limit.prefill_clock_hz < *c.reference.prefill_clock_hz);
     CHECK(c.cost_fraction > 0.05);
     CHECK(contains(a.result.notes, "power limit: at this card's 300 W (the catalog default) the modeled output at the "
-                                   "run's pace (1.11x the roof's step time) is"));
+                                   "run's pace ("));
+    CHECK(contains(a.result.notes, "x the roof's step time) is"));
     // The capped prefill draws the limit: the Max-Q coefficients at the clock found give 300 W.
     const auto coef = *default_power_coefficients(gpus::rtx_pro_6000_maxq());
     const auto g = gpus::rtx_pro_6000_maxq();

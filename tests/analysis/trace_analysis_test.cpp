@@ -265,7 +265,7 @@ TEST_CASE("--model prices kernels without shapes by phase, times the steps") {
     CHECK(moe.utilization.memory > 0.3);
 }
 
-TEST_CASE("a trace without GPU activity is a usage error; one without device properties is analysed") {
+TEST_CASE("a trace without GPU activity is a usage error, one without device properties is analysed") {
     kernel_trace t;
     t.file = "empty";
     CHECK_THROWS_AS(analyze_trace(t, gpu_catalog::builtin()), usage_error);

@@ -67,7 +67,7 @@ TEST_CASE("JSON that is not a calibration overlay is refused, naming the key") {
         "device": {"id": "b200"}})")), doctest::Contains("disagrees"), parse_error);
 }
 
-TEST_CASE("an overlay applies to the GPU it was measured on only; the refusal names both GPUs") {
+TEST_CASE("an overlay applies to the GPU it was measured on only, the refusal names both GPUs") {
     calibration c;
     c.version = 1;
     c.gpu = "h200-sxm";

@@ -98,7 +98,7 @@ TEST_CASE("DeepSeek-V3.2 adds the indexer keys to the DeepSeek-V3 shape") {
     CHECK(c.index_head_dim == 128);
 }
 
-TEST_CASE("Qwen3 MoE maps num_experts and decoder_sparse_step; every layer is MoE") {
+TEST_CASE("Qwen3 MoE maps num_experts and decoder_sparse_step, every layer is MoE") {
     const auto big = config_path("Qwen--Qwen3-235B-A22B_config.json");
     const auto small = config_path("Qwen--Qwen3-30B-A3B_config.json");
     if (!have_sample(big) || !have_sample(small)) return;

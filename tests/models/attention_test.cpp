@@ -56,7 +56,7 @@ TEST_CASE("MLA absorbed and non-absorbed FLOP per pair") {
     CHECK(attention_kv_bytes_per_token(s, dtype::fp8_e4m3) == 576.0);
 }
 
-TEST_CASE("laws: attention time grows with context; never below a roof") {
+TEST_CASE("laws: attention time grows with context, never below a roof") {
     attention_shape s;
     s.heads = 32;
     s.kv_heads = 8;
@@ -71,7 +71,7 @@ TEST_CASE("laws: attention time grows with context; never below a roof") {
     }
 }
 
-TEST_CASE("C07: a 128x64 extend-attention block needs 106,496 B and is rejected on SM120; 64-wide fits") {
+TEST_CASE("C07: a 128x64 extend-attention block needs 106,496 B and is rejected on SM120, 64-wide fits") {
     // sgl-project/sglang#17908: Triton extend attention (MLA prefill, Kimi K2 / GLM: d = 128,
     // rope d_pe = 64, d_v = 128) with the Hopper-sized 128 x 64 block:
     // Q 128 x 128 x 2 = 32,768; Q_pe 128 x 64 x 2 = 16,384; K 64 x 128 x 2 = 16,384;

@@ -38,7 +38,7 @@ TEST_CASE("KV capacity of a hand-built GQA model, by hand") {
     CHECK_THROWS_AS(kv_capacity_limit(c, 1, 80e9, 3, 2, 1000, dtype::bf16), usage_error);
 }
 
-TEST_CASE("C13: 884 tok/s/GPU at 21.9 tok/s/user on 8x B200 implies 323 streams; KV holds ~270 at TP8") {
+TEST_CASE("C13: 884 tok/s/GPU at 21.9 tok/s/user on 8x B200 implies 323 streams, KV holds ~270 at TP8") {
     // ai-dynamo/aiconfigurator#1396: Kimi-K2.5 NVFP4, ISL 8192 / OSL 1024, 8x B200. Predicted
     // 884 tok/s/GPU at 21.9 tok/s/user; measured 192 at 44.6. Kimi-K2-Instruct's config stands
     // in for K2.5 (same language model shape: 61 layers, MLA, 384 experts).

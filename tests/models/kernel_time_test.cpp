@@ -249,7 +249,7 @@ TEST_CASE("a calibrated curve prices a kernel as fixed + max(F_eff / (phi f), B 
     CHECK(c.memory_time_s(k, used) == doctest::Approx(bytes / 4.32e12));
 }
 
-TEST_CASE("causal prefill curves add whole diagonal blocks; uniform routing spreads rows over active experts") {
+TEST_CASE("causal prefill curves add whole diagonal blocks, uniform routing spreads rows over active experts") {
     kernel_curve c;
     c.family = kernel_family::attention_prefill;
     c.causal_block_keys = 128;

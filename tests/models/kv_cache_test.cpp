@@ -15,7 +15,7 @@ namespace {
 std::string config_path(const std::string& name) { return shared_sample("model_configs/" + name).string(); }
 }  // namespace
 
-TEST_CASE("MLA caches 576 values per token per layer; DSA adds 132-byte indexer keys") {
+TEST_CASE("MLA caches 576 values per token per layer, DSA adds 132-byte indexer keys") {
     const auto ds = config_path("deepseek-ai--DeepSeek-V3_config.json");
     const auto glm = config_path("zai-org--GLM-5_config.json");
     if (!have_sample(ds) || !have_sample(glm)) return;
@@ -29,7 +29,7 @@ TEST_CASE("MLA caches 576 values per token per layer; DSA adds 132-byte indexer 
     CHECK(kv_bytes_per_token(g, dtype::fp8_e4m3) == 708.0 * 78);
 }
 
-TEST_CASE("GQA caches 2 x kv_heads x head_dim; sliding layers cap at the window") {
+TEST_CASE("GQA caches 2 x kv_heads x head_dim, sliding layers cap at the window") {
     const auto path = config_path("openai--gpt-oss-120b_config.json");
     if (!have_sample(path)) return;
     const auto c = read_hf_config(path);

@@ -71,7 +71,7 @@ TEST_CASE("a uniform MoE layer: FLOP, active-expert weight bytes, intensity, by 
     CHECK_FALSE(r.path.native);
 }
 
-TEST_CASE("EP: the busiest rank sets the time; all-to-all bytes by hand") {
+TEST_CASE("EP: the busiest rank sets the time, all-to-all bytes by hand") {
     moe_problem p;
     p.tokens = 70;
     p.experts = 8;

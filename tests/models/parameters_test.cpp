@@ -137,7 +137,7 @@ TEST_CASE("GLM-5-NVFP4 keeps attention, indexer, lm_head and the MTP layer in BF
     CHECK(pc.total_weight_bytes < 0.32 * 2 * pc.total_params);
 }
 
-TEST_CASE("DeepSeek-V3.2-NVFP4 leaves o_proj in NVFP4; Qwen3-NVFP4 quantises attention too") {
+TEST_CASE("DeepSeek-V3.2-NVFP4 leaves o_proj in NVFP4, Qwen3-NVFP4 quantises attention too") {
     const auto ds = config_path("deepseek-ai--DeepSeek-V3.2_config.json");
     const auto dsq = config_path("nvidia--DeepSeek-V3.2-NVFP4_hf_quant_config.json");
     const auto qw = config_path("Qwen--Qwen3-235B-A22B_config.json");

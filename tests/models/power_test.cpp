@@ -42,7 +42,7 @@ TEST_CASE("the H200 coefficients reproduce the measured GEMM and copy power") {
     CHECK(board_power_w(p, one, 1.0, 1980e6) - p.static_w == doctest::Approx(0.8277 * 1.9718).epsilon(1e-3));
 }
 
-TEST_CASE("a sustained bf16 GEMM on H200 is power-capped near 1,410-1,450 MHz; a copy is not") {
+TEST_CASE("a sustained bf16 GEMM on H200 is power-capped near 1,410-1,450 MHz, a copy is not") {
     const auto g = gpus::h200_sxm();
     const auto p = h200_power_coefficients();
     const auto c = h200_achievable();

@@ -264,7 +264,7 @@ TEST_CASE("laws: a step's lower bound grows with context and batch, never below 
     CHECK_THROWS_AS(model_step(c, step_batch{}, {}, g), usage_error);
 }
 
-TEST_CASE("C02: TP2 decode on 2x RTX 5090 is communication/latency-bound; P2P halves the AR cost") {
+TEST_CASE("C02: TP2 decode on 2x RTX 5090 is communication/latency-bound, P2P halves the AR cost") {
     // noonghunna/club-3090#873: Qwen3.6-35B-A3B NVFP4, TP2, FP8 KV; decode 223 -> 288 tok/s when a
     // patched driver enables P2P. Qwen3-30B-A3B (same A3B MoE shape class, 48 layers) stands in.
     const auto path = config_path("Qwen--Qwen3-30B-A3B_config.json");

@@ -97,7 +97,7 @@ TEST_CASE("the CSV has one record per window, phase, kernel, op launch group and
     CHECK(csv.find("[[16384,16384],[16384,16384],[16384,16384]]") != std::string::npos);
 }
 
-TEST_CASE("the chart draws the power-capped roof and the kernel; SVG and HTML are well-formed") {
+TEST_CASE("the chart draws the power-capped roof and the kernel, SVG and HTML are well-formed") {
     const auto a = gemm_power();
     if (!a) return;
     const auto g = gpus::h200_sxm();

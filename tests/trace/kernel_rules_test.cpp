@@ -100,11 +100,13 @@ TEST_CASE("repetition counts and back-references too large for std::regex are re
     CHECK(std::regex_search("gemm_42", ok.regex));
 }
 
-TEST_CASE("rules match case-insensitively; where lower-casing is the same, the lower-cased name is searched") {
-    CHECK(lowered_pattern("NVJet|\\W\\B[A-Z]x\\x4A") == "nvjet|\\W\\B[a-z]x\\x4A");
+TEST_CASE("rules match case-insensitively, where lower-casing is the same, the lower-cased name is searched") {
+    CHECK(lowered_pattern("NVJet|\\W\\B[A-Z]x\\.") == std::optional<std::string>("nvjet|\\W\\B[a-z]x\\."));
     CHECK_FALSE(lowered_pattern("[[:upper:]]gemm").has_value());
+    CHECK_FALSE(lowered_pattern("gemm\\x4A").has_value());  // \x4A is "J": searched with icase
+    CHECK_FALSE(lowered_pattern("\\u004Agemm").has_value());
     const kernel_rules r({kernel_rule("GEMM\\d", kernel_phase::gemm), kernel_rule("\\Wflash", kernel_phase::attention),
-                          kernel_rule("[[:upper:]]norm", kernel_phase::norm)});
+                          kernel_rule("[[:upper:]]norm", kernel_phase::norm), kernel_rule("\\x4Aet", kernel_phase::sampling)});
     CHECK(r.rules()[0].lowered);
     CHECK_FALSE(r.rules()[2].lowered);
     CHECK(r.classify("sm90_Gemm4_tn") == kernel_phase::gemm);
@@ -112,6 +114,7 @@ TEST_CASE("rules match case-insensitively; where lower-casing is the same, the l
     CHECK(r.classify("void FLASH_fwd") == kernel_phase::attention);
     CHECK(r.classify("xflash_fwd") == kernel_phase::other);  // \W is not lowered into \w
     CHECK(r.classify("RMSNorm") == kernel_phase::norm);
+    CHECK(r.classify("nvjet_tst") == kernel_phase::sampling);  // \x4A ("J") matched without case
     // Every built-in rule finds the same in the lower-cased name as the case-insensitive
     // search of the name, on real names and their upper-cased spellings.
     const auto rules = read_kernel_rules(test::repo_data("kernel_rules.json").string());

@@ -108,16 +108,18 @@ inline std::string oversized_regex_count(std::string_view pattern) {
 }
 
 /// `pattern` with its ASCII letters lower-cased, except the one after a backslash (`\W`,
-/// `\B`, `\xAB` keep their meaning), so that searching it case-sensitively in a lower-cased
+/// `\B` keep their meaning), so that searching it case-sensitively in a lower-cased
 /// name finds what searching `pattern` case-insensitively in the name finds: libstdc++'s
 /// case-insensitive matcher looks up the locale's ctype facet for every character it compares,
-/// several times slower on the 1-4 KB demangled names of CUTLASS kernels. nullopt for a
-/// pattern with a POSIX class (`[[:upper:]]`), where the two are not the same.
+/// several times slower on the 1-4 KB demangled names of CUTLASS kernels. nullopt where the
+/// two are not the same: a POSIX class (`[[:upper:]]`), or an escape that spells a character by
+/// its code (`\x4A`, `\u004A`, `\cJ`: it may be an upper-case letter).
 inline std::optional<std::string> lowered_pattern(std::string_view pattern) {
     if (pattern.find("[:") != std::string_view::npos) return std::nullopt;
     std::string out(pattern);
     for (std::size_t i = 0; i < out.size(); ++i) {
         if (out[i] == '\\') {
+            if (i + 1 < out.size() && (out[i + 1] == 'x' || out[i + 1] == 'u' || out[i + 1] == 'c')) return std::nullopt;
             ++i;
             continue;
         }
