@@ -115,6 +115,10 @@ TEST_CASE("rules match case-insensitively, where lower-casing is the same, the l
     CHECK(r.classify("xflash_fwd") == kernel_phase::other);  // \W is not lowered into \w
     CHECK(r.classify("RMSNorm") == kernel_phase::norm);
     CHECK(r.classify("nvjet_tst") == kernel_phase::sampling);  // \x4A ("J") matched without case
+    // A range that lower-casing would invert ('A'-'_' is 65-95, 'a'-'_' 97-95) keeps icase.
+    const kernel_rule range("gemm[A-_]", kernel_phase::gemm);
+    CHECK_FALSE(range.lowered);
+    CHECK(std::regex_search("GEMMQ", range.regex));
     // Every built-in rule finds the same in the lower-cased name as the case-insensitive
     // search of the name, on real names and their upper-cased spellings.
     const auto rules = read_kernel_rules(test::repo_data("kernel_rules.json").string());

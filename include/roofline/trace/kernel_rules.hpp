@@ -146,13 +146,17 @@ struct kernel_rule {
             throw usage_error((origin.empty() ? std::string("kernel rule") : origin) + ": pattern \"" + pattern +
                               "\" has a count too large (" + big +
                               "; repetitions up to 1000 and back-references up to 999 are accepted)");
-        try {
-            if (const auto low = lowered_pattern(pattern)) {
+        if (const auto low = lowered_pattern(pattern)) {
+            try {
                 regex = std::regex(*low, std::regex::ECMAScript | std::regex::optimize);
                 lowered = true;
-            } else {
-                regex = std::regex(pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
+                return;
+            } catch (const std::regex_error&) {
+                // Lower-casing can break a range ("[A-_]" becomes "[a-_]"): the pattern as written.
             }
+        }
+        try {
+            regex = std::regex(pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize);
         } catch (const std::regex_error& e) {
             throw usage_error((origin.empty() ? std::string("kernel rule") : origin) + ": pattern \"" +
                               pattern + "\" is not a valid regular expression (" + e.what() + ")");
