@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -50,17 +51,23 @@ kernel_curve known_gemm_curve() {
 }  // namespace
 
 TEST_CASE("measurements that name another GPU than --gpu are refused, naming both") {
+    // note_device is what every input with a device name goes through (traces and ncu reports too).
     const auto cat = gpu_catalog::builtin();
-    using detail::calib::require_measured_on;
-    CHECK_NOTHROW(require_measured_on("t.json", "NVIDIA H200", cat.at("h200-sxm")));
-    CHECK_NOTHROW(require_measured_on("t.json", "nvidia h200", cat.at("h200-sxm")));  // case and blanks
-    CHECK_NOTHROW(require_measured_on("t.json", "", cat.at("b200")));                 // unknown device: silent
-    CHECK_NOTHROW(require_measured_on("t.json", "NVIDIA H200", cat.at("h200-nvl")));  // a stem of "NVIDIA H200 NVL"
-    CHECK_THROWS_WITH_AS(require_measured_on("t.json", "NVIDIA H200 NVL", cat.at("h200-sxm")),
-                         "t.json: measured on \"NVIDIA H200 NVL\", not on --gpu h200-sxm (\"NVIDIA H200\"): a calibration "
-                         "describes the GPU it measured; pass that GPU's id with --gpu",
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto note = [&](const char* name, const char* id) {
+        calibration_device d;
+        detail::calib::note_device(d, cat.at(id), "t.json", name, nan, nan, nan, nan, "");
+        return d;
+    };
+    CHECK(note("NVIDIA H200", "h200-sxm").name == "NVIDIA H200");
+    CHECK_NOTHROW(note("nvidia h200", "h200-sxm"));  // case and blanks
+    CHECK(note("", "b200").name.empty());              // unknown device: silent
+    CHECK_THROWS_WITH_AS(note("NVIDIA H200 NVL", "h200-sxm"),
+                         "calibrate --gpu h200-sxm: t.json was measured on \"NVIDIA H200 NVL\", not on h200-sxm "
+                         "(NVIDIA H200 SXM 141GB); give the --gpu it was measured on",
                          usage_error);
-    CHECK_THROWS_AS(require_measured_on("t.json", "NVIDIA H200", cat.at("b200")), usage_error);
+    CHECK_THROWS_AS(note("NVIDIA H200", "h200-nvl"), usage_error);
+    CHECK_THROWS_AS(note("NVIDIA H200", "b200"), usage_error);
 }
 
 TEST_CASE("quantiles are nearest-rank: the ceil(q n)-th smallest value") {

@@ -921,32 +921,6 @@ inline double predicted_power_w(const power_coefficients& c, const power_point& 
 }
 
 namespace detail::calib {
-/// Throws `usage_error` (exit 2) when measurements in `path` name the device they ran on
-/// (`device_name`, e.g. a trace's deviceProperties "NVIDIA H200") and it is not `g`: none of
-/// the catalog's device names for `g` equals it or begins with it (a shortened name: "NVIDIA
-/// H100" for "NVIDIA H100 80GB HBM3"), letters and digits compared without case. A calibration describes the GPU
-/// it measured; fitted for another id, it would then be applied to that one. Silent when the
-/// device or the catalog's names are unknown.
-inline void require_measured_on(const std::string& path, std::string_view device_name, const gpu_spec& g) {
-    const auto squash = [](std::string_view s) {
-        std::string out;
-        for (const char c : s)
-            if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z')) out += c;
-            else if (c >= 'A' && c <= 'Z') out += static_cast<char>(c - 'A' + 'a');
-        return out;
-    };
-    const std::string dev = squash(device_name);
-    if (dev.empty() || g.device_names.empty()) return;
-    std::string listed;
-    for (const auto& n : g.device_names) {
-        const std::string ours = squash(n);
-        if (ours.rfind(dev, 0) == 0) return;
-        listed += (listed.empty() ? "\"" : ", \"") + n + "\"";
-    }
-    throw usage_error(path + ": measured on \"" + std::string(device_name) + "\", not on --gpu " + g.id + " (" +
-                      listed + "): a calibration describes the GPU it measured; pass that GPU's id with --gpu");
-}
-
 /// "family/peak" or "family/peak/backend": one curve per key.
 inline std::string curve_key(const kernel_features& f) {
     return std::string(to_string(f.family)) + "/" + std::string(to_string(f.peak)) + (f.backend.empty() ? "" : "/" + f.backend);
@@ -1164,7 +1138,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             case measurement_format::ncu_csv: {
                 const auto rep = read_ncu_csv(path);
                 in.records_read = rep.kernels.size();
-                for (const auto& k : rep.kernels) detail::calib::require_measured_on(path, k.device_name, g);
+                for (const auto& k : rep.kernels)  // ncu's device__attribute_display_name, where reported
+                    detail::calib::note_device(cal.device, g, path, k.device_name, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), "");
                 for (const auto& k : rep.kernels) {
                     if (!(k.duration_s > 0)) continue;
                     bool used = false;
@@ -1188,7 +1163,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             }
             case measurement_format::kineto_trace: {
                 const auto t = read_kineto(path);
-                for (const auto& d : t.devices) detail::calib::require_measured_on(path, d.name, g);
+                for (const auto& d : t.devices)  // deviceProperties: the name says which GPU ran it
+                    detail::calib::note_device(cal.device, g, path, d.name, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), "");
                 in.records_read = t.events.size();
                 const auto pts = trace_gemm_points(t);
                 in.records_used = pts.size();

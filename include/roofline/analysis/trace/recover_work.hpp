@@ -180,7 +180,6 @@ inline void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec
     w.description += " (TF32 kernel)";
 }
 
-/// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels.
 namespace detail::trace_work {
 /// An op's identity for pricing: where its name, shapes, types, scalars and allocations are
 /// stored. The readers intern these strings (`string_pool`), so the same views mean the same
@@ -203,6 +202,8 @@ struct op_shape_key_hash {
 };
 }  // namespace detail::trace_work
 
+/// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels (each
+/// distinct op once, `op_shape_key`).
 inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
