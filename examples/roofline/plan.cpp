@@ -44,6 +44,7 @@
 #include "roofline/report/csv.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/json.hpp"
+#include "roofline/report/json_writer.hpp"
 #include "roofline/report/markup.hpp"
 #include "roofline/report/svg_pareto.hpp"
 #include "roofline/report/table.hpp"
@@ -193,6 +194,61 @@ nlohmann::json point_json(const plan_point& p, const plan_result& r) {
         for (const char* k : {"bound", "decode_bound", "prefill_bound", "decode_phase", "prefill_phase"}) j[k] = nullptr;
     }
     return j;
+}
+
+/// `point_json(p, r).dump(1)` as an element of a top-level array (depth 2), written straight
+/// into `out` by report::json_text_writer: the same text (keys in nlohmann's sorted order; the
+/// plan_json_points_match_pareto CLI test compares the two), without an nlohmann::json per point.
+void append_point_json(std::string& out, const plan_point& p, const plan_result& r) {
+    report::json_text_writer w(out, 1, 2);
+    const bool f = p.fits();
+    const auto text_or_null = [&](const char* k, bool known, std::string_view v) {
+        w.key(k);
+        if (known) w.string(v);
+        else w.null();
+    };
+    w.begin_object();
+    w.key("activation_bytes"), w.number(p.activation_bytes);
+    text_or_null("bound", f, to_string(p.overall_bound));
+    w.key("clock_fraction"), w.number(p.clock_fraction);
+    w.key("concurrency"), w.number(p.concurrency);
+    w.key("count"), w.integer(p.count);
+    text_or_null("decode_bound", f, to_string(p.decode_bound));
+    text_or_null("decode_phase", f, to_string(p.decode_phase));
+    w.key("decode_share"), w.number(p.decode_share);
+    w.key("decode_step_s"), w.number(p.decode_step_s);
+    w.key("dp"), w.integer(p.layout.dp);
+    w.key("energy_per_output_token_j"), w.number(p.energy_per_output_token_j);
+    w.key("energy_per_token_at_limit_j"), w.number(p.energy_per_token_at_limit_j);
+    w.key("energy_per_token_j"), w.number(p.energy_per_token_j);
+    w.key("ep"), w.integer(p.layout.ep);
+    w.key("fits"), w.boolean(f);
+    w.key("gpu"), w.string(r.gpu_ids[p.gpu]);
+    w.key("instances"), w.integer(p.instances);
+    w.key("kv_bytes"), w.number(p.kv_bytes);
+    w.key("max_concurrency"), w.number(p.max_concurrency);
+    w.key("meets_slo"), w.boolean(p.meets_slo);
+    w.key("output_tokens_per_s"), w.number(p.output_tokens_per_s);
+    w.key("power_capped"), w.boolean(p.power_capped);
+    w.key("power_limit_w"), w.number(p.power_limit_w);
+    w.key("power_w"), w.number(p.power_w);
+    w.key("pp"), w.integer(p.layout.pp);
+    text_or_null("prefill_bound", f, to_string(p.prefill_bound));
+    text_or_null("prefill_phase", f, to_string(p.prefill_phase));
+    w.key("prefill_step_s"), w.number(p.prefill_step_s);
+    w.key("prefill_tokens"), w.number(f ? p.prefill_tokens : NAN);
+    text_or_null("reason", !f, f ? std::string() : describe_rejection(p, r));
+    text_or_null("rejection", !f, to_string(p.rejection));
+    w.key("tokens_per_s_per_gpu"), w.number(p.tokens_per_s_per_gpu);
+    w.key("tokens_per_s_per_user"), w.number(p.tokens_per_s_per_user);
+    w.key("tp"), w.integer(p.layout.tp);
+    w.key("tpot_s"), w.number(p.tpot_s);
+    w.key("ttft_prefill_s"), w.number(p.ttft_prefill_s);
+    w.key("ttft_queue_s"), w.number(p.ttft_queue_s);
+    w.key("ttft_s"), w.number(p.ttft_s);
+    w.key("usable_bytes"), w.number(p.usable_bytes);
+    w.key("weight_bytes"), w.number(p.weight_bytes);
+    w.end_object();
 }
 
 const std::vector<std::string>& csv_header() {
@@ -533,13 +589,9 @@ void write_json_stream(const model_config& m, const plan_options& o, const plan_
     std::string buf = text.substr(0, at) + "\"points\": [";
     bool first = true;
     run_plan(m, rq, [&](const plan_point& p) {
-        std::string e = point_json(p, r).dump(1);
         buf += first ? "\n  " : ",\n  ";
         first = false;
-        for (char ch : e) {
-            buf += ch;
-            if (ch == '\n') buf += "  ";
-        }
+        append_point_json(buf, p, r);
         if (buf.size() > (1u << 16)) {
             std::cout.write(buf.data(), static_cast<std::streamsize>(buf.size()));
             buf.clear();

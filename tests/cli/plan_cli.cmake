@@ -45,6 +45,13 @@ roofline_cli_test(plan_bad_quant ARGS plan --model data/models/glm-5/config.json
 roofline_cli_test(plan_missing_model ARGS plan --model data/models/no-such/config.json --gpus b200 --counts 8
     --isl 1024 --osl 1024 EXIT 2)
 
+# points[] is streamed by report::json_text_writer, pareto[] written by nlohmann: the same text.
+add_test(NAME cli_plan_json_points_match_pareto
+         COMMAND ${CMAKE_COMMAND} -DROOFLINE=$<TARGET_FILE:roofline_cli>
+                 -P ${CMAKE_CURRENT_LIST_DIR}/plan_json_stream_check.cmake)
+set_tests_properties(cli_plan_json_points_match_pareto PROPERTIES LABELS "cli" TIMEOUT 120
+                     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+
 find_program(ROOFLINE_CHROMIUM chromium PATHS /usr/bin NO_DEFAULT_PATH)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(ROOFLINE_CHROMIUM AND Python3_Interpreter_FOUND)

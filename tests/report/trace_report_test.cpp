@@ -117,6 +117,25 @@ TEST_CASE("the chart draws the power-capped roof and the kernel, SVG and HTML ar
     CHECK(html.find("Verdict: power-bound") != std::string::npos);
 }
 
+TEST_CASE("the HTML power table says no sample was used when the log misses the trace window") {
+    // --power-offset 2.5 moves the gemm_power trace window past the end of its nvidia-smi log
+    // (the CLI test trace_h200_offset: "not aligned"); the table said "samples: 0 from the ".
+    const auto dir = test::repo_data("samples/h200/gemm_power");
+    if (!test::have_sample(dir / "trace.json.gz")) return;
+    const auto t = read_kineto((dir / "trace.json.gz").string());
+    const auto p = read_nvidia_smi_csv((dir / "nvidia_smi.csv.gz").string());
+    trace_analysis_options o;
+    o.power = &p;
+    o.power_offset_s = 2.5;
+    const auto a = analyze_trace(t, gpu_catalog::builtin(), o);
+    REQUIRE(a.power);
+    CHECK_FALSE(a.power->alignment.ok);
+    const auto html = report::render_trace_html(a, gpus::h200_sxm());
+    CHECK(html.find("from the </td>") == std::string::npos);
+    CHECK(html.find(">none") != std::string::npos);
+    CHECK(test::markup_problem(html, true) == "");
+}
+
 TEST_CASE("kernel names are shortened for tables and labels") {
     using report::detail::trace_rep::display_kernel_name;
     using report::detail::trace_rep::short_kernel_name;

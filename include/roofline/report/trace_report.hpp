@@ -790,7 +790,10 @@ inline std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
         t.add_row({"alignment", (p.alignment.ok ? "" : "not aligned (tried: ") + p.alignment.method +
                                     fmt::format(", offset {:.3f} s", p.alignment.offset_s) +
                                     (p.alignment.ok ? "" : ")")});
-        t.add_row({"samples", std::to_string(e.samples) + " from the " + p.source});
+        // No source: no sample was selected (the log does not cover the trace window); say so
+        // and why, as the text report's "samples:" line does.
+        t.add_row({"samples", p.source.empty() ? "none" + (p.note.empty() ? std::string() : ": " + p.note)
+                                               : std::to_string(e.samples) + " from the " + p.source});
         t.add_row({"limit", e.limit_w ? format_watts(*e.limit_w) : "unknown"});
         t.add_row({"median draw", e.median_draw_w ? format_watts(*e.median_draw_w) : "unknown"});
         t.add_row({"of the limit", opt_pct(e.fraction_of_limit)});

@@ -276,6 +276,31 @@ TEST_CASE("recover_work: an ncu report's measured work replaces the model, match
     }
 }
 
+TEST_CASE("recover_work: a profile without tensor FLOP metrics takes its tensor FLOP from the pipe's activity") {
+    const auto g = gpus::h200_sxm();  // 989 TFLOP/s dense bf16 at the 1830 MHz tensor clock
+    kernel_profile k;
+    k.duration_s = 100e-6;
+    k.tensor_pipe_active_pct = 50;
+    k.sm_clock_hz = 1830e6;
+    workload w;
+    REQUIRE(add_uncounted_tensor_flops(k, g, w));
+    CHECK(w.flops_at(peak_key::bf16) == doctest::Approx(0.5 * 100e-6 * 989e12));  // 4.945e10
+    // At a measured 1464 MHz (0.8 of the tensor clock) the active cycles deliver 0.8 of that.
+    k.sm_clock_hz = 1464e6;
+    workload slow;
+    REQUIRE(add_uncounted_tensor_flops(k, g, slow));
+    CHECK(slow.flops_at(peak_key::bf16) == doctest::Approx(0.8 * 0.5 * 100e-6 * 989e12));
+    // An elementwise kernel's 2.8% is not MMA work; a profile that counts tensor FLOP keeps them.
+    k.tensor_pipe_active_pct = 2.8;
+    workload none;
+    CHECK_FALSE(add_uncounted_tensor_flops(k, g, none));
+    CHECK(none.total_flops() == 0);
+    k.tensor_pipe_active_pct = 50;
+    k.tensor_flops_by_precision["hmma"] = 1e9;
+    CHECK_FALSE(add_uncounted_tensor_flops(k, g, none));
+    CHECK(none.total_flops() == 0);
+}
+
 TEST_CASE("recover_work: every kernel of a real ncu report, read alone, gets a verdict") {
     const auto path = test::shared_sample("h200/h200_ncu_raw_5_kernels.csv.gz");
     if (!test::have_sample(path)) return;

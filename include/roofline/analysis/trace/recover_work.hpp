@@ -127,6 +127,26 @@ inline std::string_view match_key(std::string_view n) {
 
 }  // namespace detail::trace_work
 
+/// A profile without tensor FLOP counts (no sm__ops_path_tensor_* metrics collected; its
+/// vector FLOP do not include MMA work) whose tensor pipe was active (>= 5% of elapsed cycles;
+/// PyTorch's elementwise kernels read 0.1-3% on an H200, with no MMA in them):
+/// adds to `w` the FLOP those active cycles deliver at `g`'s dense bf16 tensor rate, scaled to
+/// the measured SM clock against the clock the peak assumes (tensor_clock_hz, else
+/// boost_clock_hz): FLOP = active / 100 x duration x peak x clock / peak clock. True when added;
+/// false (and `w` untouched) when the profile counts tensor FLOP, the pipe was idle, or the
+/// duration or the bf16 peak is unknown. This makes a GEMM profiled without FLOP metrics read
+/// as compute-active rather than 0%, at an estimate the caller notes.
+inline bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& g, workload& w) {
+    if (!k.tensor_flops_by_precision.empty() || !(k.tensor_pipe_active_pct >= 5.0) || !(k.duration_s > 0)) return false;
+    const auto peak = g.dense_flops_per_s(peak_key::bf16);
+    if (!peak || !(*peak > 0)) return false;
+    double clock_scale = 1.0;
+    const double peak_clock = g.tensor_clock_hz.value_or(g.boost_clock_hz.value_or(0.0));
+    if (k.sm_clock_hz > 0 && peak_clock > 0) clock_scale = std::min(1.0, k.sm_clock_hz / peak_clock);
+    w.flops_at(peak_key::bf16) += k.tensor_pipe_active_pct / 100.0 * k.duration_s * *peak * clock_scale;
+    return true;
+}
+
 /// Source "ncu": the k-th profiled launch of a kernel name takes the k-th trace kernel of that
 /// name (in start order); its measured work replaces any model. Unmatched profiles are noted.
 inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
@@ -137,7 +157,7 @@ inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
     for (auto i : c.mine)
         if (t.events[i].activity == gpu_activity::kernel) by_key[match_key(t.events[i].name)].push_back(i);
     std::map<std::string_view, std::size_t> used;
-    std::size_t unmatched = 0;
+    std::size_t unmatched = 0, tensor_estimated = 0;
     for (const auto& k : c.options->ncu->kernels) {
         const auto key = match_key(k.name);
         const auto it = by_key.find(key);
@@ -148,16 +168,27 @@ inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
         }
         const std::size_t i = it->second[n++];
         workload w = k.work();
+        const bool estimated = add_uncounted_tensor_flops(k, *c.gpu, w);
         if (!(w.total_flops() > 0) && !(w.dram_bytes() > 0)) continue;
         price(r.prices[i], w, "ncu", c.datasheet, c);
-        r.prices[i].example = "measured by Nsight Compute (launch " + std::to_string(k.id) + ")";
+        r.prices[i].example = "measured by Nsight Compute (launch " + std::to_string(k.id) + ")" +
+                              (estimated ? ", tensor FLOP from tensor pipe activity" : "");
         ++r.ncu_matched;
+        if (estimated) ++tensor_estimated;
     }
     r.notes.push_back(c.options->ncu->file + ": " + std::to_string(r.ncu_matched) + " of " +
                       std::to_string(c.options->ncu->kernels.size()) +
                       " profiled kernels matched a trace kernel by name and launch order; their "
                       "measured FLOP and DRAM bytes replace the modeled ones" +
                       (unmatched > 0 ? " (" + std::to_string(unmatched) + " matched none)" : ""));
+    if (tensor_estimated > 0)
+        r.notes.push_back(c.options->ncu->file + ": " + std::to_string(tensor_estimated) +
+                          " kernels ran on the tensor pipe but the report has no tensor FLOP counts "
+                          "(sm__ops_path_tensor_* not collected): their tensor FLOP are estimated as "
+                          "the pipe's active cycles at the dense bf16 rate (active % x duration x " +
+                          c.gpu->id + "'s bf16 peak, scaled to the measured SM clock), so their "
+                          "compute utilisation is the pipe's activity; for fp8 or fp4 MMA that "
+                          "undercounts the FLOP by the rate ratio");
 }
 
 /// An fp32 GEMM whose kernel ran on TF32 tensor cores (CUTLASS `tensorop_s1688gemm`, cuBLAS
