@@ -120,6 +120,7 @@
 #include "roofline/report/gpu_table.hpp"
 #include "roofline/report/html.hpp"
 #include "roofline/report/json.hpp"
+#include "roofline/report/json_writer.hpp"
 #include "roofline/report/markup.hpp"
 #include "roofline/report/svg.hpp"
 #include "roofline/report/svg_pareto.hpp"
