@@ -679,6 +679,7 @@ void add_plan_command(CLI::App& app, common_options& common) {
         // plan is deterministic).
         std::optional<load_sizer> sizer;
         if (o.rate) sizer.emplace(*o.rate, rq.osl);
+        rq.keep_series_fronts = !o.svg.empty();  // only the chart draws them
         const plan_result r = run_plan(m, rq, [&](const plan_point& p) {
             if (sizer) sizer->add(p);
         });

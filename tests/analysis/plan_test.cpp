@@ -338,6 +338,27 @@ TEST_CASE("SLOs filter the front, the front holds only fitting points none domin
         CHECK(fast.points[idx[i]].tokens_per_s_per_gpu == fast.pareto[i].tokens_per_s_per_gpu);
 }
 
+TEST_CASE("keep_series_fronts off: no per-series fronts, the same front, counts and points") {
+    const auto c = llama8b();
+    plan_request rq;
+    rq.gpus = {gpus::h200_sxm(), gpus::b200()};
+    rq.counts = {1, 2, 4};
+    rq.isl = 1024;
+    rq.osl = 256;
+    const auto with = run_plan(c, rq);
+    // Every (GPU, count) with a fitting point has its own front: 2 GPUs x 3 counts.
+    CHECK(with.series_fronts.size() >= 6);
+    rq.keep_series_fronts = false;
+    const auto without = run_plan(c, rq);
+    CHECK(without.series_fronts.empty());
+    CHECK(without.points_evaluated == with.points_evaluated);
+    CHECK(without.fitting == with.fitting);
+    CHECK(without.meeting_slo == with.meeting_slo);
+    REQUIRE(without.pareto.size() == with.pareto.size());
+    for (std::size_t i = 0; i < with.pareto.size(); ++i)
+        CHECK(without.pareto[i].tokens_per_s_per_gpu == with.pareto[i].tokens_per_s_per_gpu);
+}
+
 TEST_CASE("never above the roof: modeled throughput stays under the speed of light, point by point") {
     for (const auto& c : {llama8b(), glm5()}) {
         plan_request rq;

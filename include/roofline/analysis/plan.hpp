@@ -944,6 +944,10 @@ struct plan_request {
     /// Also evaluate each layout at the KV-limited maximum concurrency its points report, when
     /// that lies between the smallest and largest concurrency and is not one of them.
     bool evaluate_kv_limit = true;
+    /// Build each (GPU, count)'s own front (`plan_result::series_fronts`, what the chart
+    /// draws). false: it stays empty, and a long sweep no longer keeps those fronts (with 130
+    /// concurrencies they held 210 MB on GLM-5 x every GPU x counts 1-64).
+    bool keep_series_fronts = true;
     std::optional<double> ttft_slo_s, tpot_slo_s;
     std::optional<dtype> kv_cache;             ///< default: the model's quantisation `kv_cache`
     dtype activations = dtype::bf16;
@@ -1301,7 +1305,8 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
                         if (p.meets_slo) {
                             ++out.meeting_slo;
                             front.add(p.tokens_per_s_per_user, p.tokens_per_s_per_gpu, p);
-                            series_front.add(p.tokens_per_s_per_user, p.tokens_per_s_per_gpu, p);
+                            if (rq.keep_series_fronts)
+                                series_front.add(p.tokens_per_s_per_user, p.tokens_per_s_per_gpu, p);
                         }
                     }
                     visit(static_cast<const plan_point&>(p));
