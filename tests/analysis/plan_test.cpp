@@ -295,13 +295,21 @@ TEST_CASE("the power limit: the fast search finds the clock a slow bisection ove
     CHECK(dec.clock_hz == top);
 }
 
-TEST_CASE("SLOs filter the front, the front holds only fitting points none dominates") {
-    const auto c = llama8b();
+namespace {
+/// Llama-3.1-8B on H200 and B200 x {1, 2, 4}, ISL 1,024 / OSL 256: the sweep of the front tests.
+plan_request llama8b_front_request() {
     plan_request rq;
     rq.gpus = {gpus::h200_sxm(), gpus::b200()};
     rq.counts = {1, 2, 4};
     rq.isl = 1024;
     rq.osl = 256;
+    return rq;
+}
+}  // namespace
+
+TEST_CASE("SLOs filter the front, the front holds only fitting points none dominates") {
+    const auto c = llama8b();
+    plan_request rq = llama8b_front_request();
     auto all = run_plan(c, rq);
     REQUIRE(all.pareto.size() > 3);
     // Without SLOs the most-throughput end of the front has a slow TPOT.
@@ -340,11 +348,7 @@ TEST_CASE("SLOs filter the front, the front holds only fitting points none domin
 
 TEST_CASE("keep_series_fronts off: no per-series fronts, the same front, counts and points") {
     const auto c = llama8b();
-    plan_request rq;
-    rq.gpus = {gpus::h200_sxm(), gpus::b200()};
-    rq.counts = {1, 2, 4};
-    rq.isl = 1024;
-    rq.osl = 256;
+    plan_request rq = llama8b_front_request();
     const auto with = run_plan(c, rq);
     // Every (GPU, count) with a fitting point has its own front: 2 GPUs x 3 counts.
     CHECK(with.series_fronts.size() >= 6);
