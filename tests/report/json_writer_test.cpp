@@ -40,8 +40,9 @@ TEST_CASE("json_text_writer: every double is written as nlohmann's dump writes i
 }
 
 TEST_CASE("json_text_writer: strings are escaped as nlohmann's dump escapes them") {
+    static constexpr char with_nul[] = "nul \0 and \x1f unit sep";  // a NUL inside: the length is explicit
     const std::string strings[] = {"", "plain", "quote \" and back\\slash", "tab\tnew\nline\rret\bbs\fff",
-                                   std::string("nul \0 and \x1f unit sep", 22), "UTF-8 \xc2\xb5s \xe2\x89\xa4 3"};
+                                   std::string(with_nul, sizeof with_nul - 1), "UTF-8 \xc2\xb5s \xe2\x89\xa4 3"};
     for (const auto& s : strings) {
         std::string out;
         json_text_writer w(out, 1);
