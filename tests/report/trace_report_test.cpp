@@ -132,7 +132,7 @@ TEST_CASE("the HTML power table says no sample was used when the log misses the 
     CHECK_FALSE(a.power->alignment.ok);
     const auto html = report::render_trace_html(a, gpus::h200_sxm());
     CHECK(html.find("from the </td>") == std::string::npos);
-    CHECK(html.find(">none") != std::string::npos);
+    CHECK(html.find(">none: no sample falls in the trace window<") != std::string::npos);
     CHECK(test::markup_problem(html, true) == "");
 }
 

@@ -792,7 +792,7 @@ inline std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
                                     (p.alignment.ok ? "" : ")")});
         // No source: no sample was selected (the log does not cover the trace window); say so
         // and why, as the text report's "samples:" line does.
-        t.add_row({"samples", p.source.empty() ? "none" + (p.note.empty() ? std::string() : ": " + p.note)
+        t.add_row({"samples", p.source.empty() ? "none" + (p.note.empty() ? std::string(": no sample falls in the trace window") : ": " + p.note)
                                                : std::to_string(e.samples) + " from the " + p.source});
         t.add_row({"limit", e.limit_w ? format_watts(*e.limit_w) : "unknown"});
         t.add_row({"median draw", e.median_draw_w ? format_watts(*e.median_draw_w) : "unknown"});
