@@ -145,60 +145,10 @@ std::string plan_time_text(double s) {
     return fmt::format("{:.0f} us", s * 1e6);
 }
 
-nlohmann::json point_json(const plan_point& p, const plan_result& r) {
-    using report::json_number;
-    nlohmann::json j = {
-        {"gpu", r.gpu_ids[p.gpu]},
-        {"count", p.count},
-        {"tp", p.layout.tp},
-        {"ep", p.layout.ep},
-        {"dp", p.layout.dp},
-        {"pp", p.layout.pp},
-        {"instances", p.instances},
-        {"concurrency", p.concurrency},
-        {"fits", p.fits()},
-        {"reason", p.fits() ? nlohmann::json(nullptr) : nlohmann::json(describe_rejection(p, r))},
-        {"rejection", p.fits() ? nlohmann::json(nullptr) : nlohmann::json(std::string(to_string(p.rejection)))},
-        {"meets_slo", p.meets_slo},
-        {"tokens_per_s_per_gpu", json_number(p.tokens_per_s_per_gpu)},
-        {"tokens_per_s_per_user", json_number(p.tokens_per_s_per_user)},
-        {"output_tokens_per_s", json_number(p.output_tokens_per_s)},
-        {"ttft_s", json_number(p.ttft_s)},
-        {"ttft_prefill_s", json_number(p.ttft_prefill_s)},
-        {"ttft_queue_s", json_number(p.ttft_queue_s)},
-        {"tpot_s", json_number(p.tpot_s)},
-        {"decode_step_s", json_number(p.decode_step_s)},
-        {"prefill_step_s", json_number(p.prefill_step_s)},
-        {"prefill_tokens", json_number(p.fits() ? p.prefill_tokens : NAN)},
-        {"decode_share", json_number(p.decode_share)},
-        {"max_concurrency", json_number(p.max_concurrency)},
-        {"weight_bytes", json_number(p.weight_bytes)},
-        {"kv_bytes", json_number(p.kv_bytes)},
-        {"activation_bytes", json_number(p.activation_bytes)},
-        {"usable_bytes", json_number(p.usable_bytes)},
-        {"power_limit_w", json_number(p.power_limit_w)},
-        {"power_w", json_number(p.power_w)},
-        {"power_capped", p.power_capped},
-        {"clock_fraction", json_number(p.clock_fraction)},
-        {"energy_per_token_j", json_number(p.energy_per_token_j)},
-        {"energy_per_output_token_j", json_number(p.energy_per_output_token_j)},
-        {"energy_per_token_at_limit_j", json_number(p.energy_per_token_at_limit_j)},
-    };
-    if (p.fits()) {
-        j["bound"] = std::string(to_string(p.overall_bound));
-        j["decode_bound"] = std::string(to_string(p.decode_bound));
-        j["prefill_bound"] = std::string(to_string(p.prefill_bound));
-        j["decode_phase"] = std::string(to_string(p.decode_phase));
-        j["prefill_phase"] = std::string(to_string(p.prefill_phase));
-    } else {
-        for (const char* k : {"bound", "decode_bound", "prefill_bound", "decode_phase", "prefill_phase"}) j[k] = nullptr;
-    }
-    return j;
-}
-
-/// `point_json(p, r).dump(1)` as an element of a top-level array (depth 2), written straight
-/// into `out` by report::json_text_writer: the same text (keys in nlohmann's sorted order; the
-/// plan_json_points_match_pareto CLI test compares the two), without an nlohmann::json per point.
+/// One point of `plan --json` (the `--json` contract keys of a point), appended to `out` as an
+/// element of a top-level array (depth 2) by report::json_text_writer: keys in nlohmann's sorted
+/// order, so the streamed points[] read exactly as nlohmann's dump of the same object (the
+/// plan_json_points_match_pareto CLI test compares them with pareto[], which nlohmann writes).
 void append_point_json(std::string& out, const plan_point& p, const plan_result& r) {
     report::json_text_writer w(out, 1, 2);
     const bool f = p.fits();
@@ -249,6 +199,14 @@ void append_point_json(std::string& out, const plan_point& p, const plan_result&
     w.key("usable_bytes"), w.number(p.usable_bytes);
     w.key("weight_bytes"), w.number(p.weight_bytes);
     w.end_object();
+}
+
+/// One point as an nlohmann object (pareto[] and sizing.point): `append_point_json`'s text
+/// parsed, so the keys of a point are written down once.
+nlohmann::json point_json(const plan_point& p, const plan_result& r) {
+    std::string text;
+    append_point_json(text, p, r);
+    return nlohmann::json::parse(text);
 }
 
 const std::vector<std::string>& csv_header() {

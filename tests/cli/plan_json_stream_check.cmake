@@ -1,7 +1,7 @@
-# Script for cli_plan_json_points_match_pareto: `plan --json` writes its pareto[] with
-# nlohmann::json and streams points[] through report::json_text_writer; every pareto point is also
-# a point, so each pareto element's text must appear verbatim among the points (same keys, order,
-# number formatting, escaping and indentation).
+# Script for cli_plan_json_points_match_pareto: `plan --json` streams points[] as
+# report::json_text_writer writes them, and pareto[] as nlohmann::json dumps the same text parsed;
+# every pareto point is also a point, so each pareto element's text must appear verbatim among the
+# points (the writer's keys, number formatting, escaping and indentation are nlohmann's).
 # Inputs: ROOFLINE.
 execute_process(COMMAND ${ROOFLINE} plan --model data/models/glm-5/config.json
                         --quant data/models/glm-5/hf_quant_config.json --gpus rtx-pro-6000,b200

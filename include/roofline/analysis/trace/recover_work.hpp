@@ -127,9 +127,14 @@ inline std::string_view match_key(std::string_view n) {
 
 }  // namespace detail::trace_work
 
+/// The tensor pipe activity (% of elapsed cycles) above which a kernel is taken to run MMA work:
+/// PyTorch's elementwise, copy and norm kernels, which issue none, read 0.02-2.8% in
+/// data/samples/h200-stacks/ncu-graph_decode_b128 (its nvjet GEMMs 30-52%, FA2 decode 52%).
+inline constexpr double mma_tensor_pipe_active_pct = 5.0;
+
 /// A profile without tensor FLOP counts (no sm__ops_path_tensor_* metrics collected; its
-/// vector FLOP do not include MMA work) whose tensor pipe was active (>= 5% of elapsed cycles;
-/// PyTorch's elementwise kernels read 0.1-3% on an H200, with no MMA in them):
+/// vector FLOP do not include MMA work) whose tensor pipe was active (at least
+/// `mma_tensor_pipe_active_pct`):
 /// adds to `w` the FLOP those active cycles deliver at `g`'s dense bf16 tensor rate, scaled to
 /// the measured SM clock against the clock the peak assumes (tensor_clock_hz, else
 /// boost_clock_hz): FLOP = active / 100 x duration x peak x clock / peak clock. True when added;
@@ -137,7 +142,7 @@ inline std::string_view match_key(std::string_view n) {
 /// duration or the bf16 peak is unknown. This makes a GEMM profiled without FLOP metrics read
 /// as compute-active rather than 0%, at an estimate the caller notes.
 inline bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& g, workload& w) {
-    if (!k.tensor_flops_by_precision.empty() || !(k.tensor_pipe_active_pct >= 5.0) || !(k.duration_s > 0)) return false;
+    if (!k.tensor_flops_by_precision.empty() || !(k.tensor_pipe_active_pct >= mma_tensor_pipe_active_pct) || !(k.duration_s > 0)) return false;
     const auto peak = g.dense_flops_per_s(peak_key::bf16);
     if (!peak || !(*peak > 0)) return false;
     double clock_scale = 1.0;
