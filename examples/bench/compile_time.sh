@@ -8,6 +8,8 @@
 # Environment: CXX (default g++), CXXFLAGS (default "-std=c++20 -O2"), EXTRA (default: Eigen's
 # include path, which only analysis/calibration.hpp and roofline/calibration.hpp need). No -D is
 # passed: the optional fast paths (simdjson, sqlite) are off, as for a plain `g++ -I include`.
+# Separate compilation (include/roofline/core/compilation.hpp), declarations only:
+#   CXXFLAGS="-std=c++20 -O2 -DROOFLINE_SEPARATE_COMPILATION" examples/bench/compile_time.sh
 # A benchmark, not a test: numbers depend on the machine and its load (say which in a report).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

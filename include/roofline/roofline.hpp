@@ -19,6 +19,7 @@
 
 #include "roofline/core/bound.hpp"
 #include "roofline/core/catalog.hpp"
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"

@@ -16,3 +16,12 @@ add_test(NAME consumer_plain_gxx
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run_plain_gxx.cmake)
 set_tests_properties(consumer_plain_gxx PROPERTIES LABELS consumer TIMEOUT 600
                      PASS_REGULAR_EXPRESSION "15 GEMM kernels, mean [0-9.]+ ms; h200-sxm SOL [0-9.]+ ms \\(compute-bound\\)")
+
+# The same consumer compiled separately (include/roofline/core/compilation.hpp): main.cpp sees the
+# readers' declarations only, roofline_impl.cpp compiles the bodies once.
+add_test(NAME consumer_plain_gxx_separate
+         COMMAND ${CMAKE_COMMAND} -DCXX=${CMAKE_CXX_COMPILER} -DROOFLINE_SOURCE=${PROJECT_SOURCE_DIR}
+                 -DWORK=${CMAKE_CURRENT_BINARY_DIR}/consumer_plain_gxx_separate -DSEPARATE=ON
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run_plain_gxx.cmake)
+set_tests_properties(consumer_plain_gxx_separate PROPERTIES LABELS consumer TIMEOUT 600
+                     PASS_REGULAR_EXPRESSION "15 GEMM kernels, mean [0-9.]+ ms; h200-sxm SOL [0-9.]+ ms \\(compute-bound\\)")

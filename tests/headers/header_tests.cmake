@@ -3,6 +3,9 @@
 #   nvcc) compiles as the only include of a translation unit, so each one includes what it
 #   uses. One generated TU per header, built (on demand) as the object library
 #   roofline_header_check by the test itself.
+# - headers.declarations_alone: the same with ROOFLINE_SEPARATE_COMPILATION defined, where the
+#   split headers (core/compilation.hpp) give declarations only: each header's declaration part
+#   includes what it uses, without the bodies' includes (roofline_header_decl_check).
 # - headers.umbrella_complete: include/roofline/roofline.hpp includes every public header outside
 #   cuda/ (detail/ folders are internal; core/gpus/ holds the raw spec tables behind
 #   core/catalog.hpp).
@@ -21,6 +24,13 @@ target_link_libraries(roofline_header_check PRIVATE roofline::roofline roofline_
 add_test(NAME headers.compile_alone
          COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target roofline_header_check)
 set_tests_properties(headers.compile_alone PROPERTIES LABELS headers TIMEOUT 1200)
+
+add_library(roofline_header_decl_check OBJECT EXCLUDE_FROM_ALL ${_tus})
+target_link_libraries(roofline_header_decl_check PRIVATE roofline::roofline roofline_warnings)
+target_compile_definitions(roofline_header_decl_check PRIVATE ROOFLINE_SEPARATE_COMPILATION)
+add_test(NAME headers.declarations_alone
+         COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR} --target roofline_header_decl_check)
+set_tests_properties(headers.declarations_alone PROPERTIES LABELS headers TIMEOUT 1200)
 
 add_test(NAME headers.umbrella_complete
          COMMAND ${CMAKE_COMMAND} -DINCLUDE_DIR=${_inc} -P ${CMAKE_CURRENT_LIST_DIR}/umbrella_check.cmake)

@@ -11,6 +11,7 @@
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/models/collective.hpp"
@@ -21,12 +22,7 @@ namespace roofline {
 /// Datasheet ceilings at the achievable fractions of `models/kernel_time.hpp` (the one place
 /// those constants live), for a serving engine: decode and prefill steps are replayed as CUDA
 /// graphs by SGLang and vLLM, so each kernel pays the graph-replay launch cost, not the eager one.
-inline ceilings achievable_ceilings(const ceilings& datasheet, const kernel_efficiency& e = {}) {
-    ceilings c = achievable(datasheet, e);
-    c.launch_latency_s = e.graph_launch_floor_s;
-    c.origin = "achievable (datasheet x published efficiencies, CUDA-graph launches)";
-    return c;
-}
+ceilings achievable_ceilings(const ceilings& datasheet, const kernel_efficiency& e = {});
 
 /// A collective measurement on a real topology: NCCL all-reduce bus bandwidth for large
 /// messages and the time of one small all-reduce, from which alpha-beta parameters follow.
@@ -60,7 +56,25 @@ inline constexpr measured_link_profile measured_link_profiles[] = {
 
 /// Alpha-beta parameters that reproduce a measured profile under the ring all-reduce model:
 ///   t(S) = base + 2(n-1) alpha + 2(n-1)/n x S / beta,  and busbw = beta for a ring.
-inline link_params link_params_from_profile(const measured_link_profile& m) {
+link_params link_params_from_profile(const measured_link_profile& m);
+
+/// The measured profile for this GPU and link, if one is known (ranks are not required to
+/// match: busbw of a ring is nearly independent of rank count; the profile says which it was).
+std::optional<measured_link_profile> find_link_profile(const gpu_spec& g, link_kind link);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE ceilings achievable_ceilings(const ceilings& datasheet, const kernel_efficiency& e) {
+    ceilings c = achievable(datasheet, e);
+    c.launch_latency_s = e.graph_launch_floor_s;
+    c.origin = "achievable (datasheet x published efficiencies, CUDA-graph launches)";
+    return c;
+}
+
+ROOFLINE_INLINE link_params link_params_from_profile(const measured_link_profile& m) {
     link_params p;
     const double n = m.ranks;
     p.beta_bytes_per_s = m.busbw_bytes_per_s;
@@ -72,12 +86,11 @@ inline link_params link_params_from_profile(const measured_link_profile& m) {
     return p;
 }
 
-/// The measured profile for this GPU and link, if one is known (ranks are not required to
-/// match: busbw of a ring is nearly independent of rank count; the profile says which it was).
-inline std::optional<measured_link_profile> find_link_profile(const gpu_spec& g, link_kind link) {
+ROOFLINE_INLINE std::optional<measured_link_profile> find_link_profile(const gpu_spec& g, link_kind link) {
     for (const auto& m : measured_link_profiles)
         if (g.id.rfind(std::string(m.gpu_prefix), 0) == 0 && m.link == link) return m;
     return std::nullopt;
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -29,6 +29,7 @@
 #include <tuple>      // std::tie
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/collective_match.hpp"
 #include "roofline/analysis/idle_time.hpp"
 #include "roofline/analysis/intervals.hpp"
@@ -41,18 +42,7 @@ namespace roofline {
 
 /// The rank in a file name: the digits after the last "rank" (any case, optionally followed by
 /// '-', '_' or '.'): "sampled_rank-1.json.gz" -> 1, "trace_RANK3.json" -> 3; nullopt otherwise.
-inline std::optional<int> rank_from_file_name(const std::string& path) {
-    std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-    for (auto& ch : base) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    const auto at = base.rfind("rank");
-    if (at == std::string::npos) return std::nullopt;
-    std::size_t i = at + 4;
-    if (i < base.size() && (base[i] == '-' || base[i] == '_' || base[i] == '.')) ++i;
-    std::size_t j = i;
-    while (j < base.size() && j - i < 7 && std::isdigit(static_cast<unsigned char>(base[j]))) ++j;
-    if (j == i) return std::nullopt;
-    return std::stoi(base.substr(i, j - i));
-}
+std::optional<int> rank_from_file_name(const std::string& path);
 
 /// What the per-rank analyses share.
 struct cluster_options {
@@ -69,7 +59,88 @@ struct cluster_options {
 };
 
 /// The log GPU index rank `rank` ran on, and the assumption that gave it (see `cluster_options`).
-inline std::pair<int, std::string> power_index_of_rank(int rank, int trace_device, const cluster_options& o) {
+std::pair<int, std::string> power_index_of_rank(int rank, int trace_device, const cluster_options& o);
+
+/// The device of `t` with the most GPU time (as `analyze_trace` picks it); -1 for no activity.
+int busiest_device(const kernel_trace& t);
+
+/// The summary of one rank (rank fields left for the caller): the timeline of `device` (window,
+/// busy = union of activity, exposed communication = collectives minus compute, as
+/// analysis/trace_analysis.hpp defines them), idle split, launch delays and collectives, plus
+/// the verdict of `a` (nullptr: "unknown", e.g. a GPU the catalog lacks). `gpu` prices
+/// transfers (nullptr: unknown).
+rank_summary summarize_rank(const kernel_trace& t, const trace_analysis* a, int device, const gpu_spec* gpu,
+                            double launch_floor_s = hta_launch_floor_s);
+
+/// Reads, analyses and summarises one rank's Kineto trace. `order`: its position in the list
+/// (the rank of last resort). Errors as `read_kineto` and `analyze_trace`.
+rank_summary summarize_rank_file(const std::string& path, int order, const gpu_catalog& catalog,
+                                 const cluster_options& o);
+
+/// `summarize_rank_file` for every path, `o.jobs` at a time; in the order given. The first
+/// failure (in path order) is rethrown after all workers stopped.
+std::vector<rank_summary> summarize_rank_files(const std::vector<std::string>& paths, const gpu_catalog& catalog,
+                                               const cluster_options& o);
+
+/// The collectives of one (process group, collective name), over every matched call.
+struct collective_group {
+    std::string process_group, name;
+    std::size_t calls = 0;
+    double bytes = 0;         ///< summed message sizes (NaN when unknown)
+    double time_s = 0;        ///< per rank: summed kernel time, mean over the ranks
+    double wait_s = 0;        ///< per rank: summed wait for the last rank, mean over the ranks
+    double transfer_s = 0;    ///< summed transfer times (shortest kernel of each call)
+    double model_transfer_s = 0;  ///< summed modeled transfers (NaN when one is unknown)
+    double share_of_step = 0;     ///< time_s / mean rank window
+    int top_straggler = -1;       ///< the rank that caused most of this group's wait
+    double top_straggler_wait_s = 0;  ///< per rank, mean over the ranks
+};
+
+/// A rank that arrived last, and what it was doing before.
+struct straggler {
+    int rank = -1;
+    std::size_t times_last = 0;  ///< collectives it arrived last at (with a wait > 0)
+    double wait_caused_s = 0;    ///< the other ranks' summed wait at those collectives
+    std::optional<kernel_phase> cause;   ///< phase with the most excess time before them
+    double cause_s = 0, cause_others_s = 0;  ///< its time there and the others' median, summed
+};
+
+/// The cluster report: one computed result; text and JSON are views of it (report/).
+struct cluster_report {
+    std::vector<rank_summary> ranks;  ///< by rank
+    std::vector<matched_collective> collectives;
+    std::vector<collective_group> groups;  ///< longest first
+    std::vector<straggler> stragglers;     ///< most wait caused first
+    double mean_window_s = 0;
+    std::string bound;  ///< the verdict most ranks have
+    std::size_t ranks_with_bound = 0;
+    std::string verdict;  ///< one sentence
+    std::vector<std::string> notes;
+};
+
+/// Joins rank summaries into the cluster report (see the file comment). Throws `usage_error`
+/// when two summaries claim the same rank, naming both files, or when there are none.
+cluster_report build_cluster_report(std::vector<rank_summary> ranks);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE std::optional<int> rank_from_file_name(const std::string& path) {
+    std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    for (auto& ch : base) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const auto at = base.rfind("rank");
+    if (at == std::string::npos) return std::nullopt;
+    std::size_t i = at + 4;
+    if (i < base.size() && (base[i] == '-' || base[i] == '_' || base[i] == '.')) ++i;
+    std::size_t j = i;
+    while (j < base.size() && j - i < 7 && std::isdigit(static_cast<unsigned char>(base[j]))) ++j;
+    if (j == i) return std::nullopt;
+    return std::stoi(base.substr(i, j - i));
+}
+
+ROOFLINE_INLINE std::pair<int, std::string> power_index_of_rank(int rank, int trace_device, const cluster_options& o) {
     std::map<int, std::size_t> per_index;
     for (const auto& s : o.power->samples) ++per_index[s.gpu_index];
     const int per_node = o.gpus_per_node > 0 ? o.gpus_per_node
@@ -94,8 +165,7 @@ inline std::pair<int, std::string> power_index_of_rank(int rank, int trace_devic
     return {index, how};
 }
 
-/// The device of `t` with the most GPU time (as `analyze_trace` picks it); -1 for no activity.
-inline int busiest_device(const kernel_trace& t) {
+ROOFLINE_INLINE int busiest_device(const kernel_trace& t) {
     std::map<int, double> by;
     for (const auto& e : t.events) by[e.device] += e.duration_s;
     int best = -1;
@@ -105,13 +175,8 @@ inline int busiest_device(const kernel_trace& t) {
     return best;
 }
 
-/// The summary of one rank (rank fields left for the caller): the timeline of `device` (window,
-/// busy = union of activity, exposed communication = collectives minus compute, as
-/// analysis/trace_analysis.hpp defines them), idle split, launch delays and collectives, plus
-/// the verdict of `a` (nullptr: "unknown", e.g. a GPU the catalog lacks). `gpu` prices
-/// transfers (nullptr: unknown).
-inline rank_summary summarize_rank(const kernel_trace& t, const trace_analysis* a, int device, const gpu_spec* gpu,
-                                   double launch_floor_s = hta_launch_floor_s) {
+ROOFLINE_INLINE rank_summary summarize_rank(const kernel_trace& t, const trace_analysis* a, int device, const gpu_spec* gpu,
+                                            double launch_floor_s) {
     rank_summary s;
     s.file = t.file;
     s.format = t.format;
@@ -147,10 +212,8 @@ inline rank_summary summarize_rank(const kernel_trace& t, const trace_analysis* 
     return s;
 }
 
-/// Reads, analyses and summarises one rank's Kineto trace. `order`: its position in the list
-/// (the rank of last resort). Errors as `read_kineto` and `analyze_trace`.
-inline rank_summary summarize_rank_file(const std::string& path, int order, const gpu_catalog& catalog,
-                                        const cluster_options& o) {
+ROOFLINE_INLINE rank_summary summarize_rank_file(const std::string& path, int order, const gpu_catalog& catalog,
+                                                 const cluster_options& o) {
     kineto_options ko;
     ko.rules = o.rules;
     if (o.jobs > 1) ko.parse_workers = 0;  // the ranks already run side by side
@@ -200,10 +263,8 @@ inline rank_summary summarize_rank_file(const std::string& path, int order, cons
     return s;
 }
 
-/// `summarize_rank_file` for every path, `o.jobs` at a time; in the order given. The first
-/// failure (in path order) is rethrown after all workers stopped.
-inline std::vector<rank_summary> summarize_rank_files(const std::vector<std::string>& paths, const gpu_catalog& catalog,
-                                                      const cluster_options& o) {
+ROOFLINE_INLINE std::vector<rank_summary> summarize_rank_files(const std::vector<std::string>& paths, const gpu_catalog& catalog,
+                                                               const cluster_options& o) {
     std::vector<std::optional<rank_summary>> out(paths.size());
     std::vector<std::exception_ptr> errors(paths.size());
     std::atomic<std::size_t> next{0};
@@ -233,42 +294,6 @@ inline std::vector<rank_summary> summarize_rank_files(const std::vector<std::str
     for (auto& s : out) r.push_back(std::move(*s));
     return r;
 }
-
-/// The collectives of one (process group, collective name), over every matched call.
-struct collective_group {
-    std::string process_group, name;
-    std::size_t calls = 0;
-    double bytes = 0;         ///< summed message sizes (NaN when unknown)
-    double time_s = 0;        ///< per rank: summed kernel time, mean over the ranks
-    double wait_s = 0;        ///< per rank: summed wait for the last rank, mean over the ranks
-    double transfer_s = 0;    ///< summed transfer times (shortest kernel of each call)
-    double model_transfer_s = 0;  ///< summed modeled transfers (NaN when one is unknown)
-    double share_of_step = 0;     ///< time_s / mean rank window
-    int top_straggler = -1;       ///< the rank that caused most of this group's wait
-    double top_straggler_wait_s = 0;  ///< per rank, mean over the ranks
-};
-
-/// A rank that arrived last, and what it was doing before.
-struct straggler {
-    int rank = -1;
-    std::size_t times_last = 0;  ///< collectives it arrived last at (with a wait > 0)
-    double wait_caused_s = 0;    ///< the other ranks' summed wait at those collectives
-    std::optional<kernel_phase> cause;   ///< phase with the most excess time before them
-    double cause_s = 0, cause_others_s = 0;  ///< its time there and the others' median, summed
-};
-
-/// The cluster report: one computed result; text and JSON are views of it (report/).
-struct cluster_report {
-    std::vector<rank_summary> ranks;  ///< by rank
-    std::vector<matched_collective> collectives;
-    std::vector<collective_group> groups;  ///< longest first
-    std::vector<straggler> stragglers;     ///< most wait caused first
-    double mean_window_s = 0;
-    std::string bound;  ///< the verdict most ranks have
-    std::size_t ranks_with_bound = 0;
-    std::string verdict;  ///< one sentence
-    std::vector<std::string> notes;
-};
 
 namespace detail::cluster {
 
@@ -367,9 +392,7 @@ inline std::string verdict_sentence(const cluster_report& r) {
 
 }  // namespace detail::cluster
 
-/// Joins rank summaries into the cluster report (see the file comment). Throws `usage_error`
-/// when two summaries claim the same rank, naming both files, or when there are none.
-inline cluster_report build_cluster_report(std::vector<rank_summary> ranks) {
+ROOFLINE_INLINE cluster_report build_cluster_report(std::vector<rank_summary> ranks) {
     using namespace detail::cluster;
     if (ranks.empty()) throw usage_error("cluster report: no ranks");
     std::stable_sort(ranks.begin(), ranks.end(), [](const rank_summary& a, const rank_summary& b) { return a.rank < b.rank; });
@@ -409,3 +432,4 @@ inline cluster_report build_cluster_report(std::vector<rank_summary> ranks) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -34,6 +34,7 @@
 #include <optional>     // std::optional
 #include <string_view>  // std::string_view
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/models/collective.hpp"
@@ -45,7 +46,55 @@ namespace roofline {
 /// The op of a Kineto `Collective name` ("allreduce", "_allgather_base", "reduce_scatter_tensor",
 /// "all_to_all"): case and underscores ignored; nullopt for others (send, recv, broadcast). The
 /// same mapping as the per-rank analysis applies when it prices collectives.
-inline std::optional<collective_op> collective_op_of_name(std::string_view name) {
+std::optional<collective_op> collective_op_of_name(std::string_view name);
+
+/// "ncclDevKernel_AllGather_RING_LL(...)" -> "AllGather"; "ncclKernel_SendRecv_..." ->
+/// "SendRecv"; others without a leading "void " and cut at the first '<' or '('
+/// ("void dpsk::ep::internode::combine<false, 8>(...)" -> "dpsk::ep::internode::combine",
+/// "void (anonymous namespace)::multimem_all_reduce_kernel<...>" -> "multimem_all_reduce_kernel").
+std::string collective_name_of_kernel(std::string_view kernel);
+
+/// The collectives of `device` in `t`, in start order, with their keys, prices and what ran
+/// before each (see the file comment). `gpu`: prices the transfer (nullptr: left unknown).
+/// Returns the records and the seq source ("Seq" when every record had one, else "order").
+std::pair<std::vector<rank_collective>, std::string> rank_collectives(const kernel_trace& t, int device,
+                                                                      const gpu_spec* gpu);
+
+/// One collective as every rank that ran it saw it.
+struct matched_collective {
+    std::string process_group, name;
+    std::int64_t seq = -1;
+    double bytes = std::numeric_limits<double>::quiet_NaN();
+    double model_transfer_s = std::numeric_limits<double>::quiet_NaN();  ///< from the first rank
+    std::vector<int> ranks;           ///< in rank order
+    std::vector<double> duration_s;   ///< per rank, same order
+    std::vector<double> wait_s;       ///< duration - transfer
+    double transfer_s = 0;            ///< the shortest duration
+    int last_rank = -1;               ///< the rank with the shortest kernel: it arrived last
+    /// Phase of the last rank's pre-collective work most above the other ranks' median, its
+    /// time there and that median (NaN when it had no excess over the others).
+    std::optional<kernel_phase> cause;
+    double cause_s = 0, cause_others_median_s = 0;
+    double total_wait_s() const {
+        double w = 0;
+        for (double x : wait_s) w += x;
+        return w;
+    }
+};
+
+/// Median of `v` (upper median for even sizes; 0 for none).
+double median_of(std::vector<double> v);
+
+/// Matches the collectives of `ranks` by (process group, name, seq); keeps those seen on >= 2
+/// ranks, in that key order. Ranks are identified by `rank_summary::rank`.
+std::vector<matched_collective> match_collectives(const std::vector<rank_summary>& ranks);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE std::optional<collective_op> collective_op_of_name(std::string_view name) {
     std::string n;
     for (char c : name)
         if (c != '_') n += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
@@ -59,11 +108,7 @@ inline std::optional<collective_op> collective_op_of_name(std::string_view name)
     return std::nullopt;
 }
 
-/// "ncclDevKernel_AllGather_RING_LL(...)" -> "AllGather"; "ncclKernel_SendRecv_..." ->
-/// "SendRecv"; others without a leading "void " and cut at the first '<' or '('
-/// ("void dpsk::ep::internode::combine<false, 8>(...)" -> "dpsk::ep::internode::combine",
-/// "void (anonymous namespace)::multimem_all_reduce_kernel<...>" -> "multimem_all_reduce_kernel").
-inline std::string collective_name_of_kernel(std::string_view kernel) {
+ROOFLINE_INLINE std::string collective_name_of_kernel(std::string_view kernel) {
     if (kernel.substr(0, 5) == "void ") kernel.remove_prefix(5);
     if (kernel.substr(0, 23) == "(anonymous namespace)::") kernel.remove_prefix(23);
     kernel = kernel.substr(0, std::min(kernel.find('('), kernel.find('<')));
@@ -76,11 +121,8 @@ inline std::string collective_name_of_kernel(std::string_view kernel) {
     return std::string(kernel);
 }
 
-/// The collectives of `device` in `t`, in start order, with their keys, prices and what ran
-/// before each (see the file comment). `gpu`: prices the transfer (nullptr: left unknown).
-/// Returns the records and the seq source ("Seq" when every record had one, else "order").
-inline std::pair<std::vector<rank_collective>, std::string> rank_collectives(const kernel_trace& t, int device,
-                                                                             const gpu_spec* gpu) {
+ROOFLINE_INLINE std::pair<std::vector<rank_collective>, std::string> rank_collectives(const kernel_trace& t, int device,
+                                                                                      const gpu_spec* gpu) {
     std::vector<const kernel_event*> ev;
     for (const auto& e : t.events)
         if (e.device == device) ev.push_back(&e);
@@ -142,38 +184,13 @@ inline std::pair<std::vector<rank_collective>, std::string> rank_collectives(con
     return {std::move(out), all_seq && !out.empty() ? "Seq" : "order"};
 }
 
-/// One collective as every rank that ran it saw it.
-struct matched_collective {
-    std::string process_group, name;
-    std::int64_t seq = -1;
-    double bytes = std::numeric_limits<double>::quiet_NaN();
-    double model_transfer_s = std::numeric_limits<double>::quiet_NaN();  ///< from the first rank
-    std::vector<int> ranks;           ///< in rank order
-    std::vector<double> duration_s;   ///< per rank, same order
-    std::vector<double> wait_s;       ///< duration - transfer
-    double transfer_s = 0;            ///< the shortest duration
-    int last_rank = -1;               ///< the rank with the shortest kernel: it arrived last
-    /// Phase of the last rank's pre-collective work most above the other ranks' median, its
-    /// time there and that median (NaN when it had no excess over the others).
-    std::optional<kernel_phase> cause;
-    double cause_s = 0, cause_others_median_s = 0;
-    double total_wait_s() const {
-        double w = 0;
-        for (double x : wait_s) w += x;
-        return w;
-    }
-};
-
-/// Median of `v` (upper median for even sizes; 0 for none).
-inline double median_of(std::vector<double> v) {
+ROOFLINE_INLINE double median_of(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
 
-/// Matches the collectives of `ranks` by (process group, name, seq); keeps those seen on >= 2
-/// ranks, in that key order. Ranks are identified by `rank_summary::rank`.
-inline std::vector<matched_collective> match_collectives(const std::vector<rank_summary>& ranks) {
+ROOFLINE_INLINE std::vector<matched_collective> match_collectives(const std::vector<rank_summary>& ranks) {
     std::map<std::tuple<std::string, std::string, std::int64_t>, std::vector<std::pair<int, const rank_collective*>>>
         by_key;
     for (const auto& r : ranks)
@@ -217,3 +234,4 @@ inline std::vector<matched_collective> match_collectives(const std::vector<rank_
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

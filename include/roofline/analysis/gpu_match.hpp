@@ -29,6 +29,7 @@
 #include <utility>      // std::pair
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/trace/kernel_event.hpp"
@@ -48,6 +49,32 @@ struct gpu_resolution {
     std::vector<std::string> candidates;  ///< entries that fit the evidence (one when resolved)
 };
 
+/// Resolves the GPU of a trace.
+///  * `device`: the trace's device properties (nullptr when the trace has none, e.g. nsys CSV);
+///  * `enforced_limit_w`: the power limit in force from a power log, if one was given;
+///  * `requested_id`: `--gpu`, empty when not given (then `catalog.at` is not called).
+/// Throws `usage_error` when `requested_id` is not in the catalog.
+gpu_resolution resolve_trace_gpu(const device_properties* device, const gpu_catalog& catalog,
+                                 std::optional<double> enforced_limit_w = std::nullopt,
+                                 std::string_view requested_id = {});
+
+/// The catalog entry a trace without device properties is assumed to have run on, told from the
+/// architecture its kernel names carry (the most common marker wins). Each architecture maps to
+/// its reference SKU: sm70 v100-sxm2-32gb, sm80 a100-sxm4-80gb, sm89 l40s, sm90 h100-sxm,
+/// sm100 b200, sm103 b300, sm120 rtx-pro-6000, sm121 gb10 (ours: the SKU most traces of that
+/// architecture come from). `id` is empty when no kernel name carries an architecture or the
+/// catalog lacks the entry; `reason` then says to pass --gpu.
+gpu_resolution resolve_by_kernel_names(const kernel_trace& t, const gpu_catalog& catalog);
+
+/// A stand-in for a GPU nobody could name: every value unknown with `reason` as its note, no
+/// rate class supported as known, so every roof priced with it is unpriced and said.
+gpu_spec unknown_gpu_spec(const std::string& reason);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::gpu_match {
 /// Lower case, letters and digits only: "NVIDIA H100 80GB HBM3" -> "nvidiah10080gbhbm3".
 inline std::string squash(std::string_view s) {
@@ -70,14 +97,9 @@ inline std::string watts(double w) {
 }
 }  // namespace detail::gpu_match
 
-/// Resolves the GPU of a trace.
-///  * `device`: the trace's device properties (nullptr when the trace has none, e.g. nsys CSV);
-///  * `enforced_limit_w`: the power limit in force from a power log, if one was given;
-///  * `requested_id`: `--gpu`, empty when not given (then `catalog.at` is not called).
-/// Throws `usage_error` when `requested_id` is not in the catalog.
-inline gpu_resolution resolve_trace_gpu(const device_properties* device, const gpu_catalog& catalog,
-                                        std::optional<double> enforced_limit_w = std::nullopt,
-                                        std::string_view requested_id = {}) {
+ROOFLINE_INLINE gpu_resolution resolve_trace_gpu(const device_properties* device, const gpu_catalog& catalog,
+                                                 std::optional<double> enforced_limit_w,
+                                                 std::string_view requested_id) {
     using namespace detail::gpu_match;
     gpu_resolution r;
     if (!requested_id.empty()) {
@@ -229,13 +251,7 @@ inline std::string kernel_name_arch(std::string_view name) {
 }
 }  // namespace detail::gpu_match
 
-/// The catalog entry a trace without device properties is assumed to have run on, told from the
-/// architecture its kernel names carry (the most common marker wins). Each architecture maps to
-/// its reference SKU: sm70 v100-sxm2-32gb, sm80 a100-sxm4-80gb, sm89 l40s, sm90 h100-sxm,
-/// sm100 b200, sm103 b300, sm120 rtx-pro-6000, sm121 gb10 (ours: the SKU most traces of that
-/// architecture come from). `id` is empty when no kernel name carries an architecture or the
-/// catalog lacks the entry; `reason` then says to pass --gpu.
-inline gpu_resolution resolve_by_kernel_names(const kernel_trace& t, const gpu_catalog& catalog) {
+ROOFLINE_INLINE gpu_resolution resolve_by_kernel_names(const kernel_trace& t, const gpu_catalog& catalog) {
     using namespace detail::gpu_match;
     std::vector<std::pair<std::string, std::size_t>> counts;
     std::size_t kernels = 0;
@@ -279,9 +295,7 @@ inline gpu_resolution resolve_by_kernel_names(const kernel_trace& t, const gpu_c
     return r;
 }
 
-/// A stand-in for a GPU nobody could name: every value unknown with `reason` as its note, no
-/// rate class supported as known, so every roof priced with it is unpriced and said.
-inline gpu_spec unknown_gpu_spec(const std::string& reason) {
+ROOFLINE_INLINE gpu_spec unknown_gpu_spec(const std::string& reason) {
     gpu_spec g;
     g.id = "unknown";
     g.name = "unknown GPU";
@@ -293,3 +307,4 @@ inline gpu_spec unknown_gpu_spec(const std::string& reason) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -14,6 +14,7 @@
 #include <map>        // std::map
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/rank_summary.hpp"
 
@@ -29,8 +30,27 @@ inline constexpr double hta_launch_floor_s = 30e-6;
 /// overlapping on one stream, as clock skew between CUPTI buffers can produce) count as zero. A
 /// gap within 1 ps of the floor counts as at the floor, not under it (a 30 us gap of an integer
 /// microsecond trace is 29.999999999 us in floating-point seconds; HTA compares integers).
-inline std::vector<stream_idle> idle_time_by_stream(const kernel_trace& t, int device,
-                                                    double launch_floor_s = hta_launch_floor_s) {
+std::vector<stream_idle> idle_time_by_stream(const kernel_trace& t, int device,
+                                             double launch_floor_s = hta_launch_floor_s);
+
+/// Keeps only the GPU activity HolisticTraceAnalysis analyses (hta/common/trace.py
+/// `_filter_irrelevant_gpu_kernels`): with two or more ProfilerSteps, activities whose launching
+/// runtime call started before the last step's start (HTA treats the last iteration as
+/// incomplete; activities without a matched launch go too). Fewer steps: nothing is removed.
+/// Returns the number of activities removed. For comparing with HTA's numbers.
+std::size_t keep_hta_iterations(kernel_trace& t);
+
+/// Launch delays of the activities of `device` (all when < 0): GPU start minus the end of the
+/// launching runtime call, clipped at 0 (HTA's definition). Empty stats when no launch matched.
+launch_delay_stats launch_delays(const kernel_trace& t, int device);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE std::vector<stream_idle> idle_time_by_stream(const kernel_trace& t, int device,
+                                                             double launch_floor_s) {
     std::map<std::int64_t, std::vector<const kernel_event*>> by_stream;
     for (const auto& e : t.events)
         if (device < 0 || e.device == device) by_stream[e.stream].push_back(&e);
@@ -61,12 +81,7 @@ inline std::vector<stream_idle> idle_time_by_stream(const kernel_trace& t, int d
     return out;
 }
 
-/// Keeps only the GPU activity HolisticTraceAnalysis analyses (hta/common/trace.py
-/// `_filter_irrelevant_gpu_kernels`): with two or more ProfilerSteps, activities whose launching
-/// runtime call started before the last step's start (HTA treats the last iteration as
-/// incomplete; activities without a matched launch go too). Fewer steps: nothing is removed.
-/// Returns the number of activities removed. For comparing with HTA's numbers.
-inline std::size_t keep_hta_iterations(kernel_trace& t) {
+ROOFLINE_INLINE std::size_t keep_hta_iterations(kernel_trace& t) {
     if (t.steps.size() < 2) return 0;
     double last_start = t.steps.front().start_s;
     for (const auto& s : t.steps) last_start = std::max(last_start, s.start_s);
@@ -75,9 +90,7 @@ inline std::size_t keep_hta_iterations(kernel_trace& t) {
     return before - t.events.size();
 }
 
-/// Launch delays of the activities of `device` (all when < 0): GPU start minus the end of the
-/// launching runtime call, clipped at 0 (HTA's definition). Empty stats when no launch matched.
-inline launch_delay_stats launch_delays(const kernel_trace& t, int device) {
+ROOFLINE_INLINE launch_delay_stats launch_delays(const kernel_trace& t, int device) {
     std::vector<double> d;
     for (const auto& e : t.events) {
         if ((device >= 0 && e.device != device) || std::isnan(e.launch_s)) continue;
@@ -98,3 +111,4 @@ inline launch_delay_stats launch_delays(const kernel_trace& t, int device) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -13,6 +13,7 @@
 #include <utility>        // std::pair
 #include <vector>         // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/op_workload.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/trace/kernel_event.hpp"
@@ -44,7 +45,14 @@ struct op_price_coverage {
 
 /// The coverage of `t`'s kernels on `g`; `device` >= 0 keeps that GPU's kernels only.
 /// Each op is priced once (`price_op`) however many kernels it launched.
-inline op_price_coverage price_coverage(const kernel_trace& t, const gpu_spec& g, int device = -1) {
+op_price_coverage price_coverage(const kernel_trace& t, const gpu_spec& g, int device = -1);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE op_price_coverage price_coverage(const kernel_trace& t, const gpu_spec& g, int device) {
     op_price_coverage c;
     std::unordered_map<std::int32_t, std::optional<op_work>> priced;  // op index -> work
     std::map<std::string, double> unpriced;
@@ -92,3 +100,4 @@ inline op_price_coverage price_coverage(const kernel_trace& t, const gpu_spec& g
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -21,6 +21,7 @@
 #include <optional>     // std::optional
 #include <string_view>  // std::string_view
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/ops/arguments.hpp"
 #include "roofline/analysis/ops/dense.hpp"
 #include "roofline/analysis/ops/engine.hpp"
@@ -31,6 +32,15 @@
 
 namespace roofline {
 
+/// The work of `op` on `g` (the GPU decides the GEMM rate class), or nullopt when the op is
+/// not one the tables price or its shapes are missing.
+std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::op_shapes {
 
 /// The aten op `n` (without "aten::"), or nullopt.
@@ -56,9 +66,7 @@ inline std::optional<op_work> price_aten(std::string_view n, const std::vector<o
 
 }  // namespace detail::op_shapes
 
-/// The work of `op` on `g` (the GPU decides the GEMM rate class), or nullopt when the op is
-/// not one the tables price or its shapes are missing.
-inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
     using namespace detail::op_shapes;
     const auto parsed = op_arguments(op);
     if (!parsed) return std::nullopt;
@@ -77,3 +85,4 @@ inline std::optional<op_work> price_op(const cpu_op& op, const gpu_spec& g) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

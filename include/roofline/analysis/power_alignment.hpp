@@ -37,6 +37,7 @@
 #include <string>     // std::string
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/power.hpp"
 
@@ -44,44 +45,15 @@ namespace roofline {
 
 /// Unix time (seconds, UTC) of the trace's time origin (`start_s` = 0), or NaN when the trace's
 /// clock is not a Unix clock (no `baseTimeNanoseconds` and timestamps before September 2001).
-inline double trace_epoch_s(const kernel_trace& t) {
-    if (t.base_time_ns)
-        return static_cast<double>(*t.base_time_ns) * 1e-9 + t.time_origin_us * 1e-6;
-    const double s = t.time_origin_us * 1e-6;
-    return s > 1e9 ? s : std::numeric_limits<double>::quiet_NaN();
-}
+double trace_epoch_s(const kernel_trace& t);
 
 /// Median spacing of consecutive samples with timestamps, seconds (NaN with fewer than two).
-inline double sample_period_s(const std::vector<power_sample>& s) {
-    std::vector<double> d;
-    for (std::size_t i = 1; i < s.size(); ++i)
-        if (std::isfinite(s[i].wall_time_s) && std::isfinite(s[i - 1].wall_time_s) &&
-            s[i].wall_time_s > s[i - 1].wall_time_s)
-            d.push_back(s[i].wall_time_s - s[i - 1].wall_time_s);
-    if (d.empty()) return std::numeric_limits<double>::quiet_NaN();
-    std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
-    return d[d.size() / 2];
-}
+double sample_period_s(const std::vector<power_sample>& s);
 
 /// Which samples show the GPU active: `utilization.gpu` above 5% where logged; otherwise board
 /// power above the idle floor by a quarter of the log's range (10th to 95th percentile of draw),
 /// when that range exceeds 20 W (ours: nvidia-smi's own noise is a few watts).
-inline std::vector<bool> busy_samples(const std::vector<power_sample>& s) {
-    std::vector<double> draws;
-    for (const auto& x : s)
-        if (std::isfinite(x.power_draw_w)) draws.push_back(x.power_draw_w);
-    double threshold = std::numeric_limits<double>::infinity();
-    if (draws.size() >= 4) {
-        std::sort(draws.begin(), draws.end());
-        const double p10 = draws[draws.size() / 10], p95 = draws[draws.size() * 95 / 100];
-        if (p95 - p10 > 20.0) threshold = p10 + 0.25 * (p95 - p10);
-    }
-    std::vector<bool> out(s.size(), false);
-    for (std::size_t i = 0; i < s.size(); ++i)
-        out[i] = std::isfinite(s[i].utilization_gpu) ? s[i].utilization_gpu > 0.05
-                                                     : s[i].power_draw_w > threshold;
-    return out;
-}
+std::vector<bool> busy_samples(const std::vector<power_sample>& s);
 
 /// A maximal run of busy samples, indices inclusive.
 struct sample_run {
@@ -91,22 +63,8 @@ struct sample_run {
 };
 
 /// Runs of at least `min_samples` consecutive busy samples (samples in time order).
-inline std::vector<sample_run> busy_runs(const std::vector<power_sample>& s,
-                                         std::size_t min_samples) {
-    const auto busy = busy_samples(s);
-    std::vector<sample_run> out;
-    for (std::size_t i = 0; i < s.size();) {
-        if (!busy[i]) {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
-        while (j + 1 < s.size() && busy[j + 1]) ++j;
-        if (j - i + 1 >= min_samples) out.push_back({i, j, s[i].wall_time_s, s[j].wall_time_s});
-        i = j + 1;
-    }
-    return out;
-}
+std::vector<sample_run> busy_runs(const std::vector<power_sample>& s,
+                                  std::size_t min_samples);
 
 /// How the log was put on the trace's clock.
 struct power_alignment {
@@ -127,6 +85,96 @@ struct power_alignment {
     double log_time(double trace_s) const { return origin_log_s + trace_s; }
 };
 
+/// Aligns `samples` (one GPU, in time order) with a trace whose GPU activity spans
+/// [first_kernel_s, last_kernel_s] (trace seconds) and whose origin is at Unix time
+/// `trace_epoch` (NaN when unknown). `busy_fraction`: the trace's GPU busy share of its window,
+/// for the idle-log check. `user_offset_s`: `--power-offset`.
+power_alignment align_power(const std::vector<power_sample>& samples, double trace_epoch,
+                            double first_kernel_s, double last_kernel_s,
+                            std::optional<double> user_offset_s = std::nullopt,
+                            double busy_fraction = 1.0);
+
+/// The samples that speak for a trace window, and where they came from.
+struct power_selection {
+    std::vector<power_sample> samples;
+    /// "trace window" (the window's own samples) or "busy period" (the nearest sustained
+    /// activity of the same GPU, for windows shorter than the log's averaging).
+    std::string source;
+    double start_log_s = std::numeric_limits<double>::quiet_NaN();  ///< first sample used
+    double end_log_s = std::numeric_limits<double>::quiet_NaN();    ///< last sample used
+    double period_s = std::numeric_limits<double>::quiet_NaN();     ///< sample period of the log
+    std::string note;                                               ///< one line: why these samples
+};
+
+/// Chooses the samples (one GPU, time order) for the trace window [first_kernel_s,
+/// last_kernel_s] under alignment `a`. Window samples are those whose trailing sample period
+/// overlaps the window. With fewer than `min_samples` of them and less than
+/// `averaging_s` of window (nvidia-smi's 1-s power average), the nearest busy period of at least
+/// `min_samples` samples within `max_distance_s` of the window is used instead, minus its first
+/// `averaging_s`.
+power_selection select_power_samples(const std::vector<power_sample>& samples,
+                                     const power_alignment& a, double first_kernel_s,
+                                     double last_kernel_s, std::size_t min_samples = 10,
+                                     double averaging_s = 1.0,
+                                     double max_distance_s = 120.0);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE double trace_epoch_s(const kernel_trace& t) {
+    if (t.base_time_ns)
+        return static_cast<double>(*t.base_time_ns) * 1e-9 + t.time_origin_us * 1e-6;
+    const double s = t.time_origin_us * 1e-6;
+    return s > 1e9 ? s : std::numeric_limits<double>::quiet_NaN();
+}
+
+ROOFLINE_INLINE double sample_period_s(const std::vector<power_sample>& s) {
+    std::vector<double> d;
+    for (std::size_t i = 1; i < s.size(); ++i)
+        if (std::isfinite(s[i].wall_time_s) && std::isfinite(s[i - 1].wall_time_s) &&
+            s[i].wall_time_s > s[i - 1].wall_time_s)
+            d.push_back(s[i].wall_time_s - s[i - 1].wall_time_s);
+    if (d.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
+    return d[d.size() / 2];
+}
+
+ROOFLINE_INLINE std::vector<bool> busy_samples(const std::vector<power_sample>& s) {
+    std::vector<double> draws;
+    for (const auto& x : s)
+        if (std::isfinite(x.power_draw_w)) draws.push_back(x.power_draw_w);
+    double threshold = std::numeric_limits<double>::infinity();
+    if (draws.size() >= 4) {
+        std::sort(draws.begin(), draws.end());
+        const double p10 = draws[draws.size() / 10], p95 = draws[draws.size() * 95 / 100];
+        if (p95 - p10 > 20.0) threshold = p10 + 0.25 * (p95 - p10);
+    }
+    std::vector<bool> out(s.size(), false);
+    for (std::size_t i = 0; i < s.size(); ++i)
+        out[i] = std::isfinite(s[i].utilization_gpu) ? s[i].utilization_gpu > 0.05
+                                                     : s[i].power_draw_w > threshold;
+    return out;
+}
+
+ROOFLINE_INLINE std::vector<sample_run> busy_runs(const std::vector<power_sample>& s,
+                                                  std::size_t min_samples) {
+    const auto busy = busy_samples(s);
+    std::vector<sample_run> out;
+    for (std::size_t i = 0; i < s.size();) {
+        if (!busy[i]) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j + 1 < s.size() && busy[j + 1]) ++j;
+        if (j - i + 1 >= min_samples) out.push_back({i, j, s[i].wall_time_s, s[j].wall_time_s});
+        i = j + 1;
+    }
+    return out;
+}
+
 namespace detail::align {
 inline std::string zone_text(double z) {
     const long long q = static_cast<long long>(std::round(z / 60.0));
@@ -142,14 +190,10 @@ inline std::string secs(double s, int digits = 2) {
 }
 }  // namespace detail::align
 
-/// Aligns `samples` (one GPU, in time order) with a trace whose GPU activity spans
-/// [first_kernel_s, last_kernel_s] (trace seconds) and whose origin is at Unix time
-/// `trace_epoch` (NaN when unknown). `busy_fraction`: the trace's GPU busy share of its window,
-/// for the idle-log check. `user_offset_s`: `--power-offset`.
-inline power_alignment align_power(const std::vector<power_sample>& samples, double trace_epoch,
-                                   double first_kernel_s, double last_kernel_s,
-                                   std::optional<double> user_offset_s = std::nullopt,
-                                   double busy_fraction = 1.0) {
+ROOFLINE_INLINE power_alignment align_power(const std::vector<power_sample>& samples, double trace_epoch,
+                                            double first_kernel_s, double last_kernel_s,
+                                            std::optional<double> user_offset_s,
+                                            double busy_fraction) {
     using detail::align::secs;
     power_alignment a;
     a.trace_has_epoch = std::isfinite(trace_epoch);
@@ -246,29 +290,11 @@ inline power_alignment align_power(const std::vector<power_sample>& samples, dou
     return a;
 }
 
-/// The samples that speak for a trace window, and where they came from.
-struct power_selection {
-    std::vector<power_sample> samples;
-    /// "trace window" (the window's own samples) or "busy period" (the nearest sustained
-    /// activity of the same GPU, for windows shorter than the log's averaging).
-    std::string source;
-    double start_log_s = std::numeric_limits<double>::quiet_NaN();  ///< first sample used
-    double end_log_s = std::numeric_limits<double>::quiet_NaN();    ///< last sample used
-    double period_s = std::numeric_limits<double>::quiet_NaN();     ///< sample period of the log
-    std::string note;                                               ///< one line: why these samples
-};
-
-/// Chooses the samples (one GPU, time order) for the trace window [first_kernel_s,
-/// last_kernel_s] under alignment `a`. Window samples are those whose trailing sample period
-/// overlaps the window. With fewer than `min_samples` of them and less than
-/// `averaging_s` of window (nvidia-smi's 1-s power average), the nearest busy period of at least
-/// `min_samples` samples within `max_distance_s` of the window is used instead, minus its first
-/// `averaging_s`.
-inline power_selection select_power_samples(const std::vector<power_sample>& samples,
-                                            const power_alignment& a, double first_kernel_s,
-                                            double last_kernel_s, std::size_t min_samples = 10,
-                                            double averaging_s = 1.0,
-                                            double max_distance_s = 120.0) {
+ROOFLINE_INLINE power_selection select_power_samples(const std::vector<power_sample>& samples,
+                                                     const power_alignment& a, double first_kernel_s,
+                                                     double last_kernel_s, std::size_t min_samples,
+                                                     double averaging_s,
+                                                     double max_distance_s) {
     using detail::align::secs;
     power_selection sel;
     if (!a.ok) return sel;
@@ -330,3 +356,4 @@ inline power_selection select_power_samples(const std::vector<power_sample>& sam
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -24,6 +24,7 @@
 #include <string>     // std::string
 #include <utility>    // std::pair
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/steady_state.hpp"
 #include "roofline/core/gpus/sm120.hpp"  // gpus::rtx_pro_6000, the Max-Q's reference
 #include "roofline/core/ceilings.hpp"
@@ -46,21 +47,8 @@ struct capped_step {
 /// `top_clock_hz` whose modeled board power (coefficients `p`) fits `limit_w`
 /// (`largest_clock_within`, as `under_power_limit` for one kernel). Throws `usage_error` for non-positive clocks or limit, or a rate class
 /// of the step whose energy the coefficients do not know.
-inline capped_step price_step_under_limit(const step_model& s, const ceilings& c, const power_coefficients& p,
-                                          double limit_w, double peak_clock_hz, double top_clock_hz, double pace = 1.0) {
-    if (!(limit_w > 0) || !(peak_clock_hz > 0) || !(top_clock_hz > 0))
-        throw usage_error("power cap: limit and clocks must be positive");  // an infinite limit: the top clock
-    if (!(pace >= 1.0) || !std::isfinite(pace)) throw usage_error("power cap: the pace must be finite and at least 1");
-    const workload w = s.total();
-    const auto at = [&](double f) {
-        capped_step r;
-        r.clock_hz = f;
-        r.time_s = pace * price_step(s, at_sm_clock(c, f, peak_clock_hz)).lower_bound_s;
-        r.power_w = r.time_s > 0 ? board_power_w(p, w, r.time_s, f) : p.static_w;
-        return r;
-    };
-    return largest_clock_within(limit_w, top_clock_hz, at);
-}
+capped_step price_step_under_limit(const step_model& s, const ceilings& c, const power_coefficients& p,
+                                   double limit_w, double peak_clock_hz, double top_clock_hz, double pace = 1.0);
 
 /// A serving run's modeled throughput at one board and power limit.
 struct capped_throughput {
@@ -95,7 +83,42 @@ struct power_cap_reference_choice {
     double limit_w = std::numeric_limits<double>::infinity();
     std::string why;
 };
-inline power_cap_reference_choice power_cap_reference(const gpu_spec& g, double limit_w) {
+power_cap_reference_choice power_cap_reference(const gpu_spec& g, double limit_w);
+
+/// What the steps of a run (`decode`, optional `prefill` chunk of `prefill_tokens` tokens) yield
+/// under `limit_w` on board `g` with ceilings `c` (`decode_sequences` per step, `decode_batch`
+/// in flight, `isl_over_osl` prompt tokens per output token, `instances` model instances), the
+/// steps taking `pace` (>= 1) times their priced time (a measured run's pace against its roof;
+/// see the file comment). nullopt when the board's power coefficients, limit or clocks are
+/// unknown, or a rate class's energy is unknown (the step's power cannot be priced).
+std::optional<capped_throughput> throughput_under_limit(const gpu_spec& g, const ceilings& c, double limit_w,
+                                                        const step_model& decode, const step_model* prefill,
+                                                        double prefill_tokens, double decode_sequences,
+                                                        double decode_batch, double isl_over_osl, int instances,
+                                                        double pace = 1.0);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE capped_step price_step_under_limit(const step_model& s, const ceilings& c, const power_coefficients& p,
+                                                   double limit_w, double peak_clock_hz, double top_clock_hz, double pace) {
+    if (!(limit_w > 0) || !(peak_clock_hz > 0) || !(top_clock_hz > 0))
+        throw usage_error("power cap: limit and clocks must be positive");  // an infinite limit: the top clock
+    if (!(pace >= 1.0) || !std::isfinite(pace)) throw usage_error("power cap: the pace must be finite and at least 1");
+    const workload w = s.total();
+    const auto at = [&](double f) {
+        capped_step r;
+        r.clock_hz = f;
+        r.time_s = pace * price_step(s, at_sm_clock(c, f, peak_clock_hz)).lower_bound_s;
+        r.power_w = r.time_s > 0 ? board_power_w(p, w, r.time_s, f) : p.static_w;
+        return r;
+    };
+    return largest_clock_within(limit_w, top_clock_hz, at);
+}
+
+ROOFLINE_INLINE power_cap_reference_choice power_cap_reference(const gpu_spec& g, double limit_w) {
     if (auto ws = gpus::rtx_pro_6000(); g.id == "rtx-pro-6000-maxq" && ws.power_limit_w.known()) {
         const double l = *ws.power_limit_w.value;  // the catalog's cited 600 W
         return {ws, l, "an RTX PRO 6000 Workstation Edition (the same GB202 board) at its " + std::to_string(static_cast<long long>(l)) + " W"};
@@ -106,17 +129,11 @@ inline power_cap_reference_choice power_cap_reference(const gpu_spec& g, double 
     return {g, std::numeric_limits<double>::infinity(), "this GPU without a power limit (its top clock)"};
 }
 
-/// What the steps of a run (`decode`, optional `prefill` chunk of `prefill_tokens` tokens) yield
-/// under `limit_w` on board `g` with ceilings `c` (`decode_sequences` per step, `decode_batch`
-/// in flight, `isl_over_osl` prompt tokens per output token, `instances` model instances), the
-/// steps taking `pace` (>= 1) times their priced time (a measured run's pace against its roof;
-/// see the file comment). nullopt when the board's power coefficients, limit or clocks are
-/// unknown, or a rate class's energy is unknown (the step's power cannot be priced).
-inline std::optional<capped_throughput> throughput_under_limit(const gpu_spec& g, const ceilings& c, double limit_w,
-                                                               const step_model& decode, const step_model* prefill,
-                                                               double prefill_tokens, double decode_sequences,
-                                                               double decode_batch, double isl_over_osl, int instances,
-                                                               double pace = 1.0) {
+ROOFLINE_INLINE std::optional<capped_throughput> throughput_under_limit(const gpu_spec& g, const ceilings& c, double limit_w,
+                                                                        const step_model& decode, const step_model* prefill,
+                                                                        double prefill_tokens, double decode_sequences,
+                                                                        double decode_batch, double isl_over_osl, int instances,
+                                                                        double pace) {
     const auto coef = default_power_coefficients(g);
     const double peak = g.tensor_clock_hz.value_or(g.boost_clock_hz.value_or(0.0));
     const double top = std::min(g.max_clock_hz.value_or(peak), peak);
@@ -145,3 +162,4 @@ inline std::optional<capped_throughput> throughput_under_limit(const gpu_spec& g
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

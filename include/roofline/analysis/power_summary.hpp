@@ -12,12 +12,27 @@
 #include <optional>   // std::optional
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/verdict.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/trace/power.hpp"
 
 namespace roofline {
 
+/// NVML clock-event bits that mean "held down for power": SwPowerCap (0x4) and
+/// HwPowerBrakeSlowdown (0x80). Source: NVML nvmlClocksEventReasons (FORMATS.md §6).
+inline constexpr std::uint64_t power_cap_reason_mask = 0x4 | 0x80;
+
+/// Summarises samples (any GPUs, any time range the caller selected) into `power_evidence`.
+/// `gpu`: the catalog entry, for the default limit when the log has none (may be null).
+/// Absent fields stay nullopt; no samples gives an evidence with `samples == 0`.
+power_evidence summarize_power(const std::vector<power_sample>& samples, const gpu_spec* gpu);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail {
 /// Median of the finite values; nullopt when there are none.
 inline std::optional<double> finite_median(std::vector<double> v) {
@@ -31,14 +46,7 @@ inline std::optional<double> finite_median(std::vector<double> v) {
 }
 }  // namespace detail
 
-/// NVML clock-event bits that mean "held down for power": SwPowerCap (0x4) and
-/// HwPowerBrakeSlowdown (0x80). Source: NVML nvmlClocksEventReasons (FORMATS.md §6).
-inline constexpr std::uint64_t power_cap_reason_mask = 0x4 | 0x80;
-
-/// Summarises samples (any GPUs, any time range the caller selected) into `power_evidence`.
-/// `gpu`: the catalog entry, for the default limit when the log has none (may be null).
-/// Absent fields stay nullopt; no samples gives an evidence with `samples == 0`.
-inline power_evidence summarize_power(const std::vector<power_sample>& samples, const gpu_spec* gpu) {
+ROOFLINE_INLINE power_evidence summarize_power(const std::vector<power_sample>& samples, const gpu_spec* gpu) {
     power_evidence e;
     e.samples = samples.size();
     if (samples.empty()) return e;
@@ -67,3 +75,4 @@ inline power_evidence summarize_power(const std::vector<power_sample>& samples, 
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

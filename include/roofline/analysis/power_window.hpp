@@ -22,6 +22,7 @@
 #include <string>    // std::string
 #include <vector>    // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/power_summary.hpp"
 #include "roofline/analysis/verdict.hpp"
 #include "roofline/trace/bench.hpp"
@@ -37,6 +38,26 @@ struct run_power_window {
     std::string note;                              ///< which window, for people
 };
 
+/// The samples of `log` inside `run`'s own window (see the file comment); all samples, and a
+/// note saying so, when the run gives no window or none of the log falls in it.
+run_power_window run_window_samples(const power_log& log, const bench_run& run);
+
+/// Evidence of one GPU over a run.
+struct run_gpu_power {
+    int gpu_index = 0;
+    power_evidence evidence;
+    bool capped = false;  ///< at its limit, the cap active, the SM clock held below its maximum
+};
+
+/// Power evidence per GPU index of `samples`, in index order.
+std::vector<run_gpu_power> power_by_gpu(const std::vector<power_sample>& samples, const gpu_spec* g,
+                                        const verdict_thresholds& th);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::power_win {
 
 /// Seconds since 1970 of a vLLM `date` "YYYYMMDD-HHMMSS" read as UTC; nullopt when malformed.
@@ -74,9 +95,7 @@ inline std::vector<power_sample> within(const power_log& log, double a, double b
 
 }  // namespace detail::power_win
 
-/// The samples of `log` inside `run`'s own window (see the file comment); all samples, and a
-/// note saying so, when the run gives no window or none of the log falls in it.
-inline run_power_window run_window_samples(const power_log& log, const bench_run& run) {
+ROOFLINE_INLINE run_power_window run_window_samples(const power_log& log, const bench_run& run) {
     using namespace detail::power_win;
     run_power_window w;
     std::optional<double> start, end;
@@ -123,16 +142,8 @@ inline run_power_window run_window_samples(const power_log& log, const bench_run
     return w;
 }
 
-/// Evidence of one GPU over a run.
-struct run_gpu_power {
-    int gpu_index = 0;
-    power_evidence evidence;
-    bool capped = false;  ///< at its limit, the cap active, the SM clock held below its maximum
-};
-
-/// Power evidence per GPU index of `samples`, in index order.
-inline std::vector<run_gpu_power> power_by_gpu(const std::vector<power_sample>& samples, const gpu_spec* g,
-                                               const verdict_thresholds& th) {
+ROOFLINE_INLINE std::vector<run_gpu_power> power_by_gpu(const std::vector<power_sample>& samples, const gpu_spec* g,
+                                                        const verdict_thresholds& th) {
     std::map<int, std::vector<power_sample>> by;
     for (const auto& s : samples) by[s.gpu_index].push_back(s);
     std::vector<run_gpu_power> out;
@@ -145,3 +156,4 @@ inline std::vector<run_gpu_power> power_by_gpu(const std::vector<power_sample>& 
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

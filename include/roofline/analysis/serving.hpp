@@ -24,6 +24,7 @@
 #include <string>     // std::string
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/achievable.hpp"
 #include "roofline/analysis/power_cap_cost.hpp"
 #include "roofline/analysis/power_summary.hpp"
@@ -134,6 +135,19 @@ struct serving_analysis {
     std::vector<std::string> unpriced;
 };
 
+/// Analyses one benchmark run of model `m` served as `setup` says, with an optional power log
+/// (only its samples inside the run's own window when the bench file gives one, see
+/// analysis/power_window.hpp; evidence per GPU, a capped GPU gating the run).
+/// Throws `usage_error` when the concurrency cannot be found or given, or the layout does not
+/// match the GPU count.
+serving_analysis analyze_serving(const bench_run& run, const model_config& m, const serving_setup& setup,
+                                 const power_log* power = nullptr);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::serving {
 inline std::string fmt_num(double v, int digits = 0) {
     char buf[64];
@@ -207,13 +221,8 @@ inline std::optional<power_cap_cost> cap_cost(const serving_analysis& a, const g
 }
 }  // namespace detail::serving
 
-/// Analyses one benchmark run of model `m` served as `setup` says, with an optional power log
-/// (only its samples inside the run's own window when the bench file gives one, see
-/// analysis/power_window.hpp; evidence per GPU, a capped GPU gating the run).
-/// Throws `usage_error` when the concurrency cannot be found or given, or the layout does not
-/// match the GPU count.
-inline serving_analysis analyze_serving(const bench_run& run, const model_config& m, const serving_setup& setup,
-                                        const power_log* power = nullptr) {
+ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const model_config& m, const serving_setup& setup,
+                                                 const power_log* power) {
     using namespace detail::serving;
     if (!setup.gpu) throw usage_error("analyze: no GPU given");
     const gpu_spec& g = *setup.gpu;
@@ -727,3 +736,4 @@ inline serving_analysis analyze_serving(const bench_run& run, const model_config
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -26,6 +26,7 @@
 #include <cmath>      // std::ceil
 #include <optional>   // std::optional
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/models/transformer.hpp"
 
 namespace roofline {
@@ -35,7 +36,7 @@ namespace roofline {
 inline constexpr double default_prefill_chunk_tokens = 8192;
 
 /// Mean context of a decoding sequence over its life, ISL + OSL / 2 (at least 1 token).
-inline double mean_decode_context_tokens(double isl, double osl) { return std::max(1.0, isl + osl / 2.0); }
+double mean_decode_context_tokens(double isl, double osl);
 
 /// Speculative decoding (MTP heads or a draft model): `draft_tokens` proposed per step, each
 /// accepted with probability `acceptance_rate` (the first rejection ends the run).
@@ -66,7 +67,54 @@ struct prefill_chunk {
 ///    min(ISL, P) tokens (several prompts batched into one step);
 ///  * ISL > chunk: one chunk of `chunk` tokens on top of a cached prefix of ISL / 2 (the mean
 ///    position of a chunk inside a long prompt).
-inline prefill_chunk steady_prefill_chunk(double isl, double requests, double chunk_tokens = default_prefill_chunk_tokens) {
+prefill_chunk steady_prefill_chunk(double isl, double requests, double chunk_tokens = default_prefill_chunk_tokens);
+
+/// The prefill step of an instance with attention data parallelism over `dp` ranks: each rank
+/// schedules its own chunk (TensorRT-LLM and SGLang DP attention keep one scheduler per rank),
+/// so the step holds `dp` chunks of `steady_prefill_chunk(isl, requests / dp, chunk_tokens)`.
+/// One chunk budget for the whole instance would leave ranks idle (two 4,000-token prompts in
+/// an 8,192-token chunk keep six of eight ranks without work) and price prefill ~1.7x too slow.
+prefill_chunk dp_prefill_chunk(double isl, double requests, double chunk_tokens, int dp);
+
+/// Rates of one model instance in the steady state (see the header comment).
+struct steady_state_rates {
+    double output_tokens_per_s = 0;  ///< r_out
+    double total_tokens_per_s = 0;   ///< r_out (1 + ISL / OSL)
+    double decode_share = 1;         ///< share of busy time in decode steps
+    double tpot_s = 0;               ///< C / r_out
+};
+
+/// r_out, r_total, decode share and TPOT for decode steps of `decode_sequences` taking
+/// `decode_step_s`, `requests` in flight per instance, prefill at `prefill_s_per_token` (nullopt:
+/// prefill not modeled) and `isl_over_osl` prompt tokens per output token.
+steady_state_rates steady_state(double decode_step_s, double decode_sequences, double requests,
+                                std::optional<double> prefill_s_per_token, double isl_over_osl);
+
+/// Queueing before a request's prefill in a closed-loop benchmark (a fixed number of clients,
+/// each sending its next request when the last one finishes, as aiperf, genai-perf and
+/// bench_serving --max-concurrency do). The clients start together and the requests of one
+/// wave reach the engine at once; a request waits, on average, for the prompts of half of the
+/// other requests of its wave to be prefilled ahead of it, then for the step in progress:
+///
+///   wait = (C - 1) / 2 x ISL x t_pre_per_token  +  t_step / 2
+///
+/// C: requests in flight that share the prefill capacity (per instance; per prefill pool when
+/// disaggregated), t_pre_per_token: prefill seconds per prompt token at the chunk size. By
+/// Little's law the same wait holds in an open loop whose arrival rate keeps C requests in
+/// flight with prefill the bottleneck; a lightly loaded open loop waits less.
+double closed_loop_queue_s(double requests, double isl, double prefill_s_per_token, double step_s);
+
+/// Lower bound on TTFT: the prompt's chunk steps through `pp` stages, (chunks + pp - 1) t_chunk.
+double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE double mean_decode_context_tokens(double isl, double osl) { return std::max(1.0, isl + osl / 2.0); }
+
+ROOFLINE_INLINE prefill_chunk steady_prefill_chunk(double isl, double requests, double chunk_tokens) {
     prefill_chunk p;
     isl = std::max(1.0, isl);
     if (isl <= chunk_tokens) {
@@ -81,12 +129,7 @@ inline prefill_chunk steady_prefill_chunk(double isl, double requests, double ch
     return p;
 }
 
-/// The prefill step of an instance with attention data parallelism over `dp` ranks: each rank
-/// schedules its own chunk (TensorRT-LLM and SGLang DP attention keep one scheduler per rank),
-/// so the step holds `dp` chunks of `steady_prefill_chunk(isl, requests / dp, chunk_tokens)`.
-/// One chunk budget for the whole instance would leave ranks idle (two 4,000-token prompts in
-/// an 8,192-token chunk keep six of eight ranks without work) and price prefill ~1.7x too slow.
-inline prefill_chunk dp_prefill_chunk(double isl, double requests, double chunk_tokens, int dp) {
+ROOFLINE_INLINE prefill_chunk dp_prefill_chunk(double isl, double requests, double chunk_tokens, int dp) {
     if (dp <= 1) return steady_prefill_chunk(isl, requests, chunk_tokens);
     auto p = steady_prefill_chunk(isl, std::max(1.0, requests / dp), chunk_tokens);
     p.group.count *= dp;
@@ -94,19 +137,8 @@ inline prefill_chunk dp_prefill_chunk(double isl, double requests, double chunk_
     return p;
 }
 
-/// Rates of one model instance in the steady state (see the header comment).
-struct steady_state_rates {
-    double output_tokens_per_s = 0;  ///< r_out
-    double total_tokens_per_s = 0;   ///< r_out (1 + ISL / OSL)
-    double decode_share = 1;         ///< share of busy time in decode steps
-    double tpot_s = 0;               ///< C / r_out
-};
-
-/// r_out, r_total, decode share and TPOT for decode steps of `decode_sequences` taking
-/// `decode_step_s`, `requests` in flight per instance, prefill at `prefill_s_per_token` (nullopt:
-/// prefill not modeled) and `isl_over_osl` prompt tokens per output token.
-inline steady_state_rates steady_state(double decode_step_s, double decode_sequences, double requests,
-                                       std::optional<double> prefill_s_per_token, double isl_over_osl) {
+ROOFLINE_INLINE steady_state_rates steady_state(double decode_step_s, double decode_sequences, double requests,
+                                                std::optional<double> prefill_s_per_token, double isl_over_osl) {
     steady_state_rates r;
     const double per_token_decode = decode_step_s / decode_sequences;
     r.output_tokens_per_s = 1.0 / (per_token_decode + (prefill_s_per_token ? isl_over_osl * *prefill_s_per_token : 0.0));
@@ -116,25 +148,13 @@ inline steady_state_rates steady_state(double decode_step_s, double decode_seque
     return r;
 }
 
-/// Queueing before a request's prefill in a closed-loop benchmark (a fixed number of clients,
-/// each sending its next request when the last one finishes, as aiperf, genai-perf and
-/// bench_serving --max-concurrency do). The clients start together and the requests of one
-/// wave reach the engine at once; a request waits, on average, for the prompts of half of the
-/// other requests of its wave to be prefilled ahead of it, then for the step in progress:
-///
-///   wait = (C - 1) / 2 x ISL x t_pre_per_token  +  t_step / 2
-///
-/// C: requests in flight that share the prefill capacity (per instance; per prefill pool when
-/// disaggregated), t_pre_per_token: prefill seconds per prompt token at the chunk size. By
-/// Little's law the same wait holds in an open loop whose arrival rate keeps C requests in
-/// flight with prefill the bottleneck; a lightly loaded open loop waits less.
-inline double closed_loop_queue_s(double requests, double isl, double prefill_s_per_token, double step_s) {
+ROOFLINE_INLINE double closed_loop_queue_s(double requests, double isl, double prefill_s_per_token, double step_s) {
     return std::max(0.0, requests - 1.0) / 2.0 * isl * prefill_s_per_token + step_s / 2.0;
 }
 
-/// Lower bound on TTFT: the prompt's chunk steps through `pp` stages, (chunks + pp - 1) t_chunk.
-inline double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp) {
+ROOFLINE_INLINE double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp) {
     return (chunks_per_prompt + pp - 1) * chunk_step_s;
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

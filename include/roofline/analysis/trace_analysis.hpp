@@ -19,6 +19,7 @@
 #include <string>  // std::string
 #include <vector>  // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/trace/classify.hpp"
 #include "roofline/analysis/trace/gpu_context.hpp"
 #include "roofline/analysis/trace/power.hpp"
@@ -32,6 +33,17 @@
 
 namespace roofline {
 
+/// Analyses `t` (read with links to ops, e.g. by `read_kineto`) on a GPU of `catalog`.
+/// Throws `usage_error` when the GPU cannot be resolved (pass `options.gpu_id`), when the trace
+/// has no GPU activity, or when `options.device` has none.
+trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& catalog,
+                             const trace_analysis_options& options = {});
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::trace_an {
 
 /// The window verdict's power notes: nvidia-smi residency against a communication verdict, a
@@ -94,11 +106,8 @@ inline void build_rows(const trace_gpu_context& c, const recovered_work& w, cons
 
 }  // namespace detail::trace_an
 
-/// Analyses `t` (read with links to ops, e.g. by `read_kineto`) on a GPU of `catalog`.
-/// Throws `usage_error` when the GPU cannot be resolved (pass `options.gpu_id`), when the trace
-/// has no GPU activity, or when `options.device` has none.
-inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& catalog,
-                                    const trace_analysis_options& options = {}) {
+ROOFLINE_INLINE trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& catalog,
+                                             const trace_analysis_options& options) {
     using namespace detail::trace_an;
     trace_analysis a;
     a.file = t.file;
@@ -149,3 +158,4 @@ inline trace_analysis analyze_trace(const kernel_trace& t, const gpu_catalog& ca
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

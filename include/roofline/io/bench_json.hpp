@@ -21,16 +21,32 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/detail/json_text.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/bench.hpp"
 
 namespace roofline {
 
+/// Reads every run of a benchmark result file (.json, .jsonl, or either gzip-compressed),
+/// leniently: a run whose object is of no known format, or has a NaN, negative or mistyped
+/// count/duration/throughput, is skipped and counted in `stats` by reason.
+/// Throws `parse_error` for a missing, empty or corrupt file, malformed JSON (naming line and
+/// column), or a file in which no run is usable (naming the first bad run's line and field).
+bench_results read_bench_results(const std::string& path);
+
+/// Every run of a benchmark result file, strictly: like `read_bench_results` but any run that
+/// would be skipped is an error (`parse_error` naming the line and the field).
+std::vector<bench_run> read_bench(const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 
 /// A latency statistic key: `<stat>_<metric>[_ms]`, stat in mean|median|std|p<number>,
@@ -281,12 +297,7 @@ inline std::string fill_bench_run(const nlohmann::json& o, bench_run& r, std::st
 
 }  // namespace io::detail
 
-/// Reads every run of a benchmark result file (.json, .jsonl, or either gzip-compressed),
-/// leniently: a run whose object is of no known format, or has a NaN, negative or mistyped
-/// count/duration/throughput, is skipped and counted in `stats` by reason.
-/// Throws `parse_error` for a missing, empty or corrupt file, malformed JSON (naming line and
-/// column), or a file in which no run is usable (naming the first bad run's line and field).
-inline bench_results read_bench_results(const std::string& path) {
+ROOFLINE_INLINE bench_results read_bench_results(const std::string& path) {
     using namespace io::detail;
     bench_results out;
     out.file = path;
@@ -348,9 +359,7 @@ inline bench_results read_bench_results(const std::string& path) {
     return out;
 }
 
-/// Every run of a benchmark result file, strictly: like `read_bench_results` but any run that
-/// would be skipped is an error (`parse_error` naming the line and the field).
-inline std::vector<bench_run> read_bench(const std::string& path) {
+ROOFLINE_INLINE std::vector<bench_run> read_bench(const std::string& path) {
     auto results = read_bench_results(path);
     if (results.stats.events_skipped != 0) {
         // Re-find the first bad run for the message (rare path).
@@ -377,3 +386,4 @@ inline std::vector<bench_run> read_bench(const std::string& path) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

@@ -52,23 +52,40 @@
 #include <utility>   // std::move, std::pair
 #include <vector>    // std::vector
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
-#include "roofline/io/detail/json_text.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/models/calibration_overlay.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/power.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace roofline {
 
 inline constexpr const char* calibration_schema = "roofline.calibration/1";
 
+/// The overlay as JSON (format above; always version 1).
+nlohmann::ordered_json calibration_to_json(const calibration& cal);
+
+/// Writes the overlay to `path` (2-space indented JSON). Throws `usage_error` when the file
+/// cannot be written.
+void write_calibration(const std::string& path, const calibration& cal);
+
+/// Reads a calibration file (version 0 or 1, format above). Throws `parse_error`.
+calibration read_calibration(const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 
 inline nlohmann::ordered_json num_or_null(double v) {
@@ -128,8 +145,7 @@ inline void check_keys(const std::string& file, const std::string& place, const 
 
 }  // namespace io::detail
 
-/// The overlay as JSON (format above; always version 1).
-inline nlohmann::ordered_json calibration_to_json(const calibration& cal) {
+ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& cal) {
     using io::detail::num_or_null;
     using io::detail::source_json;
     nlohmann::ordered_json j;
@@ -228,17 +244,14 @@ inline nlohmann::ordered_json calibration_to_json(const calibration& cal) {
     return j;
 }
 
-/// Writes the overlay to `path` (2-space indented JSON). Throws `usage_error` when the file
-/// cannot be written.
-inline void write_calibration(const std::string& path, const calibration& cal) {
+ROOFLINE_INLINE void write_calibration(const std::string& path, const calibration& cal) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw usage_error("cannot write the calibration file " + path);
     out << calibration_to_json(cal).dump(1) << "\n";
     if (!out) throw usage_error("cannot write the calibration file " + path);
 }
 
-/// Reads a calibration file (version 0 or 1, format above). Throws `parse_error`.
-inline calibration read_calibration(const std::string& path) {
+ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
     using io::detail::cal_number;
     std::error_code dir_ec;
     if (std::filesystem::is_directory(path, dir_ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
@@ -468,3 +481,4 @@ inline calibration read_calibration(const std::string& path) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

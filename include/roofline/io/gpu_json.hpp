@@ -51,7 +51,6 @@
 #include <system_error>  // std::error_code
 #include <iterator>  // std::istreambuf_iterator
 #include <map>       // std::map
-#include <nlohmann/json.hpp>
 #include <optional>  // std::optional
 #include <set>       // std::set
 #include <sstream>   // std::ostringstream
@@ -59,14 +58,48 @@
 #include <utility>   // std::move
 #include <vector>    // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
-#include "roofline/io/detail/json_text.hpp"
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace roofline {
 
+/// One GPU as a JSON object (schema above). Peaks the GPU lacks are null in
+/// "dense_flops_per_s" and listed in "unsupported"; unknown values are null.
+nlohmann::json to_json(const gpu_spec& g);
+
+/// nlohmann/json's ADL hook, so that `nlohmann::json j = spec;` works.
+void to_json(nlohmann::json& j, const gpu_spec& g);
+
+/// An array with one object per GPU.
+nlohmann::json to_json(const std::vector<gpu_spec>& gpus);
+
+/// A complete GPU spec from one JSON object (schema above): the rules for a new GPU apply
+/// (name, compute_capability, sm_count, memory_bandwidth_bytes_per_s and one dense peak).
+/// `file` and `place` name the input in errors. Throws `parse_error`.
+gpu_spec gpu_from_json(const nlohmann::json& j, const std::string& file,
+                       const std::string& place = {});
+
+/// Applies a `--gpu-file` overlay to a catalog. The file holds one object or an array; an entry
+/// whose id is in the catalog overrides only the fields it gives; a new id adds a GPU (and must
+/// be complete, see above). Entries apply in order. Throws `parse_error` naming the file, the
+/// entry and the field (a missing or unreadable file, malformed JSON with its byte offset).
+void load_gpu_overlay(gpu_catalog& catalog, const std::string& path);
+
+/// The built-in catalog with the overlay at `path` applied; `path` empty: the built-in one.
+gpu_catalog load_gpu_catalog(const std::string& path = {});
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/json_text.hpp"
+
+namespace roofline {
 namespace detail {
 
 /// A JSON number: an integer when the value is integral (sm_count 148, not 148.0), else a double.
@@ -454,9 +487,7 @@ inline std::string entry_id(const nlohmann::json& j, const std::string& file, st
 
 }  // namespace detail
 
-/// One GPU as a JSON object (schema above). Peaks the GPU lacks are null in
-/// "dense_flops_per_s" and listed in "unsupported"; unknown values are null.
-inline nlohmann::json to_json(const gpu_spec& g) {
+ROOFLINE_INLINE nlohmann::json to_json(const gpu_spec& g) {
     using detail::json_value;
     nlohmann::json j;
     j["id"] = g.id;
@@ -503,34 +534,25 @@ inline nlohmann::json to_json(const gpu_spec& g) {
     return j;
 }
 
-/// nlohmann/json's ADL hook, so that `nlohmann::json j = spec;` works.
-inline void to_json(nlohmann::json& j, const gpu_spec& g) {
+ROOFLINE_INLINE void to_json(nlohmann::json& j, const gpu_spec& g) {
     j = to_json(g);
 }
 
-/// An array with one object per GPU.
-inline nlohmann::json to_json(const std::vector<gpu_spec>& gpus) {
+ROOFLINE_INLINE nlohmann::json to_json(const std::vector<gpu_spec>& gpus) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& g : gpus) a.push_back(to_json(g));
     return a;
 }
 
-/// A complete GPU spec from one JSON object (schema above): the rules for a new GPU apply
-/// (name, compute_capability, sm_count, memory_bandwidth_bytes_per_s and one dense peak).
-/// `file` and `place` name the input in errors. Throws `parse_error`.
-inline gpu_spec gpu_from_json(const nlohmann::json& j, const std::string& file,
-                              const std::string& place = {}) {
+ROOFLINE_INLINE gpu_spec gpu_from_json(const nlohmann::json& j, const std::string& file,
+                                       const std::string& place) {
     const std::string id = detail::entry_id(j, file, 0);
     gpu_spec g = detail::blank_gpu(id, file);
     detail::gpu_json_reader(file, place.empty() ? "id \"" + id + "\"" : place).apply(g, j, true);
     return g;
 }
 
-/// Applies a `--gpu-file` overlay to a catalog. The file holds one object or an array; an entry
-/// whose id is in the catalog overrides only the fields it gives; a new id adds a GPU (and must
-/// be complete, see above). Entries apply in order. Throws `parse_error` naming the file, the
-/// entry and the field (a missing or unreadable file, malformed JSON with its byte offset).
-inline void load_gpu_overlay(gpu_catalog& catalog, const std::string& path) {
+ROOFLINE_INLINE void load_gpu_overlay(gpu_catalog& catalog, const std::string& path) {
     std::error_code dir_ec;
     if (std::filesystem::is_directory(path, dir_ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
@@ -576,11 +598,11 @@ inline void load_gpu_overlay(gpu_catalog& catalog, const std::string& path) {
     }
 }
 
-/// The built-in catalog with the overlay at `path` applied; `path` empty: the built-in one.
-inline gpu_catalog load_gpu_catalog(const std::string& path = {}) {
+ROOFLINE_INLINE gpu_catalog load_gpu_catalog(const std::string& path) {
     gpu_catalog c = gpu_catalog::builtin();
     if (!path.empty()) load_gpu_overlay(c, path);
     return c;
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

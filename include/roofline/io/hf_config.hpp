@@ -34,15 +34,34 @@
 #include <utility>      // std::move
 #include <vector>       // std::vector
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/detail/json_text.hpp"
 #include "roofline/models/model_config.hpp"
 
 namespace roofline {
 
+/// Reads a Hugging Face `config.json` (or a checkpoint folder holding one) into a `model_config`.
+///
+/// Required keys: hidden_size, num_hidden_layers, num_attention_heads, vocab_size; for MoE
+/// models (any experts key present) also the top-k and, unless every layer is MoE, the dense
+/// intermediate_size. `name` is the file's stem (e.g. "zai-org--GLM-5_config").
+/// Throws `parse_error` naming file, place ("" or "text_config") and key.
+model_config read_hf_config(const std::string& path_or_folder);
+
+/// Applies a ModelOpt `hf_quant_config.json`
+/// (`{producer:{name,version}, quantization:{quant_algo, kv_cache_quant_algo, group_size,
+/// exclude_modules}}`) to `cfg`, replacing any quantisation read from config.json.
+/// Throws `parse_error` naming the file and the key.
+void apply_hf_quant_config(model_config& cfg, const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/json_text.hpp"
+
+namespace roofline {
 namespace detail::hf {
 
 using json = nlohmann::json;
@@ -291,13 +310,7 @@ inline void read_quantization_config(model_config& cfg, const json& jq, const st
 
 }  // namespace detail::hf
 
-/// Reads a Hugging Face `config.json` (or a checkpoint folder holding one) into a `model_config`.
-///
-/// Required keys: hidden_size, num_hidden_layers, num_attention_heads, vocab_size; for MoE
-/// models (any experts key present) also the top-k and, unless every layer is MoE, the dense
-/// intermediate_size. `name` is the file's stem (e.g. "zai-org--GLM-5_config").
-/// Throws `parse_error` naming file, place ("" or "text_config") and key.
-inline model_config read_hf_config(const std::string& path_or_folder) {
+ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
     using namespace detail::hf;
     // A checkpoint folder stands for its config.json (as `from_pretrained` reads it).
     std::string path = path_or_folder;
@@ -439,11 +452,7 @@ inline model_config read_hf_config(const std::string& path_or_folder) {
     return c;
 }
 
-/// Applies a ModelOpt `hf_quant_config.json`
-/// (`{producer:{name,version}, quantization:{quant_algo, kv_cache_quant_algo, group_size,
-/// exclude_modules}}`) to `cfg`, replacing any quantisation read from config.json.
-/// Throws `parse_error` naming the file and the key.
-inline void apply_hf_quant_config(model_config& cfg, const std::string& path) {
+ROOFLINE_INLINE void apply_hf_quant_config(model_config& cfg, const std::string& path) {
     using namespace detail::hf;
     const json root = read_json_file(path);
     const object_reader top(root, path, "");
@@ -467,3 +476,4 @@ inline void apply_hf_quant_config(model_config& cfg, const std::string& path) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

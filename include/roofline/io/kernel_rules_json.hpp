@@ -12,11 +12,8 @@
 #include <cstdlib>  // std::getenv
 #include <string>   // std::string
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/detail/builtin_kernel_rules.hpp"
-#include "roofline/io/detail/json_text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/kernel_rules.hpp"
 
@@ -25,7 +22,33 @@ namespace roofline {
 /// Parses the text of a rule file; `source` names it in errors (a path, or "built-in ..."). Throws
 /// `parse_error` naming the source, the rule index and the field for malformed JSON, a missing or
 /// unknown phase, or an invalid pattern.
-inline kernel_rules parse_kernel_rules(const std::string& text, const std::string& source) {
+kernel_rules parse_kernel_rules(const std::string& text, const std::string& source);
+
+/// Reads a rule file. Errors as `parse_kernel_rules`, plus `parse_error` for a missing or
+/// unreadable file.
+kernel_rules read_kernel_rules(const std::string& path);
+
+/// Where errors in the compiled-in rules would point.
+inline constexpr const char* builtin_kernel_rules_source = "built-in kernel rules (data/kernel_rules.json)";
+
+/// The built-in rules: the compiled-in copy of data/kernel_rules.json, or
+/// `$ROOFLINE_DATA_DIR/kernel_rules.json` when that environment variable is set (an override,
+/// for trying edited rules without rebuilding). Errors as `read_kernel_rules`.
+kernel_rules builtin_kernel_rules();
+
+/// The built-in rules (`builtin_kernel_rules()`), with the rules in `user_rules_path` (if not
+/// empty) tried first.
+kernel_rules load_kernel_rules(const std::string& user_rules_path = {});
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/builtin_kernel_rules.hpp"
+#include "roofline/io/detail/json_text.hpp"
+
+namespace roofline {
+ROOFLINE_INLINE kernel_rules parse_kernel_rules(const std::string& text, const std::string& source) {
     const std::string& path = source;
     const auto spans = io::detail::split_json_values(text);
     if (spans.empty()) throw parse_error(path, "line 1", "", "empty file");
@@ -64,30 +87,21 @@ inline kernel_rules parse_kernel_rules(const std::string& text, const std::strin
     return out;
 }
 
-/// Reads a rule file. Errors as `parse_kernel_rules`, plus `parse_error` for a missing or
-/// unreadable file.
-inline kernel_rules read_kernel_rules(const std::string& path) {
+ROOFLINE_INLINE kernel_rules read_kernel_rules(const std::string& path) {
     return parse_kernel_rules(io::read_all(path), path);
 }
 
-/// Where errors in the compiled-in rules would point.
-inline constexpr const char* builtin_kernel_rules_source = "built-in kernel rules (data/kernel_rules.json)";
-
-/// The built-in rules: the compiled-in copy of data/kernel_rules.json, or
-/// `$ROOFLINE_DATA_DIR/kernel_rules.json` when that environment variable is set (an override,
-/// for trying edited rules without rebuilding). Errors as `read_kernel_rules`.
-inline kernel_rules builtin_kernel_rules() {
+ROOFLINE_INLINE kernel_rules builtin_kernel_rules() {
     if (const char* env = std::getenv("ROOFLINE_DATA_DIR"); env && *env)
         return read_kernel_rules(std::string(env) + "/kernel_rules.json");
     return parse_kernel_rules(io::detail::builtin_kernel_rules_json, builtin_kernel_rules_source);
 }
 
-/// The built-in rules (`builtin_kernel_rules()`), with the rules in `user_rules_path` (if not
-/// empty) tried first.
-inline kernel_rules load_kernel_rules(const std::string& user_rules_path = {}) {
+ROOFLINE_INLINE kernel_rules load_kernel_rules(const std::string& user_rules_path) {
     auto rules = builtin_kernel_rules();
     if (!user_rules_path.empty()) rules.prepend(read_kernel_rules(user_rules_path));
     return rules;
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

@@ -51,11 +51,8 @@
 #endif
 #endif
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/detail/chrome_trace_scan.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/kernel_rules.hpp"
@@ -75,6 +72,28 @@ struct kineto_options {
     int parse_workers = -1;
 };
 
+/// Reads a Kineto / PyTorch profiler trace (`.json` or `.json.gz`) into a `kernel_trace`.
+///
+/// Bad events (missing or mistyped `ts`/`dur`, negative `dur`, a GPU event without a name, an
+/// element of `traceEvents` that is not an object) are skipped and counted in `stats`. Throws
+/// `parse_error` naming the file and byte offset for a missing, empty, truncated, corrupt-gzip or
+/// malformed file, or one without `traceEvents`.
+kernel_trace read_kineto(const std::string& path, const kineto_options& options = {});
+
+/// The per-phase and per-kernel-name summary of a Kineto trace in one streaming pass, in
+/// constant memory (one entry per distinct kernel name; no launch linking). Gives the same
+/// summary and read counts as `summarize(read_kineto(path))`. `parse_workers` as in
+/// `kineto_options`. Errors as `read_kineto`.
+trace_summary summarize_kineto(const std::string& path, const kernel_rules& rules, int parse_workers = -1);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/chrome_trace_scan.hpp"
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 
 /// `name` demangled when it is an Itanium-ABI mangled name ("_ZN7cutlass..."), else unchanged.
@@ -612,13 +631,7 @@ private:
 
 }  // namespace io::detail
 
-/// Reads a Kineto / PyTorch profiler trace (`.json` or `.json.gz`) into a `kernel_trace`.
-///
-/// Bad events (missing or mistyped `ts`/`dur`, negative `dur`, a GPU event without a name, an
-/// element of `traceEvents` that is not an object) are skipped and counted in `stats`. Throws
-/// `parse_error` naming the file and byte offset for a missing, empty, truncated, corrupt-gzip or
-/// malformed file, or one without `traceEvents`.
-inline kernel_trace read_kineto(const std::string& path, const kineto_options& options = {}) {
+ROOFLINE_INLINE kernel_trace read_kineto(const std::string& path, const kineto_options& options) {
     kernel_trace t;
     t.file = path;
     t.format = "kineto";
@@ -634,11 +647,7 @@ inline kernel_trace read_kineto(const std::string& path, const kineto_options& o
     return t;
 }
 
-/// The per-phase and per-kernel-name summary of a Kineto trace in one streaming pass, in
-/// constant memory (one entry per distinct kernel name; no launch linking). Gives the same
-/// summary and read counts as `summarize(read_kineto(path))`. `parse_workers` as in
-/// `kineto_options`. Errors as `read_kineto`.
-inline trace_summary summarize_kineto(const std::string& path, const kernel_rules& rules, int parse_workers = -1) {
+ROOFLINE_INLINE trace_summary summarize_kineto(const std::string& path, const kernel_rules& rules, int parse_workers) {
     read_stats st;
     summary_builder b;
     std::unordered_map<std::string, std::pair<std::string, kernel_phase>> names;  // raw -> (name, phase)
@@ -671,3 +680,4 @@ inline trace_summary summarize_kineto(const std::string& path, const kernel_rule
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

@@ -32,11 +32,8 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/detail/text.hpp"
-#include "roofline/io/detail/json_text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/collective_sweep.hpp"
 #include "roofline/trace/read_stats.hpp"
@@ -164,7 +161,44 @@ enum class measurement_format {
 };
 
 /// "roofline.ceilings/1", "roofline.kernels/1", "validation sweep", ...
-inline std::string to_string(measurement_format f) {
+std::string to_string(measurement_format f);
+
+/// Tells a measurement file's format by its content (gzip is inflated first). Reads at most
+/// the first 64 KiB of text files; JSON files are parsed whole (they are small).
+measurement_format detect_measurement_format(const std::string& path);
+
+/// Reads a kernel sweep: `roofline.kernels/1` or the validation sweep's `{records: [...]}`.
+/// Records with an `error` key ("failed_config") or without a positive finite time
+/// ("bad_time") are skipped and counted. Throws `parse_error` for an unreadable or malformed
+/// file, or one without `results` / `records`.
+kernel_sweep read_kernel_sweep(const std::string& path);
+
+/// Reads a `roofline.ceilings/1` file. Measurements without a positive finite `median_s` are
+/// skipped ("bad_time"). Throws `parse_error` for an unreadable or malformed file, or one
+/// without `measurements`.
+ceilings_report read_ceilings_report(const std::string& path);
+
+/// Reads a `roofline.allreduce_sweep/1` file into a `collective_sweep` (collective
+/// "all_reduce", ranks = world_size, in-place timings). Results without a positive finite time
+/// are skipped ("bad_time"). Throws `parse_error` for an unreadable or malformed file, or one
+/// without `results` or `world_size`.
+collective_sweep read_allreduce_sweep(const std::string& path);
+
+/// Reads the power-phase file of the validation sweep: "gemm" (a sustained 16384^3 bf16 GEMM,
+/// `flops_per_s`), "copy" (a sustained copy, `bytes_per_s` read + write) and an "idle" phase
+/// from one second after the copy to `idle_end`. Throws `parse_error` for an unreadable or
+/// malformed file or a phase without numeric start and end.
+power_phases read_power_phases(const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/text.hpp"
+#include "roofline/io/detail/json_text.hpp"
+
+namespace roofline {
+ROOFLINE_INLINE std::string to_string(measurement_format f) {
     switch (f) {
         case measurement_format::unknown: return "unknown";
         case measurement_format::ceilings_json: return "roofline.ceilings/1";
@@ -207,9 +241,7 @@ inline std::string json_string_or(const nlohmann::json& o, const char* key) {
 
 }  // namespace io::detail
 
-/// Tells a measurement file's format by its content (gzip is inflated first). Reads at most
-/// the first 64 KiB of text files; JSON files are parsed whole (they are small).
-inline measurement_format detect_measurement_format(const std::string& path) {
+ROOFLINE_INLINE measurement_format detect_measurement_format(const std::string& path) {
     io::input_file in(path);
     std::string head(1 << 16, '\0');
     head.resize(in.read(head.data(), head.size()));
@@ -261,11 +293,7 @@ inline measurement_format detect_measurement_format(const std::string& path) {
     return measurement_format::unknown;
 }
 
-/// Reads a kernel sweep: `roofline.kernels/1` or the validation sweep's `{records: [...]}`.
-/// Records with an `error` key ("failed_config") or without a positive finite time
-/// ("bad_time") are skipped and counted. Throws `parse_error` for an unreadable or malformed
-/// file, or one without `results` / `records`.
-inline kernel_sweep read_kernel_sweep(const std::string& path) {
+ROOFLINE_INLINE kernel_sweep read_kernel_sweep(const std::string& path) {
     using io::detail::json_double_or;
     using io::detail::json_string_or;
     const auto doc = io::detail::read_json_file(path);
@@ -389,10 +417,7 @@ inline kernel_sweep read_kernel_sweep(const std::string& path) {
     return s;
 }
 
-/// Reads a `roofline.ceilings/1` file. Measurements without a positive finite `median_s` are
-/// skipped ("bad_time"). Throws `parse_error` for an unreadable or malformed file, or one
-/// without `measurements`.
-inline ceilings_report read_ceilings_report(const std::string& path) {
+ROOFLINE_INLINE ceilings_report read_ceilings_report(const std::string& path) {
     using io::detail::json_double_or;
     using io::detail::json_string_or;
     const auto doc = io::detail::read_json_file(path);
@@ -448,11 +473,7 @@ inline ceilings_report read_ceilings_report(const std::string& path) {
     return c;
 }
 
-/// Reads a `roofline.allreduce_sweep/1` file into a `collective_sweep` (collective
-/// "all_reduce", ranks = world_size, in-place timings). Results without a positive finite time
-/// are skipped ("bad_time"). Throws `parse_error` for an unreadable or malformed file, or one
-/// without `results` or `world_size`.
-inline collective_sweep read_allreduce_sweep(const std::string& path) {
+ROOFLINE_INLINE collective_sweep read_allreduce_sweep(const std::string& path) {
     using io::detail::json_double_or;
     const auto doc = io::detail::read_json_file(path);
     if (!doc.is_object() || !doc.contains("results") || !doc["results"].is_array())
@@ -486,11 +507,7 @@ inline collective_sweep read_allreduce_sweep(const std::string& path) {
     return s;
 }
 
-/// Reads the power-phase file of the validation sweep: "gemm" (a sustained 16384^3 bf16 GEMM,
-/// `flops_per_s`), "copy" (a sustained copy, `bytes_per_s` read + write) and an "idle" phase
-/// from one second after the copy to `idle_end`. Throws `parse_error` for an unreadable or
-/// malformed file or a phase without numeric start and end.
-inline power_phases read_power_phases(const std::string& path) {
+ROOFLINE_INLINE power_phases read_power_phases(const std::string& path) {
     using io::detail::json_double_or;
     const auto doc = io::detail::read_json_file(path);
     if (!doc.is_object()) throw parse_error(path, "", "", "expected a JSON object");
@@ -520,3 +537,4 @@ inline power_phases read_power_phases(const std::string& path) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

@@ -23,16 +23,29 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/detail/json_text.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/collective_sweep.hpp"
 
 namespace roofline {
 
+/// Reads nccl-tests stdout (plain or .gz). Data rows with unparseable numbers are skipped and
+/// counted. Throws `parse_error` for a missing or empty file, or one with no result table.
+collective_sweep read_nccl_tests(const std::string& path);
+
+/// Reads the JSON report of nccl-tests (file version 2). Throws `parse_error` for malformed JSON
+/// (line and column) or a file without `results`; result entries with bad numbers are skipped.
+collective_sweep read_nccl_tests_json(const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+#include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 
 inline std::vector<std::string_view> split_blanks(std::string_view s) {
@@ -71,9 +84,7 @@ inline std::string collective_from_text(std::string_view s) {
 
 }  // namespace io::detail
 
-/// Reads nccl-tests stdout (plain or .gz). Data rows with unparseable numbers are skipped and
-/// counted. Throws `parse_error` for a missing or empty file, or one with no result table.
-inline collective_sweep read_nccl_tests(const std::string& path) {
+ROOFLINE_INLINE collective_sweep read_nccl_tests(const std::string& path) {
     using namespace io::detail;
     collective_sweep s;
     s.file = path;
@@ -204,9 +215,7 @@ inline collective_sweep read_nccl_tests(const std::string& path) {
     return s;
 }
 
-/// Reads the JSON report of nccl-tests (file version 2). Throws `parse_error` for malformed JSON
-/// (line and column) or a file without `results`; result entries with bad numbers are skipped.
-inline collective_sweep read_nccl_tests_json(const std::string& path) {
+ROOFLINE_INLINE collective_sweep read_nccl_tests_json(const std::string& path) {
     using namespace io::detail;
     collective_sweep s;
     s.file = path;
@@ -281,3 +290,4 @@ inline collective_sweep read_nccl_tests_json(const std::string& path) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

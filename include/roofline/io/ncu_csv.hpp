@@ -29,9 +29,9 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/csv.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/kernel_profile.hpp"
@@ -39,6 +39,28 @@
 
 namespace roofline {
 
+/// Reads an `ncu --csv` report (raw or details page, plain or .gz). Metric values that are not
+/// numbers (other than `n/a` and empty) are skipped and counted. Throws `parse_error` for a
+/// missing, empty or corrupt file, or one without the `"ID","Process ID",...` header.
+ncu_report read_ncu_csv(const std::string& path);
+
+/// True when `path` is an `ncu --csv` report: its header row (after any `==PROF==` lines and
+/// application output in the first 64 KiB) starts with `"ID","Process ID"`.
+bool is_ncu_csv(const std::string& path);
+
+/// An ncu report as a trace: one kernel per profiled launch, in ID order, laid back to back
+/// from time 0 with ncu's measured durations (ncu serialises and replays each launch, so the
+/// report has no timeline: gaps and overlap are unknown). Phases from `rules`; the device from
+/// the report's `Device` column and `device__attribute_display_name` when reported. Launches
+/// without a duration are skipped and counted. Format "ncu-csv".
+kernel_trace ncu_report_trace(const ncu_report& r, const kernel_rules& rules);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 
 /// Seconds per unit for a time unit ("nsecond", "ns", "usecond", "us", "msecond", "ms",
@@ -199,10 +221,7 @@ inline void ncu_derive(kernel_profile& k) {
 
 }  // namespace io::detail
 
-/// Reads an `ncu --csv` report (raw or details page, plain or .gz). Metric values that are not
-/// numbers (other than `n/a` and empty) are skipped and counted. Throws `parse_error` for a
-/// missing, empty or corrupt file, or one without the `"ID","Process ID",...` header.
-inline ncu_report read_ncu_csv(const std::string& path) {
+ROOFLINE_INLINE ncu_report read_ncu_csv(const std::string& path) {
     using namespace io::detail;
     ncu_report r;
     r.file = path;
@@ -325,9 +344,7 @@ inline ncu_report read_ncu_csv(const std::string& path) {
     return r;
 }
 
-/// True when `path` is an `ncu --csv` report: its header row (after any `==PROF==` lines and
-/// application output in the first 64 KiB) starts with `"ID","Process ID"`.
-inline bool is_ncu_csv(const std::string& path) {
+ROOFLINE_INLINE bool is_ncu_csv(const std::string& path) {
     io::input_file in(path);
     std::string head(65536, '\0');
     head.resize(in.read(head.data(), head.size()));
@@ -356,12 +373,7 @@ inline std::array<std::uint32_t, 3> ncu_dim3(std::string_view s) {
 }
 }  // namespace io::detail
 
-/// An ncu report as a trace: one kernel per profiled launch, in ID order, laid back to back
-/// from time 0 with ncu's measured durations (ncu serialises and replays each launch, so the
-/// report has no timeline: gaps and overlap are unknown). Phases from `rules`; the device from
-/// the report's `Device` column and `device__attribute_display_name` when reported. Launches
-/// without a duration are skipped and counted. Format "ncu-csv".
-inline kernel_trace ncu_report_trace(const ncu_report& r, const kernel_rules& rules) {
+ROOFLINE_INLINE kernel_trace ncu_report_trace(const ncu_report& r, const kernel_rules& rules) {
     kernel_trace t;
     t.file = r.file;
     t.format = "ncu-csv";
@@ -401,3 +413,4 @@ inline kernel_trace ncu_report_trace(const ncu_report& r, const kernel_rules& ru
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

@@ -25,9 +25,9 @@
 #include <unordered_map>     // std::unordered_map
 #include <vector>            // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/csv.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/kernel_rules.hpp"
@@ -38,6 +38,26 @@ namespace roofline {
 /// Which `nsys stats` report a CSV holds.
 enum class nsys_report { cuda_gpu_kern_sum, cuda_gpu_trace };
 
+/// Which report `path` holds (by its header), or a `parse_error` when it is neither.
+nsys_report detect_nsys_report(const std::string& path);
+
+/// Reads an `nsys stats --report cuda_gpu_kern_sum --format csv` report into a summary.
+/// Rows with a bad number are skipped and counted; a missing file, an empty one, or one without a
+/// recognisable header or without the `Name` and `Total Time` columns is a `parse_error`.
+trace_summary read_nsys_kern_sum(const std::string& path, const kernel_rules& rules);
+
+/// Reads an `nsys stats --report cuda_gpu_trace --format csv` report into a `kernel_trace`
+/// (one event per row; no CPU-side ops, which this report does not carry). Rows with a missing
+/// or bad start/duration, a negative duration, or the wrong number of cells are skipped and
+/// counted; a file without the report's header is a `parse_error`.
+kernel_trace read_nsys_gpu_trace(const std::string& path, const kernel_rules& rules);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 
 /// Header cell without blanks, lower case, unit split off: "Total Time (ns)" -> {"totaltime","ns"}.
@@ -101,8 +121,7 @@ inline gpu_activity nsys_activity(std::string_view name) {
 
 }  // namespace io::detail
 
-/// Which report `path` holds (by its header), or a `parse_error` when it is neither.
-inline nsys_report detect_nsys_report(const std::string& path) {
+ROOFLINE_INLINE nsys_report detect_nsys_report(const std::string& path) {
     io::input_file in(path);
     io::csv_reader csv(in);
     std::vector<std::string> cells;
@@ -117,10 +136,7 @@ inline nsys_report detect_nsys_report(const std::string& path) {
     return nsys_report::cuda_gpu_kern_sum;
 }
 
-/// Reads an `nsys stats --report cuda_gpu_kern_sum --format csv` report into a summary.
-/// Rows with a bad number are skipped and counted; a missing file, an empty one, or one without a
-/// recognisable header or without the `Name` and `Total Time` columns is a `parse_error`.
-inline trace_summary read_nsys_kern_sum(const std::string& path, const kernel_rules& rules) {
+ROOFLINE_INLINE trace_summary read_nsys_kern_sum(const std::string& path, const kernel_rules& rules) {
     using namespace io::detail;
     io::input_file in(path);
     io::csv_reader csv(in);
@@ -186,11 +202,7 @@ inline trace_summary read_nsys_kern_sum(const std::string& path, const kernel_ru
     return b.finish(path, "nsys-cuda-gpu-kern-sum", st);
 }
 
-/// Reads an `nsys stats --report cuda_gpu_trace --format csv` report into a `kernel_trace`
-/// (one event per row; no CPU-side ops, which this report does not carry). Rows with a missing
-/// or bad start/duration, a negative duration, or the wrong number of cells are skipped and
-/// counted; a file without the report's header is a `parse_error`.
-inline kernel_trace read_nsys_gpu_trace(const std::string& path, const kernel_rules& rules) {
+ROOFLINE_INLINE kernel_trace read_nsys_gpu_trace(const std::string& path, const kernel_rules& rules) {
     using namespace io::detail;
     kernel_trace t;
     t.file = path;
@@ -308,3 +320,4 @@ inline kernel_trace read_nsys_gpu_trace(const std::string& path, const kernel_ru
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

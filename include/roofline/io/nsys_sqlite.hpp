@@ -54,27 +54,10 @@
 #include <cstring>  // std::memcmp
 #include <string>   // std::string
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/kernel_rules.hpp"
-
-#ifdef ROOFLINE_HAVE_SQLITE
-#include <sqlite3.h>
-
-#include <algorithm>      // std::min, std::max, std::sort, std::lower_bound
-#include <cmath>          // std::isfinite, std::llround
-#include <cstdint>        // std::int64_t, std::uint32_t
-#include <functional>     // std::less
-#include <map>            // std::map
-#include <optional>       // std::optional
-#include <set>            // std::set
-#include <string_view>    // std::string_view
-#include <unordered_map>  // std::unordered_map
-#include <utility>        // std::pair
-#include <vector>         // std::vector
-
-#include "roofline/io/detail/text.hpp"
-#endif
 
 namespace roofline {
 
@@ -98,10 +81,40 @@ inline bool is_sqlite_file(const std::string& path) {
     return n == sizeof head && std::memcmp(head, magic, sizeof head) == 0;
 }
 
+/// Reads an `nsys export --type sqlite` database into a `kernel_trace` (format "nsys-sqlite"):
+/// kernels, memcpys and memsets with their launch geometry, the GPUs' names and SM counts, and
+/// NVTX ranges as annotations (see the top of this header for tables, columns and counts).
+/// Throws `parse_error` naming the file for a missing, non-SQLite or corrupt file, or one without
+/// CUPTI_ACTIVITY_KIND_KERNEL, its `start`/`end`/name columns, or StringIds. Without SQLite
+/// support (`have_sqlite` false): always throws `usage_error` (install libsqlite3-dev and rebuild).
+kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules& rules);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#ifdef ROOFLINE_HAVE_SQLITE
+#include <sqlite3.h>
+
+#include <algorithm>      // std::min, std::max, std::sort, std::lower_bound
+#include <cmath>          // std::isfinite, std::llround
+#include <cstdint>        // std::int64_t, std::uint32_t
+#include <functional>     // std::less
+#include <map>            // std::map
+#include <optional>       // std::optional
+#include <set>            // std::set
+#include <string_view>    // std::string_view
+#include <unordered_map>  // std::unordered_map
+#include <utility>        // std::pair
+#include <vector>         // std::vector
+
+#include "roofline/io/detail/text.hpp"
+#endif
+
+namespace roofline {
+
 #ifndef ROOFLINE_HAVE_SQLITE
 
-/// Without SQLite support: always throws `usage_error` (install libsqlite3-dev and rebuild).
-inline kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules&) {
+ROOFLINE_INLINE kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules&) {
     throw usage_error(path + ": this build has no SQLite support: install libsqlite3-dev and rebuild");
 }
 
@@ -237,12 +250,7 @@ inline std::int64_t nsys_pid(std::int64_t global_id) { return (global_id >> 24) 
 
 }  // namespace io::detail
 
-/// Reads an `nsys export --type sqlite` database into a `kernel_trace` (format "nsys-sqlite"):
-/// kernels, memcpys and memsets with their launch geometry, the GPUs' names and SM counts, and
-/// NVTX ranges as annotations (see the top of this header for tables, columns and counts).
-/// Throws `parse_error` naming the file for a missing, non-SQLite or corrupt file, or one without
-/// CUPTI_ACTIVITY_KIND_KERNEL, its `start`/`end`/name columns, or StringIds.
-inline kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules& rules) {
+ROOFLINE_INLINE kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules& rules) {
     using namespace io::detail;
     static constexpr std::string_view kernel_table = "CUPTI_ACTIVITY_KIND_KERNEL";
     kernel_trace t;
@@ -497,3 +505,4 @@ inline kernel_trace read_nsys_sqlite(const std::string& path, const kernel_rules
 #endif  // ROOFLINE_HAVE_SQLITE
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

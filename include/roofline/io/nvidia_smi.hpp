@@ -25,14 +25,57 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/csv.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/trace/power.hpp"
 
 namespace roofline {
 
+/// Options of `read_nvidia_smi_csv`.
+struct nvidia_smi_options {
+    /// The `--query-gpu` field list ("timestamp,index,power.draw,..."), needed only for a log
+    /// written with `--format=csv,noheader`; ignored when the file has a header line.
+    std::string query_fields;
+};
+
+/// Reads a `nvidia-smi --query-gpu=... --format=csv` log (plain or .gz).
+///
+/// Rows with the wrong number of cells (a truncated last line), an unparseable or negative
+/// number, or a bad timestamp are skipped and counted by reason in `stats`; `[N/A]` cells give
+/// NaN. Throws `parse_error` (file, line) for a missing, empty or corrupt file, a header with no
+/// known field, or a header-less log without `options.query_fields`.
+power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_options& options = {});
+
+/// Reads `nvidia-smi dmon` output (plain or .gz): `gpu` -> index, `pwr` -> power draw,
+/// `gtemp` -> temperature, `sm` -> utilization_gpu (dmon's "sm" column is the same
+/// kernel-resident percentage as `utilization.gpu`), `mem` -> utilization_memory, `pclk` -> SM
+/// clock, `mclk` -> memory clock; `-o D`/`-o T` columns -> wall_time_s (with the time only, the
+/// seconds since midnight of an unknown day). Power limit, maximum clock and clock-event reasons
+/// are not in dmon output and stay unknown.
+///
+/// Rows with a wrong cell count or a bad number are skipped and counted. Throws `parse_error`
+/// for a missing, empty or corrupt file, or one without a `# gpu ...` header line.
+power_log read_nvidia_smi_dmon(const std::string& path);
+
+/// True when the first non-blank line of `path` (plain or .gz) is an `nvidia-smi dmon` header:
+/// "#" followed by a "gpu" column ("# gpu   pwr gtemp ..."). False for anything else, and for a
+/// file that cannot be read (the reader then says why).
+bool looks_like_nvidia_smi_dmon(const std::string& path);
+
+/// Reads a power log in either form nvidia-smi writes: `dmon` output (told by its "# gpu" header,
+/// `read_nvidia_smi_dmon`) or a `--query-gpu` CSV, with or without a header
+/// (`read_nvidia_smi_csv`; a header-less log needs `options.query_fields`, the `--smi-fields`
+/// flag). Throws as those readers do.
+power_log read_power_log(const std::string& path, const nvidia_smi_options& options = {});
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 
 /// What a nvidia-smi column holds.
@@ -193,20 +236,7 @@ inline void remember_gpu_name(power_log& log, int index, const std::string& name
 
 }  // namespace io::detail
 
-/// Options of `read_nvidia_smi_csv`.
-struct nvidia_smi_options {
-    /// The `--query-gpu` field list ("timestamp,index,power.draw,..."), needed only for a log
-    /// written with `--format=csv,noheader`; ignored when the file has a header line.
-    std::string query_fields;
-};
-
-/// Reads a `nvidia-smi --query-gpu=... --format=csv` log (plain or .gz).
-///
-/// Rows with the wrong number of cells (a truncated last line), an unparseable or negative
-/// number, or a bad timestamp are skipped and counted by reason in `stats`; `[N/A]` cells give
-/// NaN. Throws `parse_error` (file, line) for a missing, empty or corrupt file, a header with no
-/// known field, or a header-less log without `options.query_fields`.
-inline power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_options& options = {}) {
+ROOFLINE_INLINE power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_options& options) {
     using namespace io::detail;
     power_log log;
     log.file = path;
@@ -400,16 +430,7 @@ inline power_log read_nvidia_smi_csv(const std::string& path, const nvidia_smi_o
     return log;
 }
 
-/// Reads `nvidia-smi dmon` output (plain or .gz): `gpu` -> index, `pwr` -> power draw,
-/// `gtemp` -> temperature, `sm` -> utilization_gpu (dmon's "sm" column is the same
-/// kernel-resident percentage as `utilization.gpu`), `mem` -> utilization_memory, `pclk` -> SM
-/// clock, `mclk` -> memory clock; `-o D`/`-o T` columns -> wall_time_s (with the time only, the
-/// seconds since midnight of an unknown day). Power limit, maximum clock and clock-event reasons
-/// are not in dmon output and stay unknown.
-///
-/// Rows with a wrong cell count or a bad number are skipped and counted. Throws `parse_error`
-/// for a missing, empty or corrupt file, or one without a `# gpu ...` header line.
-inline power_log read_nvidia_smi_dmon(const std::string& path) {
+ROOFLINE_INLINE power_log read_nvidia_smi_dmon(const std::string& path) {
     using namespace io::detail;
     power_log log;
     log.file = path;
@@ -526,10 +547,7 @@ inline power_log read_nvidia_smi_dmon(const std::string& path) {
     return log;
 }
 
-/// True when the first non-blank line of `path` (plain or .gz) is an `nvidia-smi dmon` header:
-/// "#" followed by a "gpu" column ("# gpu   pwr gtemp ..."). False for anything else, and for a
-/// file that cannot be read (the reader then says why).
-inline bool looks_like_nvidia_smi_dmon(const std::string& path) {
+ROOFLINE_INLINE bool looks_like_nvidia_smi_dmon(const std::string& path) {
     try {
         io::input_file in(path);
         std::string head(4096, '\0');
@@ -548,13 +566,10 @@ inline bool looks_like_nvidia_smi_dmon(const std::string& path) {
     }
 }
 
-/// Reads a power log in either form nvidia-smi writes: `dmon` output (told by its "# gpu" header,
-/// `read_nvidia_smi_dmon`) or a `--query-gpu` CSV, with or without a header
-/// (`read_nvidia_smi_csv`; a header-less log needs `options.query_fields`, the `--smi-fields`
-/// flag). Throws as those readers do.
-inline power_log read_power_log(const std::string& path, const nvidia_smi_options& options = {}) {
+ROOFLINE_INLINE power_log read_power_log(const std::string& path, const nvidia_smi_options& options) {
     if (looks_like_nvidia_smi_dmon(path)) return read_nvidia_smi_dmon(path);
     return read_nvidia_smi_csv(path, options);
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

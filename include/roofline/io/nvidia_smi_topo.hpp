@@ -19,13 +19,22 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
-#include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/models/host_topology.hpp"
 
 namespace roofline {
 
+/// Reads `nvidia-smi topo -m` text from `path` (format above).
+pcie_host_topology read_nvidia_smi_topo(const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include "roofline/io/detail/text.hpp"
+
+namespace roofline {
 namespace io::detail {
 /// A path code of `nvidia-smi topo -m`; false when unknown.
 inline bool parse_gpu_path(std::string_view s, gpu_path& out) {
@@ -67,8 +76,7 @@ inline std::string strip_ansi(std::string_view s) {
 }
 }  // namespace io::detail
 
-/// Reads `nvidia-smi topo -m` text from `path` (format above).
-inline pcie_host_topology read_nvidia_smi_topo(const std::string& path) {
+ROOFLINE_INLINE pcie_host_topology read_nvidia_smi_topo(const std::string& path) {
     using namespace io::detail;
     const std::string text = io::read_all(path, std::uint64_t(16) << 20);
     pcie_host_topology t;
@@ -120,3 +128,4 @@ inline pcie_host_topology read_nvidia_smi_topo(const std::string& path) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

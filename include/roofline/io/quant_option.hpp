@@ -9,6 +9,7 @@
 #include <filesystem>  // std::filesystem::exists
 #include <string>      // std::string
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/hf_config.hpp"
@@ -19,7 +20,14 @@ namespace roofline {
 /// Applies `q` to `c`: an existing file is read as `hf_quant_config.json`; otherwise `q` must be
 /// one of the presets nvfp4, fp8, mxfp4, bf16 (none). An empty `q` changes nothing.
 /// Throws `usage_error` for anything else and `parse_error` for a malformed file.
-inline void apply_quant_option(model_config& c, const std::string& q) {
+void apply_quant_option(model_config& c, const std::string& q);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+
+namespace roofline {
+ROOFLINE_INLINE void apply_quant_option(model_config& c, const std::string& q) {
     if (q.empty()) return;
     if (std::filesystem::exists(q)) {
         apply_hf_quant_config(c, q);
@@ -56,3 +64,4 @@ inline void apply_quant_option(model_config& c, const std::string& q) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

@@ -19,17 +19,38 @@
 #include <string>         // std::string
 #include <vector>         // std::vector
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/trace/kernel_rules.hpp"
 #include "roofline/trace/rank_summary.hpp"
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace roofline {
 
 /// The `schema` value of a rank summary.
 inline constexpr const char* rank_summary_schema = "roofline.rank_summary";
 
+/// `s` as JSON (see the file comment for the layout).
+nlohmann::ordered_json rank_summary_json(const rank_summary& s);
+
+/// Parses a rank summary from JSON text; `file` names it in errors. Throws `parse_error` for
+/// malformed JSON, another schema, a newer version, or a missing or mistyped field.
+rank_summary parse_rank_summary(const std::string& text, const std::string& file);
+
+/// Reads a rank summary file. Throws `parse_error` (see `parse_rank_summary`) and for an
+/// unreadable file.
+rank_summary read_rank_summary(const std::string& path);
+
+/// Writes `s` to `path` (pretty-printed JSON). Throws `usage_error` when it cannot be written.
+void write_rank_summary(const rank_summary& s, const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+
+namespace roofline {
 namespace io::detail::rank_json {
 
 using json = nlohmann::ordered_json;
@@ -77,8 +98,7 @@ inline kernel_phase phase_named(const reader& r, const std::string& name, const 
 
 }  // namespace io::detail::rank_json
 
-/// `s` as JSON (see the file comment for the layout).
-inline nlohmann::ordered_json rank_summary_json(const rank_summary& s) {
+ROOFLINE_INLINE nlohmann::ordered_json rank_summary_json(const rank_summary& s) {
     using io::detail::rank_json::num;
     nlohmann::ordered_json j;
     j["schema"] = rank_summary_schema;
@@ -137,9 +157,7 @@ inline nlohmann::ordered_json rank_summary_json(const rank_summary& s) {
     return j;
 }
 
-/// Parses a rank summary from JSON text; `file` names it in errors. Throws `parse_error` for
-/// malformed JSON, another schema, a newer version, or a missing or mistyped field.
-inline rank_summary parse_rank_summary(const std::string& text, const std::string& file) {
+ROOFLINE_INLINE rank_summary parse_rank_summary(const std::string& text, const std::string& file) {
     using namespace io::detail::rank_json;
     const auto j = json::parse(text, nullptr, false);
     if (j.is_discarded()) throw parse_error(file, "", "", "malformed JSON");
@@ -221,9 +239,7 @@ inline rank_summary parse_rank_summary(const std::string& text, const std::strin
     return s;
 }
 
-/// Reads a rank summary file. Throws `parse_error` (see `parse_rank_summary`) and for an
-/// unreadable file.
-inline rank_summary read_rank_summary(const std::string& path) {
+ROOFLINE_INLINE rank_summary read_rank_summary(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open the file");
     std::ostringstream ss;
@@ -231,8 +247,7 @@ inline rank_summary read_rank_summary(const std::string& path) {
     return parse_rank_summary(ss.str(), path);
 }
 
-/// Writes `s` to `path` (pretty-printed JSON). Throws `usage_error` when it cannot be written.
-inline void write_rank_summary(const rank_summary& s, const std::string& path) {
+ROOFLINE_INLINE void write_rank_summary(const rank_summary& s, const std::string& path) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw usage_error(path + ": cannot write the rank summary");
     out << rank_summary_json(s).dump(1) << '\n';
@@ -240,3 +255,4 @@ inline void write_rank_summary(const rank_summary& s, const std::string& path) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

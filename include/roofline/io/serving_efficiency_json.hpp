@@ -11,8 +11,7 @@
 #include <map>      // std::map
 #include <string>   // std::string
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/models/serving_terms.hpp"
@@ -21,7 +20,19 @@ namespace roofline {
 
 /// Reads a table. Throws `parse_error` naming the file and the group for a missing or
 /// wrong-length coefficient list, and for a file that is not such a table.
-inline std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path) {
+std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path);
+
+/// Writes `table` with `made_by` (the command that made it) and the runs per group.
+void write_serving_efficiency(const std::string& path, const std::map<std::string, serving_efficiency>& table,
+                              const std::map<std::string, std::size_t>& runs, const std::string& made_by);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+#include <nlohmann/json.hpp>
+
+namespace roofline {
+ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path) {
     const auto j = detail::hf::read_json_file(path);
     if (!j.is_object() || !j.contains("groups") || !j["groups"].is_object())
         throw parse_error(path, "", "groups", "not a serving efficiency table (no \"groups\" object)");
@@ -48,9 +59,8 @@ inline std::map<std::string, serving_efficiency> read_serving_efficiency(const s
     return out;
 }
 
-/// Writes `table` with `made_by` (the command that made it) and the runs per group.
-inline void write_serving_efficiency(const std::string& path, const std::map<std::string, serving_efficiency>& table,
-                                     const std::map<std::string, std::size_t>& runs, const std::string& made_by) {
+ROOFLINE_INLINE void write_serving_efficiency(const std::string& path, const std::map<std::string, serving_efficiency>& table,
+                                              const std::map<std::string, std::size_t>& runs, const std::string& made_by) {
     nlohmann::json j;
     j["made_by"] = made_by;
     j["tpot_terms"] = tpot_term_names;
@@ -66,3 +76,4 @@ inline void write_serving_efficiency(const std::string& path, const std::map<std
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

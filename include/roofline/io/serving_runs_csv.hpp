@@ -20,6 +20,7 @@
 #include <unordered_map>  // std::unordered_map
 #include <vector>    // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/csv.hpp"
 #include "roofline/io/input.hpp"
@@ -46,6 +47,16 @@ struct measured_serving_run {
     double ttft_s = 0, tpot_s = 0;  ///< measured
 };
 
+/// Reads every run of `path`. Throws `parse_error` naming the file, line and column for a
+/// missing column, an unreadable number or a mode other than agg/disagg; a degree of 0 or an
+/// empty cell reads as 1 (aiconfigurator writes 0 for "not used").
+std::vector<measured_serving_run> read_serving_runs(const std::string& path);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+
+namespace roofline {
 namespace detail::serving_csv {
 
 inline std::optional<double> number(const std::string& s) {
@@ -79,10 +90,7 @@ inline std::optional<double> concurrency_in_text(const std::string& source, cons
 
 }  // namespace detail::serving_csv
 
-/// Reads every run of `path`. Throws `parse_error` naming the file, line and column for a
-/// missing column, an unreadable number or a mode other than agg/disagg; a degree of 0 or an
-/// empty cell reads as 1 (aiconfigurator writes 0 for "not used").
-inline std::vector<measured_serving_run> read_serving_runs(const std::string& path) {
+ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::string& path) {
     using detail::serving_csv::number;
     io::input_file in(path);
     io::csv_reader reader(in);
@@ -159,3 +167,4 @@ inline std::vector<measured_serving_run> read_serving_runs(const std::string& pa
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

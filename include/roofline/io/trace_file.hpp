@@ -9,6 +9,7 @@
 #include <cstdio>  // std::fopen, std::fread
 #include <string>  // std::string
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/io/kineto.hpp"
@@ -19,6 +20,24 @@
 
 namespace roofline {
 
+/// Kinds of trace file `summarize_trace_file` reads.
+enum class trace_format { kineto, nsys_cuda_gpu_kern_sum, nsys_cuda_gpu_trace, nsys_sqlite };
+
+/// The kind of `path` by its first bytes (gzip inflated). Throws `parse_error` for a missing or
+/// empty file, or one that is neither SQLite, JSON nor an nsys report (or a `.sqlite` file
+/// without the SQLite header). An SQLite file is told by its header even in a build without
+/// SQLite support (reading it then says so).
+trace_format detect_trace_format(const std::string& path);
+
+/// The per-phase and per-kernel time summary of a trace file of any supported kind (Kineto
+/// traces in one streaming pass, constant memory).
+trace_summary summarize_trace_file(const std::string& path, const kernel_rules& rules);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_IO
+
+namespace roofline {
 namespace detail::trace_file {
 /// What a file that is no trace holds, told from its first 4 KiB (gzip inflated), for the error
 /// message: "an ncu --csv report", "an nvidia-smi log (pass it with --power)", "nccl-tests output",
@@ -59,14 +78,7 @@ inline std::string other_kind(const std::string& path) {
 }
 }  // namespace detail::trace_file
 
-/// Kinds of trace file `summarize_trace_file` reads.
-enum class trace_format { kineto, nsys_cuda_gpu_kern_sum, nsys_cuda_gpu_trace, nsys_sqlite };
-
-/// The kind of `path` by its first bytes (gzip inflated). Throws `parse_error` for a missing or
-/// empty file, or one that is neither SQLite, JSON nor an nsys report (or a `.sqlite` file
-/// without the SQLite header). An SQLite file is told by its header even in a build without
-/// SQLite support (reading it then says so).
-inline trace_format detect_trace_format(const std::string& path) {
+ROOFLINE_INLINE trace_format detect_trace_format(const std::string& path) {
     if (is_sqlite_file(path)) return trace_format::nsys_sqlite;
     if (path.size() >= 7 && path.compare(path.size() - 7, 7, ".sqlite") == 0) {  // say what was expected
         io::input_file in(path);                                                 // "cannot open" if missing
@@ -94,9 +106,7 @@ inline trace_format detect_trace_format(const std::string& path) {
                                                                     : trace_format::nsys_cuda_gpu_kern_sum;
 }
 
-/// The per-phase and per-kernel time summary of a trace file of any supported kind (Kineto
-/// traces in one streaming pass, constant memory).
-inline trace_summary summarize_trace_file(const std::string& path, const kernel_rules& rules) {
+ROOFLINE_INLINE trace_summary summarize_trace_file(const std::string& path, const kernel_rules& rules) {
     switch (detect_trace_format(path)) {
         case trace_format::kineto: return summarize_kineto(path, rules);
         case trace_format::nsys_cuda_gpu_kern_sum: return read_nsys_kern_sum(path, rules);
@@ -107,3 +117,4 @@ inline trace_summary summarize_trace_file(const std::string& path, const kernel_
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_IO

@@ -10,15 +10,30 @@
 #include <string>  // std::string
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/cluster.hpp"
 #include "roofline/io/rank_summary.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/table.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace roofline::report {
 
+/// The text report of `r`.
+std::string render_cluster_text(const cluster_report& r);
+
+/// The JSON report of `r`: {"verdict", "bound", "ranks": [rank summaries without their
+/// collectives], "collectives": [groups], "stragglers", "notes"}.
+nlohmann::ordered_json cluster_report_json(const cluster_report& r);
+
+}  // namespace roofline::report
+
+#if ROOFLINE_BODIES_REPORT
+#include <nlohmann/json.hpp>
+
+namespace roofline::report {
 namespace detail::cluster_text {
 
 inline std::string secs(double s) { return std::isfinite(s) ? format_seconds(s) : "-"; }
@@ -40,8 +55,7 @@ inline stream_idle idle_total(const rank_summary& s) {
 
 }  // namespace detail::cluster_text
 
-/// The text report of `r`.
-inline std::string render_cluster_text(const cluster_report& r) {
+ROOFLINE_INLINE std::string render_cluster_text(const cluster_report& r) {
     using namespace detail::cluster_text;
     std::string out = fmt::format("Cluster: {} ranks, mean window {}\nVerdict: {}\n\n", r.ranks.size(),
                                   secs(r.mean_window_s), r.verdict);
@@ -94,10 +108,8 @@ inline std::string render_cluster_text(const cluster_report& r) {
     return out;
 }
 
-/// The JSON report of `r`: {"verdict", "bound", "ranks": [rank summaries without their
-/// collectives], "collectives": [groups], "stragglers", "notes"}.
-inline nlohmann::ordered_json cluster_report_json(const cluster_report& r) {
-    using io::detail::rank_json::num;
+ROOFLINE_INLINE nlohmann::ordered_json cluster_report_json(const cluster_report& r) {
+    const auto num = [](double x) { return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr); };
     nlohmann::ordered_json j;
     j["verdict"] = r.verdict;
     j["bound"] = r.bound;
@@ -136,3 +148,4 @@ inline nlohmann::ordered_json cluster_report_json(const cluster_report& r) {
 }
 
 }  // namespace roofline::report
+#endif  // ROOFLINE_BODIES_REPORT

@@ -19,30 +19,16 @@
 #include <type_traits>  // std::is_floating_point_v, std::is_integral_v
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
+
 namespace roofline::report {
 
 /// One CSV field, quoted when RFC 4180 requires it.
-inline std::string csv_field(std::string_view s) {
-    const bool quote = s.find_first_of(",\"\r\n") != std::string_view::npos ||
-                       (!s.empty() && (s.front() == ' ' || s.back() == ' '));
-    if (!quote) return std::string(s);
-    std::string out;
-    out.reserve(s.size() + 2);
-    out += '"';
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    out += '"';
-    return out;
-}
+std::string csv_field(std::string_view s);
 
 /// A number as a CSV field: the shortest text that reads back to the same double (fmt's `{}`):
 /// 4.8e12 -> "4800000000000", 0.125 -> "0.125", 1e-7 -> "1e-07"; empty for NaN and infinities.
-inline std::string csv_number(double v) {
-    if (!std::isfinite(v)) return {};
-    return fmt::format("{}", v);
-}
+std::string csv_number(double v);
 
 /// Writes CSV records to a stream.
 class csv_writer {
@@ -88,3 +74,29 @@ class csv_writer {
 };
 
 }  // namespace roofline::report
+
+#if ROOFLINE_BODIES_REPORT
+
+namespace roofline::report {
+ROOFLINE_INLINE std::string csv_field(std::string_view s) {
+    const bool quote = s.find_first_of(",\"\r\n") != std::string_view::npos ||
+                       (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+    if (!quote) return std::string(s);
+    std::string out;
+    out.reserve(s.size() + 2);
+    out += '"';
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+ROOFLINE_INLINE std::string csv_number(double v) {
+    if (!std::isfinite(v)) return {};
+    return fmt::format("{}", v);
+}
+
+}  // namespace roofline::report
+#endif  // ROOFLINE_BODIES_REPORT

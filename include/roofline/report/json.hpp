@@ -4,28 +4,50 @@
 // silently, so the helpers make that choice explicit and visible in one place.
 
 #include <cmath>  // std::isfinite
-#include <nlohmann/json.hpp>
 #include <string>  // std::string
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/workload.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace roofline::report {
 
 /// `v` as a JSON number, or null when it is NaN or infinite (unknown).
-inline nlohmann::json json_number(double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
+nlohmann::json json_number(double v);
 
 /// A rate as a JSON number, or null when unknown or zero (unsupported), as `roofline gpus
 /// --json` reports `dense_flops_per_s`.
-inline nlohmann::json json_rate(double v) {
+nlohmann::json json_rate(double v);
+
+/// "nvlink", "pcie", "pcie_no_p2p".
+std::string link_kind_name(link_kind k);
+
+/// Ceilings as JSON:
+///   {"origin": "datasheet",
+///    "flops_per_s": {"fp4": null, ..., "bf16": 9.89e14, ...},   // null: unknown or unsupported
+///    "bytes_per_s": {"dram": 4.8e12, "l2": null, "smem": null},
+///    "link": "nvlink", "link_bytes_per_s": 4.5e11,               // per direction
+///    "launch_latency_s": 0}
+nlohmann::json to_json(const ceilings& c);
+
+}  // namespace roofline::report
+
+#if ROOFLINE_BODIES_REPORT
+#include <nlohmann/json.hpp>
+
+namespace roofline::report {
+ROOFLINE_INLINE nlohmann::json json_number(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+ROOFLINE_INLINE nlohmann::json json_rate(double v) {
     return std::isfinite(v) && v > 0.0 ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-/// "nvlink", "pcie", "pcie_no_p2p".
-inline std::string link_kind_name(link_kind k) {
+ROOFLINE_INLINE std::string link_kind_name(link_kind k) {
     switch (k) {
         case link_kind::nvlink:
             return "nvlink";
@@ -39,13 +61,7 @@ inline std::string link_kind_name(link_kind k) {
     return "pcie";
 }
 
-/// Ceilings as JSON:
-///   {"origin": "datasheet",
-///    "flops_per_s": {"fp4": null, ..., "bf16": 9.89e14, ...},   // null: unknown or unsupported
-///    "bytes_per_s": {"dram": 4.8e12, "l2": null, "smem": null},
-///    "link": "nvlink", "link_bytes_per_s": 4.5e11,               // per direction
-///    "launch_latency_s": 0}
-inline nlohmann::json to_json(const ceilings& c) {
+ROOFLINE_INLINE nlohmann::json to_json(const ceilings& c) {
     nlohmann::json flops = nlohmann::json::object();
     for (auto k : all_peak_keys) flops[std::string(to_string(k))] = json_rate(c.flops_at(k));
     nlohmann::json bytes = nlohmann::json::object();
@@ -60,3 +76,4 @@ inline nlohmann::json to_json(const ceilings& c) {
 }
 
 }  // namespace roofline::report
+#endif  // ROOFLINE_BODIES_REPORT

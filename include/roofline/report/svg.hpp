@@ -20,6 +20,7 @@
 #include <utility>      // std::pair
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/bound.hpp"
 #include "roofline/report/markup.hpp"
 #include "roofline/report/table.hpp"
@@ -28,31 +29,18 @@ namespace roofline::report::svg {
 
 /// A coordinate or length for an SVG attribute, one decimal. A non-finite value (a bug upstream:
 /// callers filter those out) prints as 0 so that no "nan" ever reaches a document.
-inline std::string num(double v) {
-    if (!std::isfinite(v)) return "0";
-    std::string s = fmt::format("{:.1f}", v);
-    if (s == "-0.0") s = "0.0";
-    return s;
-}
+std::string num(double v);
 
 /// FNV-1a hash of a string: a stable id for a chart's clip path, so that several charts can be
 /// inlined into one HTML document without their ids colliding.
-inline std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
-    for (unsigned char c : s) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ull);
 
 /// Font stack of every chart.
 inline constexpr std::string_view font_family =
     "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
 
 /// Estimated width in pixels of `s` set at `font_px`.
-inline double text_width(std::string_view s, double font_px) {
-    return static_cast<double>(display_width(s)) * 0.6 * font_px;
-}
+double text_width(std::string_view s, double font_px);
 
 /// Axis-aligned rectangle in pixels (y grows downwards, as in SVG).
 struct rect {
@@ -70,24 +58,7 @@ struct rect {
 };
 
 /// True when the segment (x1,y1)-(x2,y2) passes through `r` (Liang-Barsky clipping).
-inline bool segment_hits(const rect& r, double x1, double y1, double x2, double y2) {
-    double t0 = 0.0, t1 = 1.0;
-    const double dx = x2 - x1, dy = y2 - y1;
-    const std::array<double, 4> p = {-dx, dx, -dy, dy};
-    const std::array<double, 4> q = {x1 - r.x, r.right() - x1, y1 - r.y, r.bottom() - y1};
-    for (std::size_t i = 0; i < 4; ++i) {
-        if (p[i] == 0.0) {
-            if (q[i] < 0.0) return false;
-        } else {
-            const double t = q[i] / p[i];
-            if (p[i] < 0.0)
-                t0 = std::max(t0, t);
-            else
-                t1 = std::min(t1, t);
-        }
-    }
-    return t0 <= t1;
-}
+bool segment_hits(const rect& r, double x1, double y1, double x2, double y2);
 
 /// A logarithmic axis mapping [lo, hi] (lo > 0) onto pixels [px_lo, px_hi] (px_hi may be
 /// smaller than px_lo, for a y axis that grows upwards).
@@ -129,22 +100,12 @@ struct linear_axis {
 };
 
 /// The largest power of ten at or below `v` (v > 0).
-inline double decade_floor(double v) {
-    return std::pow(10.0, std::floor(std::log10(v) + 1e-9));
-}
+double decade_floor(double v);
 /// The smallest power of ten at or above `v` (v > 0).
-inline double decade_ceil(double v) {
-    return std::pow(10.0, std::ceil(std::log10(v) - 1e-9));
-}
+double decade_ceil(double v);
 
 /// "Nice" tick step (1, 2 or 5 x 10^k) giving about `target` intervals over [0, span].
-inline double nice_step(double span, int target = 6) {
-    if (!(span > 0.0)) return 1.0;
-    const double raw = span / target;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    const double f = raw / mag;
-    return (f <= 1.0 ? 1.0 : f <= 2.0 ? 2.0 : f <= 5.0 ? 5.0 : 10.0) * mag;
-}
+double nice_step(double span, int target = 6);
 
 /// Places text labels so that they overlap neither one another nor declared obstacles, and stay
 /// inside the plot. Each label offers candidate boxes in order of preference; the first one that
@@ -217,8 +178,94 @@ class label_placer {
 /// Candidate boxes (w x h) for the label of a circle at (cx, cy) of radius r: right, left,
 /// above, below and the diagonals, on `rings` rings moving outwards. `ring_of[i]` receives the
 /// ring of candidate i (0 = touching the circle), so that far labels can get a leader line.
-inline std::vector<rect> candidates_around(double cx, double cy, double r, double w, double h,
-                                           int rings, std::vector<int>* ring_of = nullptr) {
+std::vector<rect> candidates_around(double cx, double cy, double r, double w, double h,
+                                    int rings, std::vector<int>* ring_of = nullptr);
+
+/// Colour of each bound, from the Okabe-Ito palette (distinguishable with the common colour
+/// vision deficiencies): compute blue, memory orange, power vermillion, communication bluish
+/// green, latency reddish purple.
+std::string_view bound_colour(bound b);
+
+/// Categorical colours (Okabe-Ito without yellow, then sky blue and grey): series i takes
+/// colour i modulo 8.
+std::string_view series_colour(std::size_t i);
+
+/// `<text>` element at (x, y) (baseline) with escaped content. `anchor`: start, middle or end.
+/// `extra` holds further attributes (already escaped), e.g. `font-weight="bold"`.
+std::string text(double x, double y, std::string_view content, double font_px,
+                 std::string_view anchor = "start", std::string_view fill = "#222",
+                 std::string_view extra = {});
+
+/// A whole SVG document: the root element (size, font, accessible title), a white background,
+/// then `body`.
+std::string document(double width, double height, std::string_view title,
+                     std::string_view body);
+
+/// Attributes that draw a white halo behind text, so labels stay readable over grid lines.
+inline constexpr std::string_view halo =
+    R"(stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke")";
+
+}  // namespace roofline::report::svg
+
+#if ROOFLINE_BODIES_REPORT
+
+namespace roofline::report::svg {
+ROOFLINE_INLINE std::string num(double v) {
+    if (!std::isfinite(v)) return "0";
+    std::string s = fmt::format("{:.1f}", v);
+    if (s == "-0.0") s = "0.0";
+    return s;
+}
+
+ROOFLINE_INLINE std::uint64_t fnv1a(std::string_view s, std::uint64_t h) {
+    for (unsigned char c : s) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+ROOFLINE_INLINE double text_width(std::string_view s, double font_px) {
+    return static_cast<double>(display_width(s)) * 0.6 * font_px;
+}
+
+ROOFLINE_INLINE bool segment_hits(const rect& r, double x1, double y1, double x2, double y2) {
+    double t0 = 0.0, t1 = 1.0;
+    const double dx = x2 - x1, dy = y2 - y1;
+    const std::array<double, 4> p = {-dx, dx, -dy, dy};
+    const std::array<double, 4> q = {x1 - r.x, r.right() - x1, y1 - r.y, r.bottom() - y1};
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (p[i] == 0.0) {
+            if (q[i] < 0.0) return false;
+        } else {
+            const double t = q[i] / p[i];
+            if (p[i] < 0.0)
+                t0 = std::max(t0, t);
+            else
+                t1 = std::min(t1, t);
+        }
+    }
+    return t0 <= t1;
+}
+
+ROOFLINE_INLINE double decade_floor(double v) {
+    return std::pow(10.0, std::floor(std::log10(v) + 1e-9));
+}
+
+ROOFLINE_INLINE double decade_ceil(double v) {
+    return std::pow(10.0, std::ceil(std::log10(v) - 1e-9));
+}
+
+ROOFLINE_INLINE double nice_step(double span, int target) {
+    if (!(span > 0.0)) return 1.0;
+    const double raw = span / target;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / mag;
+    return (f <= 1.0 ? 1.0 : f <= 2.0 ? 2.0 : f <= 5.0 ? 5.0 : 10.0) * mag;
+}
+
+ROOFLINE_INLINE std::vector<rect> candidates_around(double cx, double cy, double r, double w, double h,
+                                                    int rings, std::vector<int>* ring_of) {
     std::vector<rect> out;
     for (int k = 0; k < rings; ++k) {
         const double d = 3.0 + k * (h + 2.0);
@@ -241,28 +288,21 @@ inline std::vector<rect> candidates_around(double cx, double cy, double r, doubl
     return out;
 }
 
-/// Colour of each bound, from the Okabe-Ito palette (distinguishable with the common colour
-/// vision deficiencies): compute blue, memory orange, power vermillion, communication bluish
-/// green, latency reddish purple.
-inline std::string_view bound_colour(bound b) {
+ROOFLINE_INLINE std::string_view bound_colour(bound b) {
     constexpr std::array<std::string_view, 5> colours = {"#0072B2", "#E69F00", "#D55E00", "#009E73",
                                                          "#CC79A7"};
     return colours[static_cast<std::size_t>(b)];
 }
 
-/// Categorical colours (Okabe-Ito without yellow, then sky blue and grey): series i takes
-/// colour i modulo 8.
-inline std::string_view series_colour(std::size_t i) {
+ROOFLINE_INLINE std::string_view series_colour(std::size_t i) {
     constexpr std::array<std::string_view, 8> colours = {
         "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"};
     return colours[i % colours.size()];
 }
 
-/// `<text>` element at (x, y) (baseline) with escaped content. `anchor`: start, middle or end.
-/// `extra` holds further attributes (already escaped), e.g. `font-weight="bold"`.
-inline std::string text(double x, double y, std::string_view content, double font_px,
-                        std::string_view anchor = "start", std::string_view fill = "#222",
-                        std::string_view extra = {}) {
+ROOFLINE_INLINE std::string text(double x, double y, std::string_view content, double font_px,
+                                 std::string_view anchor, std::string_view fill,
+                                 std::string_view extra) {
     return fmt::format(
         R"(<text x="{}" y="{}" font-size="{}" text-anchor="{}" fill="{}"{}{}>{}</text>)"
         "\n",
@@ -270,10 +310,8 @@ inline std::string text(double x, double y, std::string_view content, double fon
         escape_xml(content));
 }
 
-/// A whole SVG document: the root element (size, font, accessible title), a white background,
-/// then `body`.
-inline std::string document(double width, double height, std::string_view title,
-                            std::string_view body) {
+ROOFLINE_INLINE std::string document(double width, double height, std::string_view title,
+                                     std::string_view body) {
     return fmt::format(
         R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" )"
         R"(font-family="{2}" role="img">)"
@@ -283,8 +321,5 @@ inline std::string document(double width, double height, std::string_view title,
         num(width), num(height), font_family, escape_xml(title), body);
 }
 
-/// Attributes that draw a white halo behind text, so labels stay readable over grid lines.
-inline constexpr std::string_view halo =
-    R"(stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke")";
-
 }  // namespace roofline::report::svg
+#endif  // ROOFLINE_BODIES_REPORT

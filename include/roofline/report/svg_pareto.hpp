@@ -20,6 +20,7 @@
 #include <utility>    // std::pair
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/pareto.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/markup.hpp"
@@ -52,7 +53,17 @@ struct pareto_chart {
 /// Indices of the points on the Pareto front (maximising both axes), ordered by x ascending
 /// (so y descending). Points with a non-finite or non-positive coordinate are ignored; of
 /// identical points only the first is kept (analysis/pareto.hpp).
-inline std::vector<std::size_t> pareto_front(const std::vector<pareto_point>& pts) {
+std::vector<std::size_t> pareto_front(const std::vector<pareto_point>& pts);
+
+/// The chart as standalone SVG text (no XML declaration; can be inlined into HTML).
+std::string render_pareto_svg(const pareto_chart& chart);
+
+}  // namespace roofline::report
+
+#if ROOFLINE_BODIES_REPORT
+
+namespace roofline::report {
+ROOFLINE_INLINE std::vector<std::size_t> pareto_front(const std::vector<pareto_point>& pts) {
     return roofline::pareto_front(
         pts, [](const pareto_point& p) { return p.tokens_per_s_per_user; },
         [](const pareto_point& p) { return p.tokens_per_s_per_gpu; });
@@ -108,8 +119,7 @@ inline std::string step_path(const std::vector<std::pair<double, double>>& px) {
 
 }  // namespace detail
 
-/// The chart as standalone SVG text (no XML declaration; can be inlined into HTML).
-inline std::string render_pareto_svg(const pareto_chart& chart) {
+ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
     using svg::num;
     std::vector<pareto_point> pts;
     std::size_t skipped = 0;
@@ -309,3 +319,4 @@ inline std::string render_pareto_svg(const pareto_chart& chart) {
 }
 
 }  // namespace roofline::report
+#endif  // ROOFLINE_BODIES_REPORT

@@ -26,6 +26,7 @@
 #include <string>     // std::string
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/bound.hpp"
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/dtype.hpp"
@@ -82,8 +83,41 @@ struct roofline_chart {
 /// is known (secondary), and one primary compute roof per key in `keys` whose peak is known and
 /// non-zero (unknown or unsupported ones are left out: the caller says why). Keys with the same
 /// peak share one roof: "bf16/fp16 989 TFLOP/s".
-inline std::vector<ceiling_line> ceiling_lines(const ceilings& c,
-                                               const std::vector<peak_key>& keys) {
+std::vector<ceiling_line> ceiling_lines(const ceilings& c,
+                                        const std::vector<peak_key>& keys);
+
+/// The compute roof of rate class `k` at a capped SM clock: P_k x clock / reference (tensor
+/// rates scale with the SM clock: rate = SMs x FLOP/clk/SM x clock), drawn dashed and labelled
+/// "bf16 at 1410 MHz (power cap): 762 TFLOP/s". `reference_clock_hz` is the clock the peak
+/// assumes (gpu_spec::tensor_clock_hz). Throws `usage_error` for a non-positive clock or an
+/// unknown or zero peak.
+ceiling_line power_capped_roof(const ceilings& c, peak_key k, double clock_hz,
+                               double reference_clock_hz);
+
+/// Radius in pixels of the circle for a time share: r = 36 px x sqrt(share), so that the AREA
+/// is proportional to the share (a phase taking all the time is a 36 px circle). Shares above 1
+/// are drawn as 1; the radius never falls below 2 px (shares under 0.3%) so every point stays
+/// visible.
+double point_radius_px(double time_share);
+
+/// The chart as standalone SVG text (UTF-8, no XML declaration, so it can also be inlined into
+/// HTML). Layout: title and subtitle on top, the log-log plot, the bound legend and a size key
+/// (when there are points), then footnotes. Never throws for bad numbers: they are skipped and
+/// counted in a footnote.
+std::string render_roofline_svg(const roofline_chart& chart);
+
+/// A chart of `g`'s ceilings `c` for the rate classes `keys` (no points yet): titled with the
+/// GPU's name, subtitled with its id and where the ceilings come from (`ceilings::origin`).
+roofline_chart make_roofline_chart(const gpu_spec& g, const ceilings& c,
+                                   const std::vector<peak_key>& keys);
+
+}  // namespace roofline::report
+
+#if ROOFLINE_BODIES_REPORT
+
+namespace roofline::report {
+ROOFLINE_INLINE std::vector<ceiling_line> ceiling_lines(const ceilings& c,
+                                                        const std::vector<peak_key>& keys) {
     std::vector<ceiling_line> out;
     const double dram = c.bytes_at(memory_level::dram), l2 = c.bytes_at(memory_level::l2);
     if (std::isfinite(dram) && dram > 0.0)
@@ -114,13 +148,8 @@ inline std::vector<ceiling_line> ceiling_lines(const ceilings& c,
     return out;
 }
 
-/// The compute roof of rate class `k` at a capped SM clock: P_k x clock / reference (tensor
-/// rates scale with the SM clock: rate = SMs x FLOP/clk/SM x clock), drawn dashed and labelled
-/// "bf16 at 1410 MHz (power cap): 762 TFLOP/s". `reference_clock_hz` is the clock the peak
-/// assumes (gpu_spec::tensor_clock_hz). Throws `usage_error` for a non-positive clock or an
-/// unknown or zero peak.
-inline ceiling_line power_capped_roof(const ceilings& c, peak_key k, double clock_hz,
-                                      double reference_clock_hz) {
+ROOFLINE_INLINE ceiling_line power_capped_roof(const ceilings& c, peak_key k, double clock_hz,
+                                               double reference_clock_hz) {
     const double p = c.flops_at(k);
     if (!std::isfinite(p) || p <= 0.0)
         throw usage_error("power_capped_roof: the " + std::string(to_string(k)) +
@@ -135,11 +164,7 @@ inline ceiling_line power_capped_roof(const ceilings& c, peak_key k, double cloc
             ceiling_style::power_capped};
 }
 
-/// Radius in pixels of the circle for a time share: r = 36 px x sqrt(share), so that the AREA
-/// is proportional to the share (a phase taking all the time is a 36 px circle). Shares above 1
-/// are drawn as 1; the radius never falls below 2 px (shares under 0.3%) so every point stays
-/// visible.
-inline double point_radius_px(double time_share) {
+ROOFLINE_INLINE double point_radius_px(double time_share) {
     const double s = std::min(std::max(time_share, 0.0), 1.0);
     return std::max(36.0 * std::sqrt(s), 2.0);
 }
@@ -157,11 +182,7 @@ inline bool finite_positive(double v) {
 
 }  // namespace detail
 
-/// The chart as standalone SVG text (UTF-8, no XML declaration, so it can also be inlined into
-/// HTML). Layout: title and subtitle on top, the log-log plot, the bound legend and a size key
-/// (when there are points), then footnotes. Never throws for bad numbers: they are skipped and
-/// counted in a footnote.
-inline std::string render_roofline_svg(const roofline_chart& chart) {
+ROOFLINE_INLINE std::string render_roofline_svg(const roofline_chart& chart) {
     using svg::num;
     // ---- keep what can be drawn ----
     std::vector<ceiling_line> mem, comp;
@@ -527,10 +548,8 @@ inline std::string render_roofline_svg(const roofline_chart& chart) {
                          chart.title.empty() ? "Roofline" : chart.title, out);
 }
 
-/// A chart of `g`'s ceilings `c` for the rate classes `keys` (no points yet): titled with the
-/// GPU's name, subtitled with its id and where the ceilings come from (`ceilings::origin`).
-inline roofline_chart make_roofline_chart(const gpu_spec& g, const ceilings& c,
-                                          const std::vector<peak_key>& keys) {
+ROOFLINE_INLINE roofline_chart make_roofline_chart(const gpu_spec& g, const ceilings& c,
+                                                   const std::vector<peak_key>& keys) {
     roofline_chart chart;
     chart.title = (g.name.empty() ? g.id : g.name) + ": roofline";
     chart.subtitle =
@@ -541,3 +560,4 @@ inline roofline_chart make_roofline_chart(const gpu_spec& g, const ceilings& c,
 }
 
 }  // namespace roofline::report
+#endif  // ROOFLINE_BODIES_REPORT

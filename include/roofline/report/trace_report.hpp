@@ -28,13 +28,13 @@
 #include <algorithm>  // std::max, std::min
 #include <cctype>  // std::isalnum
 #include <cmath>   // std::isfinite
-#include <nlohmann/json.hpp>
 #include <optional>     // std::optional
 #include <ostream>      // std::ostream
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/trace_analysis.hpp"
 #include "roofline/core/gpu_spec.hpp"
 #include "roofline/report/csv.hpp"
@@ -44,8 +44,55 @@
 #include "roofline/report/svg_roofline.hpp"
 #include "roofline/report/table.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace roofline::report {
 
+/// The analysis as JSON (the `roofline trace --json` contract; see the file comment).
+/// `power_file`: the log's path as given (null when none).
+nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
+                                           std::string_view power_file = {});
+
+/// The phase table: time, share, count, bound, utilisation of each roof, SOL time.
+text_table trace_phase_table(const trace_analysis& a);
+
+/// The kernel table (the `top` longest names; 0: all).
+text_table trace_kernel_table(const trace_analysis& a, std::size_t top);
+
+/// The step table (ProfilerStep or annotation windows).
+text_table trace_step_table(const trace_analysis& a);
+
+/// The window's roofs line: utilisation of each roof over the modeled time (the verdict's
+/// `roof_utilization`), and of compute and memory over the window's span.
+std::string window_roofs_text(const analysis_row& w);
+
+/// The terminal report (fits 100 columns). `top`: kernel names listed (0: all).
+std::string render_trace_text(const trace_analysis& a, std::size_t top = 12);
+
+/// One CSV record per row: the window, each phase, each kernel name, each op launch group,
+/// each step. Columns: level,name,phase,count,total_s,mean_s,share,bound,compute,memory,
+/// communication,power,lower_bound_s,achievable_s,flops,dram_bytes,link_bytes,reason, then
+/// (added later, so appended) roof,l2_bytes,shared_memory_bytes,input_dims,input_types.
+/// Utilisations are over each row's modeled time, as in the JSON's `roof_utilization`.
+void write_trace_csv(std::ostream& out, const trace_analysis& a);
+
+/// The roofline chart of the analysis: datasheet DRAM (and L2 where known) slopes and the
+/// compute roofs of the rate classes the modeled work uses; one circle per kernel name with
+/// FLOP and DRAM bytes (area = share of GPU time, colour = bound); a dashed power-capped roof
+/// when the cap held the SM clock below the clock the peaks assume.
+roofline_chart trace_roofline_chart(const trace_analysis& a, const gpu_spec& g,
+                                    std::size_t max_points = 12);
+
+/// The HTML report: verdict, power, tables and the chart in one page.
+std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
+                              std::size_t top = 25);
+
+}  // namespace roofline::report
+
+#if ROOFLINE_BODIES_REPORT
+#include <nlohmann/json.hpp>
+
+namespace roofline::report {
 namespace detail::trace_rep {
 
 inline std::string pct0(double f) {
@@ -301,10 +348,8 @@ inline nlohmann::ordered_json row_json(const analysis_row& r, bool kernel_row) {
 
 }  // namespace detail::trace_rep
 
-/// The analysis as JSON (the `roofline trace --json` contract; see the file comment).
-/// `power_file`: the log's path as given (null when none).
-inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
-                                                  std::string_view power_file = {}) {
+ROOFLINE_INLINE nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
+                                                           std::string_view power_file) {
     using namespace detail::trace_rep;
     nlohmann::ordered_json j;
     j["input"] = {{"trace", a.file},
@@ -438,8 +483,7 @@ inline nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
     return j;
 }
 
-/// The phase table: time, share, count, bound, utilisation of each roof, SOL time.
-inline text_table trace_phase_table(const trace_analysis& a) {
+ROOFLINE_INLINE text_table trace_phase_table(const trace_analysis& a) {
     using detail::trace_rep::opt_pct;
     using detail::trace_rep::pct0;
     const bool link = a.window.sol.link_s > 0;
@@ -466,8 +510,7 @@ inline text_table trace_phase_table(const trace_analysis& a) {
     return t;
 }
 
-/// The kernel table (the `top` longest names; 0: all).
-inline text_table trace_kernel_table(const trace_analysis& a, std::size_t top) {
+ROOFLINE_INLINE text_table trace_kernel_table(const trace_analysis& a, std::size_t top) {
     using detail::trace_rep::pct0;
     const bool link = a.window.sol.link_s > 0;
     std::vector<std::string> h = {"kernel", "phase", "count",   "mean",
@@ -492,8 +535,7 @@ inline text_table trace_kernel_table(const trace_analysis& a, std::size_t top) {
     return t;
 }
 
-/// The step table (ProfilerStep or annotation windows).
-inline text_table trace_step_table(const trace_analysis& a) {
+ROOFLINE_INLINE text_table trace_step_table(const trace_analysis& a) {
     using detail::trace_rep::pct0;
     const bool link = a.window.sol.link_s > 0;
     std::vector<std::string> h = {"step", "span", "busy", "kernels", "bound", "compute", "memory"};
@@ -513,9 +555,7 @@ inline text_table trace_step_table(const trace_analysis& a) {
     return t;
 }
 
-/// The window's roofs line: utilisation of each roof over the modeled time (the verdict's
-/// `roof_utilization`), and of compute and memory over the window's span.
-inline std::string window_roofs_text(const analysis_row& w) {
+ROOFLINE_INLINE std::string window_roofs_text(const analysis_row& w) {
     using detail::trace_rep::pct0;
     std::string s = "roofs over the modeled time: compute " + pct0(w.utilization.compute);
     if (w.compute_at_clock) s += " (" + pct0(*w.compute_at_clock) + " at the measured SM clock)";
@@ -530,8 +570,7 @@ inline std::string window_roofs_text(const analysis_row& w) {
     return s;
 }
 
-/// The terminal report (fits 100 columns). `top`: kernel names listed (0: all).
-inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 12) {
+ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size_t top) {
     using namespace detail::trace_rep;
     std::string o;
     const auto& s = a.summary;
@@ -659,12 +698,7 @@ inline std::string render_trace_text(const trace_analysis& a, std::size_t top = 
     return o;
 }
 
-/// One CSV record per row: the window, each phase, each kernel name, each op launch group,
-/// each step. Columns: level,name,phase,count,total_s,mean_s,share,bound,compute,memory,
-/// communication,power,lower_bound_s,achievable_s,flops,dram_bytes,link_bytes,reason, then
-/// (added later, so appended) roof,l2_bytes,shared_memory_bytes,input_dims,input_types.
-/// Utilisations are over each row's modeled time, as in the JSON's `roof_utilization`.
-inline void write_trace_csv(std::ostream& out, const trace_analysis& a) {
+ROOFLINE_INLINE void write_trace_csv(std::ostream& out, const trace_analysis& a) {
     csv_writer w(out);
     w.row({"level", "name", "phase", "count", "total_s", "mean_s", "share", "bound", "compute",
            "memory", "communication", "power", "lower_bound_s", "achievable_s", "flops",
@@ -689,12 +723,8 @@ inline void write_trace_csv(std::ostream& out, const trace_analysis& a) {
     for (const auto& r : a.steps) rec("step", r, "");
 }
 
-/// The roofline chart of the analysis: datasheet DRAM (and L2 where known) slopes and the
-/// compute roofs of the rate classes the modeled work uses; one circle per kernel name with
-/// FLOP and DRAM bytes (area = share of GPU time, colour = bound); a dashed power-capped roof
-/// when the cap held the SM clock below the clock the peaks assume.
-inline roofline_chart trace_roofline_chart(const trace_analysis& a, const gpu_spec& g,
-                                           std::size_t max_points = 12) {
+ROOFLINE_INLINE roofline_chart trace_roofline_chart(const trace_analysis& a, const gpu_spec& g,
+                                                    std::size_t max_points) {
     using namespace detail::trace_rep;
     std::vector<peak_key> keys;
     for (auto k : all_peak_keys)
@@ -748,9 +778,8 @@ inline roofline_chart trace_roofline_chart(const trace_analysis& a, const gpu_sp
     return chart;
 }
 
-/// The HTML report: verdict, power, tables and the chart in one page.
-inline std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
-                                     std::size_t top = 25) {
+ROOFLINE_INLINE std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
+                                              std::size_t top) {
     using namespace detail::trace_rep;
     html_report r;
     r.title = "roofline trace: " + a.file;
@@ -829,3 +858,4 @@ inline std::string render_trace_html(const trace_analysis& a, const gpu_spec& g,
 }
 
 }  // namespace roofline::report
+#endif  // ROOFLINE_BODIES_REPORT

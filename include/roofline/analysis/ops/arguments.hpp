@@ -16,6 +16,7 @@
 #include <string_view>       // std::string_view
 #include <vector>            // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/workload.hpp"
 #include "roofline/trace/kernel_event.hpp"
@@ -82,6 +83,19 @@ struct op_allocation {
     int scalar_type = -1;  ///< c10::ScalarType code (3 Int, 15 BFloat16, 24 Float8_e4m3fn, ...)
 };
 
+/// The arguments of `op` (shapes, types, concrete values), or nullopt when the op has no
+/// `Input Dims` or they do not parse.
+std::optional<std::vector<op_argument>> op_arguments(const cpu_op& op);
+
+/// The tensors `op` allocated itself (`cpu_op::allocations`), in order; entries whose size or
+/// dtype code did not parse are left out. Empty when none was recorded.
+std::vector<op_allocation> op_allocations(const cpu_op& op);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::op_shapes {
 
 /// Bytes and dtype of a PyTorch element type name as Kineto writes it (`Input type`).
@@ -380,9 +394,7 @@ inline std::optional<std::vector<std::int64_t>> concrete_ints(std::string_view s
 
 }  // namespace detail::op_shapes
 
-/// The arguments of `op` (shapes, types, concrete values), or nullopt when the op has no
-/// `Input Dims` or they do not parse.
-inline std::optional<std::vector<op_argument>> op_arguments(const cpu_op& op) {
+ROOFLINE_INLINE std::optional<std::vector<op_argument>> op_arguments(const cpu_op& op) {
     using namespace detail::op_shapes;
     if (op.input_dims.empty()) return std::nullopt;
     std::vector<std::vector<std::vector<std::int64_t>>> dims;
@@ -411,9 +423,7 @@ inline std::optional<std::vector<op_argument>> op_arguments(const cpu_op& op) {
     return args;
 }
 
-/// The tensors `op` allocated itself (`cpu_op::allocations`), in order; entries whose size or
-/// dtype code did not parse are left out. Empty when none was recorded.
-inline std::vector<op_allocation> op_allocations(const cpu_op& op) {
+ROOFLINE_INLINE std::vector<op_allocation> op_allocations(const cpu_op& op) {
     using namespace detail::op_shapes;
     std::vector<op_allocation> out;
     if (op.allocations.empty()) return out;
@@ -430,3 +440,4 @@ inline std::vector<op_allocation> op_allocations(const cpu_op& op) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -27,6 +27,7 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/ops/arguments.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/gpu_spec.hpp"
@@ -38,15 +39,49 @@ namespace roofline::detail::op_shapes {
 
 /// c10::ScalarType codes of `out_dtype` arguments (c10/core/ScalarType.h: 5 Half, 6 Float,
 /// 15 BFloat16).
-inline std::optional<dtype> scalar_type_code(std::string_view s) {
+std::optional<dtype> scalar_type_code(std::string_view s);
+
+op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, const gpu_spec& g,
+                  std::string desc);
+
+/// Names of the GEMM ops `price_gemm` takes (without "aten::").
+bool is_gemm_op(std::string_view n);
+
+/// aten GEMMs (`n` without "aten::"); nullopt when the shapes do not form a GEMM.
+std::optional<op_work> price_gemm(std::string_view n, const std::vector<op_argument>& args,
+                                  const gpu_spec& g);
+
+/// aten::_grouped_mm (MoE experts); nullopt when the shapes are not one of its layouts.
+std::optional<op_work> price_grouped_mm(const std::vector<op_argument>& args,
+                                        const gpu_spec& g);
+
+/// Names of the SDPA ops `price_sdpa` takes (without "aten::").
+bool is_sdpa_op(std::string_view n);
+
+/// SDPA and its backends; nullopt when q, k, v are not 4-d tensors.
+std::optional<op_work> price_sdpa(std::string_view n, const std::vector<op_argument>& args);
+
+/// Names of the convolutions `price_conv` takes (without "aten::").
+bool is_conv_op(std::string_view n);
+
+/// A forward convolution from its input, weight and the stride/padding/dilation lists.
+std::optional<op_work> price_conv(std::string_view n, const std::vector<op_argument>& args,
+                                  const gpu_spec& g);
+
+}  // namespace roofline::detail::op_shapes
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline::detail::op_shapes {
+ROOFLINE_INLINE std::optional<dtype> scalar_type_code(std::string_view s) {
     if (s == "15") return dtype::bf16;
     if (s == "5") return dtype::fp16;
     if (s == "6") return dtype::fp32;
     return std::nullopt;
 }
 
-inline op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, const gpu_spec& g,
-                         std::string desc) {
+ROOFLINE_INLINE op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, const gpu_spec& g,
+                                  std::string desc) {
     op_work w;
     const auto path = gemm_compute_path(b, a, g);
     w.work = gemm_workload(shape, a, b, c, path.peak);
@@ -62,14 +97,12 @@ inline op_work make_gemm(const gemm_shape& shape, dtype a, dtype b, dtype c, con
     return w;
 }
 
-/// Names of the GEMM ops `price_gemm` takes (without "aten::").
-inline bool is_gemm_op(std::string_view n) {
+ROOFLINE_INLINE bool is_gemm_op(std::string_view n) {
     return one_of(n, {"mm", "addmm", "bmm", "baddbmm", "matmul", "linear", "_scaled_mm"});
 }
 
-/// aten GEMMs (`n` without "aten::"); nullopt when the shapes do not form a GEMM.
-inline std::optional<op_work> price_gemm(std::string_view n, const std::vector<op_argument>& args,
-                                         const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_gemm(std::string_view n, const std::vector<op_argument>& args,
+                                                  const gpu_spec& g) {
     const auto tensor = [&](std::size_t i) { return tensor_at(args, i); };
     const auto dt = [](const op_argument* a) { return dtype_of(a); };
     std::optional<op_work> out;
@@ -116,9 +149,8 @@ inline std::optional<op_work> price_gemm(std::string_view n, const std::vector<o
     return out;
 }
 
-/// aten::_grouped_mm (MoE experts); nullopt when the shapes are not one of its layouts.
-inline std::optional<op_work> price_grouped_mm(const std::vector<op_argument>& args,
-                                               const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_grouped_mm(const std::vector<op_argument>& args,
+                                                        const gpu_spec& g) {
     const auto tensor = [&](std::size_t i) { return tensor_at(args, i); };
     const auto dt = [](const op_argument* a) { return dtype_of(a); };
     const op_argument* A = tensor(0);
@@ -164,8 +196,7 @@ inline std::optional<op_work> price_grouped_mm(const std::vector<op_argument>& a
     return w;
 }
 
-/// Names of the SDPA ops `price_sdpa` takes (without "aten::").
-inline bool is_sdpa_op(std::string_view n) {
+ROOFLINE_INLINE bool is_sdpa_op(std::string_view n) {
     return one_of(n,
                   {"scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
                    "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention",
@@ -173,8 +204,7 @@ inline bool is_sdpa_op(std::string_view n) {
                    "_flash_attention_forward", "_efficient_attention_forward"});
 }
 
-/// SDPA and its backends; nullopt when q, k, v are not 4-d tensors.
-inline std::optional<op_work> price_sdpa(std::string_view n, const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_sdpa(std::string_view n, const std::vector<op_argument>& args) {
     const auto tensor = [&](std::size_t i) { return tensor_at(args, i); };
     const auto dt = [](const op_argument* a) { return dtype_of(a); };
     const op_argument *Q = tensor(0), *K = tensor(1), *V = tensor(2);
@@ -235,14 +265,12 @@ inline std::optional<op_work> price_sdpa(std::string_view n, const std::vector<o
     return w;
 }
 
-/// Names of the convolutions `price_conv` takes (without "aten::").
-inline bool is_conv_op(std::string_view n) {
+ROOFLINE_INLINE bool is_conv_op(std::string_view n) {
     return one_of(n, {"cudnn_convolution", "convolution", "_convolution"});
 }
 
-/// A forward convolution from its input, weight and the stride/padding/dilation lists.
-inline std::optional<op_work> price_conv(std::string_view n, const std::vector<op_argument>& args,
-                                         const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_conv(std::string_view n, const std::vector<op_argument>& args,
+                                                  const gpu_spec& g) {
     const op_argument *X = tensor_at(args, 0), *W = tensor_at(args, 1);
     if (!X || !W || !dtype_of(X) || !dtype_of(W)) return std::nullopt;
     const auto& x = X->shape();
@@ -303,3 +331,4 @@ inline std::optional<op_work> price_conv(std::string_view n, const std::vector<o
 }
 
 }  // namespace roofline::detail::op_shapes
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -41,6 +41,7 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/ops/arguments.hpp"
 #include "roofline/core/dtype.hpp"
 #include "roofline/core/gpu_spec.hpp"
@@ -62,8 +63,63 @@ struct moe_allocation_sizes {
 };
 
 /// Reads top-k, the expert width and the activation quantization from what the op allocated.
-inline moe_allocation_sizes moe_sizes(const std::vector<op_allocation>& alloc, double T, double H,
-                                      double E) {
+moe_allocation_sizes moe_sizes(const std::vector<op_allocation>& alloc, double T, double H,
+                               double E);
+
+/// vllm::moe_forward from hidden states, router logits and the op's own allocations.
+std::optional<op_work> price_vllm_moe(const std::vector<op_argument>& args,
+                                      const std::vector<op_allocation>& alloc,
+                                      const gpu_spec& g);
+
+/// vllm::outplace_fused_experts / inplace_fused_experts(hidden [T, H], w1 [E, N1, H],
+/// w2 [E, H, N2], topk_weights [T, k], topk_ids [T, k], ...): the weights are inputs here, so
+/// the work is counted: F = 2 T k (N1 H + H N2); B = the weights of the experts that receive
+/// tokens (tokens spread uniformly) + every other tensor argument (hidden, top-k, scales) + the
+/// output [T, H]. Packed layouts (a K that is not H) are left unpriced.
+std::optional<op_work> price_vllm_fused_experts(std::string_view n,
+                                                const std::vector<op_argument>& args,
+                                                const gpu_spec& g);
+
+/// _C::silu_and_mul / gelu_and_mul / gelu_tanh_and_mul(out [.., d], input [.., 2 d]): input
+/// read, out written, one FLOP per output element at least (fp32 vector pipe).
+std::optional<op_work> price_vllm_act_and_mul(std::string_view n,
+                                              const std::vector<op_argument>& args);
+
+/// vllm::unified_attention(_with_output): q, k, v (and out) once, each query against itself.
+std::optional<op_work> price_vllm_attention(std::string_view n,
+                                            const std::vector<op_argument>& args);
+
+/// _C::fused_add_rms_norm and _C::rms_norm.
+std::optional<op_work> price_vllm_rms_norm(std::string_view n,
+                                           const std::vector<op_argument>& args);
+
+/// _C::rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox).
+std::optional<op_work> price_vllm_rotary(const std::vector<op_argument>& args);
+
+/// _C fp8 quantization kernels (out, input, scale[, scale_ub]).
+std::optional<op_work> price_vllm_fp8_quant(std::string_view n,
+                                            const std::vector<op_argument>& args);
+
+/// _C_cache_ops::reshape_and_cache(_flash): new K/V written into the paged cache.
+std::optional<op_work> price_vllm_cache_write(std::string_view n,
+                                              const std::vector<op_argument>& args);
+
+/// symm_mem all-reduces: 2 S through DRAM, at least S over the link.
+std::optional<op_work> price_symm_mem_all_reduce(std::string_view n,
+                                                 const std::vector<op_argument>& args);
+
+/// The engine op `name` (full name, namespace included); nullopt for names it does not know.
+std::optional<op_work> price_engine(std::string_view name,
+                                    const std::vector<op_argument>& args, const cpu_op& op,
+                                    const gpu_spec& g);
+
+}  // namespace roofline::detail::op_shapes
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline::detail::op_shapes {
+ROOFLINE_INLINE moe_allocation_sizes moe_sizes(const std::vector<op_allocation>& alloc, double T, double H,
+                                               double E) {
     moe_allocation_sizes s;
     for (const auto& a : alloc)
         if (a.shape.size() == 2 && double(a.shape[0]) == T && a.scalar_type == scalar_type_int &&
@@ -88,10 +144,9 @@ inline moe_allocation_sizes moe_sizes(const std::vector<op_allocation>& alloc, d
     return s;
 }
 
-/// vllm::moe_forward from hidden states, router logits and the op's own allocations.
-inline std::optional<op_work> price_vllm_moe(const std::vector<op_argument>& args,
-                                             const std::vector<op_allocation>& alloc,
-                                             const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_moe(const std::vector<op_argument>& args,
+                                                      const std::vector<op_allocation>& alloc,
+                                                      const gpu_spec& g) {
     const op_argument *X = tensor_at(args, 0), *R = tensor_at(args, 1);
     if (!X || !R || !X->element_dtype || X->shape().size() != 2 || R->shape().size() != 2)
         return std::nullopt;
@@ -129,14 +184,9 @@ inline std::optional<op_work> price_vllm_moe(const std::vector<op_argument>& arg
     return w;
 }
 
-/// vllm::outplace_fused_experts / inplace_fused_experts(hidden [T, H], w1 [E, N1, H],
-/// w2 [E, H, N2], topk_weights [T, k], topk_ids [T, k], ...): the weights are inputs here, so
-/// the work is counted: F = 2 T k (N1 H + H N2); B = the weights of the experts that receive
-/// tokens (tokens spread uniformly) + every other tensor argument (hidden, top-k, scales) + the
-/// output [T, H]. Packed layouts (a K that is not H) are left unpriced.
-inline std::optional<op_work> price_vllm_fused_experts(std::string_view n,
-                                                       const std::vector<op_argument>& args,
-                                                       const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_fused_experts(std::string_view n,
+                                                                const std::vector<op_argument>& args,
+                                                                const gpu_spec& g) {
     const op_argument *X = tensor_at(args, 0), *W1 = tensor_at(args, 1), *W2 = tensor_at(args, 2),
                       *TW = tensor_at(args, 3), *TI = tensor_at(args, 4);
     if (!X || !W1 || !W2 || !TW || !TI || !dtype_of(X) || !dtype_of(W1) || !dtype_of(W2))
@@ -166,10 +216,8 @@ inline std::optional<op_work> price_vllm_fused_experts(std::string_view n,
     return w;
 }
 
-/// _C::silu_and_mul / gelu_and_mul / gelu_tanh_and_mul(out [.., d], input [.., 2 d]): input
-/// read, out written, one FLOP per output element at least (fp32 vector pipe).
-inline std::optional<op_work> price_vllm_act_and_mul(std::string_view n,
-                                                     const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_act_and_mul(std::string_view n,
+                                                              const std::vector<op_argument>& args) {
     const op_argument *O = tensor_at(args, 0), *X = tensor_at(args, 1);
     if (!O || !X || std::abs(X->elements() - 2.0 * O->elements()) > 0.5) return std::nullopt;
     auto w = bytes_work("elementwise", O->bytes() + X->bytes(),
@@ -178,9 +226,8 @@ inline std::optional<op_work> price_vllm_act_and_mul(std::string_view n,
     return w;
 }
 
-/// vllm::unified_attention(_with_output): q, k, v (and out) once, each query against itself.
-inline std::optional<op_work> price_vllm_attention(std::string_view n,
-                                                   const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_attention(std::string_view n,
+                                                            const std::vector<op_argument>& args) {
     const op_argument *Q = tensor_at(args, 0), *K = tensor_at(args, 1), *V = tensor_at(args, 2);
     if (!Q || !K || !V || !Q->element_dtype || Q->shape().size() != 3 || K->shape().size() != 3 ||
         V->shape().size() != 3)
@@ -200,9 +247,8 @@ inline std::optional<op_work> price_vllm_attention(std::string_view n,
     return w;
 }
 
-/// _C::fused_add_rms_norm and _C::rms_norm.
-inline std::optional<op_work> price_vllm_rms_norm(std::string_view n,
-                                                  const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_rms_norm(std::string_view n,
+                                                           const std::vector<op_argument>& args) {
     const op_argument *A = tensor_at(args, 0), *B = tensor_at(args, 1), *W = tensor_at(args, 2);
     if (!A || !B || !W) return std::nullopt;
     const bool fused = n == "_C::fused_add_rms_norm";
@@ -215,8 +261,7 @@ inline std::optional<op_work> price_vllm_rms_norm(std::string_view n,
     return w;
 }
 
-/// _C::rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox).
-inline std::optional<op_work> price_vllm_rotary(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_rotary(const std::vector<op_argument>& args) {
     const op_argument *P = tensor_at(args, 0), *Q = tensor_at(args, 1), *K = tensor_at(args, 2),
                       *C = tensor_at(args, 4);
     if (!P || !Q || !C || C->shape().size() != 2) return std::nullopt;
@@ -227,9 +272,8 @@ inline std::optional<op_work> price_vllm_rotary(const std::vector<op_argument>& 
                           (K ? " k " + shape_text(K->shape()) : std::string()) + " " + Q->type);
 }
 
-/// _C fp8 quantization kernels (out, input, scale[, scale_ub]).
-inline std::optional<op_work> price_vllm_fp8_quant(std::string_view n,
-                                                   const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_fp8_quant(std::string_view n,
+                                                            const std::vector<op_argument>& args) {
     const op_argument *O = tensor_at(args, 0), *X = tensor_at(args, 1);
     if (!O || !X) return std::nullopt;
     return bytes_work(
@@ -237,9 +281,8 @@ inline std::optional<op_work> price_vllm_fp8_quant(std::string_view n,
         std::string(n) + " " + shape_text(X->shape()) + " " + X->type + " -> " + O->type);
 }
 
-/// _C_cache_ops::reshape_and_cache(_flash): new K/V written into the paged cache.
-inline std::optional<op_work> price_vllm_cache_write(std::string_view n,
-                                                     const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_vllm_cache_write(std::string_view n,
+                                                              const std::vector<op_argument>& args) {
     const op_argument *K = tensor_at(args, 0), *V = tensor_at(args, 1), *KC = tensor_at(args, 2),
                       *VC = tensor_at(args, 3), *S = tensor_at(args, 4);
     if (!K || !V || !KC || !VC) return std::nullopt;
@@ -250,9 +293,8 @@ inline std::optional<op_work> price_vllm_cache_write(std::string_view n,
                           KC->type + " cache");
 }
 
-/// symm_mem all-reduces: 2 S through DRAM, at least S over the link.
-inline std::optional<op_work> price_symm_mem_all_reduce(std::string_view n,
-                                                        const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_symm_mem_all_reduce(std::string_view n,
+                                                                 const std::vector<op_argument>& args) {
     const op_argument* X = tensor_at(args, 0);
     if (!X) return std::nullopt;
     auto w = bytes_work("collective", 2.0 * X->bytes(),
@@ -262,10 +304,9 @@ inline std::optional<op_work> price_symm_mem_all_reduce(std::string_view n,
     return w;
 }
 
-/// The engine op `name` (full name, namespace included); nullopt for names it does not know.
-inline std::optional<op_work> price_engine(std::string_view name,
-                                           const std::vector<op_argument>& args, const cpu_op& op,
-                                           const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_engine(std::string_view name,
+                                                    const std::vector<op_argument>& args, const cpu_op& op,
+                                                    const gpu_spec& g) {
     if (name == "vllm::moe_forward") return price_vllm_moe(args, op_allocations(op), g);
     if (one_of(name, {"vllm::outplace_fused_experts", "vllm::inplace_fused_experts"}))
         return price_vllm_fused_experts(name, args, g);
@@ -288,3 +329,4 @@ inline std::optional<op_work> price_engine(std::string_view name,
 }
 
 }  // namespace roofline::detail::op_shapes
+#endif  // ROOFLINE_BODIES_ANALYSIS

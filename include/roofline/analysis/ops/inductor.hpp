@@ -28,6 +28,7 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/ops/arguments.hpp"
 #include "roofline/analysis/ops/dense.hpp"
 #include "roofline/core/gpu_spec.hpp"
@@ -37,15 +38,45 @@ namespace roofline::detail::op_shapes {
 
 /// The Inductor kernel family of an op name: 'p' pointwise, 'r' reduction (red or per),
 /// 't' GEMM template, '\0' not an Inductor kernel.
-inline char inductor_family(std::string_view n) {
+char inductor_family(std::string_view n);
+
+/// The trailing integer Scalars of the arguments (the iteration counts come last), in order.
+std::vector<double> trailing_numels(const std::vector<op_argument>& args);
+
+/// The GEMM of an Inductor template: the output C is the last buffer ([M, N], or [b, M, N]
+/// for bmm), B the second ([K, N] or [N, K], batched alike) and A the first, holding M K
+/// elements (b M K) in whatever view it was passed (a fused prologue reads it as [..., K], a
+/// transposed view as [b, L, H, D]); nullopt when the buffers do not form one.
+std::optional<op_work> price_triton_template(std::string_view n,
+                                             const std::vector<op_argument>& args,
+                                             const gpu_spec& g);
+
+/// A FlexAttention template (triton_tem_fused_flex_attention_*, forward): q, k, v
+/// [B, H, L, D] first, the output (q's shape) among the later buffers, then the log-sum-exp
+/// and the block mask's index tensors. The mask's contents are not recorded: causal is
+/// assumed (`create_block_mask` with a causal mask_mod), and the estimate is marked bounded.
+/// B = every buffer once.
+std::optional<op_work> price_triton_flex_attention(std::string_view n,
+                                                   const std::vector<op_argument>& args);
+
+/// An Inductor kernel's work (`n` is the op name: the kernel's name); nullopt for other names.
+std::optional<op_work> price_inductor(std::string_view n,
+                                      const std::vector<op_argument>& args,
+                                      const gpu_spec& g);
+
+}  // namespace roofline::detail::op_shapes
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline::detail::op_shapes {
+ROOFLINE_INLINE char inductor_family(std::string_view n) {
     if (n.rfind("triton_poi_", 0) == 0) return 'p';
     if (n.rfind("triton_red_", 0) == 0 || n.rfind("triton_per_", 0) == 0) return 'r';
     if (n.rfind("triton_tem_", 0) == 0) return 't';
     return '\0';
 }
 
-/// The trailing integer Scalars of the arguments (the iteration counts come last), in order.
-inline std::vector<double> trailing_numels(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::vector<double> trailing_numels(const std::vector<op_argument>& args) {
     std::vector<double> v;
     for (std::size_t i = args.size(); i-- > 0;) {
         if (args[i].type != "Scalar") break;
@@ -56,13 +87,9 @@ inline std::vector<double> trailing_numels(const std::vector<op_argument>& args)
     return v;
 }
 
-/// The GEMM of an Inductor template: the output C is the last buffer ([M, N], or [b, M, N]
-/// for bmm), B the second ([K, N] or [N, K], batched alike) and A the first, holding M K
-/// elements (b M K) in whatever view it was passed (a fused prologue reads it as [..., K], a
-/// transposed view as [b, L, H, D]); nullopt when the buffers do not form one.
-inline std::optional<op_work> price_triton_template(std::string_view n,
-                                                    const std::vector<op_argument>& args,
-                                                    const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_triton_template(std::string_view n,
+                                                             const std::vector<op_argument>& args,
+                                                             const gpu_spec& g) {
     std::vector<const op_argument*> t;
     for (std::size_t i = 0; i < args.size(); ++i)
         if (const auto* a = tensor_at(args, i)) t.push_back(a);
@@ -90,13 +117,8 @@ inline std::optional<op_work> price_triton_template(std::string_view n,
     return w;
 }
 
-/// A FlexAttention template (triton_tem_fused_flex_attention_*, forward): q, k, v
-/// [B, H, L, D] first, the output (q's shape) among the later buffers, then the log-sum-exp
-/// and the block mask's index tensors. The mask's contents are not recorded: causal is
-/// assumed (`create_block_mask` with a causal mask_mod), and the estimate is marked bounded.
-/// B = every buffer once.
-inline std::optional<op_work> price_triton_flex_attention(std::string_view n,
-                                                          const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_triton_flex_attention(std::string_view n,
+                                                                   const std::vector<op_argument>& args) {
     const op_argument *Q = tensor_at(args, 0), *K = tensor_at(args, 1), *V = tensor_at(args, 2);
     if (!Q || !K || !V || !Q->element_dtype || Q->shape().size() != 4 || K->shape().size() != 4 ||
         V->shape().size() != 4)
@@ -113,10 +135,9 @@ inline std::optional<op_work> price_triton_flex_attention(std::string_view n,
     return w;
 }
 
-/// An Inductor kernel's work (`n` is the op name: the kernel's name); nullopt for other names.
-inline std::optional<op_work> price_inductor(std::string_view n,
-                                             const std::vector<op_argument>& args,
-                                             const gpu_spec& g) {
+ROOFLINE_INLINE std::optional<op_work> price_inductor(std::string_view n,
+                                                      const std::vector<op_argument>& args,
+                                                      const gpu_spec& g) {
     const char family = inductor_family(n);
     if (family == '\0') return std::nullopt;
     if (family == 't') {
@@ -159,3 +180,4 @@ inline std::optional<op_work> price_inductor(std::string_view n,
 }
 
 }  // namespace roofline::detail::op_shapes
+#endif  // ROOFLINE_BODIES_ANALYSIS

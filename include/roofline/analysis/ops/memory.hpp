@@ -27,20 +27,91 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/ops/arguments.hpp"
 #include "roofline/core/dtype.hpp"
 
 namespace roofline::detail::op_shapes {
 
 /// Names of the norm and softmax ops `price_norm` takes (without "aten::").
-inline bool is_norm_op(std::string_view n) {
+bool is_norm_op(std::string_view n);
+
+/// Norms and softmax: read the input (and weights), write the output.
+std::optional<op_work> price_norm(std::string_view n, const std::vector<op_argument>& args);
+
+/// aten::embedding(weight [V, D], indices): gather rows of the table.
+std::optional<op_work> price_embedding(const std::vector<op_argument>& args);
+
+/// The dimension `d` of a rank-`rank` tensor, negative values counted from the end.
+std::optional<std::size_t> dim_index(std::int64_t d, std::size_t rank);
+
+/// aten::index_select(self, dim, index [M]): the M selected slices read and written, index read.
+std::optional<op_work> price_index_select(const std::vector<op_argument>& args);
+
+/// aten::gather(self, dim, index[, sparse_grad, out]): one element of self read per index,
+/// the output (index's shape, self's type) written.
+std::optional<op_work> price_gather(const std::vector<op_argument>& args);
+
+/// aten::_index_put_impl_(self, indices, values, accumulate, unsafe): values read and written
+/// into self (read too when accumulating); the index tensors' sizes are not recorded.
+std::optional<op_work> price_index_put(const std::vector<op_argument>& args);
+
+/// aten::index_add_(self, dim, index, source, alpha): index and source read; the slices of self
+/// they land on read and written. Which slices (the index values) is not recorded: distinct
+/// indices are assumed, so min(index length, self's size along dim) slices (bounded).
+std::optional<op_work> price_index_add(const std::vector<op_argument>& args);
+
+/// aten::index_copy_(self, dim, index, source): index and source read, source's slices written
+/// into self.
+std::optional<op_work> price_index_copy(const std::vector<op_argument>& args);
+
+/// aten::cat / stack (TensorList, dim): every element read and written once. Kineto records no
+/// element type for a TensorList, so 1 byte per element (the smallest type) is assumed.
+std::optional<op_work> price_cat(std::string_view n, const std::vector<op_argument>& args);
+
+/// Names of the reductions `price_reduction` takes (without "aten::").
+bool is_reduction_op(std::string_view n);
+
+/// Reductions: input read, output written. The reduced dims are a `Concrete Inputs` list
+/// (argument 1; 2 for linalg_vector_norm, after `ord`); none (or a one-argument call) reduces
+/// everything to one element. Without Concrete Inputs the output is bounded by one element.
+std::optional<op_work> price_reduction(std::string_view n,
+                                       const std::vector<op_argument>& args);
+
+/// Names of the ordering ops `price_ordering` takes (without "aten::").
+bool is_ordering_op(std::string_view n);
+
+/// Sorting and scans, each element moved once (a multi-pass radix sort moves more: a bound
+/// below the truth, as every price here):
+///   sort(self, stable, dim, descending): self read, values and int64 indices written;
+///   topk(self, k, dim, largest, sorted): self read, k values and int64 indices per row written;
+///   cumsum(self, dim, dtype): self read, the same size written;
+///   bincount(self, weights, minlength): self read, `minlength` int64 bins written (more when a
+///   value reaches past minlength, which the trace does not say: bounded).
+std::optional<op_work> price_ordering(std::string_view n,
+                                      const std::vector<op_argument>& args);
+
+/// aten::arange(start, end, step, out): ceil((end - start) / step) elements of out's type written
+/// (`out` is recorded before it is resized, so its own shape is [0]); integer bounds only.
+std::optional<op_work> price_arange(const std::vector<op_argument>& args);
+
+/// Elementwise arithmetic, casts, copies and fills (`n` without "aten::"); nullopt for names
+/// the table does not know.
+std::optional<op_work> price_elementwise(std::string_view n,
+                                         const std::vector<op_argument>& args);
+
+}  // namespace roofline::detail::op_shapes
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline::detail::op_shapes {
+ROOFLINE_INLINE bool is_norm_op(std::string_view n) {
     return one_of(n,
                   {"rms_norm", "_fused_rms_norm", "layer_norm", "native_layer_norm", "group_norm",
                    "native_group_norm", "softmax", "_softmax", "log_softmax", "_log_softmax"});
 }
 
-/// Norms and softmax: read the input (and weights), write the output.
-inline std::optional<op_work> price_norm(std::string_view n, const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_norm(std::string_view n, const std::vector<op_argument>& args) {
     const auto tensor = [&](std::size_t i) { return tensor_at(args, i); };
     const op_argument* X = tensor(0);
     if (!X) return std::nullopt;
@@ -56,8 +127,7 @@ inline std::optional<op_work> price_norm(std::string_view n, const std::vector<o
     return w;
 }
 
-/// aten::embedding(weight [V, D], indices): gather rows of the table.
-inline std::optional<op_work> price_embedding(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_embedding(const std::vector<op_argument>& args) {
     const auto tensor = [&](std::size_t i) { return tensor_at(args, i); };
     const op_argument *W = tensor(0), *I = tensor(1);
     if (!W || !I || W->shape().size() != 2) return std::nullopt;
@@ -71,16 +141,14 @@ inline std::optional<op_work> price_embedding(const std::vector<op_argument>& ar
     return w;
 }
 
-/// The dimension `d` of a rank-`rank` tensor, negative values counted from the end.
-inline std::optional<std::size_t> dim_index(std::int64_t d, std::size_t rank) {
+ROOFLINE_INLINE std::optional<std::size_t> dim_index(std::int64_t d, std::size_t rank) {
     const auto r = static_cast<std::int64_t>(rank);
     if (d < 0) d += r;
     if (d < 0 || d >= r) return std::nullopt;
     return static_cast<std::size_t>(d);
 }
 
-/// aten::index_select(self, dim, index [M]): the M selected slices read and written, index read.
-inline std::optional<op_work> price_index_select(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_index_select(const std::vector<op_argument>& args) {
     const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2);
     if (!S || !I || args.size() < 3) return std::nullopt;
     const auto d = concrete_int(args[1].concrete);
@@ -95,9 +163,7 @@ inline std::optional<op_work> price_index_select(const std::vector<op_argument>&
                           " of " + shape_text(S->shape()) + " " + S->type);
 }
 
-/// aten::gather(self, dim, index[, sparse_grad, out]): one element of self read per index,
-/// the output (index's shape, self's type) written.
-inline std::optional<op_work> price_gather(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_gather(const std::vector<op_argument>& args) {
     const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2);
     if (!S || !I) return std::nullopt;
     return bytes_work(
@@ -105,9 +171,7 @@ inline std::optional<op_work> price_gather(const std::vector<op_argument>& args)
         "gather " + shape_text(I->shape()) + " from " + shape_text(S->shape()) + " " + S->type);
 }
 
-/// aten::_index_put_impl_(self, indices, values, accumulate, unsafe): values read and written
-/// into self (read too when accumulating); the index tensors' sizes are not recorded.
-inline std::optional<op_work> price_index_put(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_index_put(const std::vector<op_argument>& args) {
     const op_argument *S = tensor_at(args, 0), *V = tensor_at(args, 2);
     if (!S || !V) return std::nullopt;
     const bool accumulate = args.size() > 3 && args[3].concrete == "True";
@@ -119,10 +183,7 @@ inline std::optional<op_work> price_index_put(const std::vector<op_argument>& ar
     return w;
 }
 
-/// aten::index_add_(self, dim, index, source, alpha): index and source read; the slices of self
-/// they land on read and written. Which slices (the index values) is not recorded: distinct
-/// indices are assumed, so min(index length, self's size along dim) slices (bounded).
-inline std::optional<op_work> price_index_add(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_index_add(const std::vector<op_argument>& args) {
     const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2), *X = tensor_at(args, 3);
     if (!S || !I || !X || args.size() < 4) return std::nullopt;
     const auto d = concrete_int(args[1].concrete);
@@ -140,9 +201,7 @@ inline std::optional<op_work> price_index_add(const std::vector<op_argument>& ar
     return w;
 }
 
-/// aten::index_copy_(self, dim, index, source): index and source read, source's slices written
-/// into self.
-inline std::optional<op_work> price_index_copy(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_index_copy(const std::vector<op_argument>& args) {
     const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2), *X = tensor_at(args, 3);
     if (!S || !I || !X) return std::nullopt;
     return bytes_work("copy", I->bytes() + X->bytes() + X->elements() * S->element_bytes,
@@ -150,9 +209,7 @@ inline std::optional<op_work> price_index_copy(const std::vector<op_argument>& a
                           " " + S->type);
 }
 
-/// aten::cat / stack (TensorList, dim): every element read and written once. Kineto records no
-/// element type for a TensorList, so 1 byte per element (the smallest type) is assumed.
-inline std::optional<op_work> price_cat(std::string_view n, const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_cat(std::string_view n, const std::vector<op_argument>& args) {
     if (args.empty() || !args[0].is_list || args[0].shapes.empty()) return std::nullopt;
     const double elements = args[0].elements();
     std::string parts;
@@ -164,17 +221,13 @@ inline std::optional<op_work> price_cat(std::string_view n, const std::vector<op
     return w;
 }
 
-/// Names of the reductions `price_reduction` takes (without "aten::").
-inline bool is_reduction_op(std::string_view n) {
+ROOFLINE_INLINE bool is_reduction_op(std::string_view n) {
     return one_of(n, {"mean", "sum", "amax", "amin", "linalg_vector_norm", "all", "any", "max",
                       "min", "prod", "argmax", "argmin"});
 }
 
-/// Reductions: input read, output written. The reduced dims are a `Concrete Inputs` list
-/// (argument 1; 2 for linalg_vector_norm, after `ord`); none (or a one-argument call) reduces
-/// everything to one element. Without Concrete Inputs the output is bounded by one element.
-inline std::optional<op_work> price_reduction(std::string_view n,
-                                              const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_reduction(std::string_view n,
+                                                       const std::vector<op_argument>& args) {
     const op_argument* X = tensor_at(args, 0);
     if (!X) return std::nullopt;
     const std::size_t at = n == "linalg_vector_norm" ? 2 : 1;
@@ -217,20 +270,12 @@ inline std::optional<op_work> price_reduction(std::string_view n,
     return w;
 }
 
-/// Names of the ordering ops `price_ordering` takes (without "aten::").
-inline bool is_ordering_op(std::string_view n) {
+ROOFLINE_INLINE bool is_ordering_op(std::string_view n) {
     return one_of(n, {"sort", "topk", "cumsum", "bincount"});
 }
 
-/// Sorting and scans, each element moved once (a multi-pass radix sort moves more: a bound
-/// below the truth, as every price here):
-///   sort(self, stable, dim, descending): self read, values and int64 indices written;
-///   topk(self, k, dim, largest, sorted): self read, k values and int64 indices per row written;
-///   cumsum(self, dim, dtype): self read, the same size written;
-///   bincount(self, weights, minlength): self read, `minlength` int64 bins written (more when a
-///   value reaches past minlength, which the trace does not say: bounded).
-inline std::optional<op_work> price_ordering(std::string_view n,
-                                             const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_ordering(std::string_view n,
+                                                      const std::vector<op_argument>& args) {
     const op_argument* X = tensor_at(args, 0);
     if (!X) return std::nullopt;
     const auto& shape = X->shape();
@@ -256,9 +301,7 @@ inline std::optional<op_work> price_ordering(std::string_view n,
     return w;
 }
 
-/// aten::arange(start, end, step, out): ceil((end - start) / step) elements of out's type written
-/// (`out` is recorded before it is resized, so its own shape is [0]); integer bounds only.
-inline std::optional<op_work> price_arange(const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_arange(const std::vector<op_argument>& args) {
     if (args.size() < 4 || args[3].element_bytes <= 0) return std::nullopt;
     const auto a = concrete_int(args[0].concrete), b = concrete_int(args[1].concrete),
                s = concrete_int(args[2].concrete);
@@ -269,10 +312,8 @@ inline std::optional<op_work> price_arange(const std::vector<op_argument>& args)
         "arange of " + std::to_string(static_cast<long long>(n)) + " " + args[3].type);
 }
 
-/// Elementwise arithmetic, casts, copies and fills (`n` without "aten::"); nullopt for names
-/// the table does not know.
-inline std::optional<op_work> price_elementwise(std::string_view n,
-                                                const std::vector<op_argument>& args) {
+ROOFLINE_INLINE std::optional<op_work> price_elementwise(std::string_view n,
+                                                         const std::vector<op_argument>& args) {
     const auto tensor = [&](std::size_t i) { return tensor_at(args, i); };
     std::string_view base = n;
     const bool in_place = !base.empty() && base.back() == '_' && base.front() != '_';
@@ -387,3 +428,4 @@ inline std::optional<op_work> price_elementwise(std::string_view n,
 }
 
 }  // namespace roofline::detail::op_shapes
+#endif  // ROOFLINE_BODIES_ANALYSIS

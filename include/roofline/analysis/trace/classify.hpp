@@ -17,6 +17,7 @@
 #include <utility>   // std::pair
 #include <vector>    // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/trace/gpu_context.hpp"
 #include "roofline/analysis/trace/result.hpp"
 #include "roofline/analysis/verdict.hpp"
@@ -24,13 +25,29 @@
 namespace roofline {
 
 /// A memory level as the report names it: "DRAM", "L2", "shared memory".
-inline std::string memory_roof_name(std::size_t level) {
-    return level == 0 ? "DRAM" : level == 1 ? "L2" : "shared memory";
-}
+std::string memory_roof_name(std::size_t level);
 
 /// The most utilised roof of `r` (its name and utilisation), over compute (`compute_now`), each
 /// memory level and each link.
-inline std::pair<std::string, double> top_roof(const analysis_row& r, double compute_now) {
+std::pair<std::string, double> top_roof(const analysis_row& r, double compute_now);
+
+/// Utilisation, verdict and consistency of a filled row (see the file comment). `comm_share`:
+/// the exposed share of the row's critical path (collective rows); `power`: its evidence;
+/// `max_clock_hz`: the log's maximum SM clock. A row without priced time gets an unknown reason.
+void classify_row(analysis_row& r, const trace_gpu_context& c, std::optional<double> comm_share,
+                  std::optional<power_evidence> power, std::optional<double> max_clock_hz,
+                  std::vector<std::string>* warnings);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE std::string memory_roof_name(std::size_t level) {
+    return level == 0 ? "DRAM" : level == 1 ? "L2" : "shared memory";
+}
+
+ROOFLINE_INLINE std::pair<std::string, double> top_roof(const analysis_row& r, double compute_now) {
     std::pair<std::string, double> best{"compute", compute_now};
     for (std::size_t i = 0; i < memory_level_count; ++i)
         if (r.utilization.memory_level[i] > best.second)
@@ -119,12 +136,9 @@ inline void check_above_roof(analysis_row& r, const trace_gpu_context& c, std::v
 
 }  // namespace detail::trace_cls
 
-/// Utilisation, verdict and consistency of a filled row (see the file comment). `comm_share`:
-/// the exposed share of the row's critical path (collective rows); `power`: its evidence;
-/// `max_clock_hz`: the log's maximum SM clock. A row without priced time gets an unknown reason.
-inline void classify_row(analysis_row& r, const trace_gpu_context& c, std::optional<double> comm_share,
-                         std::optional<power_evidence> power, std::optional<double> max_clock_hz,
-                         std::vector<std::string>* warnings) {
+ROOFLINE_INLINE void classify_row(analysis_row& r, const trace_gpu_context& c, std::optional<double> comm_share,
+                                  std::optional<power_evidence> power, std::optional<double> max_clock_hz,
+                                  std::vector<std::string>* warnings) {
     using detail::trace_an::pct;
     using detail::trace_an::num;
     using detail::trace_an::dur;
@@ -178,3 +192,4 @@ inline void classify_row(analysis_row& r, const trace_gpu_context& c, std::optio
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -11,6 +11,7 @@
 #include <string>     // std::string
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/gpu_match.hpp"
 #include "roofline/analysis/power_summary.hpp"
 #include "roofline/analysis/trace/result.hpp"
@@ -46,12 +47,7 @@ struct trace_gpu_context {
 
 /// The power log's GPU index taken as trace device `device`: the same index when the log has
 /// it, else the log's first GPU; -1 without a log.
-inline int power_log_index(const power_log* log, int device) {
-    if (!log || log->samples.empty()) return -1;
-    std::map<int, std::size_t> per_index;
-    for (const auto& s : log->samples) ++per_index[s.gpu_index];
-    return per_index.count(device) ? device : per_index.begin()->first;
-}
+int power_log_index(const power_log* log, int device);
 
 /// Picks the device (`options.device`, else the busiest), resolves its GPU and prices the
 /// ceilings. Adds to `a`: device, devices, gpu, gpu_name, datasheet, reference clock, notes and
@@ -59,9 +55,25 @@ inline int power_log_index(const power_log* log, int device) {
 /// warning names --gpu); kernel names may give the architecture when the trace has no device
 /// properties. Throws `usage_error` for a trace without activity, a device without activity, or
 /// an AMD GPU (not in the catalog).
-inline trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& catalog,
-                                          const trace_analysis_options& options,
-                                          trace_analysis& a) {
+trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& catalog,
+                                   const trace_analysis_options& options,
+                                   trace_analysis& a);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE int power_log_index(const power_log* log, int device) {
+    if (!log || log->samples.empty()) return -1;
+    std::map<int, std::size_t> per_index;
+    for (const auto& s : log->samples) ++per_index[s.gpu_index];
+    return per_index.count(device) ? device : per_index.begin()->first;
+}
+
+ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& catalog,
+                                                   const trace_analysis_options& options,
+                                                   trace_analysis& a) {
     if (t.events.empty()) throw usage_error(t.file + ": the trace has no GPU activity to analyse");
     trace_gpu_context c;
     c.trace = &t;
@@ -138,3 +150,4 @@ inline trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catal
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -19,6 +19,7 @@
 #include <utility>    // std::pair
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/intervals.hpp"
 #include "roofline/analysis/power_alignment.hpp"
 #include "roofline/analysis/power_summary.hpp"
@@ -38,6 +39,29 @@ struct trace_power_context {
     std::optional<double> max_clock_hz;  ///< the log's maximum SM clock
 };
 
+/// Every GPU of the log summarised over the log interval [start_log_s, end_log_s] (widened by
+/// half a sample period), in index order; `capped` marks rule 1 of analysis/verdict.hpp.
+std::vector<gpu_power> power_per_gpu(const power_log& log, double start_log_s, double end_log_s,
+                                     double period_s, const gpu_spec* g,
+                                     const verdict_thresholds& th);
+
+/// Aligns and selects the analysed GPU's samples for the window [start_s, end_s] of busy
+/// fraction `busy_fraction`; fills `a.power` (and `a.warnings`) and returns what rows need.
+/// No log: an empty context and no `a.power`.
+trace_power_context align_trace_power(const trace_gpu_context& c, trace_analysis& a);
+
+/// Power evidence of a row of activities `idx`: samples weighted by the row's busy time in each
+/// sample period (window mode; `r.energy_j` gets the energy), or the busy-period evidence when the
+/// row holds at least half of the busy time (`share_of_busy`). nullopt without evidence.
+std::optional<power_evidence> row_power(const trace_power_context& pc, const trace_gpu_context& c,
+                                        const std::vector<std::size_t>& idx, double share_of_busy,
+                                        analysis_row& r);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::trace_pw {
 
 /// Weighted median: the value where the cumulative weight reaches half.
@@ -87,11 +111,9 @@ inline power_evidence weighted_power(const std::vector<power_sample>& s, const s
 
 }  // namespace detail::trace_pw
 
-/// Every GPU of the log summarised over the log interval [start_log_s, end_log_s] (widened by
-/// half a sample period), in index order; `capped` marks rule 1 of analysis/verdict.hpp.
-inline std::vector<gpu_power> power_per_gpu(const power_log& log, double start_log_s, double end_log_s,
-                                            double period_s, const gpu_spec* g,
-                                            const verdict_thresholds& th) {
+ROOFLINE_INLINE std::vector<gpu_power> power_per_gpu(const power_log& log, double start_log_s, double end_log_s,
+                                                     double period_s, const gpu_spec* g,
+                                                     const verdict_thresholds& th) {
     std::map<int, std::vector<power_sample>> by;
     for (const auto& s : log.samples)
         if (std::isfinite(s.wall_time_s) && s.wall_time_s >= start_log_s - period_s / 2 &&
@@ -112,10 +134,7 @@ inline std::vector<gpu_power> power_per_gpu(const power_log& log, double start_l
     return out;
 }
 
-/// Aligns and selects the analysed GPU's samples for the window [start_s, end_s] of busy
-/// fraction `busy_fraction`; fills `a.power` (and `a.warnings`) and returns what rows need.
-/// No log: an empty context and no `a.power`.
-inline trace_power_context align_trace_power(const trace_gpu_context& c, trace_analysis& a) {
+ROOFLINE_INLINE trace_power_context align_trace_power(const trace_gpu_context& c, trace_analysis& a) {
     trace_power_context pc;
     const auto* log = c.options->power;
     if (!log) return pc;
@@ -181,12 +200,9 @@ inline trace_power_context align_trace_power(const trace_gpu_context& c, trace_a
     return pc;
 }
 
-/// Power evidence of a row of activities `idx`: samples weighted by the row's busy time in each
-/// sample period (window mode; `r.energy_j` gets the energy), or the busy-period evidence when the
-/// row holds at least half of the busy time (`share_of_busy`). nullopt without evidence.
-inline std::optional<power_evidence> row_power(const trace_power_context& pc, const trace_gpu_context& c,
-                                               const std::vector<std::size_t>& idx, double share_of_busy,
-                                               analysis_row& r) {
+ROOFLINE_INLINE std::optional<power_evidence> row_power(const trace_power_context& pc, const trace_gpu_context& c,
+                                                        const std::vector<std::size_t>& idx, double share_of_busy,
+                                                        analysis_row& r) {
     if (pc.samples.empty()) return std::nullopt;
     if (!pc.window_mode) {
         if (pc.steady_draw_w) r.energy_j = *pc.steady_draw_w * r.total_s;
@@ -212,3 +228,4 @@ inline std::optional<power_evidence> row_power(const trace_power_context& pc, co
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -33,6 +33,7 @@
 #include <unordered_map>  // std::unordered_map
 #include <vector>         // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/op_workload.hpp"
 #include "roofline/analysis/trace/gpu_context.hpp"
 #include "roofline/analysis/trace/result.hpp"
@@ -58,6 +59,61 @@ struct recovered_work {
     std::vector<std::string> notes;
 };
 
+/// The tensor pipe activity (% of elapsed cycles) above which a kernel is taken to run MMA work:
+/// PyTorch's elementwise, copy and norm kernels, which issue none, read 0.02-2.8% in
+/// data/samples/h200-stacks/ncu-graph_decode_b128 (its nvjet GEMMs 30-52%, FA2 decode 52%).
+inline constexpr double mma_tensor_pipe_active_pct = 5.0;
+
+/// A profile without tensor FLOP counts (no sm__ops_path_tensor_* metrics collected; its
+/// vector FLOP do not include MMA work) whose tensor pipe was active (at least
+/// `mma_tensor_pipe_active_pct`):
+/// adds to `w` the FLOP those active cycles deliver at `g`'s dense bf16 tensor rate, scaled to
+/// the measured SM clock against the clock the peak assumes (tensor_clock_hz, else
+/// boost_clock_hz): FLOP = active / 100 x duration x peak x clock / peak clock. True when added;
+/// false (and `w` untouched) when the profile counts tensor FLOP, the pipe was idle, or the
+/// duration or the bf16 peak is unknown. This makes a GEMM profiled without FLOP metrics read
+/// as compute-active rather than 0%, at an estimate the caller notes.
+bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& g, workload& w);
+
+/// Source "ncu": the k-th profiled launch of a kernel name takes the k-th trace kernel of that
+/// name (in start order); its measured work replaces any model. Unmatched profiles are noted.
+void recover_from_ncu(const trace_gpu_context& c, recovered_work& r);
+
+/// An fp32 GEMM whose kernel ran on TF32 tensor cores (CUTLASS `tensorop_s1688gemm`, cuBLAS
+/// `..._tf32...` names: the m16n8k8 TF32 MMA) is priced at the TF32 rate, not the fp32 vector
+/// pipe the op's dtype alone suggests (PyTorch's matmul default is TF32 off, but cuDNN's and
+/// many training scripts' are on). The kernel name is the evidence; the assumption says so.
+void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec& g);
+
+/// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels (each
+/// distinct op once, `op_shape_key`).
+void recover_from_shapes(const trace_gpu_context& c, recovered_work& r);
+
+/// Source "collective": NCCL kernels with collective metadata, over the default link.
+void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p);
+
+/// Source "bytes": memsets (DRAM writes), device copies (DRAM read + write), host copies (the
+/// PCIe host link), peer copies (the GPU-to-GPU link).
+void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p);
+
+/// Source "sibling": a kernel without a launching op (or replayed from a CUDA graph) takes the
+/// price of the first kernel of the same name and grid that was priced from its op's shapes;
+/// a sibling that is a helper makes it a helper too.
+void recover_from_siblings(const trace_gpu_context& c, recovered_work& r);
+
+/// Source "model": `--model` and a batch price each step phase's still-unpriced kernels with the
+/// phase's work x `steps`, spread by kernel time; phases that shapes priced keep their shapes.
+void recover_from_model(const trace_gpu_context& c, double steps, recovered_work& r);
+
+/// Runs every source over the analysed device's activities (see the file comment). `steps`:
+/// the steps the window holds, for `--model`.
+recovered_work recover_work(const trace_gpu_context& c, double steps);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::trace_work {
 
 /// Maps a Kineto/NCCL collective name to the model's op; nullopt for others (send, recv,
@@ -127,21 +183,7 @@ inline std::string_view match_key(std::string_view n) {
 
 }  // namespace detail::trace_work
 
-/// The tensor pipe activity (% of elapsed cycles) above which a kernel is taken to run MMA work:
-/// PyTorch's elementwise, copy and norm kernels, which issue none, read 0.02-2.8% in
-/// data/samples/h200-stacks/ncu-graph_decode_b128 (its nvjet GEMMs 30-52%, FA2 decode 52%).
-inline constexpr double mma_tensor_pipe_active_pct = 5.0;
-
-/// A profile without tensor FLOP counts (no sm__ops_path_tensor_* metrics collected; its
-/// vector FLOP do not include MMA work) whose tensor pipe was active (at least
-/// `mma_tensor_pipe_active_pct`):
-/// adds to `w` the FLOP those active cycles deliver at `g`'s dense bf16 tensor rate, scaled to
-/// the measured SM clock against the clock the peak assumes (tensor_clock_hz, else
-/// boost_clock_hz): FLOP = active / 100 x duration x peak x clock / peak clock. True when added;
-/// false (and `w` untouched) when the profile counts tensor FLOP, the pipe was idle, or the
-/// duration or the bf16 peak is unknown. This makes a GEMM profiled without FLOP metrics read
-/// as compute-active rather than 0%, at an estimate the caller notes.
-inline bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& g, workload& w) {
+ROOFLINE_INLINE bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& g, workload& w) {
     if (!k.tensor_flops_by_precision.empty() || !(k.tensor_pipe_active_pct >= mma_tensor_pipe_active_pct) || !(k.duration_s > 0)) return false;
     const auto peak = g.dense_flops_per_s(peak_key::bf16);
     if (!peak || !(*peak > 0)) return false;
@@ -152,9 +194,7 @@ inline bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& 
     return true;
 }
 
-/// Source "ncu": the k-th profiled launch of a kernel name takes the k-th trace kernel of that
-/// name (in start order); its measured work replaces any model. Unmatched profiles are noted.
-inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
+ROOFLINE_INLINE void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
     using namespace detail::trace_work;
     if (!c.options->ncu) return;
     const auto& t = *c.trace;
@@ -196,11 +236,7 @@ inline void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
                           "undercounts the FLOP by the rate ratio");
 }
 
-/// An fp32 GEMM whose kernel ran on TF32 tensor cores (CUTLASS `tensorop_s1688gemm`, cuBLAS
-/// `..._tf32...` names: the m16n8k8 TF32 MMA) is priced at the TF32 rate, not the fp32 vector
-/// pipe the op's dtype alone suggests (PyTorch's matmul default is TF32 off, but cuDNN's and
-/// many training scripts' are on). The kernel name is the evidence; the assumption says so.
-inline void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec& g) {
+ROOFLINE_INLINE void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec& g) {
     const double f = w.work.flops_at(peak_key::fp32);
     if (!(f > 0) || w.kind != "gemm" || !g.peak(peak_key::tf32).supported) return;
     std::string k(kernel);
@@ -238,9 +274,7 @@ struct op_shape_key_hash {
 };
 }  // namespace detail::trace_work
 
-/// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels (each
-/// distinct op once, `op_shape_key`).
-inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
+ROOFLINE_INLINE void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
     std::unordered_map<op_shape_key, std::optional<op_work>, op_shape_key_hash> priced;  // price_op is pure
@@ -277,8 +311,7 @@ inline void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     }
 }
 
-/// Source "collective": NCCL kernels with collective metadata, over the default link.
-inline void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p) {
+ROOFLINE_INLINE void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
     const auto& e = t.events[i];
@@ -299,9 +332,7 @@ inline void recover_collective(const trace_gpu_context& c, std::size_t i, event_
                 std::to_string(ranks) + " ranks (" + std::string(to_string(algo)) + ")";
 }
 
-/// Source "bytes": memsets (DRAM writes), device copies (DRAM read + write), host copies (the
-/// PCIe host link), peer copies (the GPU-to-GPU link).
-inline void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p) {
+ROOFLINE_INLINE void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p) {
     using namespace detail::trace_work;
     using detail::trace_an::mb;
     const auto& e = c.trace->events[i];
@@ -332,10 +363,7 @@ inline void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price
     }
 }
 
-/// Source "sibling": a kernel without a launching op (or replayed from a CUDA graph) takes the
-/// price of the first kernel of the same name and grid that was priced from its op's shapes;
-/// a sibling that is a helper makes it a helper too.
-inline void recover_from_siblings(const trace_gpu_context& c, recovered_work& r) {
+ROOFLINE_INLINE void recover_from_siblings(const trace_gpu_context& c, recovered_work& r) {
     const auto& t = *c.trace;
     using key = std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>;
     std::map<key, std::size_t> donor;
@@ -368,9 +396,7 @@ inline void recover_from_siblings(const trace_gpu_context& c, recovered_work& r)
                           "name and grid that has one");
 }
 
-/// Source "model": `--model` and a batch price each step phase's still-unpriced kernels with the
-/// phase's work x `steps`, spread by kernel time; phases that shapes priced keep their shapes.
-inline void recover_from_model(const trace_gpu_context& c, double steps, recovered_work& r) {
+ROOFLINE_INLINE void recover_from_model(const trace_gpu_context& c, double steps, recovered_work& r) {
     using namespace detail::trace_work;
     using detail::trace_an::num;
     const auto& o = *c.options;
@@ -406,9 +432,7 @@ inline void recover_from_model(const trace_gpu_context& c, double steps, recover
     for (const auto& n : sm.notes) r.notes.push_back(n);
 }
 
-/// Runs every source over the analysed device's activities (see the file comment). `steps`:
-/// the steps the window holds, for `--model`.
-inline recovered_work recover_work(const trace_gpu_context& c, double steps) {
+ROOFLINE_INLINE recovered_work recover_work(const trace_gpu_context& c, double steps) {
     using detail::trace_an::dur;
     using detail::trace_an::pct;
     const auto& t = *c.trace;
@@ -464,3 +488,4 @@ inline recovered_work recover_work(const trace_gpu_context& c, double steps) {
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

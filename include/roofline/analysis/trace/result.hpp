@@ -14,6 +14,7 @@
 #include <string>    // std::string
 #include <vector>    // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/gpu_match.hpp"
 #include "roofline/analysis/power_alignment.hpp"
 #include "roofline/analysis/verdict.hpp"
@@ -242,6 +243,11 @@ struct trace_analysis {
     std::vector<std::string> warnings;
 };
 
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::trace_an {
 
 inline std::string pct(double f) {
@@ -274,6 +280,8 @@ inline void note_once(std::vector<std::string>& v, const std::string& s) {
     v.push_back(s);
 }
 
-}  // namespace detail::trace_an
+}
+  // namespace detail::trace_an
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

@@ -17,6 +17,7 @@
 #include <tuple>          // std::tuple
 #include <vector>         // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/intervals.hpp"
 #include "roofline/analysis/trace/gpu_context.hpp"
 #include "roofline/analysis/trace/power.hpp"
@@ -40,8 +41,59 @@ struct trace_timeline {
 
 /// Adds activity `i` to `r`. `with_helpers`: helper kernels of a priced op count as priced time
 /// (op rows, where the op's work covers all its kernels).
-inline void add_event(analysis_row& r, const trace_gpu_context& c, const recovered_work& w, std::size_t i,
-                      bool with_helpers = false) {
+void add_event(analysis_row& r, const trace_gpu_context& c, const recovered_work& w, std::size_t i,
+               bool with_helpers = false);
+
+/// Latency evidence of the kernels among `idx`.
+latency_evidence latency_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx);
+
+/// The timeline of activities `idx`: busy, collective and compute interval sets, span.
+trace_timeline timeline_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx);
+
+/// Fills the window-level timeline facts of `a` from the device's activities.
+trace_timeline measure_timeline(const trace_gpu_context& c, trace_analysis& a);
+
+/// For a collective group: exposed and overlapped time against `compute`, measured busbw, and
+/// the exposed share of `span_s`.
+void measure_collectives(row_group& g, const trace_gpu_context& c, const recovered_work& w,
+                         const interval_set& compute, double span_s);
+
+/// Groups `idx` by `key(i)` into rows named `name(key)`, summed and with latency evidence;
+/// `total_s`: the time shares are of.
+template <class Key, class KeyOf, class Init>
+std::vector<row_group> group_rows(const trace_gpu_context& c, const recovered_work& w,
+                                  const std::vector<std::size_t>& idx, double total_s, KeyOf key_of, Init init,
+                                  bool with_helpers = false) {
+    std::map<Key, std::vector<std::size_t>> by;
+    for (auto i : idx) by[key_of(i)].push_back(i);
+    std::vector<row_group> out;
+    for (auto& [k, members] : by) {
+        row_group g;
+        init(g.row, k, members.front());
+        for (auto i : members) add_event(g.row, c, w, i, with_helpers);
+        g.row.share = total_s > 0 ? g.row.total_s / total_s : 0;
+        g.row.latency = latency_of(c, members);
+        g.idx = std::move(members);
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+/// One row per kernel name, with the helper reason and the op-work assumptions.
+std::vector<row_group> kernel_groups(const trace_gpu_context& c, const recovered_work& w,
+                                     const trace_timeline& tl, double gpu_time_s);
+
+/// One row per op launch group: the launching op's name, input shapes and types (kernels
+/// priced from a sibling join their donor's op; kernels without any op form one group).
+std::vector<row_group> op_groups(const trace_gpu_context& c, const recovered_work& w, double gpu_time_s);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
+ROOFLINE_INLINE void add_event(analysis_row& r, const trace_gpu_context& c, const recovered_work& w, std::size_t i,
+                               bool with_helpers) {
     const auto& e = c.trace->events[i];
     const auto& p = w.prices[i];
     r.count += 1;
@@ -66,8 +118,7 @@ inline void add_event(analysis_row& r, const trace_gpu_context& c, const recover
     if (r.example.empty()) r.example = p.example;
 }
 
-/// Latency evidence of the kernels among `idx`.
-inline latency_evidence latency_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx) {
+ROOFLINE_INLINE latency_evidence latency_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx) {
     latency_evidence l;
     std::vector<std::pair<double, double>> durs, grids;
     double t_small = 0, t_known = 0, occ_w = 0, occ_t = 0;
@@ -94,8 +145,7 @@ inline latency_evidence latency_of(const trace_gpu_context& c, const std::vector
     return l;
 }
 
-/// The timeline of activities `idx`: busy, collective and compute interval sets, span.
-inline trace_timeline timeline_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx) {
+ROOFLINE_INLINE trace_timeline timeline_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx) {
     std::vector<time_interval> all, comm, comp;
     for (auto i : idx) {
         const auto& e = c.trace->events[i];
@@ -108,8 +158,7 @@ inline trace_timeline timeline_of(const trace_gpu_context& c, const std::vector<
     return tl;
 }
 
-/// Fills the window-level timeline facts of `a` from the device's activities.
-inline trace_timeline measure_timeline(const trace_gpu_context& c, trace_analysis& a) {
+ROOFLINE_INLINE trace_timeline measure_timeline(const trace_gpu_context& c, trace_analysis& a) {
     const auto tl = timeline_of(c, c.mine);
     std::map<std::int64_t, int> streams;
     double activity_s = 0;
@@ -133,10 +182,8 @@ inline trace_timeline measure_timeline(const trace_gpu_context& c, trace_analysi
     return tl;
 }
 
-/// For a collective group: exposed and overlapped time against `compute`, measured busbw, and
-/// the exposed share of `span_s`.
-inline void measure_collectives(row_group& g, const trace_gpu_context& c, const recovered_work& w,
-                                const interval_set& compute, double span_s) {
+ROOFLINE_INLINE void measure_collectives(row_group& g, const trace_gpu_context& c, const recovered_work& w,
+                                         const interval_set& compute, double span_s) {
     auto& r = g.row;
     std::vector<time_interval> piv;
     for (auto i : g.idx) piv.push_back({c.trace->events[i].start_s, c.trace->events[i].end_s()});
@@ -150,30 +197,8 @@ inline void measure_collectives(row_group& g, const trace_gpu_context& c, const 
     if (bw_t > 0) r.busbw_bytes_per_s = bw_s / bw_t;
 }
 
-/// Groups `idx` by `key(i)` into rows named `name(key)`, summed and with latency evidence;
-/// `total_s`: the time shares are of.
-template <class Key, class KeyOf, class Init>
-std::vector<row_group> group_rows(const trace_gpu_context& c, const recovered_work& w,
-                                  const std::vector<std::size_t>& idx, double total_s, KeyOf key_of, Init init,
-                                  bool with_helpers = false) {
-    std::map<Key, std::vector<std::size_t>> by;
-    for (auto i : idx) by[key_of(i)].push_back(i);
-    std::vector<row_group> out;
-    for (auto& [k, members] : by) {
-        row_group g;
-        init(g.row, k, members.front());
-        for (auto i : members) add_event(g.row, c, w, i, with_helpers);
-        g.row.share = total_s > 0 ? g.row.total_s / total_s : 0;
-        g.row.latency = latency_of(c, members);
-        g.idx = std::move(members);
-        out.push_back(std::move(g));
-    }
-    return out;
-}
-
-/// One row per kernel name, with the helper reason and the op-work assumptions.
-inline std::vector<row_group> kernel_groups(const trace_gpu_context& c, const recovered_work& w,
-                                            const trace_timeline& tl, double gpu_time_s) {
+ROOFLINE_INLINE std::vector<row_group> kernel_groups(const trace_gpu_context& c, const recovered_work& w,
+                                                     const trace_timeline& tl, double gpu_time_s) {
     const auto& t = *c.trace;
     auto groups = group_rows<std::string_view>(
         c, w, c.mine, gpu_time_s, [&](std::size_t i) { return t.events[i].name; },
@@ -200,9 +225,7 @@ inline std::vector<row_group> kernel_groups(const trace_gpu_context& c, const re
     return groups;
 }
 
-/// One row per op launch group: the launching op's name, input shapes and types (kernels
-/// priced from a sibling join their donor's op; kernels without any op form one group).
-inline std::vector<row_group> op_groups(const trace_gpu_context& c, const recovered_work& w, double gpu_time_s) {
+ROOFLINE_INLINE std::vector<row_group> op_groups(const trace_gpu_context& c, const recovered_work& w, double gpu_time_s) {
     const auto& t = *c.trace;
     using key = std::tuple<std::string_view, std::string_view, std::string_view>;
     const auto op_of = [&](std::size_t i) -> const cpu_op* {
@@ -231,3 +254,4 @@ inline std::vector<row_group> op_groups(const trace_gpu_context& c, const recove
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

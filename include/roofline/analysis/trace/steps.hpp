@@ -24,6 +24,7 @@
 #include <utility>        // std::pair
 #include <vector>         // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/trace/result.hpp"
 #include "roofline/trace/kernel_event.hpp"
 
@@ -41,6 +42,16 @@ struct trace_steps {
     std::vector<step_window> windows;  ///< empty when the window is one step
 };
 
+/// Finds the steps of device `device`'s activities `mine` (indices into `t.events`, by start
+/// time). `forced`: `--steps` (0: none), which sets the count but keeps the windows found.
+trace_steps detect_steps(const kernel_trace& t, int device,
+                         const std::vector<std::size_t>& mine, double forced = 0);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::step_find {
 
 /// Splits `mine` (by start time) at the events `starts` (positions in `mine`, increasing).
@@ -176,10 +187,8 @@ inline std::vector<step_window> from_repetition(const kernel_trace& t,
 
 }  // namespace detail::step_find
 
-/// Finds the steps of device `device`'s activities `mine` (indices into `t.events`, by start
-/// time). `forced`: `--steps` (0: none), which sets the count but keeps the windows found.
-inline trace_steps detect_steps(const kernel_trace& t, int device,
-                                const std::vector<std::size_t>& mine, double forced = 0) {
+ROOFLINE_INLINE trace_steps detect_steps(const kernel_trace& t, int device,
+                                         const std::vector<std::size_t>& mine, double forced) {
     using namespace detail::step_find;
     trace_steps s;
     auto& d = s.detection;
@@ -240,3 +249,4 @@ inline trace_steps detect_steps(const kernel_trace& t, int device,
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS

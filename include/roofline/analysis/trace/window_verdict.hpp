@@ -14,6 +14,7 @@
 #include <utility>    // std::pair
 #include <vector>     // std::vector
 
+#include "roofline/core/compilation.hpp"
 #include "roofline/analysis/trace/classify.hpp"
 #include "roofline/analysis/trace/power.hpp"
 #include "roofline/analysis/trace/rows.hpp"
@@ -26,6 +27,19 @@ struct window_result {
     std::array<double, 6> by_bound{};  ///< index by `bound`, [5] = unknown
 };
 
+/// Analyses the activities `idx` as one window: fills `win` (sums, timeline, utilisation over
+/// its modeled time and over its span, verdict) and returns its classified phase rows and wall
+/// time by bound. `power`: the window's own evidence, if any (its compute at the measured clock).
+window_result analyze_window(const trace_gpu_context& c, const recovered_work& w,
+                             const trace_power_context& pc, const std::vector<std::size_t>& idx,
+                             analysis_row& win, std::optional<power_evidence> power,
+                             std::vector<std::string>* warnings);
+
+}  // namespace roofline
+
+#if ROOFLINE_BODIES_ANALYSIS
+
+namespace roofline {
 namespace detail::trace_win {
 
 /// "(memory 40%)": a row's most used roof, for latency lists.
@@ -127,13 +141,10 @@ inline std::string window_reason(const std::vector<analysis_row>& rows, const an
 
 }  // namespace detail::trace_win
 
-/// Analyses the activities `idx` as one window: fills `win` (sums, timeline, utilisation over
-/// its modeled time and over its span, verdict) and returns its classified phase rows and wall
-/// time by bound. `power`: the window's own evidence, if any (its compute at the measured clock).
-inline window_result analyze_window(const trace_gpu_context& c, const recovered_work& w,
-                                    const trace_power_context& pc, const std::vector<std::size_t>& idx,
-                                    analysis_row& win, std::optional<power_evidence> power,
-                                    std::vector<std::string>* warnings) {
+ROOFLINE_INLINE window_result analyze_window(const trace_gpu_context& c, const recovered_work& w,
+                                             const trace_power_context& pc, const std::vector<std::size_t>& idx,
+                                             analysis_row& win, std::optional<power_evidence> power,
+                                             std::vector<std::string>* warnings) {
     using detail::trace_an::pct;
     using detail::trace_an::num;
     using detail::trace_an::dur;
@@ -228,3 +239,4 @@ inline window_result analyze_window(const trace_gpu_context& c, const recovered_
 }
 
 }  // namespace roofline
+#endif  // ROOFLINE_BODIES_ANALYSIS
