@@ -280,8 +280,7 @@ inline void note_once(std::vector<std::string>& v, const std::string& s) {
     v.push_back(s);
 }
 
-}
-  // namespace detail::trace_an
+}  // namespace detail::trace_an
 
 }  // namespace roofline
 #endif  // ROOFLINE_BODIES_ANALYSIS
