@@ -142,6 +142,14 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     auto split = attention_features(dw, peak_key::bf16, 16, 1, 32, 128, false, 8, 132);
     split.backend = "flash";
     CHECK(price_kernel_as_run(dw, {split}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
+    // ... but split-KV is two kernels (flash_fwd_splitkv_kernel, then its combine kernel): 2048 keys
+    // are 16 key blocks of 128 (d = 128), so it splits; DRAM-bound + 2 x 0.86 us.
+    CHECK(price_kernel_as_run(dw, {split}, ds, used).time.predicted_s() ==
+          doctest::Approx(dw.dram_bytes() / (0.9 * 4.8e12) + 2 * 0.86e-6));
+    auto one_block = split;  // 128 keys: one key block, nothing to split
+    one_block.decode_keys = 128;
+    CHECK(price_kernel_as_run(dw, {one_block}, ds, used).time.predicted_s() ==
+          doctest::Approx(dw.dram_bytes() / (0.9 * 4.8e12) + 0.86e-6));
     df.backend = "cudnn";
     CHECK(price_kernel_as_run(dw, {df}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
 }

@@ -122,6 +122,7 @@ struct kernel_features {
     /// per sequence), the CTAs (sequences x KV heads) and the GPU's SM count (0: unknown).
     double decode_rows = 0, decode_ctas = 0, sm_count = 0;
     double decode_keys = 0;  ///< decode: keys per sequence (useful FLOP / (4 d x heads x sequences))
+    double decode_head_dim = 0;  ///< decode: head dimension d (0: unknown)
     /// Dense GEMM: its shape (M rows of the activation, N output columns, K reduction; 0 unknown),
     /// and the CTA tile of the kernel that ran, rows along M x columns along N (0: unknown), with
     /// whether it splits K (a reduction kernel follows): from its name (`parse_nvjet_tile`). With
@@ -361,7 +362,8 @@ inline std::vector<double> uniform_group_rows(double total_rows, double active) 
 /// queries over `kv_len` keys with `heads` query heads of dimension `head_dim`: decode when
 /// q_len == 1, else prefill; causal prefill gets its diagonal-block FLOP per extra key
 /// (4 d x heads x queries x sequences). Decode with `kv_heads` (> 0) and the GPU's `sm_count`
-/// known also records FlashAttention-2's decode tiling (`decode_rows`, `decode_ctas`).
+/// known also records FlashAttention-2's decode tiling (`decode_rows`, `decode_ctas`,
+/// `decode_keys`, `decode_head_dim`).
 inline kernel_features attention_features(const workload& w, peak_key math, double batch, double q_len,
                                           double heads, double head_dim, bool causal, double kv_heads = 0,
                                           double sm_count = 0) {
@@ -378,6 +380,7 @@ inline kernel_features attention_features(const workload& w, peak_key math, doub
         k.decode_ctas = batch * kv_heads;
         k.sm_count = sm_count;
         if (head_dim > 0 && heads > 0 && batch > 0) k.decode_keys = k.flops / (4.0 * head_dim * heads * batch * q_len);
+        k.decode_head_dim = head_dim;
     }
     return k;
 }
@@ -398,7 +401,8 @@ inline kernel_features copy_features(double bytes) {
 //  * attention prefill throughput (published): FlashAttention-2 and cuDNN reach about a third
 //    and a half of the dense tensor peak (FlashAttention-3 paper), not the 0.75 GEMMs reach;
 //  * FlashAttention-2 decode tiles (structural + published): a GQA group's query rows fill a
-//    128-row tile, computed whole at FA2's published rate (without split-KV);
+//    128-row tile, computed whole at FA2's published rate (without split-KV; with it, a second,
+//    combine kernel);
 //  * dense GEMM waves (structural, where the kernel that ran is known by name): whole tiles in
 //    whole waves over the SMs (`wave_quantized_gemm_flops`); a split-K kernel is two kernels;
 //  * Hopper FP8 GEMM rate (published): FP8 reaches 0.883 of BF16's fraction of peak on compute
@@ -570,7 +574,8 @@ struct kernel_as_run {
 /// fraction / `e.tensor` (so at datasheet x efficiency it is datasheet x the published fraction;
 /// at calibrated ceilings, the same ratio to the calibrated GEMM rate). Lower bound: `w` at
 /// `datasheet`. An attention decode part of backend "flash" with its GQA shape and SM count known
-/// (`attention_features`) and no split-KV computes whole 128-row tiles at FA2's published rate.
+/// (`attention_features`) and no split-KV computes whole 128-row tiles at FA2's published rate;
+/// with split-KV it is two kernels (the split kernel and its combine kernel).
 /// A dense GEMM part with its kernel tile, shape and SM count known computes whole waves of tiles
 /// (`wave_quantized_gemm_flops`); a split-K one launches its reduction kernel too. A GEMM or
 /// grouped GEMM part at the FP8 rate on compute capability 9 runs at `fp8_gemm_rate_vs_bf16` of
@@ -661,6 +666,20 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
                           "(%.1fx the useful FLOP) at %.0f%% of the tensor peak (FlashAttention-3 paper, H100 figures)",
                           k.decode_rows, padded, 100 * f);
             r.notes.emplace_back(buf);
+        }
+        // FlashAttention-2's split-KV decode (the same flash_api.cpp): below that CTA count, and with
+        // at least two key blocks (block_n = 256 for d <= 64, 128 for d <= 128, else 64), the keys are
+        // split across CTAs and `flash_fwd_splitkv_combine_kernel` merges the partial outputs after
+        // `flash_fwd_splitkv_kernel` (both names in our H200 recordings): one more kernel.
+        if (k.family == kernel_family::attention_decode && k.backend == "flash" && k.decode_rows > 0 && k.sm_count > 0 &&
+            k.decode_ctas < 0.8 * 2 * k.sm_count && k.decode_head_dim > 0 && k.decode_keys > 0) {
+            const double block_n = k.decode_head_dim <= 64 ? 256 : k.decode_head_dim <= 128 ? 128 : 64;
+            if (std::ceil(k.decode_keys / block_n - 1e-9) >= 2) {
+                run.launches += 1;
+                r.notes.emplace_back(
+                    "attention decode by FlashAttention-2 with split-KV: the split kernel, then its combine kernel (one "
+                    "more launch)");
+            }
         }
         if (k.family == kernel_family::attention_prefill && is_tensor(k.peak) && e.tensor > 0) {
             const double f = published_attention_fraction(k.backend, k.causal, k.seq_len);
