@@ -204,6 +204,8 @@ struct kernel_curve {
 /// Fractions of datasheet ceilings that production kernels reach, and the launch floor.
 ///  * tensor 0.75: the middle of the 0.72-0.80 of dense BF16/FP8 peak that torch/cuBLAS reach on
 ///    H100, H200, B200, GB200 and B300 (stas00/ml-engineering MAMF table; HARDWARE.md section 6);
+///    FP8 GEMMs on compute capability 9 reach 0.883 of it (`fp8_gemm_rate_vs_bf16`, applied by
+///    `price_kernel_as_run`);
 ///  * vector 1.0: B300 FFMA measured at 99% of peak (HARDWARE.md section 6);
 ///  * dram 0.90: H200 device-to-device copy 4.3 of 4.8 TB/s (device/KINDS.md, and 4.28 TB/s in
 ///    our sweep), B300 HBM read 0.95 of post-ECC peak (HARDWARE.md section 6);
