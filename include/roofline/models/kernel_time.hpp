@@ -469,8 +469,11 @@ inline std::optional<gemm_kernel_tile> parse_nvjet_tile(std::string_view name) {
 /// FLOP a dense GEMM of shape (m, n, k) computes under tile `t` on `sms` SMs, counted in whole
 /// waves: ceil(ceil(m / rows) ceil(n / cols) / sms) waves of `sms` tiles of 2 rows cols k FLOP.
 /// Every SM computes one tile at a time at 1/sms of the GPU's rate, so a partial last wave takes
-/// as long as a full one and a grid of fewer CTAs than SMs leaves the rest idle. The useful FLOP
-/// 2 m n k when anything is unknown or the kernel splits K (its split count is not in the name).
+/// as long as a full one and a grid of fewer CTAs than SMs leaves the rest idle: the names' K tile
+/// x stages fill most of an SM's shared memory (64x8 tile, K 64, 16 stages: 16 x 72 x 64 x 2 B =
+/// 147 KB; 128x128, K 64, 6 stages: 196 KB; of 228 KB on SM90), so one CTA runs per SM. Cluster
+/// placement is not modelled. The useful FLOP 2 m n k when anything is unknown or the kernel
+/// splits K (its split count is not in the name).
 inline double wave_quantized_gemm_flops(double m, double n, double k, const gemm_kernel_tile& t, double sms) {
     const double useful = 2.0 * m * n * k;
     if (!(m > 0) || !(n > 0) || !(k > 0) || !(t.rows > 0) || !(t.cols > 0) || !(sms >= 1) || t.split_k) return useful;
