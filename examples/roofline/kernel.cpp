@@ -20,7 +20,9 @@
 //    separate term, reported as eager_call_s, never inside a kernel's time), as the kernel runs
 //    (`price_kernel_as_run`: a grouped GEMM computes whole tiles, `executed_flops`; attention
 //    prefill runs at the published FlashAttention-2 / cuDNN / FlashAttention-3 rate; FA2 decode
-//    without split-KV computes whole 128-row tiles). Calibration
+//    without split-KV computes whole 128-row tiles, with split-KV it is two kernels; FP8 GEMMs
+//    on compute capability 9 run at 70.9 / 80.3 of the BF16 fraction of peak; the dense GEMM's
+//    wave quantisation needs the kernel's tile, which this command does not know). Calibration
 //    replaces any ceiling it names, and where
 //    it has a fitted curve for the kernel's family (models/kernel_time.hpp) the curve sets
 //    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the

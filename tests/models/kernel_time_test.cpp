@@ -142,8 +142,82 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     auto split = attention_features(dw, peak_key::bf16, 16, 1, 32, 128, false, 8, 132);
     split.backend = "flash";
     CHECK(price_kernel_as_run(dw, {split}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
+    // ... but split-KV is two kernels (flash_fwd_splitkv_kernel, then its combine kernel): 2048 keys
+    // are 16 key blocks of 128 (d = 128), so it splits; DRAM-bound + 2 x 0.86 us.
+    CHECK(price_kernel_as_run(dw, {split}, ds, used).time.predicted_s() ==
+          doctest::Approx(dw.dram_bytes() / (0.9 * 4.8e12) + 2 * 0.86e-6));
+    auto one_block = split;  // 128 keys: one key block, nothing to split
+    one_block.decode_keys = 128;
+    CHECK(price_kernel_as_run(dw, {one_block}, ds, used).time.predicted_s() ==
+          doctest::Approx(dw.dram_bytes() / (0.9 * 4.8e12) + 0.86e-6));
     df.backend = "cudnn";
     CHECK(price_kernel_as_run(dw, {df}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
+}
+
+TEST_CASE("uncalibrated, dense GEMMs as they run: the nvjet tile in whole waves, split-K's second kernel, Hopper FP8") {
+    const auto g = gpus::h200_sxm();
+    const auto ds = datasheet_ceilings(g);
+    const auto used = achievable(ds);
+    // nvjet names: the first AxB is cuBLAS's (m, n) tile, i.e. B rows along PyTorch's M x A columns along N.
+    const auto t1 = parse_nvjet_tile("nvjet_sm90_tst_128x128_64x6_4x1_v_bz_TNT");
+    REQUIRE(t1);
+    CHECK(t1->rows == 128);
+    CHECK(t1->cols == 128);
+    CHECK_FALSE(t1->split_k);
+    const auto t2 = parse_nvjet_tile("nvjet_sm90_qqtst_64x8_128x16_4x1_v_bz_algo2_splitK_TNT");
+    REQUIRE(t2);
+    CHECK(t2->rows == 8);
+    CHECK(t2->cols == 64);
+    CHECK(t2->split_k);
+    const auto t3 = parse_nvjet_tile("nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_TNT");
+    REQUIRE(t3);
+    CHECK(t3->rows == 128);
+    CHECK(t3->cols == 320);
+    CHECK_FALSE(parse_nvjet_tile("Memset (Device)"));
+    CHECK_FALSE(parse_nvjet_tile("void cublasLt::splitKreduce_kernel<32, 16, int, float>"));
+    // Waves: m = 384, n = 5120 in 128x128 tiles is 3 x 40 = 120 CTAs, one wave of 132 SMs:
+    // 132 x 2 x 128 x 128 x 5120 = 2.214e10 FLOP against the useful 2.013e10 (1.1x).
+    CHECK(wave_quantized_gemm_flops(384, 5120, 5120, *t1, 132) == doctest::Approx(132.0 * 2 * 128 * 128 * 5120));
+    // 1536 x 5120: 12 x 40 = 480 CTAs, 4 waves (3.64 full): 528 tiles.
+    CHECK(wave_quantized_gemm_flops(1536, 5120, 5120, *t1, 132) == doctest::Approx(528.0 * 2 * 128 * 128 * 5120));
+    CHECK(wave_quantized_gemm_flops(384, 5120, 5120, *t2, 132) == doctest::Approx(2.0 * 384 * 5120 * 5120));  // split-K
+    // Independent-sweep case c003 (bf16 384 x 5120 x 5120, nvjet 128x128): 2.214e10 / (0.75 x 989e12)
+    // + 0.86 us = 30.71 us (measured 35.1 us; the useful FLOP alone say 28.0).
+    const auto w = gemm_workload({384, 5120, 5120}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+    auto k = gemm_features(w, peak_key::bf16);
+    k.gemm_m = 384, k.gemm_n = 5120, k.gemm_k = 5120, k.sm_count = 132;
+    k.tile_rows = 128, k.tile_cols = 128;
+    const auto r = price_kernel_as_run(w, {k}, ds, used);
+    CHECK(r.executed_flops == doctest::Approx(132.0 * 2 * 128 * 128 * 5120));
+    CHECK(r.time.predicted_s() == doctest::Approx(2.2145e10 / (0.75 * 989e12) + 0.86e-6).epsilon(1e-3));
+    CHECK(r.time.predicted_s() == doctest::Approx(30.71e-6).epsilon(1e-3));
+    // Without the tile (what `roofline kernel` knows): the useful FLOP.
+    auto plain = k;
+    plain.tile_rows = plain.tile_cols = 0;
+    CHECK(price_kernel_as_run(w, {plain}, ds, used).time.predicted_s() ==
+          doctest::Approx(2.0 * 384 * 5120 * 5120 / (0.75 * 989e12) + 0.86e-6));
+    // Split-K (case c021, bf16 3 x 3072 x 12288): DRAM-bound, 75.6 MB / 4.32 TB/s, and two kernels.
+    const auto ws = gemm_workload({3, 3072, 12288}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
+    auto ks = gemm_features(ws, peak_key::bf16);
+    ks.gemm_m = 3, ks.gemm_n = 3072, ks.gemm_k = 12288, ks.sm_count = 132;
+    ks.tile_rows = 8, ks.tile_cols = 128, ks.split_k = true;
+    CHECK(price_kernel_as_run(ws, {ks}, ds, used).time.predicted_s() ==
+          doctest::Approx(ws.dram_bytes() / (0.9 * 4.8e12) + 2 * 0.86e-6));
+    CHECK(ws.dram_bytes() / (0.9 * 4.8e12) + 2 * 0.86e-6 == doctest::Approx(19.22e-6).epsilon(1e-3));
+    // Hopper FP8: 8192^3 at 0.75 x 1979 TFLOP/s x 70.9 / 80.3 (MAMF, H100: FP8 / BF16 fraction of
+    // peak) = 1310.5 TFLOP/s: 1.0995e12 / 1310.5e12 + 0.86 us = 839.9 us; on compute capability 10,
+    // or at a measured FP8 ceiling, 0.75 x 1979: 741.6 us.
+    CHECK(fp8_gemm_rate_vs_bf16(9) == doctest::Approx(0.88294).epsilon(1e-4));
+    CHECK(fp8_gemm_rate_vs_bf16(10) == 1.0);
+    const auto w8 = gemm_workload({8192, 8192, 8192}, dtype::fp8_e4m3, dtype::fp8_e4m3, dtype::bf16, peak_key::fp8);
+    const auto k8 = gemm_features(w8, peak_key::fp8);
+    CHECK(ds.flops_at(peak_key::fp8) == doctest::Approx(1979e12));
+    CHECK(price_kernel_as_run(w8, {k8}, ds, used, {}, 9).time.predicted_s() == doctest::Approx(839.9e-6).epsilon(1e-3));
+    CHECK(price_kernel_as_run(w8, {k8}, ds, used, {}, 10).time.predicted_s() == doctest::Approx(741.6e-6).epsilon(1e-3));
+    auto measured = used;
+    measured.flops_at(peak_key::fp8) = 1232e12;  // a calibrated ceiling: already holds the FP8 loss
+    CHECK(price_kernel_as_run(w8, {k8}, ds, measured, {}, 9).time.predicted_s() ==
+          doctest::Approx(8192.0 * 8192 * 8192 * 2 / 1232e12 + 0.86e-6));
 }
 
 TEST_CASE("on this project's H200 measurements the median absolute error is below 25%") {

@@ -807,6 +807,23 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
         p.work = gemm_workload(s, d, d, dtype::bf16, path.peak);
         p.features = gemm_features(p.work, path.peak);
         p.features.backend = record_backend(r);
+        // The kernel that ran, when the record names it: its tile for wave quantisation.
+        p.features.gemm_m = s.m;
+        p.features.gemm_n = s.n;
+        p.features.gemm_k = s.k;
+        p.features.sm_count = g.sm_count.value_or(0);
+        const std::string names = r.label("kernels");
+        for (std::size_t at = 0; at < names.size();) {
+            const auto nl = names.find('\n', at);
+            if (const auto t = parse_nvjet_tile(std::string_view(names).substr(at, nl == std::string::npos ? std::string::npos : nl - at))) {
+                p.features.tile_rows = t->rows;
+                p.features.tile_cols = t->cols;
+                p.features.split_k = t->split_k;
+                break;
+            }
+            if (nl == std::string::npos) break;
+            at = nl + 1;
+        }
         p.family_label = fp8 ? "gemm fp8" : "gemm bf16";
         p.label = p.family_label + " m=" + fmt(s.m) + " n=" + fmt(s.n) + " k=" + fmt(s.k);
         return p;
@@ -1522,7 +1539,7 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
         for (std::size_t i = 0; i < items.size(); ++i) {
             const auto& x = items[i];
             const double t = x.r->time_s;
-            const double tds = price_kernel_as_run(x.p.work, {x.p.features}, ds, ach).time.predicted_s();
+            const double tds = price_kernel_as_run(x.p.work, {x.p.features}, ds, ach, {}, g.cc_major).time.predicted_s();
             const double tcal = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::record, host);
             const double tpc = calibrated_prediction_s(x.p, *x.r, g, used, e, cal.power, clock_choice::power_model, host);
             eds.push_back(std::abs(tds / t - 1));
@@ -1537,7 +1554,7 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
                 const double t = r->time_s;
                 double tds = 0, tcal = 0, tpc = 0;
                 for (const auto& part : parts) {
-                    tds += price_kernel_as_run(part.work, {part.features}, ds, ach).time.predicted_s();
+                    tds += price_kernel_as_run(part.work, {part.features}, ds, ach, {}, g.cc_major).time.predicted_s();
                     tcal += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::record, host);
                     tpc += calibrated_prediction_s(part, *r, g, used, e, cal.power, clock_choice::power_model, host);
                 }

@@ -122,6 +122,14 @@ struct kernel_features {
     /// per sequence), the CTAs (sequences x KV heads) and the GPU's SM count (0: unknown).
     double decode_rows = 0, decode_ctas = 0, sm_count = 0;
     double decode_keys = 0;  ///< decode: keys per sequence (useful FLOP / (4 d x heads x sequences))
+    double decode_head_dim = 0;  ///< decode: head dimension d (0: unknown)
+    /// Dense GEMM: its shape (M rows of the activation, N output columns, K reduction; 0 unknown),
+    /// and the CTA tile of the kernel that ran, rows along M x columns along N (0: unknown), with
+    /// whether it splits K (a reduction kernel follows): from its name (`parse_nvjet_tile`). With
+    /// `sm_count` known, the uncalibrated model quantises the GEMM's tiles into waves.
+    double gemm_m = 0, gemm_n = 0, gemm_k = 0;
+    double tile_rows = 0, tile_cols = 0;
+    bool split_k = false;
 };
 
 /// Residuals of a fitted curve (relative errors |t_pred - t| / t over its points).
@@ -196,6 +204,8 @@ struct kernel_curve {
 /// Fractions of datasheet ceilings that production kernels reach, and the launch floor.
 ///  * tensor 0.75: the middle of the 0.72-0.80 of dense BF16/FP8 peak that torch/cuBLAS reach on
 ///    H100, H200, B200, GB200 and B300 (stas00/ml-engineering MAMF table; HARDWARE.md section 6);
+///    FP8 GEMMs on compute capability 9 reach 0.883 of it (`fp8_gemm_rate_vs_bf16`, applied by
+///    `price_kernel_as_run`);
 ///  * vector 1.0: B300 FFMA measured at 99% of peak (HARDWARE.md section 6);
 ///  * dram 0.90: H200 device-to-device copy 4.3 of 4.8 TB/s (device/KINDS.md, and 4.28 TB/s in
 ///    our sweep), B300 HBM read 0.95 of post-ECC peak (HARDWARE.md section 6);
@@ -354,7 +364,8 @@ inline std::vector<double> uniform_group_rows(double total_rows, double active) 
 /// queries over `kv_len` keys with `heads` query heads of dimension `head_dim`: decode when
 /// q_len == 1, else prefill; causal prefill gets its diagonal-block FLOP per extra key
 /// (4 d x heads x queries x sequences). Decode with `kv_heads` (> 0) and the GPU's `sm_count`
-/// known also records FlashAttention-2's decode tiling (`decode_rows`, `decode_ctas`).
+/// known also records FlashAttention-2's decode tiling (`decode_rows`, `decode_ctas`,
+/// `decode_keys`, `decode_head_dim`).
 inline kernel_features attention_features(const workload& w, peak_key math, double batch, double q_len,
                                           double heads, double head_dim, bool causal, double kv_heads = 0,
                                           double sm_count = 0) {
@@ -371,6 +382,7 @@ inline kernel_features attention_features(const workload& w, peak_key math, doub
         k.decode_ctas = batch * kv_heads;
         k.sm_count = sm_count;
         if (head_dim > 0 && heads > 0 && batch > 0) k.decode_keys = k.flops / (4.0 * head_dim * heads * batch * q_len);
+        k.decode_head_dim = head_dim;
     }
     return k;
 }
@@ -385,13 +397,18 @@ inline kernel_features copy_features(double bytes) {
 
 // --- the uncalibrated model: what the kernel that runs is known to do ------------------------
 //
-// Three facts per kernel beyond the roofline, none fitted to any measurement of ours:
+// Facts per kernel beyond the roofline, none fitted to any measurement of ours:
 //  * grouped GEMM tile quantisation (structural): the kernel computes whole CTA tiles, and
 //    PyTorch's grouped GEMM rounds each group's M tiles up to its thread-block cluster;
 //  * attention prefill throughput (published): FlashAttention-2 and cuDNN reach about a third
 //    and a half of the dense tensor peak (FlashAttention-3 paper), not the 0.75 GEMMs reach;
 //  * FlashAttention-2 decode tiles (structural + published): a GQA group's query rows fill a
-//    128-row tile, computed whole at FA2's published rate (without split-KV).
+//    128-row tile, computed whole at FA2's published rate (without split-KV; with it, a second,
+//    combine kernel);
+//  * dense GEMM waves (structural, where the kernel that ran is known by name): whole tiles in
+//    whole waves over the SMs (`wave_quantized_gemm_flops`); a split-K kernel is two kernels;
+//  * Hopper FP8 GEMM rate (published): FP8 reaches 0.883 of BF16's fraction of peak on compute
+//    capability 9 (`fp8_gemm_rate_vs_bf16`).
 // `price_kernel_as_run` applies them; the lower bound stays on the useful work.
 
 /// CTA tile and cluster of a grouped GEMM kernel (rows x columns), and its name.
@@ -407,6 +424,74 @@ struct grouped_gemm_tiling {
     /// Columns computed for `n` output columns: whole N tiles.
     double padded_cols(double n) const { return n > 0 && tile_n > 0 ? std::ceil(n / tile_n - 1e-9) * tile_n : n; }
 };
+
+/// CTA tile of a dense GEMM kernel as the caller's row-major problem sees it: `rows` along M (the
+/// activation's rows), `cols` along N (output columns), and whether the kernel splits K.
+struct gemm_kernel_tile {
+    double rows = 0, cols = 0;
+    bool split_k = false;
+};
+
+/// The tile of a cuBLAS `nvjet` kernel from its name, as profilers record it
+/// (`nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT`, `nvjet_sm90_qqtst_128x160_128x5_2x1_v_bz_coopA_algo2_TNT`,
+/// `..._splitK_TNT`): the first field AxB after the kernel family is the CTA tile in cuBLAS's
+/// column-major (m, n), then the K tile x pipeline stages, then the cluster. PyTorch computes a
+/// row-major C = A B as its column-major transpose C^T = B^T A^T (aten/src/ATen/native/cuda/Blas.cpp,
+/// `prepare_matrix_for_cublas(..., transpose_result)`), so cuBLAS's m is PyTorch's N: the tile is
+/// B along M x A along N (in our H200 sweeps M = 3, 24, 96 run tiles 64x8, 64x24, 64x96, and
+/// cuBLAS's larger tiles give whole waves of 132 CTAs only read this way). "splitK" in the name:
+/// the K loop is split across CTAs and `cublasLt::splitKreduce_kernel` runs after it. nullopt when
+/// the name is not an nvjet GEMM with a tile.
+inline std::optional<gemm_kernel_tile> parse_nvjet_tile(std::string_view name) {
+    const auto at = name.find("nvjet_");
+    if (at == std::string_view::npos) return std::nullopt;
+    const std::string_view s = name.substr(at);
+    // The first "<digits>x<digits>" field after the family name (sm90_tst_, sm90_qqtst_, hsh_, ...).
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '_' || i + 1 >= s.size() || s[i + 1] < '0' || s[i + 1] > '9') continue;
+        std::size_t j = i + 1;
+        double a = 0, b = 0;
+        while (j < s.size() && s[j] >= '0' && s[j] <= '9') a = a * 10 + (s[j++] - '0');
+        if (j >= s.size() || s[j] != 'x' || j + 1 >= s.size() || s[j + 1] < '0' || s[j + 1] > '9') continue;
+        ++j;
+        while (j < s.size() && s[j] >= '0' && s[j] <= '9') b = b * 10 + (s[j++] - '0');
+        if (j < s.size() && s[j] != '_') continue;
+        if (!(a > 0) || !(b > 0)) return std::nullopt;
+        gemm_kernel_tile t;
+        t.cols = a;
+        t.rows = b;
+        t.split_k = s.find("splitK") != std::string_view::npos;
+        return t;
+    }
+    return std::nullopt;
+}
+
+/// FLOP a dense GEMM of shape (m, n, k) computes under tile `t` on `sms` SMs, counted in whole
+/// waves: ceil(ceil(m / rows) ceil(n / cols) / sms) waves of `sms` tiles of 2 rows cols k FLOP.
+/// Every SM computes one tile at a time at 1/sms of the GPU's rate, so a partial last wave takes
+/// as long as a full one and a grid of fewer CTAs than SMs leaves the rest idle: the names' K tile
+/// x stages fill most of an SM's shared memory (64x8 tile, K 64, 16 stages: 16 x 72 x 64 x 2 B =
+/// 147 KB; 128x128, K 64, 6 stages: 196 KB; of 228 KB on SM90), so one CTA runs per SM. Cluster
+/// placement is not modelled. The useful FLOP 2 m n k when anything is unknown or the kernel
+/// splits K (its split count is not in the name).
+inline double wave_quantized_gemm_flops(double m, double n, double k, const gemm_kernel_tile& t, double sms) {
+    const double useful = 2.0 * m * n * k;
+    if (!(m > 0) || !(n > 0) || !(k > 0) || !(t.rows > 0) || !(t.cols > 0) || !(sms >= 1) || t.split_k) return useful;
+    const double ctas = std::ceil(m / t.rows - 1e-9) * std::ceil(n / t.cols - 1e-9);
+    const double waves = std::ceil(ctas / sms - 1e-9);
+    return std::max(useful, waves * sms * 2.0 * t.rows * t.cols * k);
+}
+
+/// Throughput of an FP8 GEMM relative to a BF16 GEMM on compute capability 9 (Hopper), as a
+/// fraction of each one's dense peak: 0.883 = 70.9% / 80.3%, the MAMF of torch FP8
+/// (`torch._scaled_mm`, default accumulation) and BF16 matmul measured on the same H100 SXM with
+/// the same torch 2.7.0 (stas00/ml-engineering, compute/accelerator/README.md, "Maximum Achievable
+/// Matmul FLOPS comparison table", commit 744d01e; HARDWARE.md section 6). Hopper's FP8 tensor
+/// cores accumulate at reduced precision, so FP8 GEMMs without fast accumulation promote partial
+/// sums to FP32 on the CUDA cores every few K steps (DeepSeek-V3 technical report, arXiv
+/// 2412.19437, section 3.3.2); on Blackwell the same table gives FP8 within 2-5% of BF16 (B200
+/// 76.3 / 77.6, GB200 72.3 / 72.9, B300 74.5 / 78.6), so 1 elsewhere.
+inline double fp8_gemm_rate_vs_bf16(int cc_major) { return cc_major == 9 ? 70.9 / 80.3 : 1.0; }
 
 /// The tiling of PyTorch's grouped GEMM (`torch._grouped_mm`) on SM90, from its dispatch
 /// (aten/src/ATen/native/cuda/GroupMM.cu, `dispatch_bf16_grouped_kernel_on_tile_size`): a 64x128x128
@@ -494,8 +579,14 @@ struct kernel_as_run {
 /// fraction / `e.tensor` (so at datasheet x efficiency it is datasheet x the published fraction;
 /// at calibrated ceilings, the same ratio to the calibrated GEMM rate). Lower bound: `w` at
 /// `datasheet`. An attention decode part of backend "flash" with its GQA shape and SM count known
-/// (`attention_features`) and no split-KV computes whole 128-row tiles at FA2's published rate.
-/// Other parts, and kernels of other backends, are priced as `price_kernel`.
+/// (`attention_features`) and no split-KV computes whole 128-row tiles at FA2's published rate;
+/// with split-KV it is two kernels (the split kernel and its combine kernel).
+/// A dense GEMM part with its kernel tile, shape and SM count known computes whole waves of tiles
+/// (`wave_quantized_gemm_flops`); a split-K one launches its reduction kernel too. A GEMM or
+/// grouped GEMM part at the FP8 rate on compute capability 9 runs at `fp8_gemm_rate_vs_bf16` of
+/// the FP8 ceiling of `used` when that ceiling is the uncalibrated one (datasheet x `e.tensor`; a
+/// measured FP8 ceiling already holds it). Other parts, and kernels of other backends, are priced
+/// as `price_kernel`.
 inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<kernel_features>& parts,
                                          const ceilings& datasheet, const ceilings& used, const kernel_efficiency& e = {},
                                          int cc_major = 9) {
@@ -503,7 +594,44 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
     workload run = w;
     ceilings c = used;
     double attention_scale = 1.0;  // the slowest attention part's, once (parts share the ceilings)
+    double fp8_scale = 1.0;  // Hopper FP8 GEMMs, on the uncalibrated FP8 ceiling only
     for (const auto& k : parts) {
+        // A dense GEMM whose kernel tile is known computes whole waves of tiles; a split-K kernel
+        // is followed by its reduction kernel.
+        if (k.family == kernel_family::gemm && k.tile_rows > 0 && k.tile_cols > 0) {
+            const gemm_kernel_tile t{k.tile_rows, k.tile_cols, k.split_k};
+            if (t.split_k) {
+                run.launches += 1;  // cublasLt::splitKreduce_kernel
+                r.notes.emplace_back("GEMM: split-K kernel, then cuBLAS's split-K reduction kernel (one more launch)");
+            } else if (k.sm_count >= 1) {
+                const double q = wave_quantized_gemm_flops(k.gemm_m, k.gemm_n, k.gemm_k, t, k.sm_count);
+                const double useful = 2.0 * k.gemm_m * k.gemm_n * k.gemm_k;
+                if (useful > 0 && q > useful * (1 + 1e-9)) {
+                    run.flops_at(k.peak) += q - useful;
+                    const double ctas =
+                        std::ceil(k.gemm_m / t.rows - 1e-9) * std::ceil(k.gemm_n / t.cols - 1e-9);
+                    char buf[240];
+                    std::snprintf(buf, sizeof buf,
+                                  "GEMM: %.0f CTAs of %.0fx%.0f (rows x columns) on %.0f SMs: %.0f wave(s), %.2fx the "
+                                  "useful FLOP",
+                                  ctas, t.rows, t.cols, k.sm_count, std::ceil(ctas / k.sm_count - 1e-9), q / useful);
+                    r.notes.emplace_back(buf);
+                }
+            }
+        }
+        if ((k.family == kernel_family::gemm || k.family == kernel_family::grouped_gemm) && k.peak == peak_key::fp8 &&
+            cc_major == 9 && e.tensor > 0 &&
+            std::abs(used.flops_at(peak_key::fp8) - datasheet.flops_at(peak_key::fp8) * e.tensor) <=
+                1e-9 * used.flops_at(peak_key::fp8) &&
+            fp8_scale == 1.0) {
+            fp8_scale = fp8_gemm_rate_vs_bf16(cc_major);
+            char buf[200];
+            std::snprintf(buf, sizeof buf,
+                          "FP8 GEMM on compute capability 9: %.1f%% of the BF16 fraction of peak (published MAMF, "
+                          "H100: 70.9%% FP8 against 80.3%% BF16)",
+                          100 * fp8_scale);
+            r.notes.emplace_back(buf);
+        }
         if (k.family == kernel_family::grouped_gemm && (k.backend.empty() || k.backend == "cutlass") &&
             !k.group_rows.empty()) {
             double rows = 0;
@@ -544,6 +672,20 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
                           k.decode_rows, padded, 100 * f);
             r.notes.emplace_back(buf);
         }
+        // FlashAttention-2's split-KV decode (the same flash_api.cpp): below that CTA count, and with
+        // at least two key blocks (block_n = 256 for d <= 64, 128 for d <= 128, else 64), the keys are
+        // split across CTAs and `flash_fwd_splitkv_combine_kernel` merges the partial outputs after
+        // `flash_fwd_splitkv_kernel` (both names in our H200 recordings): one more kernel.
+        if (k.family == kernel_family::attention_decode && k.backend == "flash" && k.decode_rows > 0 && k.sm_count > 0 &&
+            k.decode_ctas < 0.8 * 2 * k.sm_count && k.decode_head_dim > 0 && k.decode_keys > 0) {
+            const double block_n = k.decode_head_dim <= 64 ? 256 : k.decode_head_dim <= 128 ? 128 : 64;
+            if (std::ceil(k.decode_keys / block_n - 1e-9) >= 2) {
+                run.launches += 1;
+                r.notes.emplace_back(
+                    "attention decode by FlashAttention-2 with split-KV: the split kernel, then its combine kernel (one "
+                    "more launch)");
+            }
+        }
         if (k.family == kernel_family::attention_prefill && is_tensor(k.peak) && e.tensor > 0) {
             const double f = published_attention_fraction(k.backend, k.causal, k.seq_len);
             if (std::isfinite(f) && f > 0) {
@@ -559,6 +701,7 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
     if (attention_scale < 1.0)
         for (auto key : all_peak_keys)
             if (is_tensor(key)) c.flops_at(key) *= attention_scale;
+    c.flops_at(peak_key::fp8) *= fp8_scale;
     r.time = {time_lower_bound(w, datasheet), time_lower_bound(run, c)};
     r.executed_flops = run.total_flops();
     return r;
