@@ -71,6 +71,9 @@ bad_input(ncu_raw_wrong_columns.csv ARGS inspect @FILE@ --format ncu EXIT 0 SKIP
 bad_input(smi_empty.csv ARGS inspect @FILE@ --format nvidia-smi EXIT 2 ERROR "line 1: empty file")
 bad_input(smi_not_nvidia_smi.csv ARGS inspect @FILE@ --format nvidia-smi EXIT 2 ERROR "line 1: not an nvidia-smi --query-gpu CSV header")
 bad_input(smi_noheader.csv ARGS inspect @FILE@ --format nvidia-smi EXIT 2 ERROR "line 1: no header line")
+# An Nsight Systems kernel summary given as a power log: its "Name" column (kernel names) is no
+# reason to read it as nvidia-smi's GPU name (it was, and its kernel names became GPU names).
+bad_input(smi_nsys_kernel_summary.csv ARGS trace data/samples/h200/gemm_power/trace.json.gz --power @FILE@ EXIT 2 ERROR "line 1: not an nvidia-smi --query-gpu CSV header")
 # Rows: good; -5 W; "nan W"; "inf W"; "245.31 furlongs"; month 13; index 99999999999; [N/A]
 # (kept, unknown); a last line cut short: 7 of 9 skipped.
 bad_input(smi_bad_values.csv ARGS inspect @FILE@ --format nvidia-smi EXIT 0 SKIPPED 7

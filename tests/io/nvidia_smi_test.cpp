@@ -190,6 +190,14 @@ TEST_CASE("nvidia-smi CSV bad input: skipped rows are counted, broken files are 
         const temp_file f("{\"traceEvents\": []}\n", ".csv");
         CHECK_THROWS_WITH_AS(read_nvidia_smi_csv(f.path()), doctest::Contains("line 1"), parse_error);
     }
+    SUBCASE("a name column alone is not an nvidia-smi header") {
+        // An Nsight Systems kernel summary: "Name" is its kernel names; no timestamp or measured field.
+        const temp_file f("Time (%),Total Time (ns),Instances,Name\n61.2,1200400,300,\"gemv\"\n", ".csv");
+        CHECK_THROWS_WITH_AS(read_nvidia_smi_csv(f.path()), doctest::Contains("not an nvidia-smi --query-gpu CSV header"),
+                             parse_error);
+        const temp_file g("name, index, uuid\nNVIDIA H200, 0, GPU-1\n", ".csv");
+        CHECK_THROWS_AS(read_nvidia_smi_csv(g.path()), parse_error);
+    }
     SUBCASE("missing file") {
         CHECK_THROWS_WITH_AS(read_nvidia_smi_csv("/nonexistent/smi.csv"),
                              doctest::Contains("cannot open"), parse_error);

@@ -253,6 +253,10 @@ ROOFLINE_INLINE power_log read_nvidia_smi_csv(const std::string& path, const nvi
     int timestamp_column = -1;
     std::string previous_timestamp;
     int previous_position = 0;
+    // A header is nvidia-smi's when it names a timestamp or a measured field (power, clock,
+    // utilization, temperature, throttle reason): a GPU name, index or id alone is not enough
+    // (an Nsight Systems kernel summary has a "Name" column, and its kernel names were taken
+    // for GPU names).
     auto set_columns = [&](const std::vector<std::string>& hdr) {
         columns.clear();
         bool known = false;
@@ -261,7 +265,8 @@ ROOFLINE_INLINE power_log read_nvidia_smi_csv(const std::string& path, const nvi
         for (const auto& h : hdr) {
             columns.push_back(classify_smi_column(h));
             const auto kind = columns.back().kind;
-            known = known || kind != smi_field::other;
+            known = known || (kind != smi_field::other && kind != smi_field::name && kind != smi_field::index &&
+                              kind != smi_field::uuid && kind != smi_field::bus_id);
             has_gpu_key = has_gpu_key || kind == smi_field::index || kind == smi_field::uuid || kind == smi_field::bus_id;
             if (kind == smi_field::timestamp && timestamp_column < 0) timestamp_column = static_cast<int>(columns.size() - 1);
         }
@@ -280,8 +285,8 @@ ROOFLINE_INLINE power_log read_nvidia_smi_csv(const std::string& path, const nvi
             const bool looks_like_data = !cells.empty() && (parse_timestamp(cells[0]) || parse_double(cells[0]));
             if (!looks_like_data)
                 throw parse_error(path, csv.place(), "",
-                                  "not an nvidia-smi --query-gpu CSV header (no known field such as "
-                                  "timestamp, index, power.draw)");
+                                  "not an nvidia-smi --query-gpu CSV header (no timestamp or measured "
+                                  "field such as power.draw, clocks.sm, utilization.gpu)");
             if (options.query_fields.empty())
                 throw parse_error(path, csv.place(), "",
                                   "no header line (log written with --format=csv,noheader?): give "

@@ -679,6 +679,15 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
         o += "  " + wrap(ellipsize_middle(short_kernel_name(r.name), 36) + ": " + what, 4, 100, 2) +
              "\n";
     }
+    // A shown kernel above 100% of a roof has a note that explains it (L2-resident tensors) or
+    // a warning: print it beside the table even when the kernel is not among the longest.
+    for (std::size_t i = 5; i < n; ++i) {
+        const auto& r = a.kernels[i];
+        if (r.notes.empty() || !(r.utilization.compute > 1.0 || r.utilization.memory > 1.0)) continue;
+        std::string what;
+        for (const auto& x : r.notes) what += (what.empty() ? "" : "; ") + x;
+        o += "  " + wrap(ellipsize_middle(short_kernel_name(r.name), 36) + ": " + what, 4, 100, 2) + "\n";
+    }
     if (!a.steps.empty())
         o += fmt::format("\nSteps ({})\n", a.step_source) + trace_step_table(a).render(100);
     if (a.power && (a.power->notes.size() > 1 ||
