@@ -158,3 +158,10 @@ endif()
 roofline_cli_test(trace_power_log_of_another_run ARGS trace data/samples/h200/decode_attention/trace.json.gz
                   --power data/samples/h200/gemm_power/nvidia_smi.csv.gz
                   PASS "Power +nvidia-smi GPU 0 \"NVIDIA H200\"; not aligned: no sample falls in the trace window \\(tried: timestamps, offset 0\\.000 s; see the power notes\\)")
+# An Nsight Compute report that names no device and records no SM count: the GPU is unknown, so no
+# roof is priced: the rows say "-" (not 0%), the lower bound is unknown (not 0 s), and the GPU line
+# lists the catalog's entries of its compute capability instead of '""' and '-1 SMs'.
+if(EXISTS ${PROJECT_SOURCE_DIR}/../shared/samples/ncu/rtx5090_gemv_kernel0001.details.csv)
+    roofline_cli_test(trace_ncu_unknown_gpu ARGS trace ${PROJECT_SOURCE_DIR}/../shared/samples/ncu/rtx5090_gemv_kernel0001.details.csv
+        PASS "the trace names no device \\(CC 12.0, SM count not recorded\\); the catalog's CC\n? *12.0 entries: rtx-pro-6000.*lower bound unknown \\(no GPU: pass --gpu\\).*gemm   6.75 us  100.0%      1  unknown        -       -      -            -")
+endif()

@@ -162,10 +162,26 @@ ROOFLINE_INLINE gpu_resolution resolve_trace_gpu(const device_properties* device
         return r;
     }
     if (r.candidates.empty()) {
-        r.reason = "no catalog entry matches \"" + device->name + "\" (CC " +
-                   std::to_string(device->compute_major) + "." +
-                   std::to_string(device->compute_minor) + ", " + std::to_string(device->num_sms) +
-                   " SMs): pass --gpu";
+        // What the device record holds, said as such (an Nsight Compute report may give no name
+        // and no SM count), and the entries of its compute capability to choose --gpu from.
+        const bool cc_known = device->compute_major >= 0 && device->compute_minor >= 0;
+        std::string facts;
+        if (cc_known)
+            facts = "CC " + std::to_string(device->compute_major) + "." + std::to_string(device->compute_minor);
+        facts += std::string(facts.empty() ? "" : ", ") +
+                 (device->num_sms > 0 ? std::to_string(device->num_sms) + " SMs" : "SM count not recorded");
+        std::string same_cc;
+        if (cc_known)
+            for (const auto& g : all)
+                if (g.cc_major == device->compute_major && g.cc_minor == device->compute_minor)
+                    same_cc += (same_cc.empty() ? "" : ", ") + g.id;
+        r.reason = (device->name.empty() ? std::string("the trace names no device")
+                                         : "no catalog entry matches \"" + device->name + "\"") +
+                   " (" + facts + ")" +
+                   (same_cc.empty() ? std::string() : "; the catalog's CC " + std::to_string(device->compute_major) +
+                                                          "." + std::to_string(device->compute_minor) +
+                                                          " entries: " + same_cc) +
+                   ": pass --gpu";
         return r;
     }
     // Memory size within 10% (cudaDeviceProp reports usable bytes, a little under the label).

@@ -246,7 +246,7 @@ inline nlohmann::ordered_json num(const std::optional<double>& v) {
 
 inline nlohmann::ordered_json utilization_json(const analysis_row& r) {
     nlohmann::ordered_json u;
-    const bool known = r.priced_s > 0;
+    const bool known = r.roofs_known();
     const auto val = [&](double v) { return known ? num(v) : nlohmann::ordered_json(nullptr); };
     u["compute"] = val(r.utilization.compute);
     u["memory"] = val(r.utilization.memory);
@@ -316,8 +316,8 @@ inline nlohmann::ordered_json row_json(const analysis_row& r, bool kernel_row) {
     }
     j["modeled_time_s"] = r.priced_s;
     j["pricing"] = r.pricing;
-    j["lower_bound_s"] = r.sol.lower_bound_s;
-    j["achievable_s"] = r.achievable_s;
+    j["lower_bound_s"] = r.no_gpu ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.sol.lower_bound_s);
+    j["achievable_s"] = r.no_gpu ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.achievable_s);
     j["flops"] = r.work.total_flops();
     j["dram_bytes"] = r.work.dram_bytes();
     j["l2_bytes"] = r.work.bytes[static_cast<std::size_t>(memory_level::l2)];
@@ -405,8 +405,8 @@ ROOFLINE_INLINE nlohmann::ordered_json trace_analysis_json(const trace_analysis&
                     }()},
                    {"sibling_priced_kernels", a.sibling_priced},
                    {"ncu_matched_kernels", a.ncu_matched},
-                   {"lower_bound_s", a.window.sol.lower_bound_s},
-                   {"achievable_s", a.window.achievable_s},
+                   {"lower_bound_s", a.window.no_gpu ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.window.sol.lower_bound_s)},
+                   {"achievable_s", a.window.no_gpu ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.window.achievable_s)},
                    {"tokens", a.tokens > 0 ? nlohmann::ordered_json(a.tokens)
                                            : nlohmann::ordered_json(nullptr)}};
     // The summary of the ingest issue, unchanged.
@@ -492,7 +492,7 @@ ROOFLINE_INLINE text_table trace_phase_table(const trace_analysis& a) {
     h.insert(h.end(), {"power", "lower bound"});
     auto t = text_table::with_headers(h);
     for (const auto& r : a.phases) {
-        const bool k = r.priced_s > 0;
+        const bool k = r.roofs_known();
         std::vector<std::string> row = {r.name,
                                         format_seconds(r.total_s),
                                         format_percent(r.share),
@@ -520,7 +520,7 @@ ROOFLINE_INLINE text_table trace_kernel_table(const trace_analysis& a, std::size
     const std::size_t n = top == 0 ? a.kernels.size() : std::min(top, a.kernels.size());
     for (std::size_t i = 0; i < n; ++i) {
         const auto& r = a.kernels[i];
-        const bool k = r.priced_s > 0;
+        const bool k = r.roofs_known();
         std::vector<std::string> row = {detail::trace_rep::display_kernel_name(r.name),
                                         std::string(to_string(r.phase)),
                                         format_count(r.count),
@@ -547,9 +547,9 @@ ROOFLINE_INLINE text_table trace_step_table(const trace_analysis& a) {
                                         r.span_s > 0 ? pct0(r.busy_s / r.span_s) : "-",
                                         format_count(r.count),
                                         r.bound_name(),
-                                        r.priced_s > 0 ? pct0(r.utilization.compute) : "-",
-                                        r.priced_s > 0 ? pct0(r.utilization.memory) : "-"};
-        if (link) row.push_back(r.priced_s > 0 ? pct0(r.utilization.communication) : "-");
+                                        r.roofs_known() ? pct0(r.utilization.compute) : "-",
+                                        r.roofs_known() ? pct0(r.utilization.memory) : "-"};
+        if (link) row.push_back(r.roofs_known() ? pct0(r.utilization.communication) : "-");
         t.add_row(row);
     }
     return t;
@@ -591,12 +591,15 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
         fmt::format("{} read, {} kept, {} skipped; {:.0f} kernels, {} of kernel time (all devices)",
                     s.stats.events_read, s.stats.events_kept, s.stats.events_skipped,
                     s.kernel_count, format_seconds(s.kernel_time_s)));
-    o += labelled(
-        "Modeled",
-        fmt::format("{} of the GPU time has modeled work; lower bound {} at datasheet ceilings, {} "
-                    "at achievable ones",
-                    format_percent(a.priced_share), format_seconds(a.window.sol.lower_bound_s),
-                    format_seconds(a.window.achievable_s)));
+    // An unknown GPU (`gpu.id` empty) prices no ceiling: the bounds are unknown, not 0 s.
+    o += labelled("Modeled",
+                  a.window.no_gpu
+                      ? fmt::format("{} of the GPU time has modeled work; lower bound unknown (no GPU: pass --gpu)",
+                                    format_percent(a.priced_share))
+                      : fmt::format("{} of the GPU time has modeled work; lower bound {} at datasheet ceilings, {} "
+                                    "at achievable ones",
+                                    format_percent(a.priced_share), format_seconds(a.window.sol.lower_bound_s),
+                                    format_seconds(a.window.achievable_s)));
     o += labelled("Steps", fmt::format("{} ({}): {}", a.step_info.count, a.step_info.source, a.step_info.note));
     if (a.communication_s > 0)
         o += labelled("Collect.",
@@ -648,7 +651,7 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
          "\n";
     if (a.window.result)
         for (const auto& n : a.window.result->notes) o += "  - " + wrap(n, 4, 100, 4) + "\n";
-    if (a.window.priced_s > 0) o += "  " + wrap(window_roofs_text(a.window), 2, 100, 2) + "\n";
+    if (a.window.priced_s > 0 && !a.window.no_gpu) o += "  " + wrap(window_roofs_text(a.window), 2, 100, 2) + "\n";
     o += fmt::format("  wall time by bound:");
     bool any = false;
     for (std::size_t k = 0; k < 6; ++k) {
@@ -714,12 +717,13 @@ ROOFLINE_INLINE void write_trace_csv(std::ostream& out, const trace_analysis& a)
            "dram_bytes", "link_bytes", "reason", "roof", "l2_bytes", "shared_memory_bytes",
            "input_dims", "input_types"});
     const auto rec = [&](std::string_view level, const analysis_row& r, std::string phase) {
-        const bool k = r.priced_s > 0;
+        const bool k = r.roofs_known();
         const double nan = std::numeric_limits<double>::quiet_NaN();
         const double pw = r.power && r.power->fraction_of_limit ? *r.power->fraction_of_limit : nan;
         w.record(std::string(level), r.name, phase, r.count, r.total_s, r.mean_s(), r.share,
                  r.bound_name(), k ? r.utilization.compute : nan, k ? r.utilization.memory : nan,
-                 k ? r.utilization.communication : nan, pw, r.sol.lower_bound_s, r.achievable_s,
+                 k ? r.utilization.communication : nan, pw, r.no_gpu ? nan : r.sol.lower_bound_s,
+                 r.no_gpu ? nan : r.achievable_s,
                  r.work.total_flops(), r.work.dram_bytes(), r.work.link_bytes,
                  r.result ? r.result->reason : r.unknown_reason, r.roof,
                  r.work.bytes[static_cast<std::size_t>(memory_level::l2)],

@@ -145,7 +145,9 @@ ROOFLINE_INLINE void classify_row(analysis_row& r, const trace_gpu_context& c, s
     using detail::trace_an::mb;
     using detail::trace_an::note_once;
     const auto& th = c.options->thresholds;
-    if (!(r.priced_s > 0)) {
+    r.no_gpu = c.owned_gpu != nullptr;  // `unknown_gpu_spec`: no ceiling, so no utilisation
+    if (r.no_gpu && r.unknown_reason.empty()) r.unknown_reason = "no roof priced: the GPU is not known (pass --gpu ID)";
+    if (c.owned_gpu || !(r.priced_s > 0)) {
         if (r.unknown_reason.empty())
             r.unknown_reason = c.trace->format.rfind("nsys", 0) == 0
                                    ? "no modeled work: nsys records no shapes; pass --model and the batch"

@@ -149,6 +149,11 @@ struct analysis_row {
     double mean_s() const {
         return count > 0 ? total_s / count : std::numeric_limits<double>::quiet_NaN();
     }
+    /// True when the GPU is unknown (`unknown_gpu_spec`): no ceiling priced, so no utilisation.
+    bool no_gpu = false;
+    /// True when the row's utilisation of each roof is known: it has modeled work and the GPU
+    /// (its ceilings) is known.
+    bool roofs_known() const { return priced_s > 0 && !no_gpu; }
     /// "compute", ..., "latency", or "unknown".
     std::string bound_name() const {
         return result ? std::string(to_string(result->what)) : "unknown";

@@ -218,6 +218,7 @@ ROOFLINE_INLINE window_result analyze_window(const trace_gpu_context& c, const r
     const double total = win.span_s > 0 ? win.span_s : 1.0;
     if (best != 5 && by[5] > by[best] && by[best] / total < 0.25) best = 5;
     if (c.owned_gpu) {  // `unknown_gpu_spec`: every ceiling is unknown, so no roof can be near or far
+        win.no_gpu = true;
         win.unknown_reason = "the GPU is not known, so no roof is priced: pass --gpu ID";
         return out;
     }
