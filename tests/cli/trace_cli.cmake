@@ -165,3 +165,7 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/../shared/samples/ncu/rtx5090_gemv_kernel0001.de
     roofline_cli_test(trace_ncu_unknown_gpu ARGS trace ${PROJECT_SOURCE_DIR}/../shared/samples/ncu/rtx5090_gemv_kernel0001.details.csv
         PASS "the trace names no device \\(CC 12.0, SM count not recorded\\); the catalog's CC\n? *12.0 entries: rtx-pro-6000.*lower bound unknown \\(no GPU: pass --gpu\\).*gemm   6.75 us  100.0%      1  unknown        -       -      -            -")
 endif()
+# A trace of CUDA-graph replays: the window's hint names what --model needs (--batch, --context),
+# and its kernels are not compared with the eager launch floor (they pay the graph's launch cost).
+roofline_cli_test(trace_graph_hint ARGS trace data/samples/h200-stacks/graph_decode_b8/trace.json.gz
+    PASS "or pass --model\n  with --batch and --context \\(kernels replayed from CUDA graphs record no shapes\\)")

@@ -124,6 +124,13 @@ struct collective_info {
     double out_msg_bytes() const { return out_msg_nelems * element_bytes(); }
 };
 
+/// True for the runtime and driver calls that replay a CUDA graph (`cudaGraphLaunch`, its
+/// versioned name, `cuGraphLaunch`): the kernels they launch pay the graph's per-kernel launch
+/// cost, not an eager launch.
+inline bool is_graph_launch_api(std::string_view api) {
+    return api == "cudaGraphLaunch" || api == "cudaGraphLaunch_v10000" || api == "cuGraphLaunch";
+}
+
 /// One GPU activity: a kernel, a memcpy or a memset.
 struct kernel_event {
     static constexpr double unknown = std::numeric_limits<double>::quiet_NaN();

@@ -86,10 +86,12 @@ inline std::vector<std::string> latency_hints(const analysis_row& r, const trace
     if (std::isfinite(l.small_grid_share) && l.small_grid_share >= 0.5)
         h.push_back("grids of ~" + num(l.median_grid_blocks) +
                     (l.median_grid_blocks < 1.5 ? " block on " : " blocks on ") + num(c.sm_count) + " SMs");
-    const double floor = c.options->efficiency.launch_floor_s;
+    // Kernels replayed from CUDA graphs pay the graph's per-kernel launch cost, not an eager one.
+    const bool graph = std::isfinite(l.graph_launched_share) && l.graph_launched_share >= 0.5;
+    const double floor = graph ? c.options->efficiency.graph_launch_floor_s : c.options->efficiency.launch_floor_s;
     if (std::isfinite(l.median_kernel_s) && l.median_kernel_s < floor)
         h.push_back("kernels of ~" + dur(l.median_kernel_s) + ", shorter than the " + dur(floor) +
-                    " eager launch floor");
+                    (graph ? " CUDA-graph launch floor" : " eager launch floor"));
     // Tensor-core GEMM and attention kernels run at low occupancy by design (large tiles, one
     // CTA per SM), and NCCL kernels use a few blocks: the estimate is a hint only for the others.
     const bool occupancy_matters = r.phase != kernel_phase::gemm && r.phase != kernel_phase::moe_gemm &&

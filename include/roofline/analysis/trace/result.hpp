@@ -94,6 +94,8 @@ struct latency_evidence {
     /// SMs.
     double small_grid_share = std::numeric_limits<double>::quiet_NaN();
     double median_grid_blocks = std::numeric_limits<double>::quiet_NaN();
+    /// Share of the kernels launched by a CUDA graph replay (`is_graph_launch_api`).
+    double graph_launched_share = std::numeric_limits<double>::quiet_NaN();
     /// Time-weighted Kineto `est. achieved occupancy %` over kernels that report one (> 0).
     double occupancy_pct = std::numeric_limits<double>::quiet_NaN();
 };

@@ -121,11 +121,12 @@ ROOFLINE_INLINE void add_event(analysis_row& r, const trace_gpu_context& c, cons
 ROOFLINE_INLINE latency_evidence latency_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx) {
     latency_evidence l;
     std::vector<std::pair<double, double>> durs, grids;
-    double t_small = 0, t_known = 0, occ_w = 0, occ_t = 0;
+    double t_small = 0, t_known = 0, occ_w = 0, occ_t = 0, graph = 0;
     for (auto i : idx) {
         const auto& e = c.trace->events[i];
         if (e.activity != gpu_activity::kernel) continue;
         l.kernels += 1;
+        if (is_graph_launch_api(e.launch_api)) graph += 1;
         durs.push_back({e.duration_s, 1.0});
         const double blocks = double(e.grid[0]) * e.grid[1] * e.grid[2];
         if (blocks > 0) {
@@ -142,6 +143,7 @@ ROOFLINE_INLINE latency_evidence latency_of(const trace_gpu_context& c, const st
     if (const auto m = detail::trace_pw::weighted_median(grids)) l.median_grid_blocks = *m;
     if (t_known > 0) l.small_grid_share = t_small / t_known;
     if (occ_t > 0) l.occupancy_pct = occ_w / occ_t;
+    if (l.kernels > 0) l.graph_launched_share = graph / l.kernels;
     return l;
 }
 

@@ -89,9 +89,7 @@ std::size_t period_of(const std::vector<T>& seq, std::size_t min_p, double agree
     return 0;
 }
 
-inline bool graph_api(std::string_view api) {
-    return api == "cudaGraphLaunch" || api == "cudaGraphLaunch_v10000" || api == "cuGraphLaunch";
-}
+inline bool graph_api(std::string_view api) { return is_graph_launch_api(api); }
 
 /// Source 2: CUDA graph launches (see the file comment). Empty when the trace has none.
 inline std::vector<step_window> from_graph_launches(const kernel_trace& t,

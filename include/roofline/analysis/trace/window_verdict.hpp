@@ -226,7 +226,9 @@ ROOFLINE_INLINE window_result analyze_window(const trace_gpu_context& c, const r
         const bool nsys = c.trace && c.trace->format.rfind("nsys", 0) == 0;
         win.unknown_reason = pct(by[5] / total) + " of the window has no modeled work: " +
                              (nsys ? std::string("nsys records no shapes; pass --model and the batch")
-                                   : std::string("record the trace with record_shapes=True or pass --model"));
+                                   : std::string("record the trace with record_shapes=True, or pass --model with "
+                                                 "--batch and --context (kernels replayed from CUDA graphs "
+                                                 "record no shapes)"));
         return out;
     }
     verdict v;
