@@ -148,18 +148,22 @@ void add_trace_command(CLI::App& app, common_options& common) {
                     "ranks per node, for local rank = rank mod N (several ranks with --power; default: "
                     "the log's GPUs)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--power", o.power,
-                    "nvidia-smi --query-gpu CSV or nvidia-smi dmon log taken while the trace was taken");
-    cmd->add_option("--smi-fields", o.smi_fields, "--query-gpu field list of a header-less --power log");
+    auto* power = cmd->add_option("--power", o.power,
+                                  "nvidia-smi --query-gpu CSV or nvidia-smi dmon log taken while the trace was taken");
+    // Both only mean something for a --power log: without one they are an error, not ignored.
+    cmd->add_option("--smi-fields", o.smi_fields, "--query-gpu field list of a header-less --power log")
+        ->needs(power);
     cmd->add_option(
         "--power-offset", o.power_offset,
         "seconds added to the trace's Unix time to get the log's (for traces without a Unix clock: "
         "the trace's start after the log's first sample); default: detected")
-        ->check(finite_number);
+        ->check(finite_number)
+        ->needs(power);
     cmd->add_option("--gpu", o.gpu,
                     "GPU id (see `roofline gpus`); default: from the trace's device properties");
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
-    cmd->add_option("--device", o.device, "GPU of the trace to analyse (default: the busiest)");
+    cmd->add_option("--device", o.device, "GPU of the trace to analyse (default: the busiest)")
+        ->check(finite_non_negative);
     cmd->add_option("--model", o.model,
                     "Hugging Face config.json, to price kernels without shapes (CUDA graphs)");
     cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json for --model");
@@ -190,7 +194,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
     cmd->add_option("--svg", o.svg,
                     "write the roofline chart (one circle per kernel) to this SVG file");
     cmd->add_option("--html", o.html, "write an HTML report (verdict, tables, chart) to this file");
-    cmd->add_option("--top", o.top, "kernel names listed in the text report (0: all)");
+    cmd->add_option("--top", o.top, "kernel names listed in the text report (0: all)")->check(finite_non_negative);
     cmd->add_option("--calibration", o.calibration,
                     "calibration overlay (`roofline calibrate`): measured ceilings replace the achievable ones");
     cmd->callback([&common] {

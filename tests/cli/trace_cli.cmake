@@ -169,3 +169,13 @@ endif()
 # and its kernels are not compared with the eager launch floor (they pay the graph's launch cost).
 roofline_cli_test(trace_graph_hint ARGS trace data/samples/h200-stacks/graph_decode_b8/trace.json.gz
     PASS "or pass --model\n  with --batch and --context \\(kernels replayed from CUDA graphs record no shapes\\)")
+# Flags that mean nothing here are errors, not ignored: a power offset or field list without a
+# power log, a negative device or --top.
+roofline_cli_test(trace_power_offset_needs_power ARGS trace data/samples/h200/gemm_power/trace.json.gz --power-offset 1e300
+    EXIT 2 PASS "--power-offset requires --power")
+roofline_cli_test(trace_smi_fields_needs_power ARGS trace data/samples/h200/gemm_power/trace.json.gz --smi-fields index
+    EXIT 2 PASS "--smi-fields requires --power")
+roofline_cli_test(trace_negative_device ARGS trace data/samples/h200/gemm_power/trace.json.gz --device -1
+    EXIT 2 PASS "--device: must be a finite number >= 0")
+roofline_cli_test(trace_negative_top ARGS trace data/samples/h200/gemm_power/trace.json.gz --top -1
+    EXIT 2 PASS "--top: must be a finite number >= 0")
