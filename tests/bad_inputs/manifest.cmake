@@ -44,6 +44,9 @@ bad_input(kineto_non_utf8_name.json ARGS ${_trace} EXIT 2 ERROR "byte [0-9]+: ev
 bad_input(kineto_deep_nesting.json ARGS ${_trace} EXIT 2 ERROR "byte [0-9]+: malformed JSON: the value starting here nests deeper than 1000 levels")
 
 # --- nsys stats CSV (`roofline trace`, `roofline inspect --format nsys`) ---
+# An nsys SQLite export compressed with gzip (made here: one empty TARGET_INFO_GPU table): the
+# SQLite reader opens the file itself, so the message says to gunzip it.
+bad_input(nsys_sqlite_gzipped.sqlite.gz ARGS ${_trace} EXIT 2 ERROR "byte 0: an SQLite database inside gzip: .* gunzip it first")
 # Rows: good, Total Time "abc", -100000, 8 cells of 9, Instances "nan": 4 of 5 skipped.
 bad_input(nsys_kern_sum_bad_rows.csv ARGS inspect @FILE@ --format nsys EXIT 0 SKIPPED 4
           PASS "5 read, 1 kept.*1 bad_value\\(Total Time\\), 1 negative_value, 1 non_finite\\(Instances\\), 1 wrong_column_count")

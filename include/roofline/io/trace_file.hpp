@@ -59,6 +59,11 @@ inline std::string other_kind(const std::string& path) {
     for (unsigned char c : head)
         if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) ++binary;
     const std::string wrapped = gzip ? " (inside gzip)" : "";
+    // SQLite's file header (sqlite.org/fileformat.html, 1.3): the nsys reader opens the file
+    // itself, so a compressed export must be inflated first.
+    if (gzip && head.rfind(std::string("SQLite format 3\0", 16), 0) == 0)
+        return "an SQLite database inside gzip: the nsys SQLite reader opens the file itself, so gunzip "
+               "it first";
     if (!head.empty() && binary * 20 > head.size())
         return "binary data" + wrapped + ": " + std::to_string(binary) + " of the first " +
                std::to_string(head.size()) + " bytes are control characters";
