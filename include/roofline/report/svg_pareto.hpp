@@ -205,11 +205,13 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
             std::vector<std::pair<double, double>> px;
             for (auto i : pareto_front(sub))
                 px.emplace_back(xa(sub[i].tokens_per_s_per_user), ya(sub[i].tokens_per_s_per_gpu));
+            // Every other series dashed: two GPUs whose fronts coincide (a Max-Q and a
+            // Workstation card on a decode-bound load) still show both colours.
             if (px.size() > 1)
                 out += fmt::format(
-                    R"(<path d="{}" stroke="{}" stroke-width="1.3" stroke-opacity="0.75"/>)"
+                    R"(<path d="{}" stroke="{}" stroke-width="1.3" stroke-opacity="0.75"{}/>)"
                     "\n",
-                    detail::step_path(px), svg::series_colour(s));
+                    detail::step_path(px), svg::series_colour(s), s % 2 ? R"( stroke-dasharray="6 4")" : "");
         }
     std::vector<std::pair<double, double>> front_px;
     for (auto i : front)
