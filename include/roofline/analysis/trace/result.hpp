@@ -186,6 +186,12 @@ struct trace_power {
     power_alignment alignment;
     std::string source;  ///< "trace window" or "busy period"
     std::string note;    ///< why those samples
+    /// A short window's nearest busy period: its distance from the window and the distance
+    /// beyond which it is far (analysis/power_alignment.hpp), NaN when none was weighed.
+    double busy_gap_s = std::numeric_limits<double>::quiet_NaN(),
+           near_s = std::numeric_limits<double>::quiet_NaN();
+    bool assumed = false;  ///< a far busy period used: the log next to the window shows its state
+    bool refused = false;  ///< a far busy period not used: the window's own samples are
     double start_log_s = std::numeric_limits<double>::quiet_NaN(),
            end_log_s = std::numeric_limits<double>::quiet_NaN();
     power_evidence evidence;
