@@ -128,6 +128,9 @@ struct power_selection {
     bool assumed = false;  ///< a far busy period used: the log next to the window shows its state
     bool refused = false;  ///< a far busy period not used: the log next to the window does not
     bool aligned = true;   ///< false: no sample within a period of the window, no usable period
+    /// The state compared for a far period: median SM clock fraction and power-cap share of the
+    /// busy samples next to the window and of the period (unset when not compared or not logged).
+    std::optional<double> next_clock_fraction, next_cap_fraction, period_clock_fraction, period_cap_fraction;
 };
 
 /// Chooses the samples (one GPU, time order) for the trace window [first_kernel_s,
@@ -427,6 +430,7 @@ ROOFLINE_INLINE power_selection select_power_samples(const std::vector<power_sam
         if (busy[i] && s[i].wall_time_s >= w0 - 3 * sel.period_s && s[i].wall_time_s <= w1 + 3 * sel.period_s)
             next.push_back(s[i]);
     const auto [pclk, pcap] = state(steady);
+    sel.period_clock_fraction = pclk, sel.period_cap_fraction = pcap;
     const auto pct = [](double f) { return std::to_string(static_cast<int>(std::round(f * 100))) + "%"; };
     const auto describe = [&](std::optional<double> clk, std::optional<double> cap) {
         std::string t = clk ? "SM clock " + pct(*clk) + " of max" : "SM clock unknown";
@@ -436,6 +440,7 @@ ROOFLINE_INLINE power_selection select_power_samples(const std::vector<power_sam
     const std::string far = ", farther than " + secs(sel.near_s, 2) + " (the window + 3 sample periods)";
     if (!next.empty()) {
         const auto [nclk, ncap] = state(next);
+        sel.next_clock_fraction = nclk, sel.next_cap_fraction = ncap;
         const bool clock_ok = !nclk || !pclk || std::fabs(*nclk - *pclk) <= 0.10;
         const bool cap_ok = !ncap || !pcap || (*ncap >= 0.5) == (*pcap >= 0.5);
         if (clock_ok && cap_ok) {

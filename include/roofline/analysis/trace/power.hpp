@@ -172,6 +172,8 @@ ROOFLINE_INLINE trace_power_context align_trace_power(const trace_gpu_context& c
     pw.near_s = sel.near_s;
     pw.assumed = sel.assumed;
     pw.refused = sel.refused;
+    pw.next_clock_fraction = sel.next_clock_fraction, pw.next_cap_fraction = sel.next_cap_fraction;
+    pw.period_clock_fraction = sel.period_clock_fraction, pw.period_cap_fraction = sel.period_cap_fraction;
     pw.source = sel.source;
     pw.note = sel.note;
     pw.start_log_s = sel.start_log_s;
