@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "roofline/io/nvidia_smi.hpp"
 #include "test_support.hpp"
@@ -86,19 +87,92 @@ TEST_CASE("--power-offset is used as given, and a window on an idle log is a bad
     CHECK(outside.warnings[0].find("outside the power log") != std::string::npos);
 }
 
-TEST_CASE("a window shorter than the 1-s power average takes the nearest busy period") {
-    // Busy 20 s, then idle 3 s, then a 0.2-s traced window.
+TEST_CASE("a window shorter than the 1-s power average takes a busy period within 3 sample periods") {
+    // Busy 20 s, then a 0.2-s traced window 0.25 s after the period's last sample: near (the
+    // window + 3 periods = 0.5 s), the period is taken to run the traced work.
     const double L0 = epoch - 30.0;
     const auto log = synthetic_log(L0, 40.0, L0 + 4.95, L0 + 24.95);
-    const double x0 = (L0 + 28.0) - epoch, x1 = x0 + 0.2;
+    const double x0 = (L0 + 24.9 + 0.25) - epoch, x1 = x0 + 0.2;
     const auto a = align_power(log, epoch, x0, x1);
     REQUIRE(a.ok);
     const auto sel = select_power_samples(log, a, x0, x1);
     CHECK(sel.source == "busy period");
+    CHECK(sel.busy_gap_s == doctest::Approx(0.25).epsilon(0.01));
+    CHECK(sel.near_s == doctest::Approx(0.5).epsilon(0.01));
+    CHECK_FALSE(sel.assumed);
+    CHECK_FALSE(sel.refused);
     // 200 busy samples minus the first second (10): 190 (one either way for the float clock).
     CHECK(sel.samples.size() >= 189);
     CHECK(sel.samples.size() <= 191);
     CHECK(sel.note.find("before the window") != std::string::npos);
+}
+
+TEST_CASE("a far busy period is refused when the log shows the GPU idle next to the window") {
+    // The reviewer's case in small: a capped busy period (500 W, 1500 of 1980 MHz, cap active)
+    // ends 3 s before a 6-ms window; the log shows the GPU idle (80 W, full clock, no cap) around
+    // the window. The window's own sample is the evidence, not the other workload's period.
+    const double L0 = epoch - 30.0;
+    const auto log = synthetic_log(L0, 40.0, L0 + 4.95, L0 + 24.95);
+    const double x0 = (L0 + 28.02) - epoch, x1 = x0 + 0.006;
+    const auto a = align_power(log, epoch, x0, x1);
+    REQUIRE(a.ok);
+    const auto sel = select_power_samples(log, a, x0, x1);
+    CHECK(sel.refused);
+    CHECK_FALSE(sel.assumed);
+    CHECK(sel.aligned);
+    CHECK(sel.source == "trace window");
+    CHECK(sel.busy_gap_s == doctest::Approx(3.12).epsilon(0.01));
+    CHECK(sel.near_s == doctest::Approx(0.306).epsilon(0.01));
+    REQUIRE(sel.samples.size() == 1);  // the sample whose trailing 0.1 s covers the window
+    CHECK(sel.samples[0].power_draw_w == 80.0);
+    CHECK(sel.samples[0].sm_clock_hz == 1980e6);
+    CHECK(*sel.samples[0].clocks_event_reasons == 0u);
+    CHECK(sel.note.find("is not used") != std::string::npos);
+    CHECK(sel.note.find("3.1 s before the window") != std::string::npos);
+}
+
+TEST_CASE("a far busy period is used, as an assumption, when the log next to the window shows its state") {
+    // Same period; after the window the log shows the GPU busy again, capped at 1500 MHz, for
+    // three samples (too few to be a busy period of its own): the traced steps, reported late.
+    const double L0 = epoch - 30.0;
+    auto log = synthetic_log(L0, 40.0, L0 + 4.95, L0 + 24.95);
+    for (auto& s : log)
+        if (s.wall_time_s > L0 + 28.05 && s.wall_time_s < L0 + 28.35) {
+            s.utilization_gpu = 0.9, s.power_draw_w = 200.0, s.sm_clock_hz = 1520e6;
+            s.clocks_event_reasons = 0x4u;
+        }
+    const double x0 = (L0 + 28.02) - epoch, x1 = x0 + 0.006;
+    const auto a = align_power(log, epoch, x0, x1);
+    REQUIRE(a.ok);
+    const auto sel = select_power_samples(log, a, x0, x1);
+    CHECK(sel.source == "busy period");
+    CHECK(sel.assumed);
+    CHECK_FALSE(sel.refused);
+    CHECK(sel.samples.size() >= 189);
+    CHECK(sel.note.find("assumed to run the traced work") != std::string::npos);
+    // The same log next to the window at full clock without the cap: another state, refused.
+    for (auto& s : log)
+        if (s.wall_time_s > L0 + 28.05 && s.wall_time_s < L0 + 28.35) s.sm_clock_hz = 1980e6, s.clocks_event_reasons = 0x0u;
+    const auto other = select_power_samples(log, a, x0, x1);
+    CHECK(other.refused);
+    CHECK(other.source == "trace window");
+    CHECK(other.note.find("another state") != std::string::npos);
+}
+
+TEST_CASE("a far busy period refused with no sample near the window leaves nothing aligned") {
+    // A 2-s gap in the log around the window (nvidia-smi stalled): no sample within a period.
+    const double L0 = epoch - 30.0;
+    auto log = synthetic_log(L0, 40.0, L0 + 4.95, L0 + 24.95);
+    std::erase_if(log, [&](const power_sample& s) { return s.wall_time_s > L0 + 27.0 && s.wall_time_s < L0 + 29.0; });
+    const double x0 = (L0 + 28.02) - epoch, x1 = x0 + 0.006;
+    const auto a = align_power(log, epoch, x0, x1);
+    REQUIRE(a.ok);
+    const auto sel = select_power_samples(log, a, x0, x1);
+    CHECK(sel.refused);
+    CHECK_FALSE(sel.aligned);
+    CHECK(sel.samples.empty());
+    CHECK(sel.source.empty());
+    CHECK(sel.note.find("not aligned") != std::string::npos);
 }
 
 TEST_CASE(
@@ -115,6 +189,10 @@ TEST_CASE(
     REQUIRE(a.onset_skew_s);
     CHECK(*a.onset_skew_s == doctest::Approx(0.207).epsilon(0.05));  // 04:11:55.478 - 55.271
     const auto sel = select_power_samples(s, a, 0.0, 0.185);
+    // Its busy period ends 3.3 s before the window (the profiler starting): far, but the log shows
+    // the traced GEMMs 0.2-0.4 s after the first kernel, capped at ~75% clock as in the period.
     CHECK(sel.source == "busy period");
+    CHECK(sel.assumed);
+    CHECK(sel.busy_gap_s == doctest::Approx(3.29).epsilon(0.01));
     CHECK(sel.samples.size() == 199);
 }

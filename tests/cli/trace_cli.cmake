@@ -57,6 +57,19 @@ roofline_cli_test(trace_h200_svg ARGS trace "${_h200}/gemm_power/trace.json.gz" 
 if(EXISTS "${_trace_samples}/h200/h200_moe_decode_step.trace.json.gz")
     roofline_cli_test(trace_moe_decode_shapes ARGS trace "${_trace_samples}/h200/h200_moe_decode_step.trace.json.gz" --json
                       PASS "_grouped_mm \\[256x4096\\] x \\[32x4096x3072\\] bf16")
+    # The reviewer's command: the 6-ms window falls where the sweep log shows the GPU idle (126 W,
+    # 1980 MHz, no throttle reason). The 16384^3 GEMM burn 5.2 s earlier is another workload: far
+    # (more than the window + 3 sample periods away) with no activity next to the window, it is
+    # not used; the window's own sample is the evidence: not capped, no compute slowdown.
+    roofline_cli_test(trace_moe_decode_power_not_borrowed ARGS trace "${_trace_samples}/h200/h200_moe_decode_step.trace.json.gz"
+                      --power "${_trace_samples}/h200/h200_sweep_nvidia_smi.csv.gz"
+                      PASS "median draw 126 W = 18% of it. SM clock 1980 MHz = 100% of max.[ \n]+power cap active 0% of samples.*busy[ \n]+period[ \n]+5\\.2[ \n]+s[ \n]+before[ \n]+the[ \n]+window.*is[ \n]+not[ \n]+used")
+    roofline_cli_test(trace_moe_decode_power_not_borrowed_json ARGS trace "${_trace_samples}/h200/h200_moe_decode_step.trace.json.gz"
+                      --power "${_trace_samples}/h200/h200_sweep_nvidia_smi.csv.gz" --json
+                      PASS "\"power\": {[^}]*\"median_draw_w\": 125\\.72,[^}]*\"clock_fraction_of_max\": 1\\.0,[^}]*\"power_cap_active_fraction\": 0\\.0,[^}]*\"source\": \"trace window\",[^}]*\"busy_period_gap_s\": 5\\.1[0-9]*,[^}]*\"busy_period_refused\": true,[^}]*\"samples\": 1,.*\"per_gpu\": \\[[^]]*\"capped\": false,[^]]*\"compute_slowdown\": 0\\.0,")
+    roofline_cli_test(trace_moe_decode_power_not_borrowed_csv ARGS trace "${_trace_samples}/h200/h200_moe_decode_step.trace.json.gz"
+                      --power "${_trace_samples}/h200/h200_sweep_nvidia_smi.csv.gz" --csv
+                      PASS "\nphase,moe_gemm,moe_gemm,8,[^\n]*,0\\.1796,")
 endif()
 # Bad usage: --model without --batch, both output formats, an unknown GPU, a malformed log.
 roofline_cli_test(trace_model_without_batch ARGS trace "${_h200}/elementwise/trace.json.gz" --model data/models/glm-5/config.json EXIT 2)

@@ -27,6 +27,20 @@
 // the evidence comes from the nearest sustained busy period of the same GPU in the log (the
 // run the profiled steps were sampled from), with its first second dropped (the 1-s average
 // ramping up), and the report says so.
+//
+// That busy period must be the traced work, not another workload of the same log. It is *near*
+// when it lies within the window widened by three sample periods on each side (gap <= window
+// length + 3 periods: one period because nvidia-smi's trailing averages report work one sample
+// late, two for the skew between the trace's clock and nvidia-smi's timestamps, 0.14-0.33 s on
+// this project's H200 recordings); a near period is used. A *far* one is used only when the log
+// next to the window (the samples in that widened window) shows the GPU busy in the period's
+// state: SM clock within 10 points of the period's and the power-cap reason active or not as in
+// most of the period. Clock and throttle reasons are instantaneous readings, unlike the 1-s
+// draw, so a short window shows them even when its draw is still ramping; the draw is then
+// *assumed* to be the period's, and the note says so. Otherwise the far period is refused and the
+// window's own samples (those whose trailing period overlaps the window, else the nearest within
+// one period of it) are the evidence, with a note naming the period that was not used; with no
+// such sample either, nothing is aligned (`aligned` false) and the note says why.
 
 #include <algorithm>  // std::sort, std::min, std::max
 #include <cmath>      // std::isfinite, std::fabs, std::round
@@ -35,9 +49,11 @@
 #include <limits>     // std::numeric_limits
 #include <optional>   // std::optional
 #include <string>     // std::string
+#include <utility>    // std::pair
 #include <vector>     // std::vector
 
 #include "roofline/core/compilation.hpp"
+#include "roofline/analysis/power_summary.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/power.hpp"
 
@@ -104,6 +120,17 @@ struct power_selection {
     double end_log_s = std::numeric_limits<double>::quiet_NaN();    ///< last sample used
     double period_s = std::numeric_limits<double>::quiet_NaN();     ///< sample period of the log
     std::string note;                                               ///< one line: why these samples
+    /// Distance from the window of the nearest busy period weighed for a short window, seconds
+    /// (NaN when none was: a long window, or no busy period in the log).
+    double busy_gap_s = std::numeric_limits<double>::quiet_NaN();
+    /// Farther than this (the window length + 3 sample periods) a busy period is far.
+    double near_s = std::numeric_limits<double>::quiet_NaN();
+    bool assumed = false;  ///< a far busy period used: the log next to the window shows its state
+    bool refused = false;  ///< a far busy period not used: the log next to the window does not
+    bool aligned = true;   ///< false: no sample within a period of the window, no usable period
+    /// The state compared for a far period: median SM clock fraction and power-cap share of the
+    /// busy samples next to the window and of the period (unset when not compared or not logged).
+    std::optional<double> next_clock_fraction, next_cap_fraction, period_clock_fraction, period_cap_fraction;
 };
 
 /// Chooses the samples (one GPU, time order) for the trace window [first_kernel_s,
@@ -111,7 +138,8 @@ struct power_selection {
 /// overlaps the window. With fewer than `min_samples` of them and less than
 /// `averaging_s` of window (nvidia-smi's 1-s power average), the nearest busy period of at least
 /// `min_samples` samples within `max_distance_s` of the window is used instead, minus its first
-/// `averaging_s`.
+/// `averaging_s`, when it is near the window or the log next to the window shows its state (see
+/// the file comment); else the window's own samples are.
 power_selection select_power_samples(const std::vector<power_sample>& samples,
                                      const power_alignment& a, double first_kernel_s,
                                      double last_kernel_s, std::size_t min_samples = 10,
@@ -316,6 +344,35 @@ ROOFLINE_INLINE power_selection select_power_samples(const std::vector<power_sam
         sel.note = std::to_string(sel.samples.size()) + " samples inside the trace window";
         return sel;
     }
+    // The window's own samples; with none covering it (a gap in the log), the nearest sample
+    // within one period of it.
+    std::vector<power_sample> own = in;
+    if (own.empty()) {
+        double best_gap = std::numeric_limits<double>::infinity();
+        for (const auto& x : s) {
+            const double g = x.wall_time_s <= w0 ? w0 - x.wall_time_s : x.wall_time_s - (w1 + sel.period_s);
+            if (g <= sel.period_s && g < best_gap) best_gap = g, own = {x};
+        }
+    }
+    const auto use_own = [&](const std::string& why) {
+        sel.samples = own;
+        sel.note = why;
+        if (own.empty()) {
+            sel.aligned = false;
+            return;
+        }
+        sel.source = "trace window";
+        sel.start_log_s = own.front().wall_time_s;
+        sel.end_log_s = own.back().wall_time_s;
+    };
+    const std::string shorter = "the window (" + secs(window, 3) + ") is shorter than nvidia-smi's " +
+                                secs(averaging_s, 0) + " power average";
+    const auto own_text = [&] {
+        if (own.empty()) return std::string("no sample lies within a sample period of the window: not aligned");
+        return "evidence from the " + std::string(in.empty() ? "sample nearest the window" : (in.size() == 1 ? "sample" : std::to_string(in.size()) + " samples") + " covering the window") +
+               " (its draw is nvidia-smi's 1-s average, mostly of the time before the window)";
+    };
+
     const auto runs = busy_runs(s, min_samples);
     const sample_run* best = nullptr;
     double best_d = std::numeric_limits<double>::infinity();
@@ -323,35 +380,86 @@ ROOFLINE_INLINE power_selection select_power_samples(const std::vector<power_sam
         const double d = r.end_s < w0 ? w0 - r.end_s : (r.start_s > w1 ? r.start_s - w1 : 0.0);
         if (d < best_d) best_d = d, best = &r;
     }
+    sel.near_s = window + 3 * sel.period_s;
     if (!best || best_d > max_distance_s) {
-        sel.samples = std::move(in);
-        sel.source = "trace window";
-        if (!sel.samples.empty()) {
-            sel.start_log_s = sel.samples.front().wall_time_s;
-            sel.end_log_s = sel.samples.back().wall_time_s;
-        }
-        sel.note = "the window (" + secs(window, 3) + ") is shorter than nvidia-smi's " +
-                   secs(averaging_s, 0) +
-                   " power average and no sustained busy period lies within " +
-                   secs(max_distance_s, 0) + ": power evidence from " +
-                   std::to_string(sel.samples.size()) + " samples, ramping";
+        use_own(shorter + " and no sustained busy period lies within " + secs(max_distance_s, 0) + ": " + own_text());
         return sel;
     }
+    sel.busy_gap_s = best_d;
+    std::vector<power_sample> steady;
     for (std::size_t i = best->first; i <= best->last; ++i)
-        if (s[i].wall_time_s >= best->start_s + averaging_s ||
-            best->end_s - best->start_s < 2 * averaging_s)
-            sel.samples.push_back(s[i]);
-    sel.source = "busy period";
-    sel.start_log_s = sel.samples.front().wall_time_s;
-    sel.end_log_s = sel.samples.back().wall_time_s;
+        if (s[i].wall_time_s >= best->start_s + averaging_s || best->end_s - best->start_s < 2 * averaging_s)
+            steady.push_back(s[i]);
     const double span = best->end_s - best->start_s;
-    std::string where = best_d == 0 ? "around the window"
-                                    : secs(best_d, 1) + (best->end_s < w0 ? " before the window"
-                                                                          : " after the window");
-    sel.note = "the window (" + secs(window, 3) + ") is shorter than nvidia-smi's " +
-               secs(averaging_s, 0) + " power average: evidence from the busy period " + where +
-               " (" + secs(span, 1) + ", " + std::to_string(sel.samples.size()) +
-               " samples after its first second), taken to run the traced work";
+    const std::string where = best_d == 0 ? "around the window"
+                                          : secs(best_d, 1) + (best->end_s < w0 ? " before the window"
+                                                                                : " after the window");
+    const std::string period_text = "the busy period " + where + " (" + secs(span, 1) + ", " +
+                                    std::to_string(steady.size()) + " samples after its first second)";
+    const auto use_period = [&](const std::string& why) {
+        sel.samples = steady;
+        sel.source = "busy period";
+        sel.start_log_s = sel.samples.front().wall_time_s;
+        sel.end_log_s = sel.samples.back().wall_time_s;
+        sel.note = why;
+    };
+    if (best_d <= sel.near_s) {
+        use_period(shorter + ": evidence from " + period_text + ", taken to run the traced work");
+        return sel;
+    }
+
+    // Far: the state of the period against the busy samples next to the window.
+    const auto state = [](const std::vector<power_sample>& v) {
+        std::vector<double> clk;
+        std::size_t with_reasons = 0, capped = 0;
+        for (const auto& x : v) {
+            if (x.max_sm_clock_hz > 0 && std::isfinite(x.sm_clock_hz)) clk.push_back(x.sm_clock_hz / x.max_sm_clock_hz);
+            if (x.clocks_event_reasons) ++with_reasons, capped += (*x.clocks_event_reasons & power_cap_reason_mask) != 0;
+        }
+        std::optional<double> clock, cap;
+        if (!clk.empty()) {
+            std::sort(clk.begin(), clk.end());
+            clock = clk[clk.size() / 2];
+        }
+        if (with_reasons) cap = static_cast<double>(capped) / static_cast<double>(with_reasons);
+        return std::pair{clock, cap};
+    };
+    const auto busy = busy_samples(s);
+    std::vector<power_sample> next;
+    for (std::size_t i = 0; i < s.size(); ++i)
+        if (busy[i] && s[i].wall_time_s >= w0 - 3 * sel.period_s && s[i].wall_time_s <= w1 + 3 * sel.period_s)
+            next.push_back(s[i]);
+    const auto [pclk, pcap] = state(steady);
+    sel.period_clock_fraction = pclk, sel.period_cap_fraction = pcap;
+    const auto pct = [](double f) { return std::to_string(static_cast<int>(std::round(f * 100))) + "%"; };
+    const auto describe = [&](std::optional<double> clk, std::optional<double> cap) {
+        std::string t = clk ? "SM clock " + pct(*clk) + " of max" : "SM clock unknown";
+        if (cap) t += ", power cap active in " + pct(*cap) + " of samples";
+        return t;
+    };
+    const std::string far = ", farther than " + secs(sel.near_s, 2) + " (the window + 3 sample periods)";
+    if (!next.empty()) {
+        const auto [nclk, ncap] = state(next);
+        sel.next_clock_fraction = nclk, sel.next_cap_fraction = ncap;
+        const bool clock_ok = !nclk || !pclk || std::fabs(*nclk - *pclk) <= 0.10;
+        const bool cap_ok = !ncap || !pcap || (*ncap >= 0.5) == (*pcap >= 0.5);
+        if (clock_ok && cap_ok) {
+            use_period(shorter + ": evidence from " + period_text + far +
+                       ", assumed to run the traced work: the log next to the window shows the GPU busy in "
+                       "the same state (" + describe(nclk, ncap) + "; the period: " + describe(pclk, pcap) + ")");
+            sel.assumed = true;
+            return sel;
+        }
+        sel.refused = true;
+        use_own(shorter + ", but " + period_text + far +
+                ", is not used: the log next to the window shows the GPU busy in another state (" +
+                describe(nclk, ncap) + "; the period: " + describe(pclk, pcap) + "); " + own_text());
+        return sel;
+    }
+    sel.refused = true;
+    use_own(shorter + ", but " + period_text + far +
+            ", is not used: the log shows no activity next to the window, so the period may be another "
+            "workload; " + own_text());
     return sel;
 }
 

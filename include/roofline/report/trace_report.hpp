@@ -464,10 +464,20 @@ ROOFLINE_INLINE nlohmann::ordered_json trace_analysis_json(const trace_analysis&
                       {"gpu_index", p.gpu_index},
                       {"gpu_name", p.gpu_name},
                       {"source", p.source},
+                      {"busy_period_gap_s", num(p.busy_gap_s)},
+                      {"busy_period_near_s", num(p.near_s)},
+                      {"busy_period_assumed", p.assumed},
+                      {"busy_period_refused", p.refused},
                       {"samples", e.samples},
                       {"energy_j", num(p.energy_j)},
                       {"energy_per_token_j", num(p.energy_per_token_j)},
                       {"notes", p.notes}};
+        // Last, after the flat keys: the state compared for a far busy period.
+        j["power"]["busy_period_check"] = {
+            {"next_to_window_clock_fraction_of_max", num(p.next_clock_fraction)},
+            {"next_to_window_power_cap_active_fraction", num(p.next_cap_fraction)},
+            {"period_clock_fraction_of_max", num(p.period_clock_fraction)},
+            {"period_power_cap_active_fraction", num(p.period_cap_fraction)}};
         auto per = nlohmann::ordered_json::array();
         for (const auto& g : p.per_gpu)
             per.push_back({{"gpu_index", g.gpu_index},

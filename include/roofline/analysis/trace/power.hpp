@@ -2,7 +2,10 @@
 // Stage 4 of the trace analysis: the power log put on the trace's clock, per GPU.
 //
 // The analysed GPU's samples are aligned (analysis/power_alignment.hpp) and selected: the
-// window's own samples when the window is long enough to sample, else the nearest busy period.
+// window's own samples when the window is long enough to sample, else the nearest busy period
+// when it is near or the log next to the window shows its state (the note says "assumed"), else
+// the window's own samples again, the far period named and refused; with no sample near the
+// window either, the alignment is marked not ok ("not aligned") and the reason is a warning.
 // Every other GPU of a multi-GPU log is summarised over the same log interval, so a GPU that sat
 // at its limit with the cap active and its clock lowered is named even when it is not the one
 // analysed: in TP/EP every step waits for the slowest rank, so its derated clock gates them all.
@@ -161,6 +164,16 @@ ROOFLINE_INLINE trace_power_context align_trace_power(const trace_gpu_context& c
                                c.options->power_offset_s, a.busy_fraction);
     for (const auto& w : pw.alignment.warnings) (pw.alignment.ok ? pw.notes : a.warnings).push_back(w);
     const auto sel = select_power_samples(mine, pw.alignment, a.window_start_s, a.window_end_s);
+    if (pw.alignment.ok && !sel.aligned) {  // a far busy period refused and no sample near the window
+        pw.alignment.ok = false;
+        a.warnings.push_back(sel.note);
+    }
+    pw.busy_gap_s = sel.busy_gap_s;
+    pw.near_s = sel.near_s;
+    pw.assumed = sel.assumed;
+    pw.refused = sel.refused;
+    pw.next_clock_fraction = sel.next_clock_fraction, pw.next_cap_fraction = sel.next_cap_fraction;
+    pw.period_clock_fraction = sel.period_clock_fraction, pw.period_cap_fraction = sel.period_cap_fraction;
     pw.source = sel.source;
     pw.note = sel.note;
     pw.start_log_s = sel.start_log_s;

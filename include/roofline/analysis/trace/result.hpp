@@ -193,6 +193,14 @@ struct trace_power {
     power_alignment alignment;
     std::string source;  ///< "trace window" or "busy period"
     std::string note;    ///< why those samples
+    /// A short window's nearest busy period: its distance from the window and the distance
+    /// beyond which it is far (analysis/power_alignment.hpp), NaN when none was weighed.
+    double busy_gap_s = std::numeric_limits<double>::quiet_NaN(),
+           near_s = std::numeric_limits<double>::quiet_NaN();
+    bool assumed = false;  ///< a far busy period used: the log next to the window shows its state
+    bool refused = false;  ///< a far busy period not used: the window's own samples are
+    /// The state compared for a far busy period (power_selection's next_* and period_*).
+    std::optional<double> next_clock_fraction, next_cap_fraction, period_clock_fraction, period_cap_fraction;
     double start_log_s = std::numeric_limits<double>::quiet_NaN(),
            end_log_s = std::numeric_limits<double>::quiet_NaN();
     power_evidence evidence;
