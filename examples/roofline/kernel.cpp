@@ -677,7 +677,7 @@ void add_collective(CLI::App* kernel) {
         std::string op, algorithm, topology, p2p;
         bool p2p_sys = false;
         double bytes = 0;
-        int ranks = 0;
+        int ranks = 0, gpus_per_node = 0;
     };
     static options o;
     o = {};  // fresh values each registration (the Python module registers once per call)
@@ -691,12 +691,61 @@ void add_collective(CLI::App* kernel) {
     cmd->add_option("--bytes", o.bytes, "buffer size S as nccl-tests counts it")->required();
     cmd->add_option("--ranks", o.ranks, "GPUs taking part")->required();
     cmd->add_option("--algorithm", o.algorithm, "ring, tree, one_shot or two_shot (default: the fastest)");
+    cmd->add_option("--gpus-per-node", o.gpus_per_node,
+                    "GPUs of one node (NVLink inside, the network between) for a network collective "
+                    "(default: the GPU's scale-up domain when --ranks exceeds it, else 1)");
     add_common(cmd, o.c, true);
     cmd->callback([] {
         const auto op = parse_collective_op(o.op);
         require_positive("--bytes", o.bytes, false, 1e15);
         require_positive("--ranks", o.ranks);
+        if (o.gpus_per_node != 0) require_positive("--gpus-per-node", o.gpus_per_node);
         auto p = make_context(o.c);
+        std::vector<std::string> notes;
+        // Ranks beyond one scale-up domain (models/collective.hpp `scale_up_domain`: 8 on an HGX
+        // baseboard, 72 in an NVL72 rack) cross the scale-out network between domains. Without
+        // --link they are priced as nodes x GPUs per node over the GPU's default fabric
+        // (core/network.hpp), as `estimate` warns of for an instance wider than the domain.
+        const auto [domain, domain_source] = scale_up_domain(p.gpu);
+        const bool beyond = domain > 0 && o.ranks > domain;
+        const bool fabric = default_network_fabric(p.gpu).has_value();
+        if (o.gpus_per_node > 0 && !o.c.link.empty() && p.datasheet.link != link_kind::network)
+            throw usage_error("--gpus-per-node lays ranks out on nodes joined by the network; the link here is " +
+                              std::string(to_string(p.datasheet.link)) + " (--link network)");
+        if (o.c.link.empty() && o.topology.empty() && fabric &&
+            (beyond || (o.gpus_per_node > 0 && o.gpus_per_node < o.ranks))) {
+            p = make_context(o.c, link_kind::network);
+            if (beyond && o.gpus_per_node == 0)
+                notes.push_back(fmt::format("{} ranks are more than one {}-GPU scale-up domain ({}): priced as nodes of {} "
+                                            "GPUs, NVLink inside a node and the network between (--link nvlink to price "
+                                            "one NVLink domain)",
+                                            o.ranks, domain, domain_source, domain));
+        } else if (beyond && p.datasheet.link != link_kind::network) {
+            notes.push_back(fmt::format("{} ranks are more than one {}-GPU scale-up domain ({}): priced at {} throughout{}; "
+                                        "between domains the collective crosses the network and is slower",
+                                        o.ranks, domain, domain_source, to_string(p.datasheet.link),
+                                        o.c.link.empty() ? " (no network fabric known for " + p.gpu.id + ")"
+                                                         : std::string(" as --link asks (--link network for the hierarchy)")));
+        }
+        const bool network = p.datasheet.link == link_kind::network;
+        // The nodes: --gpus-per-node, else the domain when the ranks exceed it, else one rank per
+        // node (a flat ring over the NICs, as --link network alone always priced).
+        const int gpn = o.gpus_per_node > 0 ? o.gpus_per_node : (network && beyond ? domain : 1);
+        const collective_layout layout = network ? layout_of(o.ranks, gpn) : collective_layout{1, o.ranks};
+        std::optional<link_params> scale_up;  // the link inside a node of a network hierarchy
+        if (network && layout.nodes > 1 && layout.gpus_per_node > 1) {
+            try {
+                scale_up = default_link_params(p.gpu, p.gpu.default_link());
+            } catch (const usage_error& e) {
+                notes.push_back(std::string("the link inside a node is unknown (") + e.what() +
+                                "): priced as a flat ring over the network");
+            }
+        } else if (network && o.gpus_per_node == 0 && !beyond && o.ranks > 1) {
+            notes.push_back(fmt::format("--link network with {} ranks: priced as one rank per node, a flat ring over the "
+                                        "NICs (--gpus-per-node for ranks that share a node's NVLink)",
+                                        o.ranks));
+        }
+        if (network) p.link.p2p = false;  // an overlay of an older version said true: no P2P kernels across hosts
         collective_algorithm forced = collective_algorithm::ring;
         if (!o.algorithm.empty()) {
             if (o.algorithm == "ring") forced = collective_algorithm::ring;
@@ -712,7 +761,13 @@ void add_collective(CLI::App* kernel) {
         // Prediction: the calibrated link of the overlay, else a measured all-reduce profile of this
         // GPU and link (analysis/achievable.hpp, what `analyze` prices collectives with), else the
         // datasheet link. Link ceilings are not derated.
-        const link_params ds_lp = default_link_params(p.gpu, p.datasheet.link);  // throws, saying why
+        const link_params ds_link = default_link_params(p.gpu, p.datasheet.link);  // throws, saying why
+        std::optional<collective_levels> levels;
+        if (scale_up) levels = hierarchical_levels(op, o.bytes, layout, *scale_up, ds_link);
+        const link_params ds_lp = scale_up ? hierarchical_link_params(op, layout, *scale_up, ds_link) : ds_link;
+        if (scale_up && !o.algorithm.empty() && forced != collective_algorithm::ring)
+            throw usage_error("--algorithm " + o.algorithm + ": across nodes the hierarchy is priced as a ring (NCCL's ring or "
+                              "tree of rings inside each node)");
         const collective_cost lb = price(ds_lp);
         link_params lp = ds_lp;
         std::string predicted_by = "datasheet link";
@@ -730,6 +785,16 @@ void add_collective(CLI::App* kernel) {
             throw usage_error("--p2p and --nccl-p2p-level-sys need --topology");
         }
         if (!o.p2p.empty() && o.p2p != "on" && o.p2p != "off") throw usage_error("--p2p: on or off, got \"" + o.p2p + "\"");
+        if (p.cal)
+            for (const auto& x : p.cal->links)
+                if (x.link != p.datasheet.link)
+                    notes.push_back(fmt::format("the calibration's {} link ({} over {} ranks) was not used: this collective is "
+                                                "priced over {}{}",
+                                                to_string(x.link), x.op, x.ranks, to_string(p.datasheet.link),
+                                                x.link == link_kind::network ? fmt::format(
+                                                    " ({} ranks{}); --link network to price it across nodes", o.ranks,
+                                                    domain > 0 && !beyond ? fmt::format(" fit in one {}-GPU scale-up domain", domain) : "")
+                                                                             : std::string(" (--link to choose)")));
         if (p.cal && p.cal->link_for(p.datasheet.link)) {
             lp = p.link;
             predicted_by = "calibration";
@@ -737,21 +802,22 @@ void add_collective(CLI::App* kernel) {
             const bool p2p = o.p2p.empty() ? p.gpu.p2p.value_or(0.0) > 0.0 : o.p2p == "on";
             lp = pcie_ring_params(*topo, p.gpu, p2p, o.p2p_sys);
             predicted_by = "host topology";
-        } else if (p.cal && p.cal->link_bytes_per_s) {
+        } else if (p.cal && p.cal->link_bytes_per_s && !scale_up) {
             lp.beta_bytes_per_s = *p.cal->link_bytes_per_s, lp.source += "; beta from calibration";
             predicted_by = "calibration (beta)";
-        } else if ((prof = find_link_profile(p.gpu, p.datasheet.link))) {
+        } else if (!scale_up && (prof = find_link_profile(p.gpu, p.datasheet.link))) {
             lp = link_params_from_profile(*prof);
             predicted_by = "measured profile";
         }
         const collective_cost c = price(lp);
+        notes.insert(notes.begin(), lp.source);
         ceilings used = p.datasheet;
         used.launch_latency_s = 0;  // the collective's base latency covers its launch
         used.link_bytes_per_s = lp.beta_bytes_per_s;
         p.used = used;
         auto j = report(fmt::format("{} {} over {} ranks ({})", to_string(op), human_bytes(o.bytes), o.ranks,
                                     to_string(c.algorithm)),
-                        c.work(), p, {lp.source});
+                        c.work(), p, notes);
         ceilings ds = p.datasheet;
         ds.launch_latency_s = 0;
         ds.link_bytes_per_s = ds_lp.beta_bytes_per_s;
@@ -774,12 +840,39 @@ void add_collective(CLI::App* kernel) {
                              {"alpha_s", ds_lp.alpha_s},
                              {"base_latency_s", ds_lp.base_latency_s},
                              {"beta_bytes_per_s", ds_lp.beta_bytes_per_s},
-                             {"time_s", lb.time_s}}}};
+                             {"time_s", lb.time_s}}},
+                           {"layout",
+                            {{"nodes", layout.nodes},
+                             {"gpus_per_node", layout.gpus_per_node},
+                             {"scale_up_domain", domain},
+                             {"scale_up_domain_source", domain_source}}}};
+        if (levels) {
+            j["collective"]["levels"] = {{"intra_node_bytes_per_gpu", levels->intra_bytes},
+                                         {"intra_node_bytes_per_s", levels->intra_bytes_per_s},
+                                         {"intra_node_s", levels->intra_s},
+                                         {"inter_node_bytes_per_node", levels->inter_bytes},
+                                         {"inter_node_bytes_per_s", levels->inter_bytes_per_s},
+                                         {"inter_node_s", levels->inter_s},
+                                         {"bound_by", levels->network_bound() ? "inter_node" : "intra_node"},
+                                         {"effective_busbw_bytes_per_s", levels->effective_bytes_per_s}};
+        }
+        if (c.time_s < lb.time_s * (1 - 1e-9))
+            j["notes"].push_back(fmt::format("the prediction ({}) is below the datasheet lower bound ({}): the {} beats "
+                                             "the datasheet, check the fit or the GPU's link",
+                                             human_time(c.time_s), human_time(lb.time_s), predicted_by));
         std::vector<std::string> lines{
             fmt::format("predicted by the {}: {} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s "
                         "(nccl-tests)",
                         predicted_by, c.steps, lp.alpha_s * 1e6, lp.base_latency_s * 1e6, c.algbw_bytes_per_s / 1e9,
                         c.busbw_bytes_per_s / 1e9)};
+        if (levels)
+            lines.push_back(fmt::format("levels (the lower bound): {} nodes x {} GPUs; inside a node {} per GPU at {:.1f} GB/s "
+                                        "= {}, between nodes {} per node at {} x {:.1f} GB/s = {}: the {} level bounds it",
+                                        layout.nodes, layout.gpus_per_node, human_bytes(levels->intra_bytes),
+                                        levels->intra_bytes_per_s / 1e9, human_time(levels->intra_s),
+                                        human_bytes(levels->inter_bytes), layout.gpus_per_node,
+                                        levels->inter_bytes_per_s / layout.gpus_per_node / 1e9, human_time(levels->inter_s),
+                                        levels->network_bound() ? "network" : "intra-node"));
         if (predicted_by != "datasheet link")
             lines.push_back(fmt::format("datasheet link (the lower bound): {}, busbw {:.1f} GB/s", human_time(lb.time_s),
                                         lb.busbw_bytes_per_s / 1e9));

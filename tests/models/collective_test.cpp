@@ -5,6 +5,9 @@
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/units.hpp"
 #include "roofline/models/collective.hpp"
+#include "roofline/analysis/calibration.hpp"
+#include "roofline/io/nccl_tests.hpp"
+#include "test_support.hpp"
 
 using namespace roofline;
 using namespace roofline::units;
@@ -137,4 +140,108 @@ TEST_CASE("C02: P2P switches the all-reduce from NCCL-through-host to a one-shot
     const auto b_off = best_collective(collective_op::all_reduce, 32e6, 2, p_off);
     CHECK(b_off.time_s / b_on.time_s == doctest::Approx(2.0).epsilon(0.01));
     CHECK_THROWS_AS(collective_time(collective_op::all_reduce, 1, 2, p_off, collective_algorithm::one_shot), usage_error);
+}
+
+// --- more ranks than one scale-up domain: nodes x GPUs per node --------------------------------
+
+TEST_CASE("scale-up domains: 8 on HGX, 72 in an NVL72 rack, and the layout of ranks on them") {
+    CHECK(scale_up_domain(gpus::h100_sxm()).first == 8);
+    CHECK(scale_up_domain(gpus::b200()).first == 8);
+    const auto l = layout_of(16, 8);
+    CHECK(l.nodes == 2);
+    CHECK(l.gpus_per_node == 8);
+    CHECK(layout_of(8, 8).nodes == 1);   // fits one domain
+    CHECK(layout_of(8, 0).nodes == 1);   // no domain size known
+    CHECK(layout_of(20, 8).nodes == 3);  // the last node priced as full
+}
+
+TEST_CASE("hierarchical all-reduce on 2 nodes x 8 H100: the levels by hand") {
+    const auto g = gpus::h100_sxm();
+    const auto up = default_link_params(g, link_kind::nvlink);     // 900 / 2 = 450 GB/s
+    const auto net = default_link_params(g, link_kind::network);   // 400 Gb/s = 50 GB/s per GPU
+    CHECK(up.beta_bytes_per_s == doctest::Approx(450e9));
+    CHECK(net.beta_bytes_per_s == doctest::Approx(50e9));
+    CHECK_FALSE(net.p2p);  // no one/two-shot kernels across hosts
+    const double S = 1073741824.0;
+    const auto v = hierarchical_levels(collective_op::all_reduce, S, {2, 8}, up, net);
+    // Inside a node: 2 x 7/8 x S = 1879048192 B per GPU at 450 GB/s = 4.1757 ms.
+    CHECK(v.intra_bytes == doctest::Approx(1879048192.0));
+    CHECK(v.intra_s == doctest::Approx(4.17566e-3).epsilon(1e-5));
+    // Between nodes: 2 x 1/2 x S = S per node over 8 NICs x 50 GB/s = 400 GB/s: 2.6844 ms.
+    CHECK(v.inter_bytes == doctest::Approx(S));
+    CHECK(v.inter_bytes_per_s == doctest::Approx(400e9));
+    CHECK(v.inter_s == doctest::Approx(2.68435e-3).epsilon(1e-5));
+    CHECK_FALSE(v.network_bound());
+    // As a flat ring's busbw: 2 x 15/16 x S / 4.1757 ms = 482.1 GB/s.
+    CHECK(v.effective_bytes_per_s == doctest::Approx(482.14e9).epsilon(1e-4));
+    // Latency: 3.6 us + 14 NVLink hops x 0.47 + 2 network hops x 2.7 = 15.58 us.
+    CHECK(v.latency_s == doctest::Approx(15.58e-6));
+    // Folded into a flat ring: the same time (4.1757 + 0.0156 = 4.1912 ms), ring only.
+    const auto p = hierarchical_link_params(collective_op::all_reduce, {2, 8}, up, net);
+    const auto c = best_collective(collective_op::all_reduce, S, 16, p);
+    CHECK(c.algorithm == collective_algorithm::ring);
+    CHECK(c.time_s == doctest::Approx(4.17566e-3 + 15.58e-6).epsilon(1e-5));
+    // The old flat ring over the NICs: 2 x 15/16 x S / 50 GB/s = 40.27 ms, six times the
+    // measured 6.76 ms: not a lower bound.
+    CHECK(collective_time(collective_op::all_reduce, S, 16, net).bandwidth_s == doctest::Approx(40.265e-3).epsilon(1e-4));
+}
+
+TEST_CASE("hierarchical levels of the other collectives and of a network-bound hierarchy") {
+    const auto g = gpus::h100_sxm();
+    const auto up = default_link_params(g, link_kind::nvlink);
+    const auto net = default_link_params(g, link_kind::network);
+    const double S = 1e9;
+    // all_gather on 4 nodes x 8: inside 7/8 S per GPU / 450 GB/s = 1.944 ms; between 3/4 S per
+    // node / 400 GB/s = 1.875 ms.
+    const auto ag = hierarchical_levels(collective_op::all_gather, S, {4, 8}, up, net);
+    CHECK(ag.intra_s == doctest::Approx(0.875e9 / 450e9));
+    CHECK(ag.inter_s == doctest::Approx(0.75e9 / 400e9));
+    // all_to_all on 2 x 8: each GPU sends S/16 to each of 15 peers: 7/16 S over NVLink
+    // (0.972 ms), 8/16 S over its own NIC (10 ms): network-bound.
+    const auto a2a = hierarchical_levels(collective_op::all_to_all, S, {2, 8}, up, net);
+    CHECK(a2a.intra_bytes == doctest::Approx(7.0 / 16 * S));
+    CHECK(a2a.inter_s == doctest::Approx(0.5e9 / 50e9));
+    CHECK(a2a.network_bound());
+    // all_reduce on 64 nodes x 8: between nodes 2 x 63/64 S / 400 GB/s = 4.922 ms > 3.889 ms inside.
+    const auto big = hierarchical_levels(collective_op::all_reduce, S, {64, 8}, up, net);
+    CHECK(big.inter_s == doctest::Approx(2.0 * 63 / 64 * S / 400e9));
+    CHECK(big.network_bound());
+    // One node: no network level; one GPU per node: no NVLink level.
+    CHECK(hierarchical_levels(collective_op::all_reduce, S, {1, 8}, up, net).inter_s == 0.0);
+    CHECK(hierarchical_levels(collective_op::all_reduce, S, {8, 1}, up, net).intra_s == 0.0);
+    CHECK_THROWS_AS(hierarchical_link_params(collective_op::all_reduce, {1, 8}, up, net), usage_error);
+}
+
+TEST_CASE("2 x 8 H100 nccl-tests all_reduce: the measurement and its fit stay above the hierarchical bound") {
+    const auto f = test::shared_sample("nccl/all_reduce_perf_2x8xH100.txt");
+    if (!test::have_sample(f)) return;
+    const auto sweep = read_nccl_tests(f.string());
+    REQUIRE(sweep.ranks == 16);
+    REQUIRE(sweep.host_count() == 2);
+    const auto g = gpus::h100_sxm();
+    const auto up = default_link_params(g, link_kind::nvlink);
+    const auto net = default_link_params(g, link_kind::network);
+    const auto layout = layout_of(sweep.ranks, scale_up_domain(g).first);
+    REQUIRE(layout.nodes == 2);
+    const auto bound = hierarchical_link_params(collective_op::all_reduce, layout, up, net);
+    const auto fit = fit_link({sweep}, link_kind::network);
+    CHECK_FALSE(fit.params.p2p);
+    for (const auto& pt : sweep.points) {
+        const auto lb = best_collective(collective_op::all_reduce, pt.size_bytes, 16, bound);
+        for (const auto& t : {pt.out_of_place, pt.in_place}) {
+            if (!t) continue;
+            INFO("size " << pt.size_bytes);
+            CHECK(t->time_s >= lb.time_s);
+        }
+        CHECK(best_collective(collective_op::all_reduce, pt.size_bytes, 16, fit.params).time_s >= lb.time_s);
+    }
+    // 1 GiB: measured 6759.0 us out of place (busbw 297.86 GB/s); the bound 4.191 ms (busbw
+    // 480.4 GB/s), the flat ring over the NICs it replaces 40.27 ms.
+    const auto& gib = sweep.points[27];
+    REQUIRE(gib.size_bytes == 1073741824.0);
+    CHECK(gib.out_of_place->time_s == doctest::Approx(6759.0e-6));
+    const auto lb = best_collective(collective_op::all_reduce, gib.size_bytes, 16, bound);
+    CHECK(lb.time_s == doctest::Approx(4.1912e-3).epsilon(1e-4));
+    CHECK(lb.busbw_bytes_per_s == doctest::Approx(480.4e9).epsilon(1e-3));
+    CHECK(gib.out_of_place->time_s / lb.time_s == doctest::Approx(1.613).epsilon(1e-3));
 }

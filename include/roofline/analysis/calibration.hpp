@@ -630,7 +630,7 @@ inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, lin
         out.params.alpha_s = std::min(default_alpha_s(l), L / std::max(1.0, steps));
         out.params.base_latency_s = L - steps * out.params.alpha_s;
     }
-    out.params.p2p = l != link_kind::pcie_no_p2p;
+    out.params.p2p = l != link_kind::pcie_no_p2p && l != link_kind::network;  // across hosts: ring or tree only
     std::vector<double> errs;
     for (const auto& r : rows) {
         const double t = out.params.base_latency_s + r.steps * out.params.alpha_s + r.link_bytes / out.params.beta_bytes_per_s;

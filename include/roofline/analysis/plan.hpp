@@ -310,23 +310,7 @@ struct plan_gpu {
     }
 };
 
-/// GPUs in one scale-up domain of `g`, the most one model instance spans here, and the source:
-///  * HGX baseboards (h100-sxm, h200-sxm, b200, b300): 8 GPUs on one NVLink switch tray
-///    ([S8] NVIDIA HGX platform, [S5] DGX B200: eight GPUs);
-///  * GB200 / GB300 NVL72: 72 GPUs in one NVLink domain ([S6] GB200 NVL72);
-///  * GB10 (DGX Spark): 1, two systems meet over Ethernet, not GPU links ([S19]);
-///  * PCIe cards (RTX PRO 6000 editions, RTX 5090): 8, one host, the size of the measured
-///    collective profiles (analysis/achievable.hpp);
-///  * anything else (a user GPU file): 0, no limit known.
-inline std::pair<int, std::string> scale_up_domain(const gpu_spec& g) {
-    const auto is = [&](std::string_view prefix) { return g.id.rfind(prefix, 0) == 0; };
-    if (g.id == "h100-sxm" || g.id == "h200-sxm" || g.id == "b200" || g.id == "b300")
-        return {8, "an HGX baseboard [S8][S5]"};
-    if (is("gb200") || is("gb300")) return {72, "an NVL72 NVLink domain [S6]"};
-    if (g.id == "gb10") return {1, "one GPU per DGX Spark [S19]"};
-    if (is("rtx-pro-6000") || g.id == "rtx-5090") return {8, "one PCIe host, as the measured collective profiles"};
-    return {0, "no scale-up domain size known"};
-}
+// `scale_up_domain(g)`: models/collective.hpp (collectives beyond the domain cross the network).
 
 /// Prepares `g` for planning: achievable ceilings (`e`), the GPU's default link with its measured
 /// collective profile where one is known (analysis/achievable.hpp), power coefficients and limit.

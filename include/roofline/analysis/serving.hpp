@@ -34,6 +34,8 @@
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
+#include "roofline/core/network.hpp"
+#include "roofline/models/collective.hpp"
 #include "roofline/models/kv_cache.hpp"
 #include "roofline/models/memory.hpp"
 #include "roofline/models/parameters.hpp"
@@ -353,6 +355,30 @@ ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const mod
         if (per_instance > 1)
             a.notes.push_back("no measured collective profile for " + g.id + " over " + std::string(to_string(lk)) +
                               ": collectives modeled at datasheet link bandwidth (calibrate from nccl-tests)");
+    }
+
+    // A tensor-parallel group wider than one scale-up domain (models/collective.hpp
+    // `scale_up_domain`: 8 GPUs on an HGX baseboard) crosses the network between domains: with no
+    // --link its collectives are priced as the hierarchy of nodes x domain GPUs, NVLink inside a
+    // node and the GPU's default fabric between (`hierarchical_link_params`, the all-reduce
+    // levels), as `kernel collective` prices them and `estimate` warns of.
+    if (const auto dom = scale_up_domain(g); !setup.link && dom.first > 0 && setup.layout.tp > dom.first) {
+        const auto fabric = default_network_fabric(g);
+        if (fabric && a.sol_link.known() && a.modeled_link.known()) {
+            const auto l = layout_of(setup.layout.tp, dom.first);
+            const auto net = network_link_params(*fabric);
+            a.sol_link = hierarchical_link_params(collective_op::all_reduce, l, a.sol_link, net);
+            a.modeled_link = hierarchical_link_params(collective_op::all_reduce, l, a.modeled_link, net);
+            a.notes.push_back("TP" + std::to_string(setup.layout.tp) + " spans " + std::to_string(l.nodes) + " " +
+                              std::to_string(dom.first) + "-GPU scale-up domains (" + dom.second +
+                              "): its collectives priced as nodes of " + std::to_string(dom.first) +
+                              " GPUs, NVLink inside a node and " + fabric->name + " between (" +
+                              fmt_num(a.modeled_link.beta_bytes_per_s / 1e9, 1) + " GB/s busbw for the all-reduce)");
+        } else {
+            a.notes.push_back("TP" + std::to_string(setup.layout.tp) + " spans more than one " +
+                              std::to_string(dom.first) + "-GPU scale-up domain (" + dom.second +
+                              "): collectives priced at the scale-up link (between domains they are slower)");
+        }
     }
 
     // Collective work is link bytes plus latency: its bandwidth term is priced by the ceilings'

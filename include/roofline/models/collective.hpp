@@ -34,11 +34,13 @@
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <utility>      // std::pair
 #include <vector>       // std::vector
 
 #include "roofline/core/ceilings.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/gpu_spec.hpp"
+#include "roofline/core/network.hpp"
 #include "roofline/core/units.hpp"
 #include "roofline/core/workload.hpp"
 
@@ -148,6 +150,7 @@ inline link_params default_link_params(const gpu_spec& g, link_kind link) {
             break;
         case link_kind::network:
             p.alpha_s = units::us(2.7);
+            p.p2p = false;  // no peer memory access across hosts: NCCL's ring or tree, no one/two-shot kernel
             p.source = "beta: " + default_network_fabric(g)->name + " (core/network.hpp); alpha: NCCL tuning.cc "
                        "ring LL (NET), base: NCCL tuning.cc";
             break;
@@ -166,7 +169,7 @@ inline link_params link_params_or_unpriced(const gpu_spec& g, link_kind link) {
         p.beta_bytes_per_s = std::numeric_limits<double>::quiet_NaN();
         p.base_latency_s = units::us(3.6);
         p.alpha_s = units::us(link == link_kind::nvlink ? 0.47 : link == link_kind::pcie ? 1.0 : 2.96);
-        p.p2p = link != link_kind::pcie_no_p2p;
+        p.p2p = link != link_kind::pcie_no_p2p && link != link_kind::network;
         p.source = g.id + " has no " + std::string(to_string(link)) +
                    " bandwidth known: collective bytes unpriced (latency: NCCL tuning.cc)";
         return p;
@@ -181,6 +184,7 @@ inline link_params network_link_params(const network_fabric& f) {
     p.beta_bytes_per_s = f.bytes_per_s_per_gpu;
     p.alpha_s = units::us(2.7);
     p.base_latency_s = units::us(3.6);
+    p.p2p = false;  // across hosts: NCCL's ring or tree, never the direct (P2P) kernels
     p.source = "beta: " + f.name + " (" + f.source + "); alpha, base: NCCL tuning.cc ring LL (NET)";
     return p;
 }
@@ -300,6 +304,132 @@ inline collective_cost best_collective(collective_op op, double bytes, int ranks
         if (c.time_s < best.time_s) best = c;
     }
     return best;
+}
+
+/// GPUs in one scale-up domain of `g`, the most one model instance spans here, and the source:
+///  * HGX baseboards (h100-sxm, h200-sxm, b200, b300): 8 GPUs on one NVLink switch tray
+///    ([S8] NVIDIA HGX platform, [S5] DGX B200: eight GPUs);
+///  * GB200 / GB300 NVL72: 72 GPUs in one NVLink domain ([S6] GB200 NVL72);
+///  * GB10 (DGX Spark): 1, two systems meet over Ethernet, not GPU links ([S19]);
+///  * PCIe cards (RTX PRO 6000 editions, RTX 5090): 8, one host, the size of the measured
+///    collective profiles (analysis/achievable.hpp);
+///  * anything else (a user GPU file): 0, no limit known.
+inline std::pair<int, std::string> scale_up_domain(const gpu_spec& g) {
+    const auto is = [&](std::string_view prefix) { return g.id.rfind(prefix, 0) == 0; };
+    if (g.id == "h100-sxm" || g.id == "h200-sxm" || g.id == "b200" || g.id == "b300")
+        return {8, "an HGX baseboard [S8][S5]"};
+    if (is("gb200") || is("gb300")) return {72, "an NVL72 NVLink domain [S6]"};
+    if (g.id == "gb10") return {1, "one GPU per DGX Spark [S19]"};
+    if (is("rtx-pro-6000") || g.id == "rtx-5090") return {8, "one PCIe host, as the measured collective profiles"};
+    return {0, "no scale-up domain size known"};
+}
+
+/// Ranks laid out as `nodes` x `gpus_per_node`: every node one scale-up domain (NVLink inside,
+/// the scale-out network between).
+struct collective_layout {
+    int nodes = 1;
+    int gpus_per_node = 1;
+    int ranks() const { return nodes * gpus_per_node; }
+};
+
+/// `ranks` on nodes of `gpus_per_node` GPUs (nodes = ceil(ranks / gpus_per_node)); one node
+/// when `gpus_per_node` is 0 (no domain size known) or at least `ranks`. A last node with fewer
+/// GPUs is priced as a full one (its fewer NICs only make the real collective slower).
+inline collective_layout layout_of(int ranks, int gpus_per_node) {
+    if (ranks < 1) throw usage_error("collective: ranks must be >= 1");
+    if (gpus_per_node <= 0 || gpus_per_node >= ranks) return {1, ranks};
+    return {(ranks + gpus_per_node - 1) / gpus_per_node, gpus_per_node};
+}
+
+/// The bandwidth levels of a collective over nodes x GPUs: what each level must move and how
+/// long that takes at its bandwidth. For a buffer of S bytes (nccl-tests' S), N nodes of G GPUs
+/// (n = N G ranks), per-GPU scale-up bandwidth b_up (NVLink per direction) and per-GPU NIC
+/// bandwidth b_net, with k = 2 for all_reduce and 1 for all_gather / reduce_scatter:
+///
+///   intra-node, per GPU:  k (G-1)/G x S          over b_up
+///   inter-node, per node: k (N-1)/N x S          over G x b_net (every GPU's NIC in parallel)
+///   all_to_all: (G-1)/n x S per GPU over b_up; (N-1)/N x S per GPU over its own b_net (every
+///               byte for another node is distinct: nothing reduces it on the way)
+///
+/// This is NCCL's hierarchical schedule: a reduce-scatter inside the node, an all-reduce of each
+/// GPU's 1/G shard across nodes on its own NIC (NCCL builds one ring or tree per channel, each
+/// leaving the node through a different GPU's NIC: every NIC carries S/G), an all-gather inside
+/// the node. The inter-node term is the bandwidth-optimal all-reduce volume 2(N-1)/N x S per
+/// node (Patarasuk and Yuan, "Bandwidth optimal all-reduce algorithms for clusters of
+/// workstations", JPDC 69(2), 2009); a flat ring over all n ranks moves more, 2(n-1)/n x S per
+/// node. The intra-node term is the ring's within a node; a flat ring moves (n-1)/n of it over
+/// NVLink (and far more over the NICs), so with NVLink at least (G-1) times the NIC per GPU
+/// (HGX: 450 / 50 GB/s = 9) no ring or tree schedule beats the max of the two. NVLink SHARP
+/// (NVLS) and InfiniBand SHARP reduce inside the switch and move less: not modelled, as in the
+/// one-node bound.
+///
+/// busbw (nccl-tests doc/PERFORMANCE.md: busbw = algbw x 2(n-1)/n for all_reduce, x (n-1)/n for
+/// the others) of the slowest level is then `effective_bytes_per_s`: the per-rank bandwidth a
+/// flat ring over n ranks would need to take as long, so it compares with measured busbw and
+/// with a link fitted by `roofline calibrate` (a flat ring over the sweep's ranks).
+struct collective_levels {
+    collective_layout layout;
+    double intra_bytes = 0;         ///< per GPU, over the scale-up link (one direction)
+    double intra_bytes_per_s = 0;   ///< per GPU
+    double intra_s = 0;
+    double inter_bytes = 0;         ///< per node, over its NICs (one direction)
+    double inter_bytes_per_s = 0;   ///< per node: G x per-GPU NIC
+    double inter_s = 0;
+    double flat_link_bytes = 0;     ///< per rank of a flat ring over n ranks (nccl-tests' busbw bytes)
+    double effective_bytes_per_s = 0;  ///< flat_link_bytes / max(intra_s, inter_s)
+    double latency_s = 0;           ///< base + intra hops x alpha_up + inter hops x alpha_net
+    bool network_bound() const { return inter_s > intra_s; }
+};
+
+/// The levels of `op` on `bytes` over `l`, the scale-up link `up` and the network `net`.
+/// Latency: NCCL's base, plus the hops of a ring inside the node at the scale-up alpha and of a
+/// ring across nodes at the network alpha (k (G-1) and k (N-1); all_to_all (G-1) + (N-1)).
+/// Throws `usage_error` for negative bytes or a link of unknown bandwidth on a level in use.
+inline collective_levels hierarchical_levels(collective_op op, double bytes, collective_layout l, const link_params& up,
+                                             const link_params& net) {
+    if (!(bytes >= 0.0)) throw usage_error("collective: bytes must be >= 0");
+    if (l.nodes < 1 || l.gpus_per_node < 1) throw usage_error("collective: nodes and GPUs per node must be >= 1");
+    collective_levels v;
+    v.layout = l;
+    const double N = l.nodes, G = l.gpus_per_node, n = N * G;
+    if (l.ranks() == 1) return v;
+    if (G > 1 && !up.known()) throw usage_error("collective: the scale-up link's bandwidth is unknown");
+    if (N > 1 && !net.known()) throw usage_error("collective: the network's bandwidth is unknown");
+    const bool a2a = op == collective_op::all_to_all;
+    const double k = op == collective_op::all_reduce ? 2.0 : 1.0;
+    v.intra_bytes = a2a ? (G - 1) / n * bytes : k * (G - 1) / G * bytes;
+    v.inter_bytes = a2a ? G * (N - 1) / N * bytes : k * (N - 1) / N * bytes;
+    v.intra_bytes_per_s = G > 1 ? up.beta_bytes_per_s : 0.0;
+    v.inter_bytes_per_s = N > 1 ? G * net.beta_bytes_per_s : 0.0;
+    v.intra_s = G > 1 ? v.intra_bytes / v.intra_bytes_per_s : 0.0;
+    v.inter_s = N > 1 ? v.inter_bytes / v.inter_bytes_per_s : 0.0;
+    v.flat_link_bytes = (a2a ? 1.0 : k) * (n - 1) / n * bytes;
+    const double t = std::max(v.intra_s, v.inter_s);
+    v.effective_bytes_per_s = t > 0 ? v.flat_link_bytes / t : std::numeric_limits<double>::quiet_NaN();
+    const double hops_up = a2a ? G - 1 : k * (G - 1), hops_net = a2a ? N - 1 : k * (N - 1);
+    v.latency_s = (N > 1 ? net.base_latency_s : up.base_latency_s) + hops_up * up.alpha_s + hops_net * net.alpha_s;
+    return v;
+}
+
+/// The levels folded into one link of a flat ring over the n ranks, so `collective_time` and
+/// everything that prices a link (the roofline's link term, busbw) price the hierarchy: beta the
+/// levels' `effective_bytes_per_s` (independent of S: both levels scale with it), alpha such that
+/// the flat ring's steps (k (n-1)) cost the hierarchy's hops, no direct (P2P) kernels across
+/// nodes. Needs at least two nodes (else: the scale-up link itself).
+inline link_params hierarchical_link_params(collective_op op, collective_layout l, const link_params& up,
+                                            const link_params& net) {
+    if (l.nodes < 2) throw usage_error("collective: a hierarchy needs at least two nodes");
+    const auto v = hierarchical_levels(op, 1.0, l, up, net);
+    link_params p;
+    p.beta_bytes_per_s = v.effective_bytes_per_s;
+    p.base_latency_s = net.base_latency_s;
+    const double n = l.ranks();
+    const double flat_steps = op == collective_op::all_reduce ? 2 * (n - 1) : (n - 1);
+    p.alpha_s = (v.latency_s - p.base_latency_s) / flat_steps;
+    p.p2p = false;
+    p.source = "hierarchy: " + std::to_string(l.nodes) + " nodes x " + std::to_string(l.gpus_per_node) +
+               " GPUs; inside a node " + up.source + "; between nodes " + net.source;
+    return p;
 }
 
 }  // namespace roofline
