@@ -441,8 +441,11 @@ ROOFLINE_INLINE power_selection select_power_samples(const std::vector<power_sam
     if (!next.empty()) {
         const auto [nclk, ncap] = state(next);
         sel.next_clock_fraction = nclk, sel.next_cap_fraction = ncap;
-        const bool clock_ok = !nclk || !pclk || std::fabs(*nclk - *pclk) <= 0.10;
-        const bool cap_ok = !ncap || !pcap || (*ncap >= 0.5) == (*pcap >= 0.5);
+        // The file comment's rule: SM clocks within 10 points of max, the power cap active in
+        // most samples of both or of neither (an unlogged reading does not count against it).
+        constexpr double same_clock_points = 0.10, mostly = 0.5;
+        const bool clock_ok = !nclk || !pclk || std::fabs(*nclk - *pclk) <= same_clock_points;
+        const bool cap_ok = !ncap || !pcap || (*ncap >= mostly) == (*pcap >= mostly);
         if (clock_ok && cap_ok) {
             use_period(shorter + ": evidence from " + period_text + far +
                        ", assumed to run the traced work: the log next to the window shows the GPU busy in "

@@ -601,7 +601,7 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
         fmt::format("{} read, {} kept, {} skipped; {:.0f} kernels, {} of kernel time (all devices)",
                     s.stats.events_read, s.stats.events_kept, s.stats.events_skipped,
                     s.kernel_count, format_seconds(s.kernel_time_s)));
-    // An unknown GPU (`gpu.id` empty) prices no ceiling: the bounds are unknown, not 0 s.
+    // An unknown GPU (`analysis_row::no_gpu`) prices no ceiling: the bounds are unknown, not 0 s.
     o += labelled("Modeled",
                   a.window.no_gpu
                       ? fmt::format("{} of the GPU time has modeled work; lower bound unknown (no GPU: pass --gpu)",
@@ -661,7 +661,7 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
          "\n";
     if (a.window.result)
         for (const auto& n : a.window.result->notes) o += "  - " + wrap(n, 4, 100, 4) + "\n";
-    if (a.window.priced_s > 0 && !a.window.no_gpu) o += "  " + wrap(window_roofs_text(a.window), 2, 100, 2) + "\n";
+    if (a.window.roofs_known()) o += "  " + wrap(window_roofs_text(a.window), 2, 100, 2) + "\n";
     o += fmt::format("  wall time by bound:");
     bool any = false;
     for (std::size_t k = 0; k < 6; ++k) {
@@ -682,22 +682,17 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
     const std::size_t n = top == 0 ? a.kernels.size() : std::min(top, a.kernels.size());
     o += fmt::format("\nKernels ({} of {} names)\n", n, a.kernels.size()) +
          trace_kernel_table(a, top).render(100);
+    // The five longest kernels' work and notes; past them, a shown kernel above 100% of a roof
+    // has a note that explains it (L2-resident tensors) or a warning: its notes are printed too.
     o += "Work of the longest kernels:\n";
-    for (std::size_t i = 0; i < std::min<std::size_t>(n, 5); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
         const auto& r = a.kernels[i];
-        std::string what = !r.example.empty()
-                               ? r.example
-                               : (r.unknown_reason.empty() ? "no model" : r.unknown_reason);
-        for (const auto& x : r.notes) what += "; " + x;
-        o += "  " + wrap(ellipsize_middle(short_kernel_name(r.name), 36) + ": " + what, 4, 100, 2) +
-             "\n";
-    }
-    // A shown kernel above 100% of a roof has a note that explains it (L2-resident tensors) or
-    // a warning: print it beside the table even when the kernel is not among the longest.
-    for (std::size_t i = 5; i < n; ++i) {
-        const auto& r = a.kernels[i];
-        if (r.notes.empty() || !(r.utilization.compute > 1.0 || r.utilization.memory > 1.0)) continue;
-        std::string what;
+        const bool longest = i < 5;
+        if (!longest && (r.notes.empty() || !(r.utilization.compute > 1.0 || r.utilization.memory > 1.0))) continue;
+        std::string what = !longest                ? std::string()
+                           : !r.example.empty()    ? r.example
+                           : r.unknown_reason.empty() ? std::string("no model")
+                                                      : r.unknown_reason;
         for (const auto& x : r.notes) what += (what.empty() ? "" : "; ") + x;
         o += "  " + wrap(ellipsize_middle(short_kernel_name(r.name), 36) + ": " + what, 4, 100, 2) + "\n";
     }
