@@ -160,7 +160,7 @@ struct row_errors {
     std::vector<double> tpot_roof, ttft_roof, tpot_held, ttft_held;
 };
 
-std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "n/a"; }
+std::string pct_or_na(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "n/a"; }
 
 /// A Markdown table of held-out (and roof) errors per key.
 void print_table(const std::string& title, const std::map<std::string, row_errors>& by, bool with_roof) {
@@ -170,9 +170,9 @@ void print_table(const std::string& title, const std::map<std::string, row_error
     fmt::print("|---|---:|---:|---:|---:|---:|{}\n", with_roof ? "---:|---:|" : "");
     for (const auto& [key, e] : by) {
         const auto t = summarize_relative_errors(e.tpot_held), f = summarize_relative_errors(e.ttft_held);
-        fmt::print("| {} | {} | {} | {} | {} | {} |", key, t.runs, pct(t.median), pct(t.p90), pct(f.median), pct(f.p90));
+        fmt::print("| {} | {} | {} | {} | {} | {} |", key, t.runs, pct_or_na(t.median), pct_or_na(t.p90), pct_or_na(f.median), pct_or_na(f.p90));
         if (with_roof)
-            fmt::print(" {} | {} |", pct(summarize_relative_errors(e.tpot_roof).median), pct(summarize_relative_errors(e.ttft_roof).median));
+            fmt::print(" {} | {} |", pct_or_na(summarize_relative_errors(e.tpot_roof).median), pct_or_na(summarize_relative_errors(e.ttft_roof).median));
         fmt::print("\n");
     }
 }

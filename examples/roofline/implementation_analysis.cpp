@@ -1,6 +1,6 @@
-// The bodies of the trace analysis and the reports (analysis/, report/), compiled once for the
-// `roofline` command and the Python module, beside implementation_io.cpp (a second translation
-// unit, so that the two compile in parallel).
+// The bodies of the trace analysis (analysis/), compiled once for the `roofline` command and the
+// Python module, beside implementation_io.cpp (the readers' and the reports' bodies) and the
+// subcommands' unity translation unit: three translation units balanced for two cores (README,
+// "Compile time").
 #define ROOFLINE_IMPLEMENTATION_ANALYSIS
-#define ROOFLINE_IMPLEMENTATION_REPORT
 #include "roofline/roofline.hpp"

@@ -82,7 +82,7 @@ nlohmann::json ceilings_json(const ceilings& c) {
             {"origin", c.origin}};
 }
 
-std::string human_time(double s) {
+std::string human_time_3dp(double s) {
     if (s >= 1.0) return fmt::format("{:.3f} s", s);
     if (s >= 1e-3) return fmt::format("{:.3f} ms", s * 1e3);
     return fmt::format("{:.1f} us", s * 1e6);
@@ -199,7 +199,7 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
             if (ct.eager_call_s > p.eff.launch_floor_s + ct.device_s * 1.0001)
                 notes.push_back(fmt::format("{}: called eagerly, the host floor {} (host issue time per call, fitted "
                                             "separately) would set its wall time; the kernel itself takes {}",
-                                            part.name, human_time(c->floor_s), human_time(ct.device_s)));
+                                            part.name, human_time_3dp(c->floor_s), human_time_3dp(ct.device_s)));
             if (ct.time_s > largest) largest = ct.time_s, j["bound"] = std::string(to_string(ct.predicted));
             pj.push_back({{"name", part.name},
                           {"family", std::string(to_string(c->family))},
@@ -281,8 +281,8 @@ void print(const nlohmann::json& j, const kernel_common& o, const std::vector<st
     }
     fmt::print("{} on {}: predicted {} ({}-bound); lower bound {} at datasheet ceilings\n",
                j["kernel"].get<std::string>(), j["gpu"].get<std::string>(),
-               human_time(j["predicted_time_s"].get<double>()), j["bound"].get<std::string>(),
-               human_time(j["lower_bound_s"].get<double>()));
+               human_time_3dp(j["predicted_time_s"].get<double>()), j["bound"].get<std::string>(),
+               human_time_3dp(j["lower_bound_s"].get<double>()));
     std::string flops;
     for (auto it = j["flops_by_rate"].begin(); it != j["flops_by_rate"].end(); ++it)
         flops += fmt::format("{}{:.4g} {}", flops.empty() ? "" : ", ", it.value().get<double>(), it.key());
@@ -295,8 +295,8 @@ void print(const nlohmann::json& j, const kernel_common& o, const std::vector<st
                    j["arithmetic_intensity"].get<double>());
     const auto& rt = j["roof_times"];
     fmt::print("  roofs (used ceilings): compute {}, memory {}, link {}, latency {}\n",
-               human_time(rt["compute_s"].get<double>()), human_time(rt["memory_s"].get<double>()),
-               human_time(rt["link_s"].get<double>()), human_time(rt["latency_s"].get<double>()));
+               human_time_3dp(rt["compute_s"].get<double>()), human_time_3dp(rt["memory_s"].get<double>()),
+               human_time_3dp(rt["link_s"].get<double>()), human_time_3dp(rt["latency_s"].get<double>()));
     for (const auto& l : extra_lines) fmt::print("  {}\n", l);
     for (const auto& n : j["notes"]) fmt::print("  note: {}\n", n.get<std::string>());
     fmt::print("  ceilings used: {}\n", j["ceilings"]["used"]["origin"].get<std::string>());
@@ -859,7 +859,7 @@ void add_collective(CLI::App* kernel) {
         if (c.time_s < lb.time_s * (1 - 1e-9))
             j["notes"].push_back(fmt::format("the prediction ({}) is below the datasheet lower bound ({}): the {} beats "
                                              "the datasheet, check the fit or the GPU's link",
-                                             human_time(c.time_s), human_time(lb.time_s), predicted_by));
+                                             human_time_3dp(c.time_s), human_time_3dp(lb.time_s), predicted_by));
         std::vector<std::string> lines{
             fmt::format("predicted by the {}: {} steps x {:.2f} us + {:.1f} us base; algbw {:.1f} GB/s, busbw {:.1f} GB/s "
                         "(nccl-tests)",
@@ -869,12 +869,12 @@ void add_collective(CLI::App* kernel) {
             lines.push_back(fmt::format("levels (the lower bound): {} nodes x {} GPUs; inside a node {} per GPU at {:.1f} GB/s "
                                         "= {}, between nodes {} per node at {} x {:.1f} GB/s = {}: the {} level bounds it",
                                         layout.nodes, layout.gpus_per_node, human_bytes(levels->intra_bytes),
-                                        levels->intra_bytes_per_s / 1e9, human_time(levels->intra_s),
+                                        levels->intra_bytes_per_s / 1e9, human_time_3dp(levels->intra_s),
                                         human_bytes(levels->inter_bytes), layout.gpus_per_node,
-                                        levels->inter_bytes_per_s / layout.gpus_per_node / 1e9, human_time(levels->inter_s),
+                                        levels->inter_bytes_per_s / layout.gpus_per_node / 1e9, human_time_3dp(levels->inter_s),
                                         levels->network_bound() ? "network" : "intra-node"));
         if (predicted_by != "datasheet link")
-            lines.push_back(fmt::format("datasheet link (the lower bound): {}, busbw {:.1f} GB/s", human_time(lb.time_s),
+            lines.push_back(fmt::format("datasheet link (the lower bound): {}, busbw {:.1f} GB/s", human_time_3dp(lb.time_s),
                                         lb.busbw_bytes_per_s / 1e9));
         if (topo) {
             j["topology"] = {{"file", o.topology},

@@ -1,43 +1,9 @@
 // roofline: tells what is holding a GPU inference workload back.
 //
 // Exit codes: 0 success; 2 bad usage or bad input (a one-line error naming the file, the place
-// and the field); 1 an internal error (a bug: please report it).
+// and the field); 1 an internal error (a bug: please report it). The program is
+// `roofline::cli::run_program` (program.cpp), compiled with the subcommands.
 
-#include <cstdio>
-#include <exception>
+#include "program.hpp"
 
-#include <CLI/CLI.hpp>
-
-#include "commands.hpp"
-#include "roofline/core/error.hpp"
-#include "roofline/core/version.hpp"
-
-int main(int argc, char** argv) {
-    CLI::App app{"roofline: what is holding a GPU inference workload back (compute, memory, power, "
-                 "communication or latency)"};
-    app.require_subcommand(1);
-    // "roofline 0.1.0 (simdjson on, sqlite on, gzip zlib)": the version and the optional fast paths.
-    app.set_version_flag("--version", roofline::version_line(), "Print the version and the optional fast paths built in");
-    roofline::cli::common_options common;
-    roofline::cli::add_all_commands(app, common);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        // Bad usage: one line, like every other input error.
-        std::fprintf(stderr, "roofline: error: %s (see --help)\n", e.what());
-        return 2;
-    } catch (const roofline::error& e) {
-        std::fprintf(stderr, "roofline: error: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "roofline: internal error: %s\n", e.what());
-        return 1;
-    }
-    return 0;
-}
+int main(int argc, char** argv) { return roofline::cli::run_program(argc, argv); }

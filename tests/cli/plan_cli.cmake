@@ -53,7 +53,6 @@ set_tests_properties(cli_plan_json_points_match_pareto PROPERTIES LABELS "cli" T
                      WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 
 find_program(ROOFLINE_CHROMIUM chromium PATHS /usr/bin NO_DEFAULT_PATH)
-find_package(Python3 COMPONENTS Interpreter QUIET)
 if(ROOFLINE_CHROMIUM AND Python3_Interpreter_FOUND)
     add_test(NAME cli_render_plan_chromium
              COMMAND ${CMAKE_COMMAND}

@@ -2,7 +2,6 @@
 # are real pictures (tests/cli/png_check.py). Registered only when /usr/bin/chromium (Debian
 # package `chromium`) and python3 are present at configure time.
 find_program(ROOFLINE_CHROMIUM chromium PATHS /usr/bin NO_DEFAULT_PATH)
-find_package(Python3 COMPONENTS Interpreter QUIET)
 if(ROOFLINE_CHROMIUM AND Python3_Interpreter_FOUND)
     add_test(NAME cli_render_roof_chromium
              COMMAND ${CMAKE_COMMAND}

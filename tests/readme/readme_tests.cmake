@@ -1,6 +1,5 @@
 # README outputs: every `build/roofline ...` output the README prints (a ```sh command followed by
 # its ```text output, or a `$ build/roofline` session) must be what the program prints now.
-find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND AND TARGET roofline_cli)
     add_test(NAME readme_outputs
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/readme_outputs.py ${PROJECT_SOURCE_DIR}

@@ -1,0 +1,46 @@
+// The `roofline` program: one CLI11 application with every subcommand (program.hpp).
+
+#include "program.hpp"
+
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "roofline/core/error.hpp"
+#include "roofline/core/version.hpp"
+
+namespace roofline::cli {
+
+int run_program(int argc, char** argv) {
+    CLI::App app{"roofline: what is holding a GPU inference workload back (compute, memory, power, "
+                 "communication or latency)"};
+    app.require_subcommand(1);
+    // "roofline 0.1.0 (simdjson on, sqlite on, gzip zlib)": the version and the optional fast paths.
+    app.set_version_flag("--version", roofline::version_line(), "Print the version and the optional fast paths built in");
+    common_options common;
+    add_all_commands(app, common);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        // Bad usage: one line, like every other input error.
+        std::fprintf(stderr, "roofline: error: %s (see --help)\n", e.what());
+        return 2;
+    } catch (const roofline::error& e) {
+        std::fprintf(stderr, "roofline: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "roofline: internal error: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace roofline::cli
