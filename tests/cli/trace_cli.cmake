@@ -147,6 +147,11 @@ if(EXISTS "${_stacks}/graph_decode_b8/trace.json.gz")
     # cycles, its GEMMs 30-52%), not the 5% and 0% the vector FLOP alone gave.
     roofline_cli_test(trace_stacks_ncu_b128 ARGS trace "${_stacks}/ncu-graph_decode_b128/ncu_raw.csv.gz"
         PASS "Verdict: latency-bound.*attention +853 us +45.4% +4 +latency +49% +53%.*gemm +633 us +33.7% +21 +memory +41% +69%.*: 21[ \n]+kernels[ \n]+ran[ \n]+on[ \n]+the[ \n]+tensor[ \n]+pipe")
+    # Nsight Compute on five grouped MoE GEMMs of the independent sweep (ncu-grouped_gemm/README.md):
+    # four memory-bound calls at 47-69% of DRAM (62% over their time), one compute-bound at 81% of
+    # the tensor pipe; the window has no roof near: latency-bound.
+    roofline_cli_test(trace_stacks_ncu_grouped_gemm ARGS trace "${_stacks}/ncu-grouped_gemm/ncu_raw.csv.gz"
+        PASS "10 kernels.*Verdict: latency-bound.*moe_gemm +1.16 ms.*device_kernel<enabl[^\n]*moe_gemm +4 +146 us +49.8% +memory +38% +62%.*moe_gemm +1 +577 us +49.1% +compute +81% +42%")
     # nsys: the eager run's five NVTX ranges are its steps; the SQLite exports (gunzipped at test
     # time) give the graph launches and the same verdict as the Kineto recording.
     roofline_cli_test(trace_stacks_nsys_eager ARGS trace "${_stacks}/nsys-eager_decode_b8/cuda_gpu_trace.csv.gz" --gpu h200-sxm
