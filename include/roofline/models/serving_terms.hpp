@@ -1,7 +1,7 @@
 #pragma once
 // The terms of a serving estimate and their coefficients: TPOT and TTFT as non-negative linear
-// combinations of physical times (decode steps by phase, prefill, queueing, KV transfer) and
-// fixed costs (per layer, per MoE layer, per step). analysis/estimate.hpp computes the terms of one
+// combinations of physical times (decode steps by phase, prefill, queueing, KV transfer) and fixed
+// costs (per layer, per MoE layer, per step). analysis/estimate.hpp computes the terms of one
 // configuration; analysis/serving_fit.hpp fits coefficients to measured runs;
 // io/serving_efficiency_json.hpp reads and writes fitted tables.
 
