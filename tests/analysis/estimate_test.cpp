@@ -3,7 +3,8 @@
 // planner's point, attention-DP prefill chunks, closed-loop TTFT queueing, the speed of light
 // without a power cap, speculative decoding (estimate and plan), disaggregated pools (estimate
 // and the planner's disaggregated sweep), TTFT's
-// fixed-cost terms, the non-negative fit, TPOT and TTFT fit groups, the error summary, and a
+// fixed-cost terms, TPOT's phase terms, a table of the TPOT terms of before, the non-negative
+// fit (10 terms too), TPOT and TTFT fit groups, the error summary, and a
 // hand-checked row of the measured CSV.
 #include <doctest/doctest.h>
 
@@ -20,6 +21,7 @@
 #include "roofline/core/catalog.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/quant_option.hpp"
+#include "roofline/io/serving_efficiency_json.hpp"
 #include "roofline/io/serving_runs_csv.hpp"
 #include "test_support.hpp"
 
@@ -98,7 +100,7 @@ TEST_CASE("one estimate: the roof TPOT is the planner's point, TTFT adds the que
 TEST_CASE("fixed costs: a fitted per-layer cost raises small-batch TPOT far more than large-batch") {
     const auto c = llama8b();
     serving_efficiency e;
-    e.tpot = {1, 1, 20e-6, 0, 0, 0};  // 20 us per layer per step
+    e.tpot = {1, 1, 1, 1, 1, 1, 20e-6, 0, 0, 0};  // the roof + 20 us per layer per step
     const auto small = estimate_serving(c, h200_request(1), e), big = estimate_serving(c, h200_request(256), e);
     REQUIRE(small.fits);
     REQUIRE(big.fits);
@@ -119,6 +121,99 @@ TEST_CASE("TTFT fixed-cost terms: prompt tokens, layers x the prompt's chunk ste
     REQUIRE(three.fits);
     CHECK(three.features.ttft[6] == 96);
     CHECK(three.roof_ttft_s == doctest::Approx(three.features.ttft[0] + three.features.ttft[1] + three.features.ttft[2]));
+}
+
+TEST_CASE("TPOT terms: the decode step split by phase, the interleaved prefill into attention and the rest") {
+    const auto c = llama8b();  // TP1: no collective, so no communication
+    const auto at = [](const plan_point& p, step_phase ph) { return p.decode_phase_share[static_cast<std::size_t>(ph)]; };
+    auto rq = h200_request(64);
+    std::vector<estimate_result> r;
+    for (double isl : {1024.0, 3072.0, 5120.0}) {
+        rq.isl = isl;
+        r.push_back(estimate_serving(c, rq));
+        REQUIRE(r.back().fits);
+    }
+    const auto& f = r[0].features;
+    const auto& p = r[0].decode_point;
+    double shares = 0;
+    for (double v : p.decode_phase_share) shares += v;
+    CHECK(shares == doctest::Approx(1.0));
+    // The parts sum to the decode step per token (PP1, no speculation) and to the interleaved
+    // prefill, so the roof is the planner's TPOT.
+    CHECK(decode_per_token_s(f) == doctest::Approx(p.decode_step_s));
+    CHECK(prefill_interleaved_per_token_s(f) == doctest::Approx(p.tpot_s - p.decode_step_s));
+    CHECK(r[0].roof_tpot_s == doctest::Approx(p.tpot_s));
+    CHECK(f.tpot[0] == doctest::Approx(p.decode_step_s * at(p, step_phase::attention)));
+    CHECK(f.tpot[1] == doctest::Approx(p.decode_step_s * (at(p, step_phase::dense_gemm) + at(p, step_phase::moe_gemm))));
+    CHECK(f.tpot[2] == 0.0);  // TP1, PP1
+    CHECK(f.tpot[3] > 0.0);   // norms, sampling
+    CHECK(f.tpot[4] == doctest::Approx((p.tpot_s - p.decode_step_s) *
+                                       p.prefill_phase_share[static_cast<std::size_t>(step_phase::attention)]));
+    CHECK(f.tpot[6] == 32);  // the counts follow, as before
+    CHECK(f.tpot[8] == 64);
+    // Longer prompts: only attention grows in the decode step (memory-bound KV reads), by the same
+    // amount per 2,048 more keys: 64 sequences x 2,048 keys x 131,072 B per token (32 layers x
+    // 2 x 8 heads x 128 x 2 B) = 17.2 GB more per step, read at a modeled bandwidth between half
+    // of H200's 4.8 TB/s and all of it.
+    for (std::size_t i : {1u, 2u, 3u}) {
+        CHECK(r[1].features.tpot[i] == doctest::Approx(f.tpot[i]));
+        CHECK(r[2].features.tpot[i] == doctest::Approx(r[1].features.tpot[i]));
+    }
+    const double d1 = r[1].features.tpot[0] - f.tpot[0], d2 = r[2].features.tpot[0] - r[1].features.tpot[0];
+    CHECK(d2 == doctest::Approx(d1));
+    const double bw = 64 * 2048 * 131072.0 / d1;
+    CHECK(bw > 0.5 * 4.8e12);
+    CHECK(bw <= 4.8e12);
+    // TP2: the all-reduces of every layer are a communication term.
+    rq.isl = 1024;
+    rq.layout = {2, 1, 1, 1};
+    const auto tp2 = estimate_serving(c, rq);
+    REQUIRE(tp2.fits);
+    CHECK(tp2.features.tpot[2] > 0.0);
+    CHECK(tp2.features.tpot[2] == doctest::Approx(tp2.decode_point.decode_step_s * at(tp2.decode_point, step_phase::communication)));
+}
+
+TEST_CASE("efficiency table: a table of the 6 TPOT terms of before reads with the same predictions") {
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_legacy_fit_test.json").string();
+    {
+        std::ofstream o(path);
+        o << R"({"groups": {"agg": {"tpot": [1.5, 2, 3e-5, 4e-5, 5e-6, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0]}}})";
+    }
+    const auto t = read_serving_efficiency(path);
+    std::filesystem::remove(path);
+    const auto& e = t.at("agg");
+    const std::array<double, serving_features::tpot_terms> want = {1.5, 1.5, 1.5, 1.5, 2, 2, 3e-5, 4e-5, 5e-6, 0};
+    CHECK(e.tpot == want);
+    // A configuration's TPOT: 1.5 x its decode step + 2 x its interleaved prefill + the counts'.
+    const auto r = estimate_serving(llama8b(), h200_request(64), e);
+    REQUIRE(r.fits);
+    const auto& f = r.features;
+    CHECK(r.tpot_s == doctest::Approx(1.5 * decode_per_token_s(f) + 2 * prefill_interleaved_per_token_s(f) +
+                                      3e-5 * 32 + 5e-6 * 64));
+    // Any other length is an error naming the group.
+    {
+        std::ofstream o(path);
+        o << R"({"groups": {"agg": {"tpot": [1, 1, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0]}}})";
+    }
+    CHECK_THROWS_AS(read_serving_efficiency(path), parse_error);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("fit: the phase terms of TPOT get their own coefficients (10 terms, exact subsets)") {
+    // TPOT = 0.5 x attention + 1.5 x GEMMs + 20 us x layers; the other terms have no part in it.
+    std::vector<std::array<double, serving_features::tpot_terms>> x;
+    std::vector<double> y;
+    for (int i = 0; i < 30; ++i) {
+        const double attn = 1e-3 * (1 + i % 6), gemm = 2e-3 * (1 + i % 5), comm = 1e-4 * (i % 3), other = 1e-4 * (1 + i % 4);
+        const double layers = 32 + 8 * (i % 7);
+        x.push_back({attn, gemm, comm, other, 0, 0, layers, 0, 1.0 + i % 9, 1});
+        y.push_back(0.5 * attn + 1.5 * gemm + 20e-6 * layers);
+    }
+    const auto a = fit_nonnegative_relative(x, y);
+    CHECK(a[0] == doctest::Approx(0.5));
+    CHECK(a[1] == doctest::Approx(1.5));
+    CHECK(a[6] == doctest::Approx(20e-6));
+    for (std::size_t j : {2u, 3u, 8u, 9u}) CHECK(a[j] == doctest::Approx(0.0).epsilon(1e-9));
 }
 
 TEST_CASE("the speed of light applies no power cap") {
@@ -145,7 +240,7 @@ TEST_CASE("speculative decoding: tokens per step, and a lower TPOT at small batc
     const auto spec = estimate_serving(c, rq);
     REQUIRE(spec.fits);
     // Memory-bound at batch 1: verifying 4 tokens costs about one step, emitting 2.95 tokens.
-    CHECK(spec.features.tpot[0] < plain.features.tpot[0] / 2);
+    CHECK(decode_per_token_s(spec.features) < decode_per_token_s(plain.features) / 2);
 }
 
 TEST_CASE("plan with speculative decoding: a verification step of k + 1 tokens, TPOT per emitted token") {
@@ -186,7 +281,8 @@ TEST_CASE("disaggregated pools: TPOT without prefill interference, KV transfer i
     const auto r = estimate_serving(c, rq);
     REQUIRE(r.fits);
     CHECK(r.gpus == 3);
-    CHECK(r.features.tpot[1] == 0.0);
+    CHECK(r.features.tpot[4] == 0.0);  // no prefill interleaved with the decode worker's steps
+    CHECK(r.features.tpot[5] == 0.0);
     CHECK(r.tpot_s == doctest::Approx(r.decode_point.decode_step_s));
     // KV of 1,024 tokens: 32 layers x 2 x 8 heads x 128 x 2 B = 131,072 B per token.
     CHECK(r.kv_transfer_s == doctest::Approx(1024 * 131072.0 / 50e9));
@@ -312,7 +408,7 @@ TEST_CASE("fit groups: TPOT fitted in its own group, TTFT in the run's, held out
     for (int i = 0; i < 40; ++i) {
         fit_sample s;
         const double x = 1e-3 * (1 + i % 5);
-        s.features.tpot = {x, 0, 0, 0, 0, 0};
+        s.features.tpot = {x, 0, 0, 0, 0, 0, 0, 0, 0, 0};
         s.features.ttft = {x, 0, 0, 0, 0, 0, 0, 0};
         s.group = std::string(i % 2 ? "b" : "a");  // a temporary, moved in (g++ 12 -Wrestrict false positive)
         s.tpot_group = "decode";

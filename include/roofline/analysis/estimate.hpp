@@ -9,8 +9,9 @@
 //  1. `price_roof`: the planner's step model (analysis/plan.hpp) for one layout and concurrency:
 //     memory check, decode step, prefill chunk, steady state (analysis/steady_state.hpp);
 //  2. `serving_features`: the roof split into the terms a serving engine adds to or scales
-//     (decode steps, prefill interleaved with decode, per-layer and per-MoE-layer fixed costs
-//     that dominate small batches, TTFT queueing behind the prompts of a wave, KV transfer);
+//     (decode steps by phase: attention, GEMMs, communication, the rest; prefill interleaved
+//     with decode, per-layer and per-MoE-layer fixed costs that dominate small batches, TTFT
+//     queueing behind the prompts of a wave, KV transfer);
 //  3. `apply_efficiency`: a linear combination of those terms with non-negative coefficients:
 //     the roof itself (`roof_efficiency`, every coefficient 1 on the physical terms) or a table
 //     fitted per backend from measured runs (data/serving/, analysis/serving_fit.hpp).
@@ -137,6 +138,31 @@ inline term_counts counts_of(const model_config& c, const estimate_request& rq) 
     return t;
 }
 
+/// `total` seconds split by a step's shares per `step_phase` (`plan_point::decode_phase_share`
+/// or `prefill_phase_share`): {attention, GEMMs (dense and MoE), communication, the rest (norms,
+/// elementwise, sampling)}. The rest is what the first three leave, so the four sum to `total`
+/// (shares all 0, a step of no time: all of it in the rest).
+inline std::array<double, 4> split_by_phase(double total, const std::array<double, step_phase_count>& share) {
+    const auto at = [&](step_phase p) { return share[static_cast<std::size_t>(p)]; };
+    const double attention = total * at(step_phase::attention);
+    const double gemm = total * (at(step_phase::dense_gemm) + at(step_phase::moe_gemm));
+    const double comm = total * at(step_phase::communication);
+    return {attention, gemm, comm, total - attention - gemm - comm};
+}
+
+/// TPOT terms of `serving_features` from the decode seconds per token `dec_per_token` and the
+/// interleaved prefill per token `prefill_per_token`, split by the phase shares of `decode`
+/// (its decode step) and `prefill` (its prefill chunk step), and the counts of `t` at
+/// `c_inst` sequences per instance.
+inline std::array<double, serving_features::tpot_terms> tpot_terms_of(double dec_per_token, double prefill_per_token,
+                                                                      const plan_point& decode, const plan_point& prefill,
+                                                                      const term_counts& t, double c_inst) {
+    const auto d = split_by_phase(dec_per_token, decode.decode_phase_share);
+    const double pre_attention = prefill_per_token * prefill.prefill_phase_share[static_cast<std::size_t>(step_phase::attention)];
+    return {d[0], d[1], d[2], d[3], pre_attention, prefill_per_token - pre_attention, t.layers / t.tokens_per_step,
+            t.moe_layers / t.tokens_per_step, c_inst / t.tokens_per_step, 1.0};
+}
+
 /// Disaggregated: the terms from the decode pool's point `pd` (one worker at its share of the
 /// requests) and the prefill pool's `pp` (one worker at its batch), both fitting; fills
 /// `out.features`, `kv_transfer_s` and `balanced_prefill_per_decode`. The KV cache of a prompt
@@ -159,8 +185,7 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     }
     out.kv_transfer_s = (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0;
     const double t_pre = prefill_s_per_token(pp);
-    out.features.tpot = {dec_per_token, 0.0, t.layers / t.tokens_per_step, t.moe_layers / t.tokens_per_step,
-                         c_dec / t.tokens_per_step, 1.0};
+    out.features.tpot = tpot_terms_of(dec_per_token, 0.0, pd, pp, t, c_dec);
     out.features.ttft = {pp.ttft_prefill_s, closed_loop_queue_s(rq.concurrency / d.prefill_workers, rq.isl, t_pre, 0.0),
                          out.kv_transfer_s, pd.decode_step_s, 1.0, rq.isl, t.layers * t.prompt_chunks,
                          t.moe_layers * t.prompt_chunks};
@@ -229,8 +254,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         // Speculation (the planner's `plan_request::speculative`): t_dec is a verification step
         // of k + 1 tokens per sequence with its drafting, emitting tokens_per_step tokens each.
         const double dec_per_token = l.pp * t_dec / t.tokens_per_step;
-        out.features.tpot = {dec_per_token, p.tpot_s - dec_per_token, t.layers / t.tokens_per_step,
-                             t.moe_layers / t.tokens_per_step, c_inst / t.tokens_per_step, 1.0};
+        out.features.tpot = detail::estimate::tpot_terms_of(dec_per_token, p.tpot_s - dec_per_token, p, p, t, c_inst);
         out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, t_pre, 0.0), 0.5 * t_dec, t_dec, 1.0,
                              rq.isl, t.layers * t.prompt_chunks, t.moe_layers * t.prompt_chunks};
     } else {

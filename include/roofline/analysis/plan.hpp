@@ -1015,6 +1015,10 @@ struct plan_point {
     /// The bound with the most time over the busy cycle (decode and prefill by their shares).
     bound overall_bound = bound::latency;
     step_phase decode_phase = step_phase::attention, prefill_phase = step_phase::attention;  ///< dominant phases
+    /// Share of the decode step / the prefill chunk step spent in each `step_phase` (indexed by
+    /// the enum; sums to 1, all 0 when the step takes no time): splits the step into attention,
+    /// dense GEMM, MoE GEMM, communication, norm/elementwise and sampling time.
+    std::array<double, step_phase_count> decode_phase_share{}, prefill_phase_share{};
 
     // Power per GPU at the enforced (default) limit; NaN where the coefficients are unknown.
     double power_limit_w = std::numeric_limits<double>::quiet_NaN();
@@ -1146,6 +1150,10 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     p.tokens_per_s_per_gpu = pl.instances * rates.total_tokens_per_s / p.count;
     p.tokens_per_s_per_user = 1.0 / rates.tpot_s;
     p.decode_share = rates.decode_share;
+    for (std::size_t i = 0; i < step_phase_count; ++i) {
+        if (dec.step.lower_bound_s > 0) p.decode_phase_share[i] = dec.step.phases[i].lower_bound_s / dec.step.lower_bound_s;
+        if (pre.step.lower_bound_s > 0) p.prefill_phase_share[i] = pre.step.phases[i].lower_bound_s / pre.step.lower_bound_s;
+    }
     p.decode_phase = dec.step.dominant_phase();
     p.prefill_phase = pre.step.dominant_phase();
     p.decode_bound = dec.step.dominant_bound();

@@ -5,8 +5,9 @@
 // --fit-out TABLE` (analysis/serving_fit.hpp).
 //
 //   {"made_by": "...", "tpot_terms": [...], "ttft_terms": [...],
-//    "groups": {"agg/trtllm": {"tpot": [6 numbers], "ttft": [8 numbers], "runs": N}, ...}}
+//    "groups": {"agg/trtllm": {"tpot": [10 numbers], "ttft": [8 numbers], "runs": N}, ...}}
 
+#include <array>    // std::array
 #include <fstream>  // std::ofstream
 #include <map>      // std::map
 #include <string>   // std::string
@@ -18,8 +19,10 @@
 
 namespace roofline {
 
-/// Reads a table. Throws `parse_error` naming the file and the group for a missing or
-/// wrong-length coefficient list, and for a file that is not such a table.
+/// Reads a table. A group's "tpot" list holds `serving_features::tpot_terms` coefficients, or the
+/// `legacy_tpot_terms` of a table written before the decode step was split by phase (read as
+/// `tpot_from_legacy`: the same predictions). Throws `parse_error` naming the file and the group
+/// for a missing or wrong-length coefficient list, and for a file that is not such a table.
 std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path);
 
 /// Writes `table` with `made_by` (the command that made it) and the runs per group.
@@ -52,7 +55,14 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
                 arr[i] = g[name][i].template get<double>();
             }
         };
-        read("tpot", e.tpot);
+        // A table of before the decode step was split by phase: its TPOT coefficients as today's.
+        if (g.contains("tpot") && g["tpot"].is_array() && g["tpot"].size() == legacy_tpot_terms) {
+            std::array<double, legacy_tpot_terms> legacy{};
+            read("tpot", legacy);
+            e.tpot = tpot_from_legacy(legacy);
+        } else {
+            read("tpot", e.tpot);
+        }
         read("ttft", e.ttft);
         out[key] = e;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // The terms of a serving estimate and their coefficients: TPOT and TTFT as non-negative linear
-// combinations of physical times (decode steps, prefill, queueing, KV transfer) and fixed costs
-// (per layer, per MoE layer, per step). analysis/estimate.hpp computes the terms of one
+// combinations of physical times (decode steps by phase, prefill, queueing, KV transfer) and fixed
+// costs (per layer, per MoE layer, per step). analysis/estimate.hpp computes the terms of one
 // configuration; analysis/serving_fit.hpp fits coefficients to measured runs;
 // io/serving_efficiency_json.hpp reads and writes fitted tables.
 
@@ -14,12 +14,18 @@ namespace roofline {
 
 /// Terms of the estimate (seconds), the inputs of `apply_efficiency`.
 struct serving_features {
-    static constexpr std::size_t tpot_terms = 6, ttft_terms = 8;
-    /// TPOT: decode steps per token (pp x t_dec / tokens per step), prefill interleaved per output
-    /// token (aggregated only), layers a token passes (count: s per layer per step), MoE layers
-    /// (count: routing and permutation per step), sequences per step of an instance (count: host
-    /// work per sequence: scheduling, sampling, detokenising), 1 (a per-step constant). Counts
-    /// are divided by the tokens a step emits per sequence (speculative decoding).
+    static constexpr std::size_t tpot_terms = 10, ttft_terms = 8;
+    /// TPOT: the decode steps per token (pp x t_dec / tokens per step) split by the planner's
+    /// phases of the step (`plan_point::decode_phase_share`): [0] attention (KV-cache reads),
+    /// [1] GEMMs (dense and MoE weights), [2] communication (all-reduce, all-to-all, pipeline
+    /// hand-off), [3] the rest (norms, elementwise, sampling); the prefill interleaved per
+    /// output token (aggregated only) split by the prefill chunk's phases: [4] attention, [5]
+    /// the rest; then counts: [6] layers a token passes (s per layer per step), [7] MoE layers
+    /// (routing and permutation per step), [8] sequences per step of an instance (host work per
+    /// sequence: scheduling, sampling, detokenising), [9] 1 (a per-step constant). Counts are
+    /// divided by the tokens a step emits per sequence (speculative decoding). [0]-[3] sum to
+    /// the decode step per token and [4]-[5] to the interleaved prefill, so the roof (those six
+    /// at 1) is the planner's TPOT; apart, a fit gives each phase its own efficiency.
     std::array<double, tpot_terms> tpot{};
     /// TTFT: the prompt's own prefill, the closed-loop queue ahead of it (steady_state.hpp), the
     /// KV transfer (disaggregated) or half a decode step (aggregated), one decode step (the
@@ -34,7 +40,7 @@ struct serving_features {
 
 /// Coefficients of `serving_features` (non-negative).
 struct serving_efficiency {
-    std::array<double, serving_features::tpot_terms> tpot{1, 1, 0, 0, 0, 0};
+    std::array<double, serving_features::tpot_terms> tpot{1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
     std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0};
     std::string source = "roof";  ///< "roof", or the fitted table and its key
 };
@@ -50,10 +56,30 @@ inline std::pair<double, double> apply_efficiency(const serving_features& f, con
     return {tpot, ttft};
 }
 
+/// Decode seconds per output token: the sum of the decode step's phase terms (TPOT terms 0-3).
+inline double decode_per_token_s(const serving_features& f) { return f.tpot[0] + f.tpot[1] + f.tpot[2] + f.tpot[3]; }
+
+/// Interleaved prefill seconds per output token: TPOT terms 4-5 (0 when disaggregated).
+inline double prefill_interleaved_per_token_s(const serving_features& f) { return f.tpot[4] + f.tpot[5]; }
+
+/// TPOT terms before the decode step and the interleaved prefill were split by phase (tables
+/// written before: "decode_step_per_token_s", "prefill_interleaved_per_token_s", "per_layer_s",
+/// "per_moe_layer_s", "per_sequence_s", "constant_s").
+inline constexpr std::size_t legacy_tpot_terms = 6;
+
+/// TPOT coefficients of a table of the `legacy_tpot_terms` terms as coefficients of today's: the
+/// decode step's coefficient on each of its phases, the interleaved prefill's on both of its
+/// parts, the counts' as they were (the same TPOT for every configuration).
+inline std::array<double, serving_features::tpot_terms> tpot_from_legacy(const std::array<double, legacy_tpot_terms>& a) {
+    return {a[0], a[0], a[0], a[0], a[1], a[1], a[2], a[3], a[4], a[5]};
+}
+
 /// Names of the terms, in order (a table's "tpot_terms" and "ttft_terms").
 inline constexpr std::array<const char*, serving_features::tpot_terms> tpot_term_names = {
-    "decode_step_per_token_s", "prefill_interleaved_per_token_s", "per_layer_s", "per_moe_layer_s",
-    "per_sequence_s", "constant_s"};
+    "decode_attention_per_token_s",  "decode_gemm_per_token_s",
+    "decode_communication_per_token_s", "decode_other_per_token_s",
+    "prefill_interleaved_attention_per_token_s", "prefill_interleaved_other_per_token_s",
+    "per_layer_s", "per_moe_layer_s", "per_sequence_s", "constant_s"};
 inline constexpr std::array<const char*, serving_features::ttft_terms> ttft_term_names = {
     "own_prefill_s", "closed_loop_queue_s", "kv_transfer_or_half_decode_step_s", "decode_step_s", "constant_s",
     "per_prompt_token_s", "per_layer_prefill_step_s", "per_moe_layer_prefill_step_s"};
