@@ -93,7 +93,9 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     CHECK(large.padded_cols(1536) == 1536);
     CHECK(torch_grouped_gemm_tiling(375, 1536, 10).tile_m == 64);  // SM100: 64x128 for every shape
     // Groups of 1, 130 and 0 rows (mean 43.7: Pingpong), n = 3072, k = 4096: 384 rows computed,
-    // 9.664e9 FLOP, at 0.75 x 989 TFLOP/s; two kernels (prepare_grouped_gemm_data first).
+    // 9.664e9 FLOP, at 0.75 x 989 TFLOP/s, and its bytes at 0.9 x 4.8 TB/s, one after the other
+    // (the kernel does not overlap them: ncu-grouped_gemm/README.md); two kernels
+    // (prepare_grouped_gemm_data first).
     const std::vector<double> rows = {1, 130, 0};
     const auto w = grouped_gemm_workload(rows, 3072, 4096, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
     const auto k = grouped_gemm_features(rows, 3072, 4096, w, peak_key::bf16);
@@ -101,7 +103,26 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     const double padded = 384.0 * 2 * 3072 * 4096;
     CHECK(r.executed_flops == doctest::Approx(padded));
     const double mem = w.dram_bytes() / (0.9 * ds.bytes_at(memory_level::dram));
-    CHECK(r.time.predicted_s() == doctest::Approx(std::max(padded / (0.75 * 989e12), mem) + 2 * 0.86e-6));
+    // Two experts' weights (2 x 3072 x 4096 x 2 B = 50.3 MB) and 131 rows in and out: 52.2 MB,
+    // 12.1 us at 4.32 TB/s; 13.0 us of padded tile math; with the two kernels' 1.7 us, 26.8 us
+    // (the larger of the two roofs would give 14.7 us).
+    CHECK(w.dram_bytes() == doctest::Approx(2.0 * 3072 * 4096 * 2 + 131.0 * (4096 + 3072) * 2));
+    CHECK(r.time.predicted_s() == doctest::Approx(padded / (0.75 * 989e12) + mem + 2 * 0.86e-6));
+    CHECK(r.time.predicted_s() == doctest::Approx(26.83e-6).epsilon(2e-3));
+    CHECK(r.time.predicted_bound() == bound::compute);
+    CHECK(std::find(r.notes.begin(), r.notes.end(),
+                    "grouped GEMM: weight loads and tile math in series, DRAM time + tensor time (Nsight Compute "
+                    "on H200: both roofs half used at once)") != r.notes.end());
+    // In series: the sum of the two roofs replaces the larger; latency and link stay as they were.
+    roof_times t;
+    t.compute_s = 3e-6, t.memory_s = 5e-6, t.link_s = 1e-6, t.latency_s = 2e-6;
+    grouped_gemm_in_series(t);
+    CHECK(t.lower_bound_s == doctest::Approx(10e-6));
+    CHECK(t.predicted == bound::memory);
+    t = {};
+    t.compute_s = 0, t.memory_s = 5e-6, t.lower_bound_s = 5e-6;
+    grouped_gemm_in_series(t);  // no math: nothing to add
+    CHECK(t.lower_bound_s == doctest::Approx(5e-6));
     CHECK(r.time.lower_bound_s() == doctest::Approx(price_kernel(w, ds, used).lower_bound_s()));
     // FlashAttention-3 paper, Fig. 5 (H100, head dim 128): FA2 causal 298 TFLOP/s at 2k, 319 at
     // 4k; at 3072 queries 298 + log2(1.5) x 21 = 310.3, of 989.4.
