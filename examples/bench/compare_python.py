@@ -2,7 +2,10 @@
 """Kineto ingest: roofline against Python's json.load on the same file, with peak memory.
 
 Usage: compare_python.py TOOL [--mb 128] [--big-mb 1000] [--dir /tmp] [--roofline BIN ...] [--cpus 0|all]
-TOOL is the kineto_ingest_tool binary. `--roofline BIN` (repeatable, e.g. a build of main and
+       compare_python.py --file TRACE.json --variants "" --roofline BIN [--runs 3] [--cpus all]
+TOOL is the kineto_ingest_tool binary. `--file` times an existing decompressed trace instead of
+generating one (e.g. replicate_trace.py's 117 MB B200 trace; no TOOL needed with --variants "");
+`--runs N` alternates json.load and each binary N times and prints each run and the medians. `--roofline BIN` (repeatable, e.g. a build of main and
 one of a branch) also times `BIN trace FILE --json` end to end: read, analysis and report. Generates a trace of --mb MB (and one of --big-mb MB to
 show that memory stays flat), then runs each variant in its own process on one core
 (taskset -c 0 when available; `--cpus all`: unpinned, so that the library's parse threads run
@@ -33,7 +36,9 @@ def run(cmd):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("tool")
+    ap.add_argument("tool", nargs="?")
+    ap.add_argument("--file", help="an existing decompressed Kineto trace to time instead of generated ones")
+    ap.add_argument("--runs", type=int, default=1, help="alternating runs of json.load and each binary (medians)")
     ap.add_argument("--mb", type=float, default=128)
     ap.add_argument("--big-mb", type=float, default=1000)
     ap.add_argument("--dir", default="/tmp")
@@ -43,6 +48,11 @@ def main():
     a = ap.parse_args()
     global PIN
     PIN = ["taskset", "-c", a.cpus] if a.cpus != "all" and shutil.which("taskset") else []
+    if a.file:
+        alternate(a)
+        return
+    if not a.tool:
+        ap.error("TOOL is needed unless --file is given")
     sizes = [a.mb] + ([a.big_mb] if a.big_mb > 0 else [])
     for mb in sizes:
         path = os.path.join(a.dir, f"roofline_kineto_{int(mb)}mb.json")
@@ -57,13 +67,8 @@ def main():
             except subprocess.CalledProcessError as e:
                 print(f"{v}: failed: {e.stderr.strip()}")
         for k, binary in enumerate(a.roofline):
-            pin = PIN
-            t0 = time.perf_counter()
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run(pin + [binary, "trace", path, "--json"], check=True, stdout=subprocess.DEVNULL)
-            wall = time.perf_counter() - t0
+            wall, cpu = time_trace(binary, path)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
             file_mb = os.path.getsize(path) / 1e6
             rows.append((f"trace#{k}", {"wall_s": wall, "mb_per_s": file_mb / wall, "cpu_mb_per_s": file_mb / cpu,
                                         "peak_rss_mb": after.ru_maxrss / 1024, "file_mb": file_mb}))
@@ -74,6 +79,36 @@ def main():
         for n, r in rows:
             ratio = f"{float(r['mb_per_s']) / float(py['mb_per_s']):.1f}x" if py else "-"
             print(f"{n:<16} {float(r['wall_s']):>8.2f} {float(r['mb_per_s']):>8.1f} {float(r['cpu_mb_per_s']):>9.1f} {ratio:>12} {float(r['peak_rss_mb']):>12.1f}")
+
+def time_trace(binary, path):
+    t0 = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(PIN + [binary, "trace", path, "--json"], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def alternate(a):
+    """json.load and `BIN trace FILE --json` on one existing file, alternated a.runs times."""
+    path = a.file
+    walls = {"json.load": []}
+    for b in a.roofline:
+        walls[b] = []
+    for i in range(a.runs):
+        name, r = run([sys.executable, "-c", PY_LOAD, path])
+        walls["json.load"].append(float(r["wall_s"]))
+        for b in a.roofline:
+            wall, cpu = time_trace(b, path)
+            walls[b].append(wall)
+        print(f"run {i + 1}: " + "  ".join(f"{k} {v[-1]:.3f} s" for k, v in walls.items()), flush=True)
+    med = {k: sorted(v)[len(v) // 2] for k, v in walls.items()}
+    mb = os.path.getsize(path) / 1e6
+    print(f"\n== {os.path.basename(path)} ({mb:.1f} MB), medians of {a.runs} alternating runs")
+    for k, v in med.items():
+        ratio = med["json.load"] / v
+        print(f"{k:<40} {v:8.3f} s {mb / v:9.1f} MB/s {ratio:8.1f}x json.load")
+
 
 if __name__ == "__main__":
     main()

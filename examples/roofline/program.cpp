@@ -4,6 +4,9 @@
 
 #include <cstdio>
 #include <exception>
+#if defined(__GLIBC__)
+#include <malloc.h>  // mallopt
+#endif
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +17,16 @@
 namespace roofline::cli {
 
 int run_program(int argc, char** argv) {
+#if defined(__GLIBC__)
+    // The program's heap, not the library's: glibc gives blocks over 128 KB (the trace reader's
+    // batches, growing per-kernel vectors) their own mappings and returns freed heap tops to the
+    // system, so each new block is fresh pages, each page a fault; on a paravirtualised VM the
+    // faults were 16% of `roofline trace`'s samples (perf). Blocks under 64 MiB from the heap, and
+    // freed memory kept for reuse: 0.405 -> 0.345 s median on the 117 MB trace, 12,900 -> 8,600
+    // minor faults, peak RSS 32 -> 41 MB (README, "Trace ingest").
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
     CLI::App app{"roofline: what is holding a GPU inference workload back (compute, memory, power, "
                  "communication or latency)"};
     app.require_subcommand(1);
