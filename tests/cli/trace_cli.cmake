@@ -152,6 +152,10 @@ if(EXISTS "${_stacks}/graph_decode_b8/trace.json.gz")
     # the tensor pipe; the window has no roof near: latency-bound.
     roofline_cli_test(trace_stacks_ncu_grouped_gemm ARGS trace "${_stacks}/ncu-grouped_gemm/ncu_raw.csv.gz"
         PASS "10 kernels.*Verdict: latency-bound.*moe_gemm +1.16 ms.*device_kernel<enabl[^\n]*moe_gemm +4 +146 us +49.8% +memory +38% +62%.*moe_gemm +1 +577 us +49.1% +compute +81% +42%")
+    # Nsight Compute on seven small-M GEMMs of the independent sweep (ncu-small_gemm/README.md): the
+    # large GEMV memory-bound at 89% of DRAM, the small fp8 ones latency-bound under the 60% line.
+    roofline_cli_test(trace_stacks_ncu_small_gemm ARGS trace "${_stacks}/ncu-small_gemm/ncu_raw.csv.gz"
+        PASS "10 kernels.*Verdict: memory-bound \\(DRAM\\).*nvjet_sm90_tst_128x8_64x12_2x1_v_bz_TNT +gemm +1 +110 us +51.7% +memory +0% +89%.*nvjet_sm90_qqtst_64x8_[^\n]*16_4x1_v_bz_algo2_TNT +gemm +1 +9.95 us +4.7% +latency +0% +55%")
     # nsys: the eager run's five NVTX ranges are its steps; the SQLite exports (gunzipped at test
     # time) give the graph launches and the same verdict as the Kineto recording.
     roofline_cli_test(trace_stacks_nsys_eager ARGS trace "${_stacks}/nsys-eager_decode_b8/cuda_gpu_trace.csv.gz" --gpu h200-sxm
