@@ -359,19 +359,22 @@ TEST_CASE("on the independent H200 sweep (other shapes and backends, never fitte
     CHECK(all.n == 102);  // 109 cases less the 7 memory-efficient SDPA cases that found no kernel
     CHECK(all.calibrated.median <= 0.05);  // 4.7% (goal 5%)
     CHECK(all.calibrated.p90 <= 0.15);     // 14.2% (goal 15%; cuDNN SDPA, no curve of its own, at the published rate)
-    // The uncalibrated model misses its goal (median <= 8%, p90 <= 25%) on this sweep: guard
-    // today's values so that a change shows (it was 18.7% / 43.0% before tile padding, the
+    // The uncalibrated model meets its goal (median <= 8%, p90 <= 25%) on this sweep; today's
+    // values are guarded so that a change shows (it was 18.7% / 43.0% before tile padding, the
     // published attention rates and FA2's decode tiles; 16.3% / 35.0% before the dense GEMM's
     // waves and Hopper's FP8 rate; 8.3% / 35.0% before the grouped GEMM's loads and math in
-    // series). Relative tolerances (scale 0).
-    CHECK(all.datasheet.median == doctest::Approx(0.081).epsilon(0.02).scale(0));
-    CHECK(all.datasheet.p90 == doctest::Approx(0.293).epsilon(0.02).scale(0));
-    // Dense GEMMs in the nvjet tiles their names give, in whole waves; FP8 at Hopper's published
-    // FP8 / BF16 ratio: bf16 7.4% (was 9.3%), fp8 7.1% (was 19.4%).
+    // series; 8.1% / 29.3% before a cuBLAS kernel's measured fixed time). Relative tolerances.
+    CHECK(all.datasheet.median <= 0.08);
+    CHECK(all.datasheet.p90 <= 0.25);
+    CHECK(all.datasheet.median == doctest::Approx(0.051).epsilon(0.02).scale(0));
+    CHECK(all.datasheet.p90 == doctest::Approx(0.178).epsilon(0.02).scale(0));
+    // Dense GEMMs in the nvjet tiles their names give, in whole waves, with a cuBLAS kernel's
+    // measured 3.2 us (7.7 us a split-K pair); FP8 at Hopper's published FP8 / BF16 ratio:
+    // bf16 4.4% (was 9.3%, then 7.4%), fp8 4.3% (was 19.4%, then 7.1%).
     CHECK(indep.rows[0].family == "gemm bf16");
-    CHECK(indep.rows[0].datasheet.median == doctest::Approx(0.074).epsilon(0.03).scale(0));
+    CHECK(indep.rows[0].datasheet.median == doctest::Approx(0.044).epsilon(0.03).scale(0));
     CHECK(indep.rows[1].family == "gemm fp8");
-    CHECK(indep.rows[1].datasheet.median == doctest::Approx(0.071).epsilon(0.03).scale(0));
+    CHECK(indep.rows[1].datasheet.median == doctest::Approx(0.043).epsilon(0.03).scale(0));
     // FA2 decode computes 128-row tiles for a GQA group's rows: 8.7% (was 15.5%, DRAM streaming).
     CHECK(indep.rows[4].family == "sdpa decode");
     CHECK(indep.rows[4].datasheet.median == doctest::Approx(0.087).epsilon(0.03).scale(0));
@@ -385,7 +388,7 @@ TEST_CASE("on the independent H200 sweep (other shapes and backends, never fitte
     CHECK(indep.rows[2].datasheet.p90 == doctest::Approx(0.298).epsilon(0.02).scale(0));
     // In sample, on the device-timed fit sweep.
     CHECK(fitted.rows.back().calibrated.median <= 0.05);  // 4.5%
-    CHECK(fitted.rows.back().datasheet.median == doctest::Approx(0.124).epsilon(0.02).scale(0));  // was 23.6%, 18.9%, 14.3%
+    CHECK(fitted.rows.back().datasheet.median == doctest::Approx(0.062).epsilon(0.02).scale(0));  // was 23.6%, 18.9%, 14.3%, 12.4%
     CHECK(fitted.rows[2].family == "grouped gemm");
     CHECK(fitted.rows[2].datasheet.median == doctest::Approx(0.112).epsilon(0.02).scale(0));  // was 37.1%
 }

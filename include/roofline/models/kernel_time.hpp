@@ -414,7 +414,10 @@ inline kernel_features copy_features(double bytes) {
 //    our H200 (data/samples/h200-stacks/ncu-grouped_gemm) shows both roofs half used at once:
 //    DRAM at 47-69% of peak with the tensor pipe 29-42% busy on the padded tiles, the bytes moved
 //    equal to the modeled bytes within 3%, warps waiting on loads; so its time is the DRAM time
-//    plus the tensor time (`grouped_gemm_in_series`), not the larger of the two.
+//    plus the tensor time (`grouped_gemm_in_series`), not the larger of the two;
+//  * a cuBLAS GEMM kernel's fixed device time (measured apart from both validation sweeps): 3.2 us
+//    per kernel, 7.7 us per split-K pair, where its kernel is known by name
+//    (`cublas_gemm_fixed_s`, data/samples/h200-stacks/gemv_fixed_time).
 // `price_kernel_as_run` applies them; the lower bound stays on the useful work.
 
 /// CTA tile and cluster of a grouped GEMM kernel (rows x columns), and its name.
@@ -570,6 +573,17 @@ inline double published_attention_fraction(std::string_view backend, bool causal
     return tf * 1e12 / fa3_paper_h100_bf16_peak;
 }
 
+/// Device time of a cuBLAS GEMM kernel beyond its bytes and FLOP, s: the intercept t0 of
+/// t = t0 + bytes / r through GEMV-like GEMMs (M = 8) of one kernel each, weights 5 MB to 1 GB,
+/// CUDA-graph replayed on our H200 (data/samples/h200-stacks/gemv_fixed_time: t0 = 2.40, 3.10,
+/// 3.30 and 3.37 us for four nvjet kernels, bf16 and fp8, the lines within 2%; median 3.2 us).
+/// Shapes in neither validation sweep. A tiny `add_` kernel's 0.86 us (`kernel_efficiency`) is
+/// what any kernel pays; a GEMM's prologue, first loads and epilogue cost this much.
+inline constexpr double cublas_gemm_fixed_s = 3.2e-6;
+/// The same for a split-K GEMM kernel and its `splitKreduce_kernel` together: t0 = 5.76, 7.67
+/// and 8.62 us for three such pairs in the same recording (median 7.7 us).
+inline constexpr double cublas_split_k_pair_fixed_s = 7.7e-6;
+
 /// `t` for a kernel that does not overlap its memory traffic with its math (PyTorch's CUTLASS
 /// grouped GEMM: `price_kernel_as_run`): compute and memory times add, max(compute + memory,
 /// link) + latency, where the roofline takes the larger. The bound named stays the larger term
@@ -620,6 +634,10 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
         // is followed by its reduction kernel.
         if (k.family == kernel_family::gemm && k.tile_rows > 0 && k.tile_cols > 0) {
             const gemm_kernel_tile t{k.tile_rows, k.tile_cols, k.split_k};
+            // A cuBLAS kernel's device time beyond its bytes and FLOP (`cublas_gemm_fixed_s`), in
+            // place of one tiny kernel's.
+            const double fixed = t.split_k ? cublas_split_k_pair_fixed_s : cublas_gemm_fixed_s;
+            run.latency_s += std::max(0.0, fixed - (t.split_k ? 2 : 1) * c.launch_latency_s);
             if (t.split_k) {
                 run.launches += 1;  // cublasLt::splitKreduce_kernel
                 r.notes.emplace_back("GEMM: split-K kernel, then cuBLAS's split-K reduction kernel (one more launch)");
