@@ -578,7 +578,8 @@ inline double published_attention_fraction(std::string_view backend, bool causal
 /// CUDA-graph replayed on our H200 (data/samples/h200-stacks/gemv_fixed_time: t0 = 2.40, 3.10,
 /// 3.30 and 3.37 us for four nvjet kernels, bf16 and fp8, the lines within 2%; median 3.2 us).
 /// Shapes in neither validation sweep. A tiny `add_` kernel's 0.86 us (`kernel_efficiency`) is
-/// what any kernel pays; a GEMM's prologue, first loads and epilogue cost this much.
+/// what any kernel pays; a GEMM's prologue, first loads and epilogue cost this much. Measured on
+/// H200 only: on another GPU it is an assumption (the note of `price_kernel_as_run` says so).
 inline constexpr double cublas_gemm_fixed_s = 3.2e-6;
 /// The same for a split-K GEMM kernel and its `splitKreduce_kernel` together: t0 = 5.76, 7.67
 /// and 8.62 us for three such pairs in the same recording (median 7.7 us).
@@ -637,7 +638,17 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
             // A cuBLAS kernel's device time beyond its bytes and FLOP (`cublas_gemm_fixed_s`), in
             // place of one tiny kernel's.
             const double fixed = t.split_k ? cublas_split_k_pair_fixed_s : cublas_gemm_fixed_s;
-            run.latency_s += std::max(0.0, fixed - (t.split_k ? 2 : 1) * c.launch_latency_s);
+            const double extra = std::max(0.0, fixed - (t.split_k ? 2 : 1) * c.launch_latency_s);
+            if (extra > 0) {
+                run.latency_s += extra;
+                char buf[200];
+                std::snprintf(buf, sizeof buf,
+                              "GEMM: a cuBLAS %s's fixed device time %.1f us (H200 GEMV microbenchmark), not "
+                              "%.2f us per kernel",
+                              t.split_k ? "split-K kernel and reduction kernel" : "kernel", fixed * 1e6,
+                              c.launch_latency_s * 1e6);
+                r.notes.emplace_back(buf);
+            }
             if (t.split_k) {
                 run.launches += 1;  // cublasLt::splitKreduce_kernel
                 r.notes.emplace_back("GEMM: split-K kernel, then cuBLAS's split-K reduction kernel (one more launch)");
