@@ -57,18 +57,22 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
         fmt::print("  {:<24} {:<48} {}\n", key, value, src.method);
     }
     if (!c.curves.empty()) {
-        fmt::print("\ncurves   device time t = t_fixed + max(F_eff / (phi f), B / W); floor: the host floor of an eager "
-                   "call, a separate term:\n");
-        fmt::print("  {:<24} {:<5} {:>5} {:>9} {:>10} {:>9} {:>9} {:>10} {:>15} {:>15}\n", "family/backend", "peak", "n", "t_fixed",
-                   "phi/SM", "W", "floor", "padding", "in sample", fmt::format("{}-fold CV", c.curves.empty() ? 0 : c.curves.front().fit.cv_folds));
+        fmt::print("\ncurves   device time t = t_fixed + [split kernel] t_split + max(F_eff / (phi f), B / W); floor: the "
+                   "host floor of an eager call, a separate term:\n");
+        fmt::print("  {:<24} {:<5} {:>5} {:>9} {:>9} {:>10} {:>9} {:>9} {:>10} {:>15} {:>15}\n", "family/backend", "peak", "n",
+                   "t_fixed", "t_split", "phi/SM", "W", "floor", "padding", "in sample",
+                   fmt::format("{}-fold CV", c.curves.empty() ? 0 : c.curves.front().fit.cv_folds));
         for (const auto& cv : c.curves) {
             const double per_sm = g.sm_count.known() ? cv.flops_per_clock / *g.sm_count.value : NAN;
             std::string pad = "-";
             if (cv.tile_rows > 0) pad = fmt::format("M tile {:.0f}", cv.tile_rows);
             if (cv.causal_block_keys > 0) pad = fmt::format("diag {:.0f}", cv.causal_block_keys);
-            fmt::print("  {:<24} {:<5} {:>5} {:>7.1f}us {:>10} {:>9} {:>9} {:>10} {:>7} {:>7} {:>7} {:>7}\n",
+            if (cv.whole_waves) pad = "waves";
+            if (cv.decode_tile_rows > 0) pad = fmt::format("M tile {:.0f}", cv.decode_tile_rows);
+            fmt::print("  {:<24} {:<5} {:>5} {:>7.1f}us {:>9} {:>10} {:>9} {:>9} {:>10} {:>7} {:>7} {:>7} {:>7}\n",
                        std::string(to_string(cv.family)) + (cv.backend.empty() ? "" : "/" + cv.backend), to_string(cv.peak),
                        cv.fit.points, cv.fixed_latency_s * 1e6,
+                       cv.split_extra_s > 0 ? fmt::format("{:.1f}us", cv.split_extra_s * 1e6) : "-",
                        std::isfinite(per_sm) ? fmt::format("{:.0f}", per_sm) : "-",
                        std::isfinite(cv.bytes_per_s) ? fmt::format("{:.2f}TB/s", cv.bytes_per_s / 1e12) : "-",
                        cv.floor_s > 0 ? fmt::format("{:.1f}us", cv.floor_s * 1e6) : "-", pad, pct(cv.fit.median_abs_error),
@@ -76,6 +80,10 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
         }
         fmt::print("  (median and p90 |error|; phi: achieved FLOP per SM clock cycle; '-': not identified, the "
                    "ceilings price it)\n");
+        for (const auto& cv : c.curves)
+            if (!cv.fit.capped.empty())
+                fmt::print("  {}/{}: {} (the fit exceeded it)\n", to_string(cv.family), cv.backend.empty() ? "-" : cv.backend,
+                           cv.fit.capped);
     }
     for (const auto& l : c.links)
         fmt::print("\nlink {} ({} over {} ranks, {} sizes): alpha {:.2f} us, base {:.2f} us, beta {:.1f} GB/s; "

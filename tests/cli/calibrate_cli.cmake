@@ -68,19 +68,21 @@ roofline_cli_test(calibrate_bad_folds ARGS calibrate ${_m}/kernels.json --gpu h2
 roofline_cli_test(calibrate_malformed ARGS calibrate tests/cli/data/calibration_malformed.json --gpu h200-sxm -o ${_out} EXIT 2)
 
 # --- kernel with the committed calibration ---------------------------------------------------------
-# gemm curve (bf16, nvjet, fitted to device time): t_fixed 5.362 us, phi 342,446 FLOP/clock,
-# W 4.469 TB/s. 4096^3 at 1440 MHz: 1.3744e11 / (342446 x 1.44e9) = 278.71 us (> 100.66 MB /
-# 4.469 TB/s = 22.5 us) + 5.36 us = 284.1 us.
+# gemm curve (bf16, nvjet, fitted to device time): t_fixed 3.530 us, phi 337,642 FLOP/clock,
+# W 4.293 TB/s. 4096^3 at 1440 MHz: 1.3744e11 / (337642 x 1.44e9) = 282.68 us (> 100.66 MB /
+# 4.293 TB/s = 23.4 us) + 3.53 us = 286.2 us (`kernel` knows no cuBLAS tile: useful FLOP).
 roofline_cli_test(kernel_gemm_calibrated_clock ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
-    --calibration ${_cal} --sm-clock-mhz 1440 PASS "predicted 284.1 us \\(compute-bound\\)")
+    --calibration ${_cal} --sm-clock-mhz 1440 PASS "predicted 286.2 us \\(compute-bound\\)")
 # Without a clock: the calibrated power model caps it below 1980 MHz.
 roofline_cli_test(kernel_gemm_calibrated_power ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
     --calibration ${_cal} --json PASS "\"clock_source\": \"power-capped at 700 W")
-# Decode attention at batch 1 (flash curve, device time): 3.13 us + 16.79 MB / 2.652 TB/s = 9.5 us;
-# no eager per-call floor inside (the old host-timed fit priced 91.8 us).
+# Decode attention at batch 1 (flash curve, device time): 8 CTAs, 32 key blocks, so FA2 splits
+# the keys and runs its combine kernel: 1.20 us + 10.12 us + 16.79 MB / 4.256 TB/s = 15.3 us
+# (measured 18.8 us at B=1, L=4096 in the fitted sweep); no eager per-call floor inside (the old
+# host-timed fit priced 91.8 us).
 roofline_cli_test(kernel_attention_calibrated_device ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
     --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --calibration ${_cal}
-    PASS "predicted 9.5 us")
+    PASS "predicted 15.3 us")
 # The calibration has no cuDNN decode curve: a cuDNN kernel is priced at the calibrated ceilings, and said.
 roofline_cli_test(kernel_attention_calibrated_cudnn ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
     --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --calibration ${_cal} --backend cudnn

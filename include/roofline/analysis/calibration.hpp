@@ -116,6 +116,11 @@ struct curve_fit_options {
     /// Grouped GEMM M tiles tried (0 = no padding); causal prefill diagonal blocks tried.
     std::vector<double> tile_rows_candidates = {0, 64, 128, 256};
     std::vector<double> causal_block_candidates = {0, 64, 128, 256};
+    /// Rates no curve may exceed (tensor FLOP/s per rate class at the points' mean clock, DRAM
+    /// B/s): a fitted rate above one is held at it and the rest refitted (`fit.capped` says so).
+    /// `calibrate` gives the measured ceilings (the datasheet where none was measured); unset:
+    /// no cap.
+    std::optional<ceilings> rate_caps;
 };
 
 namespace detail::calib {
@@ -126,6 +131,12 @@ enum class regime : unsigned char { floor, compute, memory };
 struct curve_params {
     double t0 = 0, a = 0, b = 0, floor = 0;
     bool a_fit = false, b_fit = false;  ///< identified (else the fallback prices the term)
+    /// The fitted rate exceeded the fallback ceiling (a curve cannot beat a saturating
+    /// measurement): the term is priced at that ceiling instead.
+    bool a_capped = false, b_capped = false;
+    double sk = 0;       ///< split kernel (`is_split_kernel`): extra fixed time, s
+    bool sk_fit = false;
+    double a_min = 0, b_min = 0;  ///< the ceilings as bounds: a >= a_min, b >= b_min (0: none)
 };
 
 struct prepared_point {
@@ -134,12 +145,14 @@ struct prepared_point {
     double xc_fixed = 0;  ///< compute time at the fallback ceiling
     double ym_fixed = 0;  ///< memory time at the fallback ceiling
     double t = 0;         ///< measured
+    bool split = false;   ///< a split kernel, `is_split_kernel` (pays `sk`)
 };
 
 inline double compute_term(const curve_params& p, const prepared_point& q) { return p.a_fit ? p.a * q.x : q.xc_fixed; }
 inline double memory_term(const curve_params& p, const prepared_point& q) { return p.b_fit ? p.b * q.y : q.ym_fixed; }
+inline double fixed_term(const curve_params& p, const prepared_point& q) { return p.t0 + (q.split ? p.sk : 0.0); }
 inline double device_time(const curve_params& p, const prepared_point& q) {
-    return p.t0 + std::max(compute_term(p, q), memory_term(p, q));
+    return fixed_term(p, q) + std::max(compute_term(p, q), memory_term(p, q));
 }
 inline double predict(const curve_params& p, const prepared_point& q) { return std::max(p.floor, device_time(p, q)); }
 
@@ -184,12 +197,18 @@ inline curve_params iterate_regimes(curve_params p, const std::vector<prepared_p
             for (std::size_t i = 0; i < pts.size(); ++i) reg[i] = regime_of(p, pts[i]);
         }
         const std::size_t nc = count(regime::compute), nm = count(regime::memory);
-        const bool fit_a = has_compute && nc >= o.min_regime_points;
-        const bool fit_b = has_memory && nm >= o.min_regime_points;
-        // Unknowns: t0, and a / b where identified. Rows: (t0 + a x | b y | fixed term) / t = 1.
+        bool fit_a = has_compute && nc >= o.min_regime_points;
+        bool fit_b = has_memory && nm >= o.min_regime_points;
+        std::size_t ns = 0;
+        for (std::size_t i = 0; i < pts.size(); ++i) ns += reg[i] != regime::floor && pts[i].split ? 1 : 0;
+        bool fit_sk = ns >= o.min_regime_points;
+        // Unknowns: t0, split-K extra, and a / b where identified. Rows:
+        // (t0 + [split] sk + a x | b y | fixed term) / t = 1. A rate above its ceiling (a < a_min,
+        // b < b_min) is held at the ceiling and the rest refitted.
         bool with_t0 = true;
-        for (int attempt = 0; attempt < 2; ++attempt) {
-            const int cols = (with_t0 ? 1 : 0) + (fit_a ? 1 : 0) + (fit_b ? 1 : 0);
+        p.a_capped = p.b_capped = false;
+        for (int attempt = 0; attempt < 5; ++attempt) {
+            const int cols = (with_t0 ? 1 : 0) + (fit_sk ? 1 : 0) + (fit_a ? 1 : 0) + (fit_b ? 1 : 0);
             std::size_t rows = 0;
             for (auto r : reg) rows += r != regime::floor ? 1 : 0;
             if (cols == 0 || rows == 0) break;
@@ -202,17 +221,18 @@ inline curve_params iterate_regimes(curve_params p, const std::vector<prepared_p
                 int c = 0;
                 double fixed = 0;
                 if (with_t0) A(row, c++) = 1.0 / q.t;
+                if (fit_sk) A(row, c++) = q.split ? 1.0 / q.t : 0.0;
                 if (fit_a) {
                     if (reg[i] == regime::compute) A(row, c) = q.x / q.t;
                     ++c;
                 } else if (reg[i] == regime::compute) {
-                    fixed = q.xc_fixed;
+                    fixed = p.a_capped ? p.a_min * q.x : q.xc_fixed;
                 }
                 if (fit_b) {
                     if (reg[i] == regime::memory) A(row, c) = q.y / q.t;
                     ++c;
                 } else if (reg[i] == regime::memory) {
-                    fixed = q.ym_fixed;
+                    fixed = p.b_capped ? p.b_min * q.y : q.ym_fixed;
                 }
                 rhs(row) = 1.0 - fixed / q.t;
                 ++row;
@@ -224,18 +244,33 @@ inline curve_params iterate_regimes(curve_params p, const std::vector<prepared_p
                 with_t0 = false;  // a negative fixed latency has no meaning: fix it at 0
                 continue;
             }
+            const double sk = fit_sk ? sol(c++) : 0.0;
+            if (fit_sk && !(sk >= 0)) {
+                fit_sk = false;  // nor a negative split-K extra
+                continue;
+            }
+            const double a = fit_a ? sol(c++) : 0.0;
+            const double b = fit_b ? sol(c++) : 0.0;
+            if (fit_a && p.a_min > 0 && a > 0 && a < p.a_min) {
+                fit_a = false, p.a_capped = true, p.a = p.a_min;  // faster than the ceiling
+                continue;
+            }
+            if (fit_b && p.b_min > 0 && b > 0 && b < p.b_min) {
+                fit_b = false, p.b_capped = true, p.b = p.b_min;
+                continue;
+            }
             p.t0 = t0;
+            p.sk = sk;
+            p.sk_fit = fit_sk;
             if (fit_a) {
-                const double a = sol(c++);
                 if (a > 0 && std::isfinite(a)) p.a = a, p.a_fit = true;
             } else {
-                p.a_fit = false;
+                p.a_fit = p.a_capped;
             }
             if (fit_b) {
-                const double b = sol(c++);
                 if (b > 0 && std::isfinite(b)) p.b = b, p.b_fit = true;
             } else {
-                p.b_fit = false;
+                p.b_fit = p.b_capped;
             }
             break;
         }
@@ -245,7 +280,7 @@ inline curve_params iterate_regimes(curve_params p, const std::vector<prepared_p
 
 /// The best parameters over several starts, for fixed structural choices.
 inline curve_params fit_params(const std::vector<prepared_point>& pts, const curve_fit_options& o, bool has_compute,
-                               bool has_memory, double a0, double b0) {
+                               bool has_memory, double a0, double b0, double a_min = 0, double b_min = 0) {
     std::vector<double> ts;
     for (const auto& q : pts) ts.push_back(q.t);
     std::vector<double> floors = {0.0};
@@ -255,14 +290,18 @@ inline curve_params fit_params(const std::vector<prepared_point>& pts, const cur
     double best_obj = std::numeric_limits<double>::infinity();
     for (double fl : floors)
         for (double t0 : {0.0, 0.5 * quantile_nearest_rank(ts, 0.0)})
-            for (double scale : {1.0, 0.5, 2.0}) {
+            for (auto [sa, sb] : {std::pair{1.0, 1.0}, {0.5, 0.5}, {2.0, 2.0}, {4.0, 1.0}, {1.0, 4.0}}) {
+                // Starts: both rates at the ceilings, both scaled, and one of them well under its
+                // ceiling (so points the ceilings put on one roof can start on the other).
                 curve_params p;
                 p.t0 = t0;
                 p.floor = fl;
-                p.a = a0 * scale;
-                p.b = b0 * scale;
+                p.a = a0 * sa;
+                p.b = b0 * sb;
                 p.a_fit = has_compute && a0 > 0;
                 p.b_fit = has_memory && b0 > 0;
+                p.a_min = a_min;
+                p.b_min = b_min;
                 p = iterate_regimes(p, pts, o, has_compute, has_memory);
                 const double obj = objective(p, pts);
                 if (obj < best_obj) best_obj = obj, best = p;
@@ -284,6 +323,7 @@ inline std::vector<prepared_point> prepare(const std::vector<curve_point>& pts, 
         const double w = fallback.bytes_at(memory_level::dram);
         q.ym_fixed = q.y > 0 && w > 0 ? q.y / w : 0.0;
         q.t = p.measured_s;
+        q.split = is_split_kernel(p.features);
         out.push_back(q);
     }
     return out;
@@ -302,7 +342,7 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
         throw usage_error("calibration: a curve needs at least 3 measured kernels, got " + std::to_string(pts.size()));
     const auto fam = pts.front().features.family;
     const auto peak = pts.front().features.peak;
-    bool has_compute = false, has_memory = false, grouped = false, causal = false;
+    bool has_compute = false, has_memory = false, grouped = false, causal = false, tiled = false, decode_tiles = false;
     double clock_sum = 0;
     for (const auto& p : pts) {
         if (p.features.family != fam || p.features.peak != peak || p.features.backend != pts.front().features.backend)
@@ -315,6 +355,8 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
         has_memory = has_memory || p.features.dram_bytes > 0;
         grouped = grouped || !p.features.group_rows.empty();
         causal = causal || p.features.flops_per_diagonal_key > 0;
+        tiled = tiled || (fam == kernel_family::gemm && p.features.tile_rows > 0 && p.features.tile_cols > 0);
+        decode_tiles = decode_tiles || flash_decode_whole_tiles(p.features);
         clock_sum += p.clock_hz;
     }
     const double clock = clock_sum / static_cast<double>(pts.size());
@@ -322,31 +364,52 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
     const double peak_rate = fallback.flops_at(peak), dram = fallback.bytes_at(memory_level::dram);
     const double a0 = peak_rate > 0 && std::isfinite(peak_rate) ? clock / peak_rate : 1e-12;
     const double b0 = dram > 0 && std::isfinite(dram) ? 1.0 / dram : 1e-12;
+    // A curve's rates stay under `o.rate_caps` (a calibration's measured ceilings): a fit above
+    // a saturating measurement learned something else (small copies served from L2).
+    double a_min = 0, b_min = 0;
+    if (o.rate_caps) {
+        const double cap_rate = o.rate_caps->flops_at(peak), cap_dram = o.rate_caps->bytes_at(memory_level::dram);
+        if (cap_rate > 0 && std::isfinite(cap_rate)) a_min = clock / cap_rate;
+        if (cap_dram > 0 && std::isfinite(cap_dram)) b_min = 1.0 / cap_dram;
+    }
 
     kernel_curve best;
     double best_obj = std::numeric_limits<double>::infinity();
     const std::vector<double> tiles = grouped ? o.tile_rows_candidates : std::vector<double>{0.0};
     const std::vector<double> blocks = causal ? o.causal_block_candidates : std::vector<double>{0.0};
+    const std::vector<bool> waves = tiled ? std::vector<bool>{false, true} : std::vector<bool>{false};
+    const std::vector<double> decode_rows = decode_tiles ? std::vector<double>{0.0, 128.0} : std::vector<double>{0.0};
+    bool a_capped = false, b_capped = false;
     for (double tile : tiles)
-        for (double block : blocks) {
-            kernel_curve shape;
-            shape.family = fam;
-            shape.peak = peak;
-            shape.backend = pts.front().features.backend;
-            shape.tile_rows = tile;
-            shape.causal_block_keys = block;
-            const auto prepared = prepare(pts, shape, fallback);
-            const auto p = fit_params(prepared, o, has_compute, has_memory, a0, b0);
-            const double obj = objective(p, prepared);
-            if (obj < best_obj * (1 - 1e-9)) {
-                best_obj = obj;
-                best = shape;
-                best.fixed_latency_s = p.t0;
-                best.floor_s = p.floor;
-                best.flops_per_clock = p.a_fit ? 1.0 / p.a : std::numeric_limits<double>::quiet_NaN();
-                best.bytes_per_s = p.b_fit ? 1.0 / p.b : std::numeric_limits<double>::quiet_NaN();
-            }
-        }
+        for (double block : blocks)
+            for (bool whole_waves : waves)
+                for (double decode_tile : decode_rows) {
+                    kernel_curve shape;
+                    shape.family = fam;
+                    shape.peak = peak;
+                    shape.backend = pts.front().features.backend;
+                    shape.tile_rows = tile;
+                    shape.causal_block_keys = block;
+                    shape.whole_waves = whole_waves;
+                    shape.decode_tile_rows = decode_tile;
+                    const auto prepared = prepare(pts, shape, fallback);
+                    const auto p = fit_params(prepared, o, has_compute, has_memory, a0, b0, a_min, b_min);
+                    const double obj = objective(p, prepared);
+                    if (obj < best_obj * (1 - 1e-9)) {
+                        best_obj = obj;
+                        best = shape;
+                        best.fixed_latency_s = p.t0;
+                        best.split_extra_s = p.sk_fit ? p.sk : 0.0;
+                        best.floor_s = p.floor;
+                        best.flops_per_clock = p.a_fit ? 1.0 / p.a : std::numeric_limits<double>::quiet_NaN();
+                        best.bytes_per_s = p.b_fit ? 1.0 / p.b : std::numeric_limits<double>::quiet_NaN();
+                        a_capped = p.a_capped;
+                        b_capped = p.b_capped;
+                    }
+                }
+    best.fit.capped = std::string(a_capped ? "compute rate held at the tensor ceiling" : "") +
+                      (a_capped && b_capped ? "; " : "") +
+                      (b_capped ? "bandwidth held at the DRAM ceiling" : "");
     // In-sample residuals and regimes.
     std::vector<double> errs;
     for (const auto& p : pts) {
@@ -1318,7 +1381,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
         // A floor fitted to host-timed points is the host floor of an eager call; fitted to device
         // times it is the least duration of the family's kernels (a split-KV decode launches two),
         // and either way the points on it inform no device term.
-        const auto& fit_o = o.curves;
+        auto fit_o = o.curves;
+        if (!fit_o.rate_caps) fit_o.rate_caps = apply_calibration(datasheet_ceilings(g), cal);
         auto c = fit_kernel_curve(pts, fallback, fit_o);
         if (fit_o.folds >= 2 && pts.size() >= static_cast<std::size_t>(fit_o.folds) + 3) {
             const auto s = summarize_errors(abs_errors(pts, cross_validate_curve(pts, fallback, fit_o, fit_o.folds)));
@@ -1427,7 +1491,8 @@ inline double calibrated_prediction_s(const priced_record& p, const kernel_recor
     if (!c) {
         // No curve: the uncalibrated model's kernel facts (tile padding, published attention
         // rates) at the calibrated ceilings.
-        const double device = price_kernel_as_run(p.work, {p.features}, used, used, e).time.predicted_s();
+        const double device =
+            price_kernel_as_run(p.work, {p.features}, datasheet_ceilings(g), used, e, g.cc_major).time.predicted_s();
         return host_timed ? eager_call_time_s(device - used.launch_latency_s * p.work.launches + e.launch_floor_s, e)
                           : device;
     }
@@ -1478,6 +1543,9 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
     link_params lp;
     kernel_efficiency e;
     apply_calibration(used, lp, e, cal);
+    // Held-out refits cap their rates as `calibrate` does: at the overlay's measured ceilings.
+    curve_fit_options fit_capped = fit;
+    if (!fit_capped.rate_caps) fit_capped.rate_caps = apply_calibration(ds, cal);
     const double max_clock = g.max_clock_hz.value_or(1.98e9);
     validation_report rep;
     struct item {
@@ -1529,7 +1597,7 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
             if (folds < 2 || idx.size() < static_cast<std::size_t>(folds) + 3) continue;
             std::vector<curve_point> sub;
             for (auto i : idx) sub.push_back(pts[i]);
-            const auto pred = cross_validate_curve(sub, used, fit, folds);
+            const auto pred = cross_validate_curve(sub, used, fit_capped, folds);
             for (std::size_t j = 0; j < idx.size(); ++j) cv[idx[j]] = pred[j];
         }
         validation_row row;

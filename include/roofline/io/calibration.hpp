@@ -19,10 +19,11 @@
 //                       "flops_per_clock": phi (rate classes), "clock_hz": f}},
 //   "graph_launch_latency_s": s,
 //   "curves":  [{"family", "peak", "backend" ("" = any), "fixed_latency_s", "flops_per_clock", "bytes_per_s",
-//                "floor_s", "tile_rows", "causal_block_keys",
+//                "floor_s", "tile_rows", "causal_block_keys", "whole_waves" (bool, optional),
+//                "decode_tile_rows", "split_extra_s" (optional),
 //                "fit": {"points", "median_abs_error", "p90_abs_error", "cv_median_abs_error",
 //                        "cv_p90_abs_error", "cv_folds", "floor_points", "compute_points",
-//                        "memory_points", "source"}}],
+//                        "memory_points", "source", "capped" (optional)}}],
 //   "links":   [{"link", "op", "ranks", "alpha_s", "beta_bytes_per_s", "base_latency_s", "p2p",
 //                "fit": {"points", "median_abs_error", "p90_abs_error"}, "from": {...}}],
 //   "power":   {"static_w", "joules_per_flop": {"bf16": J, ...}, "joules_per_dram_byte",
@@ -194,6 +195,9 @@ ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& ca
                                {"floor_s", cv.floor_s},
                                {"tile_rows", cv.tile_rows},
                                {"causal_block_keys", cv.causal_block_keys},
+                               {"whole_waves", cv.whole_waves},
+                               {"decode_tile_rows", cv.decode_tile_rows},
+                               {"split_extra_s", cv.split_extra_s},
                                {"fit",
                                 {{"points", f.points},
                                  {"median_abs_error", num_or_null(f.median_abs_error)},
@@ -204,7 +208,8 @@ ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& ca
                                  {"floor_points", f.floor_points},
                                  {"compute_points", f.compute_points},
                                  {"memory_points", f.memory_points},
-                                 {"source", f.source}}}});
+                                 {"source", f.source},
+                                 {"capped", f.capped}}}});
     }
     j["links"] = nlohmann::ordered_json::array();
     for (const auto& l : cal.links)
@@ -376,7 +381,7 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
             if (!x.is_object()) throw parse_error(path, place, "", "expected an object");
             io::detail::check_keys(path, place, x,
                                    {"family", "peak", "backend", "fixed_latency_s", "flops_per_clock", "bytes_per_s", "floor_s",
-                                    "tile_rows", "causal_block_keys", "fit"});
+                                    "tile_rows", "causal_block_keys", "whole_waves", "decode_tile_rows", "split_extra_s", "fit"});
             kernel_curve cv;
             const auto fam = parse_kernel_family(str(x, "family"));
             if (!fam)
@@ -398,6 +403,13 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
             cv.floor_s = zero_if_nan(cal_number(path, place, x, "floor_s", false, false));
             cv.tile_rows = zero_if_nan(cal_number(path, place, x, "tile_rows", false, false));
             cv.causal_block_keys = zero_if_nan(cal_number(path, place, x, "causal_block_keys", false, false));
+            if (const auto w = x.find("whole_waves"); w != x.end()) {
+                if (!w->is_boolean())
+                    throw parse_error(path, place, "whole_waves", std::string("expected true or false, got ") + w->type_name());
+                cv.whole_waves = w->get<bool>();
+            }
+            cv.decode_tile_rows = zero_if_nan(cal_number(path, place, x, "decode_tile_rows", false, false));
+            cv.split_extra_s = zero_if_nan(cal_number(path, place, x, "split_extra_s", false, false));
             if (const auto f = x.find("fit"); f != x.end() && f->is_object()) {
                 const std::string fp = place + ".fit";
                 const double pts = cal_number(path, fp, *f, "points", false);
@@ -415,6 +427,7 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
                     *dst = io::detail::to_int_or<std::size_t>(v, 0);
                 }
                 cv.fit.source = str(*f, "source");
+                if (f->contains("capped")) cv.fit.capped = str(*f, "capped");
             }
             o.curves.push_back(std::move(cv));
         }

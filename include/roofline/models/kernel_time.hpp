@@ -17,9 +17,11 @@
 // Calibrated curves. Where a calibration (`roofline calibrate`, analysis/calibration.hpp) has
 // fitted a curve for a kernel family, the prediction is instead
 //
-//   t = max( t_floor , t_fixed + max( F_eff / (phi x f) , B / W ) )
+//   t = max( t_floor , t_fixed + [split] t_split + max( F_eff / (phi x f) , B / W ) )
 //
 //   t_fixed  per-kernel fixed latency: launch, prologue, pipeline fill and tail, s
+//   t_split  what a split kernel's second kernel adds (`is_split_kernel`: cuBLAS's split-K
+//            reduction, FlashAttention-2's split-KV combine), s
 //   phi      achieved FLOP per SM clock cycle of the family (whole GPU); f the SM clock in
 //            force, so a power-capped clock lowers the compute ceiling in proportion
 //   W        achieved DRAM bandwidth of the family, B/s
@@ -27,7 +29,10 @@
 //            (eager PyTorch), the stream drains and a call costs the host's issue time
 //   F_eff    FLOP as the kernel computes them: grouped GEMMs pad every group's rows up to the
 //            M tile (`tile_rows`); causal prefill computes whole diagonal blocks
-//            (`causal_block_keys` extra keys per query); otherwise F.
+//            (`causal_block_keys` extra keys per query); dense GEMMs of a known kernel tile
+//            compute whole waves of tiles (`whole_waves`); FlashAttention-2 decode without
+//            split-KV computes 128-row tiles (`decode_tile_rows`); otherwise F.
+//   The fit (analysis/calibration.hpp) holds phi x f and W under the calibration's ceilings.
 // Every parameter is a physical quantity with a unit; the fit reports its residuals.
 
 #include <algorithm>    // std::max, std::min, std::find
@@ -132,6 +137,60 @@ struct kernel_features {
     bool split_k = false;
 };
 
+/// FlashAttention-2's decode path (PyTorch's flash backend, flash_api.cpp) runs `k` without
+/// split-KV: one query per sequence with GQA is run as the group's query rows per KV head
+/// ("seqlenq_ngroups_swapped"), and `num_splits_heuristic` (given twice the SM count) splits the
+/// keys only below 0.8 x 2 x SMs CTAs (sequences x KV heads). False when the shape or SM count is
+/// unknown or the backend is not "flash"; `run_by` is the backend assumed when `k`'s is unknown
+/// (a calibrated curve prices such a kernel as its own backend runs it).
+inline bool flash_decode_whole_tiles(const kernel_features& k, std::string_view run_by = {}) {
+    const std::string_view b = k.backend.empty() ? run_by : std::string_view(k.backend);
+    return k.family == kernel_family::attention_decode && b == "flash" && k.decode_rows > 0 && k.sm_count > 0 &&
+           k.decode_ctas >= 0.8 * 2 * k.sm_count;
+}
+
+/// FlashAttention-2's split-KV decode: below that CTA count, and with at least two key blocks
+/// (block_n = 256 for d <= 64, 128 for d <= 128, else 64), the keys are split across CTAs and
+/// `flash_fwd_splitkv_combine_kernel` merges the partial outputs after `flash_fwd_splitkv_kernel`
+/// (both names in our H200 recordings): two kernels.
+inline bool flash_decode_splits_kv(const kernel_features& k, std::string_view run_by = {}) {
+    const std::string_view b = k.backend.empty() ? run_by : std::string_view(k.backend);
+    if (!(k.family == kernel_family::attention_decode && b == "flash" && k.decode_rows > 0 &&
+          k.sm_count > 0 && k.decode_ctas < 0.8 * 2 * k.sm_count && k.decode_head_dim > 0 && k.decode_keys > 0))
+        return false;
+    const double block_n = k.decode_head_dim <= 64 ? 256 : k.decode_head_dim <= 128 ? 128 : 64;
+    return std::ceil(k.decode_keys / block_n - 1e-9) >= 2;
+}
+
+/// A kernel that runs as two, the second merging partial results: a split-K GEMM (cuBLAS's
+/// reduction kernel follows) or FlashAttention-2's split-KV decode (its combine kernel).
+inline bool is_split_kernel(const kernel_features& k, std::string_view run_by = {}) {
+    return (k.family == kernel_family::gemm && k.split_k) || flash_decode_splits_kv(k, run_by);
+}
+
+/// CTA tile of a dense GEMM kernel as the caller's row-major problem sees it: `rows` along M (the
+/// activation's rows), `cols` along N (output columns), and whether the kernel splits K.
+struct gemm_kernel_tile {
+    double rows = 0, cols = 0;
+    bool split_k = false;
+};
+
+/// FLOP a dense GEMM of shape (m, n, k) computes under tile `t` on `sms` SMs, counted in whole
+/// waves: ceil(ceil(m / rows) ceil(n / cols) / sms) waves of `sms` tiles of 2 rows cols k FLOP.
+/// Every SM computes one tile at a time at 1/sms of the GPU's rate, so a partial last wave takes
+/// as long as a full one and a grid of fewer CTAs than SMs leaves the rest idle: the names' K tile
+/// x stages fill most of an SM's shared memory (64x8 tile, K 64, 16 stages: 16 x 72 x 64 x 2 B =
+/// 147 KB; 128x128, K 64, 6 stages: 196 KB; of 228 KB on SM90), so one CTA runs per SM. Cluster
+/// placement is not modelled. The useful FLOP 2 m n k when anything is unknown or the kernel
+/// splits K (its split count is not in the name).
+inline double wave_quantized_gemm_flops(double m, double n, double k, const gemm_kernel_tile& t, double sms) {
+    const double useful = 2.0 * m * n * k;
+    if (!(m > 0) || !(n > 0) || !(k > 0) || !(t.rows > 0) || !(t.cols > 0) || !(sms >= 1) || t.split_k) return useful;
+    const double ctas = std::ceil(m / t.rows - 1e-9) * std::ceil(n / t.cols - 1e-9);
+    const double waves = std::ceil(ctas / sms - 1e-9);
+    return std::max(useful, waves * sms * 2.0 * t.rows * t.cols * k);
+}
+
 /// Residuals of a fitted curve (relative errors |t_pred - t| / t over its points).
 struct curve_fit_report {
     std::size_t points = 0;
@@ -143,6 +202,9 @@ struct curve_fit_report {
     int cv_folds = 0;
     std::size_t floor_points = 0, compute_points = 0, memory_points = 0;  ///< regime of each point
     std::string source;  ///< input files and record counts
+    /// Rates the fit held at a ceiling because the data put them above it ("" when none), e.g.
+    /// "bandwidth held at the DRAM ceiling".
+    std::string capped;
 };
 
 /// A fitted efficiency curve of one kernel family and rate class (see the file comment).
@@ -161,11 +223,27 @@ struct kernel_curve {
     double floor_s = 0;
     double tile_rows = 0;          ///< grouped GEMM M tile (0: no padding)
     double causal_block_keys = 0;  ///< causal prefill: extra keys per query (0: none)
+    /// Dense GEMM: F_eff counts whole waves of the kernel's CTA tiles where the kernel's tile,
+    /// shape and SM count are known (`wave_quantized_gemm_flops`), as the uncalibrated model does.
+    bool whole_waves = false;
+    /// FlashAttention-2 decode without split-KV: its query rows per KV head computed in M tiles
+    /// of this many rows (`flash_decode_whole_tiles`; 128 in PyTorch's build), 0: not padded.
+    double decode_tile_rows = 0;
+    /// Device time a split kernel (`is_split_kernel`: split-K GEMM, split-KV decode) adds beyond
+    /// `fixed_latency_s` (its reduction or combine kernel), s; 0: none fitted.
+    double split_extra_s = 0;
     curve_fit_report fit;
 
     /// F_eff of `k` under this curve's padding.
     double effective_flops(const kernel_features& k) const {
         double f = k.flops;
+        if (whole_waves && k.family == kernel_family::gemm && k.tile_rows > 0 && k.tile_cols > 0 && k.sm_count >= 1 &&
+            !k.split_k && k.gemm_m > 0 && k.gemm_n > 0 && k.gemm_k > 0)
+            f = std::max(f, wave_quantized_gemm_flops(k.gemm_m, k.gemm_n, k.gemm_k,
+                                                      gemm_kernel_tile{k.tile_rows, k.tile_cols, false}, k.sm_count) *
+                                (k.flops / (2.0 * k.gemm_m * k.gemm_n * k.gemm_k)));
+        if (decode_tile_rows > 0 && flash_decode_whole_tiles(k, backend))
+            f *= std::ceil(k.decode_rows / decode_tile_rows - 1e-9) * decode_tile_rows / k.decode_rows;
         if (tile_rows > 0 && !k.group_rows.empty() && k.flops_per_row > 0) {
             double padded = 0;
             for (double m : k.group_rows)
@@ -190,9 +268,13 @@ struct kernel_curve {
                                                                           : fallback.bytes_at(memory_level::dram);
         return detail::priced_or_throw(k.dram_bytes, w, "DRAM bandwidth");
     }
-    /// Device time: t_fixed + max(compute, memory).
+    /// Fixed device time of `k`: t_fixed, plus `split_extra_s` for a split kernel.
+    double fixed_time_s(const kernel_features& k) const {
+        return fixed_latency_s + (split_extra_s > 0 && is_split_kernel(k, backend) ? split_extra_s : 0.0);
+    }
+    /// Device time: t_fixed (+ split-K extra) + max(compute, memory).
     double device_time_s(const kernel_features& k, double clock_hz, const ceilings& fallback) const {
-        return fixed_latency_s + std::max(compute_time_s(k, clock_hz, fallback), memory_time_s(k, fallback));
+        return fixed_time_s(k) + std::max(compute_time_s(k, clock_hz, fallback), memory_time_s(k, fallback));
     }
     /// Wall time per eager call: max(t_floor, launch_s + device time), with `launch_s` the launch
     /// gap between back-to-back eager kernels (0 in the fit, whose times are device times).
@@ -434,13 +516,6 @@ struct grouped_gemm_tiling {
     double padded_cols(double n) const { return n > 0 && tile_n > 0 ? std::ceil(n / tile_n - 1e-9) * tile_n : n; }
 };
 
-/// CTA tile of a dense GEMM kernel as the caller's row-major problem sees it: `rows` along M (the
-/// activation's rows), `cols` along N (output columns), and whether the kernel splits K.
-struct gemm_kernel_tile {
-    double rows = 0, cols = 0;
-    bool split_k = false;
-};
-
 /// The tile of a cuBLAS `nvjet` kernel from its name, as profilers record it
 /// (`nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT`, `nvjet_sm90_qqtst_128x160_128x5_2x1_v_bz_coopA_algo2_TNT`,
 /// `..._splitK_TNT`): the first field AxB after the kernel family is the CTA tile in cuBLAS's
@@ -473,22 +548,6 @@ inline std::optional<gemm_kernel_tile> parse_nvjet_tile(std::string_view name) {
         return t;
     }
     return std::nullopt;
-}
-
-/// FLOP a dense GEMM of shape (m, n, k) computes under tile `t` on `sms` SMs, counted in whole
-/// waves: ceil(ceil(m / rows) ceil(n / cols) / sms) waves of `sms` tiles of 2 rows cols k FLOP.
-/// Every SM computes one tile at a time at 1/sms of the GPU's rate, so a partial last wave takes
-/// as long as a full one and a grid of fewer CTAs than SMs leaves the rest idle: the names' K tile
-/// x stages fill most of an SM's shared memory (64x8 tile, K 64, 16 stages: 16 x 72 x 64 x 2 B =
-/// 147 KB; 128x128, K 64, 6 stages: 196 KB; of 228 KB on SM90), so one CTA runs per SM. Cluster
-/// placement is not modelled. The useful FLOP 2 m n k when anything is unknown or the kernel
-/// splits K (its split count is not in the name).
-inline double wave_quantized_gemm_flops(double m, double n, double k, const gemm_kernel_tile& t, double sms) {
-    const double useful = 2.0 * m * n * k;
-    if (!(m > 0) || !(n > 0) || !(k > 0) || !(t.rows > 0) || !(t.cols > 0) || !(sms >= 1) || t.split_k) return useful;
-    const double ctas = std::ceil(m / t.rows - 1e-9) * std::ceil(n / t.cols - 1e-9);
-    const double waves = std::ceil(ctas / sms - 1e-9);
-    return std::max(useful, waves * sms * 2.0 * t.rows * t.cols * k);
 }
 
 /// Throughput of an FP8 GEMM relative to a BF16 GEMM on compute capability 9 (Hopper), as a
@@ -609,9 +668,10 @@ struct kernel_as_run {
 /// part of backend "cutlass" or unknown computes its padded tiles (`torch_grouped_gemm_tiling`
 /// for compute capability `cc_major`) and is two kernels (PyTorch first launches
 /// `prepare_grouped_gemm_data`, as our sweeps' profiles show), and an attention prefill part runs its matrix math at
-/// `published_attention_fraction` of the peak, i.e. the tensor ceiling of `used` scaled by that
-/// fraction / `e.tensor` (so at datasheet x efficiency it is datasheet x the published fraction;
-/// at calibrated ceilings, the same ratio to the calibrated GEMM rate). Lower bound: `w` at
+/// `published_attention_fraction` of `datasheet`'s tensor peak, never above `used`'s tensor
+/// ceiling: the published figures are fractions of the datasheet peak, so a calibrated GEMM
+/// ceiling (on H200 measured under the 700 W cap, which full-rate GEMMs reach and attention
+/// kernels do not) does not change them. Lower bound: `w` at
 /// `datasheet`. An attention decode part of backend "flash" with its GQA shape and SM count known
 /// (`attention_features`) and no split-KV computes whole 128-row tiles at FA2's published rate;
 /// with split-KV it is two kernels (the split kernel and its combine kernel).
@@ -630,6 +690,12 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
     double attention_scale = 1.0;  // the slowest attention part's, once (parts share the ceilings)
     double fp8_scale = 1.0;  // Hopper FP8 GEMMs, on the uncalibrated FP8 ceiling only
     bool grouped_in_series = false;  // a CUTLASS grouped GEMM part: loads and math in series
+    // Scale of `used`'s tensor ceiling that gives fraction `f` of the datasheet peak (f / e.tensor
+    // when `used` is datasheet x e.tensor, or the datasheet peak is unknown).
+    const auto published_scale = [&](double f, peak_key key) {
+        const double peak = datasheet.flops_at(key), rate = used.flops_at(key);
+        return std::isfinite(peak) && peak > 0 && std::isfinite(rate) && rate > 0 ? f * peak / rate : f / e.tensor;
+    };
     for (const auto& k : parts) {
         // A dense GEMM whose kernel tile is known computes whole waves of tiles; a split-K kernel
         // is followed by its reduction kernel.
@@ -704,21 +770,17 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
                 if (std::find(r.notes.begin(), r.notes.end(), buf) == r.notes.end()) r.notes.emplace_back(buf);
             }
         }
-        // FlashAttention-2's decode path (PyTorch's flash backend, flash_api.cpp): one query per
-        // sequence with GQA is run as `group` query rows per KV head ("seqlenq_ngroups_swapped"),
-        // in 128-row M tiles (Flash_fwd_kernel_traits<128, 128, 64, 4> in the kernel names of our
-        // H200 recordings), so it computes whole tiles; without split-KV, i.e. when sequences x KV
-        // heads >= 0.8 x 2 x SMs (`num_splits_heuristic` is given twice the SM count), those
-        // tiles run at FA2's published rate on full tiles (the prefill figure at that key count).
-        // Our Nsight Compute report of one such kernel shows the tensor pipe 52% active for 5% of
-        // useful FLOP (data/samples/h200-stacks/ncu-graph_decode_b128/README.md).
-        if (k.family == kernel_family::attention_decode && k.backend == "flash" && is_tensor(k.peak) && e.tensor > 0 &&
-            k.decode_rows > 0 && k.sm_count > 0 && k.decode_ctas >= 0.8 * 2 * k.sm_count && k.flops > 0) {
+        // FlashAttention-2's decode without split-KV (`flash_decode_whole_tiles`) computes its
+        // query rows in 128-row M tiles (Flash_fwd_kernel_traits<128, 128, 64, 4> in the kernel
+        // names of our H200 recordings), at FA2's published rate on full tiles (the prefill figure
+        // at that key count). Our Nsight Compute report of one such kernel shows the tensor pipe
+        // 52% active for 5% of useful FLOP (data/samples/h200-stacks/ncu-graph_decode_b128/README.md).
+        if (flash_decode_whole_tiles(k) && is_tensor(k.peak) && e.tensor > 0 && k.flops > 0) {
             constexpr double tile_m = 128;
             const double padded = std::ceil(k.decode_rows / tile_m - 1e-9) * tile_m / k.decode_rows;
             run.flops_at(k.peak) += k.flops * (padded - 1);
             const double f = published_attention_fraction("flash", false, k.decode_keys);
-            if (std::isfinite(f) && f > 0) attention_scale = std::min(attention_scale, f / e.tensor);
+            if (std::isfinite(f) && f > 0) attention_scale = std::min(attention_scale, published_scale(f, k.peak));
             char buf[240];
             std::snprintf(buf, sizeof buf,
                           "attention decode by FlashAttention-2: %.0f query rows per KV head computed in 128-row tiles "
@@ -726,24 +788,17 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
                           k.decode_rows, padded, 100 * f);
             r.notes.emplace_back(buf);
         }
-        // FlashAttention-2's split-KV decode (the same flash_api.cpp): below that CTA count, and with
-        // at least two key blocks (block_n = 256 for d <= 64, 128 for d <= 128, else 64), the keys are
-        // split across CTAs and `flash_fwd_splitkv_combine_kernel` merges the partial outputs after
-        // `flash_fwd_splitkv_kernel` (both names in our H200 recordings): one more kernel.
-        if (k.family == kernel_family::attention_decode && k.backend == "flash" && k.decode_rows > 0 && k.sm_count > 0 &&
-            k.decode_ctas < 0.8 * 2 * k.sm_count && k.decode_head_dim > 0 && k.decode_keys > 0) {
-            const double block_n = k.decode_head_dim <= 64 ? 256 : k.decode_head_dim <= 128 ? 128 : 64;
-            if (std::ceil(k.decode_keys / block_n - 1e-9) >= 2) {
-                run.launches += 1;
-                r.notes.emplace_back(
-                    "attention decode by FlashAttention-2 with split-KV: the split kernel, then its combine kernel (one "
-                    "more launch)");
-            }
+        // Its split-KV decode (`flash_decode_splits_kv`) is two kernels: one more launch.
+        if (flash_decode_splits_kv(k)) {
+            run.launches += 1;
+            r.notes.emplace_back(
+                "attention decode by FlashAttention-2 with split-KV: the split kernel, then its combine kernel (one "
+                "more launch)");
         }
         if (k.family == kernel_family::attention_prefill && is_tensor(k.peak) && e.tensor > 0) {
             const double f = published_attention_fraction(k.backend, k.causal, k.seq_len);
             if (std::isfinite(f) && f > 0) {
-                attention_scale = std::min(attention_scale, f / e.tensor);
+                attention_scale = std::min(attention_scale, published_scale(f, k.peak));
                 char buf[240];
                 std::snprintf(buf, sizeof buf, "attention prefill by %s: %.0f%% of the tensor peak at %.0f queries per sequence (FlashAttention-3 paper, H100 figures)",
                               k.backend == "flash" ? "FlashAttention-2" : k.backend == "cudnn" ? "cuDNN" : "FlashAttention-3 (backend unknown: the best published)",
@@ -814,11 +869,11 @@ inline calibrated_time calibrated_kernel_time(const kernel_features& k, const ke
     r.clock_source = std::move(clock_source);
     r.compute_s = c.compute_time_s(k, clock_hz, fallback);
     r.memory_s = c.memory_time_s(k, fallback);
-    r.device_s = c.fixed_latency_s + std::max(r.compute_s, r.memory_s);
+    r.device_s = c.fixed_time_s(k) + std::max(r.compute_s, r.memory_s);
     r.time_s = r.device_s;
     r.eager_call_s = std::max(c.floor_s, launch_s + r.device_s);
     const double roof = std::max(r.compute_s, r.memory_s);
-    if (c.fixed_latency_s > roof) r.predicted = bound::latency;
+    if (c.fixed_time_s(k) > roof) r.predicted = bound::latency;
     else r.predicted = r.compute_s >= r.memory_s ? bound::compute : bound::memory;
     return r;
 }
