@@ -378,7 +378,8 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
     const std::vector<double> tiles = grouped ? o.tile_rows_candidates : std::vector<double>{0.0};
     const std::vector<double> blocks = causal ? o.causal_block_candidates : std::vector<double>{0.0};
     const std::vector<bool> waves = tiled ? std::vector<bool>{false, true} : std::vector<bool>{false};
-    const std::vector<double> decode_rows = decode_tiles ? std::vector<double>{0.0, 128.0} : std::vector<double>{0.0};
+    const std::vector<double> decode_rows =
+        decode_tiles ? std::vector<double>{0.0, fa2_decode_tile_rows} : std::vector<double>{0.0};
     bool a_capped = false, b_capped = false;
     for (double tile : tiles)
         for (double block : blocks)

@@ -149,6 +149,17 @@ inline bool flash_decode_whole_tiles(const kernel_features& k, std::string_view 
            k.decode_ctas >= 0.8 * 2 * k.sm_count;
 }
 
+/// FlashAttention-2's decode M tile: Flash_fwd_kernel_traits<128, 128, 64, 4>, the kernel names
+/// of our H200 recordings (data/samples/h200-stacks/ncu-graph_decode_b128/README.md).
+inline constexpr double fa2_decode_tile_rows = 128;
+
+/// Computed over useful FLOP of a decode whose `k.decode_rows` query rows per KV head run in whole
+/// tiles of `tile_rows` rows (>= 1); 1 when either is unknown (<= 0).
+inline double decode_tile_padding(const kernel_features& k, double tile_rows) {
+    if (!(tile_rows > 0) || !(k.decode_rows > 0)) return 1.0;
+    return std::ceil(k.decode_rows / tile_rows - 1e-9) * tile_rows / k.decode_rows;
+}
+
 /// FlashAttention-2's split-KV decode: below that CTA count, and with at least two key blocks
 /// (block_n = 256 for d <= 64, 128 for d <= 128, else 64), the keys are split across CTAs and
 /// `flash_fwd_splitkv_combine_kernel` merges the partial outputs after `flash_fwd_splitkv_kernel`
@@ -242,8 +253,7 @@ struct kernel_curve {
             f = std::max(f, wave_quantized_gemm_flops(k.gemm_m, k.gemm_n, k.gemm_k,
                                                       gemm_kernel_tile{k.tile_rows, k.tile_cols, false}, k.sm_count) *
                                 (k.flops / (2.0 * k.gemm_m * k.gemm_n * k.gemm_k)));
-        if (decode_tile_rows > 0 && flash_decode_whole_tiles(k, backend))
-            f *= std::ceil(k.decode_rows / decode_tile_rows - 1e-9) * decode_tile_rows / k.decode_rows;
+        if (decode_tile_rows > 0 && flash_decode_whole_tiles(k, backend)) f *= decode_tile_padding(k, decode_tile_rows);
         if (tile_rows > 0 && !k.group_rows.empty() && k.flops_per_row > 0) {
             double padded = 0;
             for (double m : k.group_rows)
@@ -776,8 +786,7 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
         // at that key count). Our Nsight Compute report of one such kernel shows the tensor pipe
         // 52% active for 5% of useful FLOP (data/samples/h200-stacks/ncu-graph_decode_b128/README.md).
         if (flash_decode_whole_tiles(k) && is_tensor(k.peak) && e.tensor > 0 && k.flops > 0) {
-            constexpr double tile_m = 128;
-            const double padded = std::ceil(k.decode_rows / tile_m - 1e-9) * tile_m / k.decode_rows;
+            const double padded = decode_tile_padding(k, fa2_decode_tile_rows);
             run.flops_at(k.peak) += k.flops * (padded - 1);
             const double f = published_attention_fraction("flash", false, k.decode_keys);
             if (std::isfinite(f) && f > 0) attention_scale = std::min(attention_scale, published_scale(f, k.peak));
