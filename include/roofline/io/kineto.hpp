@@ -32,7 +32,7 @@
 // (60 k kernels) and 243 MB for 1 GB (466 k kernels). `summarize_kineto` keeps only per-name
 // totals and stays flat (14 MB peak RSS for both). Numbers: examples/bench/compare_python.py.
 
-#include <algorithm>      // std::sort, std::upper_bound
+#include <algorithm>      // std::sort, std::upper_bound, std::binary_search, std::unique
 #include <cmath>          // std::isnan, std::isfinite
 #include <cstdint>        // std::int64_t, std::uint32_t
 #include <cstdlib>        // std::free
@@ -343,9 +343,20 @@ public:
             auto [it, fresh] = launch_of.emplace(runtimes_[i].correlation, i);
             if (!fresh && !runtimes_[it->second].runtime_api && runtimes_[i].runtime_api) it->second = i;
         }
+        // External id -> op, for the ids some GPU event names only: a trace has several ops per
+        // kernel, and a map of every op's id was the largest allocation of a long trace.
+        std::vector<std::int64_t> wanted;
+        wanted.reserve(t_.events.size());
+        for (const auto& ev : t_.events)
+            if (ev.external_id >= 0) wanted.push_back(ev.external_id);
+        std::sort(wanted.begin(), wanted.end());
+        wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
         std::unordered_map<std::int64_t, std::uint32_t> op_by_external;
+        op_by_external.reserve(wanted.size());
         for (std::uint32_t i = 0; i < ops_.size(); ++i)
-            if (ops_[i].external_id >= 0) op_by_external[ops_[i].external_id] = i;
+            if (ops_[i].external_id >= 0 && std::binary_search(wanted.begin(), wanted.end(), ops_[i].external_id))
+                op_by_external[ops_[i].external_id] = i;
+        std::vector<std::int64_t>().swap(wanted);
 
         // Containment queries, one per event with a launch: (thread, launch time, event).
         struct query {

@@ -26,6 +26,7 @@
 #include <cstdint>        // std::int32_t
 #include <functional>     // std::hash
 #include <map>            // std::map
+#include <memory>         // std::shared_ptr
 #include <optional>       // std::optional
 #include <string>         // std::string
 #include <string_view>    // std::string_view
@@ -46,9 +47,14 @@ namespace roofline {
 /// The recovery stage's output: one price per event of the trace (unpriced outside the device).
 struct recovered_work {
     std::vector<event_price> prices;       ///< index = event index
-    std::vector<op_work> op_works;         ///< works of the ops that priced kernels
+    /// Works of the ops that priced kernels, one per distinct op (name, shapes, types, scalars,
+    /// allocations; a TF32-retimed GEMM apart): a trace's thousand decode steps share one entry.
+    std::vector<op_work> op_works;
     std::vector<std::string> op_names;     ///< launching op of each op-work entry
-    std::vector<std::int32_t> op_index;    ///< index in `kernel_trace::ops` of each op-work entry
+    /// Index in `kernel_trace::ops` of each op-work entry: the first op of that identity.
+    std::vector<std::int32_t> op_index;
+    /// The prices' example texts, each stored once (`event_price::example` views them).
+    std::shared_ptr<string_pool> strings = std::make_shared<string_pool>();
     std::size_t sibling_priced = 0;        ///< kernels priced from a same-name, same-grid sibling
     std::size_t ncu_matched = 0;           ///< kernels priced from the ncu report
     double tokens = 0;                     ///< `--model`: tokens over all steps
@@ -58,6 +64,10 @@ struct recovered_work {
     std::vector<std::pair<std::string, double>> unpriced;
     std::vector<std::string> notes;
 };
+
+/// The roof times of `p`'s work at datasheet ceilings over its link (`c.pcie` for the PCIe host
+/// link, else `c.datasheet`); all zero when `p` is unpriced.
+roof_times event_sol(const trace_gpu_context& c, const event_price& p);
 
 /// The tensor pipe activity (% of elapsed cycles) above which a kernel is taken to run MMA work:
 /// PyTorch's elementwise, copy and norm kernels, which issue none, read 0.02-2.8% in
@@ -89,12 +99,13 @@ void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec& g);
 /// distinct op once, `op_shape_key`).
 void recover_from_shapes(const trace_gpu_context& c, recovered_work& r);
 
-/// Source "collective": NCCL kernels with collective metadata, over the default link.
-void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p);
+/// Source "collective": NCCL kernels with collective metadata, over the default link; the
+/// example text is stored in `strings`.
+void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p, string_pool& strings);
 
 /// Source "bytes": memsets (DRAM writes), device copies (DRAM read + write), host copies (the
-/// PCIe host link), peer copies (the GPU-to-GPU link).
-void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p);
+/// PCIe host link), peer copies (the GPU-to-GPU link); the example text is stored in `strings`.
+void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p, string_pool& strings);
 
 /// Source "sibling": a kernel without a launching op (or replayed from a CUDA graph) takes the
 /// price of the first kernel of the same name and grid that was priced from its op's shapes;
@@ -155,15 +166,20 @@ inline bool peer_copy(std::string_view name) {
            name.find("Peer-to-Peer") != std::string_view::npos;
 }
 
-/// Sets `p` to work `w` from `source`, priced at `sol_c` (datasheet) and at the achievable
-/// ceilings with `sol_c`'s link.
-inline void price(event_price& p, const workload& w, const std::string& source,
-                  const ceilings& sol_c, const trace_gpu_context& c, link_roof link = link_roof::peer) {
+/// The datasheet ceilings an activity crossing `link` is priced at.
+inline const ceilings& sol_ceilings(const trace_gpu_context& c, link_roof link) {
+    return link == link_roof::host ? c.pcie : c.datasheet;
+}
+
+/// Sets `p` to work `w` from `source` (a string literal) crossing `link`, priced at the
+/// achievable ceilings with that link's datasheet bandwidth (`sol_ceilings`).
+inline void price(event_price& p, const workload& w, std::string_view source, const trace_gpu_context& c,
+                  link_roof link = link_roof::peer) {
     p.priced = true;
     p.source = source;
     p.work = w;
     p.link = link;
-    p.sol = time_lower_bound(w, sol_c);
+    const ceilings& sol_c = sol_ceilings(c, link);
     ceilings ach = c.achievable;
     ach.link = sol_c.link;
     ach.link_bytes_per_s = sol_c.link_bytes_per_s;
@@ -215,9 +231,9 @@ ROOFLINE_INLINE void recover_from_ncu(const trace_gpu_context& c, recovered_work
         workload w = k.work();
         const bool estimated = add_uncounted_tensor_flops(k, *c.gpu, w);
         if (!(w.total_flops() > 0) && !(w.dram_bytes() > 0)) continue;
-        price(r.prices[i], w, "ncu", c.datasheet, c);
-        r.prices[i].example = "measured by Nsight Compute (launch " + std::to_string(k.id) + ")" +
-                              (estimated ? ", tensor FLOP from tensor pipe activity" : "");
+        price(r.prices[i], w, "ncu", c);
+        r.prices[i].example = r.strings->intern("measured by Nsight Compute (launch " + std::to_string(k.id) + ")" +
+                                                (estimated ? ", tensor FLOP from tensor pipe activity" : ""));
         ++r.ncu_matched;
         if (estimated) ++tensor_estimated;
     }
@@ -277,7 +293,12 @@ struct op_shape_key_hash {
 ROOFLINE_INLINE void recover_from_shapes(const trace_gpu_context& c, recovered_work& r) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
-    std::unordered_map<op_shape_key, std::optional<op_work>, op_shape_key_hash> priced;  // price_op is pure
+    // price_op is pure: each op identity is priced once, and its work entered once per TF32 retiming.
+    struct priced_op {
+        std::optional<op_work> work;
+        std::array<int, 2> entry{-1, -1};  // op_works index: as priced, TF32-retimed
+    };
+    std::unordered_map<op_shape_key, priced_op, op_shape_key_hash> priced;
     std::unordered_map<std::int32_t, std::vector<std::size_t>> by_op;
     for (auto i : c.mine) {
         const auto& e = t.events[i];
@@ -288,22 +309,28 @@ ROOFLINE_INLINE void recover_from_shapes(const trace_gpu_context& c, recovered_w
         const auto& o = t.ops[static_cast<std::size_t>(op)];
         const op_shape_key key{{o.name, o.input_dims, o.input_types, o.concrete_inputs, o.allocations}};
         auto it = priced.find(key);
-        if (it == priced.end()) it = priced.emplace(key, price_op(o, *c.gpu)).first;
-        auto w = it->second;
-        if (!w) continue;
+        if (it == priced.end()) it = priced.emplace(key, priced_op{price_op(o, *c.gpu), {-1, -1}}).first;
+        if (!it->second.work) continue;
         const std::size_t main = *std::max_element(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
             return t.events[x].duration_s < t.events[y].duration_s;
         });
-        retime_tf32_gemm(*w, t.events[main].name, *c.gpu);
-        const int wi = static_cast<int>(r.op_works.size());
-        r.op_works.push_back(*w);
-        r.op_names.push_back(std::string(o.name));
-        r.op_index.push_back(op);
+        op_work w = *it->second.work;
+        retime_tf32_gemm(w, t.events[main].name, *c.gpu);
+        const bool retimed = w.description != it->second.work->description;
+        int& wi = it->second.entry[retimed ? 1 : 0];
+        if (wi < 0) {
+            wi = static_cast<int>(r.op_works.size());
+            r.op_works.push_back(std::move(w));
+            r.op_names.push_back(std::string(o.name));
+            r.op_index.push_back(op);
+        }
+        const op_work& entry = r.op_works[static_cast<std::size_t>(wi)];
+        const std::string_view example = r.strings->intern(entry.description);
         for (auto i : idx) {
             r.prices[i].op_work = wi;
             if (i == main) {
-                price(r.prices[i], w->work, "shapes", c.datasheet, c);
-                r.prices[i].example = w->description;
+                price(r.prices[i], entry.work, "shapes", c);
+                r.prices[i].example = example;
             } else {
                 r.prices[i].helper = true;
             }
@@ -311,7 +338,7 @@ ROOFLINE_INLINE void recover_from_shapes(const trace_gpu_context& c, recovered_w
     }
 }
 
-ROOFLINE_INLINE void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p) {
+ROOFLINE_INLINE void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p, string_pool& strings) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
     const auto& e = t.events[i];
@@ -326,13 +353,13 @@ ROOFLINE_INLINE void recover_collective(const trace_gpu_context& c, std::size_t 
                           ? collective_algorithm::tree
                           : collective_algorithm::ring;
     const auto cost = collective_time(*op, bytes, ranks, *c.link, algo);
-    price(p, cost.work(), "collective", c.datasheet, c, link_roof::peer);
+    price(p, cost.work(), "collective", c, link_roof::peer);
     if (e.duration_s > 0) p.busbw = busbw(*op, ranks, bytes, e.duration_s);
-    p.example = std::string(to_string(*op)) + " of " + detail::trace_an::mb(bytes) + " over " +
-                std::to_string(ranks) + " ranks (" + std::string(to_string(algo)) + ")";
+    p.example = strings.intern(std::string(to_string(*op)) + " of " + detail::trace_an::mb(bytes) + " over " +
+                               std::to_string(ranks) + " ranks (" + std::string(to_string(algo)) + ")");
 }
 
-ROOFLINE_INLINE void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p) {
+ROOFLINE_INLINE void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p, string_pool& strings) {
     using namespace detail::trace_work;
     using detail::trace_an::mb;
     const auto& e = c.trace->events[i];
@@ -342,24 +369,24 @@ ROOFLINE_INLINE void recover_bytes(const trace_gpu_context& c, std::size_t i, ev
     const std::string_view n = e.name;
     if (e.activity == gpu_activity::memset) {
         w.bytes_at(memory_level::dram) = e.bytes;
-        price(p, w, "bytes", c.datasheet, c);
-        p.example = "memset of " + mb(e.bytes);
+        price(p, w, "bytes", c);
+        p.example = strings.intern("memset of " + mb(e.bytes));
     } else if (host_copy(n)) {
         w.link_bytes = e.bytes;
         if (std::isfinite(c.pcie.link_bytes_per_s)) {
-            price(p, w, "bytes", c.pcie, c, link_roof::host);
-            p.example = "host copy of " + mb(e.bytes) + " over PCIe";
+            price(p, w, "bytes", c, link_roof::host);
+            p.example = strings.intern("host copy of " + mb(e.bytes) + " over PCIe");
         }
     } else if (peer_copy(n)) {
         w.link_bytes = e.bytes;
         if (c.link) {
-            price(p, w, "bytes", c.datasheet, c, link_roof::peer);
-            p.example = "peer copy of " + mb(e.bytes);
+            price(p, w, "bytes", c, link_roof::peer);
+            p.example = strings.intern("peer copy of " + mb(e.bytes));
         }
     } else {
         w.bytes_at(memory_level::dram) = 2.0 * e.bytes;  // read and write
-        price(p, w, "bytes", c.datasheet, c);
-        p.example = "device copy of " + mb(e.bytes);
+        price(p, w, "bytes", c);
+        p.example = strings.intern("device copy of " + mb(e.bytes));
     }
 }
 
@@ -422,14 +449,19 @@ ROOFLINE_INLINE void recover_from_model(const trace_gpu_context& c, double steps
         }
         if (shapes_there || idx.empty() || !(time > 0)) continue;
         const workload total = sm.total(sp) * steps;
+        const std::string_view example = r.strings->intern("--model " + std::string(to_string(sp)) + " x " + num(steps) + " steps");
         for (auto i : idx) {
-            price(r.prices[i], total * (t.events[i].duration_s / time), "model", c.datasheet, c);
-            r.prices[i].example = "--model " + std::string(to_string(sp)) + " x " + num(steps) + " steps";
+            price(r.prices[i], total * (t.events[i].duration_s / time), "model", c);
+            r.prices[i].example = example;
         }
     }
     r.notes.push_back("--model priced kernels without shapes: " + num(steps) + " step(s) of " +
                       num(o.batch->tokens()) + " tokens, each phase's work spread over its kernels by time");
     for (const auto& n : sm.notes) r.notes.push_back(n);
+}
+
+ROOFLINE_INLINE roof_times event_sol(const trace_gpu_context& c, const event_price& p) {
+    return p.priced ? time_lower_bound(p.work, detail::trace_work::sol_ceilings(c, p.link)) : roof_times{};
 }
 
 ROOFLINE_INLINE recovered_work recover_work(const trace_gpu_context& c, double steps) {
@@ -445,9 +477,9 @@ ROOFLINE_INLINE recovered_work recover_work(const trace_gpu_context& c, double s
         auto& p = r.prices[i];
         if (p.priced || p.helper) continue;
         if (e.collective >= 0) {
-            if (c.link) recover_collective(c, i, p);
+            if (c.link) recover_collective(c, i, p, *r.strings);
         } else if (e.activity == gpu_activity::memset || e.activity == gpu_activity::memcpy) {
-            recover_bytes(c, i, p);
+            recover_bytes(c, i, p, *r.strings);
         }
     }
     recover_from_siblings(c, r);

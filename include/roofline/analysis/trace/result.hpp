@@ -70,20 +70,23 @@ constexpr std::string_view to_string(link_roof r) {
     return "NVLink/peer";
 }
 
-/// The modeled work and price of one activity (the recovery stage's output per event).
+/// The modeled work and price of one activity (the recovery stage's output per event). A trace
+/// holds one per activity, so it keeps the work and what it needs to price it, not the priced
+/// roof times (`event_sol` computes those on demand) nor any string of its own.
 struct event_price {
     bool priced = false;
     bool helper = false;  ///< launched by an op whose work another kernel carries
-    /// Evidence: "shapes", "collective", "bytes", "model", "sibling" (a same-name, same-grid
-    /// kernel's shapes), "ncu" (measured by Nsight Compute).
-    std::string source;
-    workload work;
-    roof_times sol;
-    double achievable_s = 0;
-    link_roof link = link_roof::peer;  ///< the roof of `sol.link_s`
+    link_roof link = link_roof::peer;  ///< the roof of the link bytes (`event_sol(...).link_s`)
     int op_work = -1;                  ///< index into the op-work table (shapes, sibling)
+    /// Evidence: "shapes", "collective", "bytes", "model", "sibling" (a same-name, same-grid
+    /// kernel's shapes), "ncu" (measured by Nsight Compute); a string literal, empty when unpriced.
+    std::string_view source;
+    workload work;
+    double achievable_s = 0;  ///< lower bound at the achievable ceilings, s
     std::optional<double> busbw;
-    std::string example;
+    /// One op or transfer this activity ran, with shapes ("mm [64x4096] x [4096x4096] bf16");
+    /// a view into `recovered_work::strings`.
+    std::string_view example;
 };
 
 /// Latency evidence of a group of kernels.

@@ -104,17 +104,21 @@ ROOFLINE_INLINE void add_event(analysis_row& r, const trace_gpu_context& c, cons
     if (!p.priced) return;
     r.priced_s += e.duration_s;
     r.work += p.work;
-    r.sol.tensor_s += p.sol.tensor_s;
-    r.sol.vector_s += p.sol.vector_s;
-    r.sol.compute_s += p.sol.compute_s;
-    for (std::size_t k = 0; k < memory_level_count; ++k) r.sol.memory_level_s[k] += p.sol.memory_level_s[k];
-    r.sol.memory_s += p.sol.memory_s;
-    r.sol.link_s += p.sol.link_s;
-    r.link_roof_s[static_cast<std::size_t>(p.link)] += p.sol.link_s;
-    r.sol.latency_s += p.sol.latency_s;
-    r.sol.lower_bound_s += p.sol.lower_bound_s;
+    const roof_times sol = event_sol(c, p);
+    r.sol.tensor_s += sol.tensor_s;
+    r.sol.vector_s += sol.vector_s;
+    r.sol.compute_s += sol.compute_s;
+    for (std::size_t k = 0; k < memory_level_count; ++k) r.sol.memory_level_s[k] += sol.memory_level_s[k];
+    r.sol.memory_s += sol.memory_s;
+    r.sol.link_s += sol.link_s;
+    r.link_roof_s[static_cast<std::size_t>(p.link)] += sol.link_s;
+    r.sol.latency_s += sol.latency_s;
+    r.sol.lower_bound_s += sol.lower_bound_s;
     r.achievable_s += p.achievable_s;
-    if (r.pricing.find(p.source) == std::string::npos) r.pricing += (r.pricing.empty() ? "" : "+") + p.source;
+    if (r.pricing.find(p.source) == std::string::npos) {
+        if (!r.pricing.empty()) r.pricing += '+';
+        r.pricing += p.source;
+    }
     if (r.example.empty()) r.example = p.example;
 }
 
