@@ -19,10 +19,18 @@ with `median_s` = graph_time_s, plus `harness`, `graph_time_s`, `kernel_time_s`,
 `backend`.
 
 Usage: python3 h200_graph_sweep.py --set independent --out kernels_independent.json
+       python3 h200_graph_sweep.py --set fit --out FIT.json --set independent --out IND.json \
+           --interleave --smi-log smi.csv
+With several sets, each set's cases are written to its own --out (in the order given); they run
+one set after the other, or with --interleave alternately (case i of each set in turn), so that
+both sets see the same thermal history. Every record carries `t_start_unix` / `t_end_unix`, the
+wall-clock span of its graph timing, to align with the nvidia-smi log that --smi-log writes
+(common.smi_log, 50 ms).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -34,13 +42,12 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "measure"))
-from common import environment, log, quantile, write_json  # noqa: E402
+from common import environment, log, quantile, smi_log, write_json  # noqa: E402
 
 DEV = torch.device("cuda", 0)
 BF = torch.bfloat16
 L2 = 60 * 2**20
 CASES: list[dict] = []  # {id, op, params, dtype, flops, bytes, make -> (fn(i), sets), backend}
-RESULTS: list[dict] = []
 
 
 def n_sets(set_bytes: float, in_l2: bool = False) -> int:
@@ -54,6 +61,13 @@ def n_sets(set_bytes: float, in_l2: bool = False) -> int:
 def case(op, params, dtype, flops, nbytes, make, backend=None, in_l2=False):
     CASES.append(dict(id=f"c{len(CASES):03d}", op=op, params=params, dtype=dtype, flops=flops, bytes=nbytes,
                       make=make, backend=backend, in_l2=in_l2))
+
+
+def build_set(name: str) -> list[dict]:
+    """The cases of set `name` ("fit" or "independent"), ids c000.. as when run alone."""
+    CASES.clear()
+    (fit_set if name == "fit" else independent_set)()
+    return list(CASES)
 
 
 # ---- case builders -------------------------------------------------------------------------
@@ -271,50 +285,79 @@ def kernel_times(fns: list[tuple[str, object]]) -> dict:
 def main():
     global L2
     ap = argparse.ArgumentParser()
-    ap.add_argument("--set", choices=("fit", "independent"), required=True)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--set", choices=("fit", "independent"), action="append", required=True)
+    ap.add_argument("--out", action="append", required=True, help="one per --set, in the same order")
+    ap.add_argument("--interleave", action="store_true", help="alternate the sets' cases")
+    ap.add_argument("--smi-log", help="write an nvidia-smi log (50 ms) of the whole run here")
     a = ap.parse_args()
+    if len(a.out) != len(a.set):
+        ap.error("give one --out per --set")
     torch.cuda.set_device(DEV)
     L2 = getattr(torch.cuda.get_device_properties(0), "L2_cache_size", L2) or L2
-    (fit_set if a.set == "fit" else independent_set)()
+    sets = {name: build_set(name) for name in a.set}
+    order = []  # (set name, case) in run order
+    if a.interleave:
+        for i in range(max(len(c) for c in sets.values())):
+            order += [(name, cs[i]) for name, cs in sets.items() if i < len(cs)]
+    else:
+        order = [(name, c) for name, cs in sets.items() for c in cs]
     env = environment()
-    log(f"{len(CASES)} cases ({a.set})")
+    log(f"{len(order)} cases ({', '.join(a.set)}{', interleaved' if a.interleave else ''})")
     t0 = time.time()
+    results = {name: [] for name in a.set}
+    outs = dict(zip(a.set, a.out))
     batch: list = []
 
+    def run_order(name):
+        others = [n for n in a.set if n != name]
+        if not others:
+            return "alone"
+        if a.interleave:
+            return "interleaved with " + ", ".join(others)
+        before = a.set[:a.set.index(name)]
+        return "after " + ", ".join(before) if before else "before " + ", ".join(others)
+
+    def write(name):
+        write_json(outs[name], {"schema": "roofline.kernels/1", "environment": env, "sweep_set": name,
+                                "run_order": run_order(name), "definitions": __doc__, "results": results[name]})
+
     def flush_batch():
-        kt = kernel_times([(c["id"], fn) for c, fn, _ in batch]) if batch else {}
-        for c, fn, (gt, R, sets) in batch:
-            k = kt.get(c["id"], (None, []))
+        kt = kernel_times([(name + c["id"], fn) for name, c, fn, _ in batch]) if batch else {}
+        for name, c, fn, (gt, R, sets_, t_a, t_b) in batch:
+            k = kt.get(name + c["id"], (None, []))
             rec = {"op": c["op"], **c["params"], "dtype": c["dtype"], "median_s": gt, "graph_time_s": gt,
                    "kernel_time_s": k[0], "kernels": sorted(set(k[1])), "flops": c["flops"], "bytes": c["bytes"],
                    "achieved_flops_per_s": c["flops"] / gt if c["flops"] else None,
-                   "achieved_bytes_per_s": c["bytes"] / gt, "rotating_sets": sets, "graph_calls": R,
-                   "harness": "cuda_graph_replay", "case": c["id"]}
+                   "achieved_bytes_per_s": c["bytes"] / gt, "rotating_sets": sets_, "graph_calls": R,
+                   "harness": "cuda_graph_replay", "case": c["id"], "t_start_unix": t_a, "t_end_unix": t_b}
             if c["backend"]:
                 rec["backend"] = c["backend"]
-            RESULTS.append(rec)
+            results[name].append(rec)
         batch.clear()
-        write_json(a.out, {"schema": "roofline.kernels/1", "environment": env, "sweep_set": a.set,
-                           "definitions": __doc__, "results": RESULTS})
+        for name in a.set:
+            write(name)
 
-    for c in CASES:
-        try:
-            fn, sets = c["make"]()
-            gt, R = graph_time(fn, sets)
-            batch.append((c, fn, (gt, R, sets)))
-        except Exception as e:
-            msg = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
-            log(f"{c['id']} {c['op']} {c['params']} {c.get('backend')}: FAILED {msg}")
-            RESULTS.append({"op": c["op"], **c["params"], "dtype": c["dtype"], "backend": c["backend"],
-                            "error": msg, "case": c["id"]})
-            torch.cuda.synchronize()
-        if len(batch) >= 12:
-            flush_batch()
-            torch.cuda.empty_cache()
-    flush_batch()
-    ok = [r for r in RESULTS if "error" not in r]
-    log(f"done: {len(ok)} of {len(CASES)} cases in {time.time() - t0:.0f} s -> {a.out}")
+    with (smi_log(a.smi_log, interval_ms=50) if a.smi_log else contextlib.nullcontext()):
+        for name, c in order:
+            try:
+                fn, sets_ = c["make"]()
+                t_a = time.time()
+                gt, R = graph_time(fn, sets_)
+                batch.append((name, c, fn, (gt, R, sets_, t_a, time.time())))
+            except Exception as e:
+                msg = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+                log(f"{name} {c['id']} {c['op']} {c['params']} {c.get('backend')}: FAILED {msg}")
+                results[name].append({"op": c["op"], **c["params"], "dtype": c["dtype"], "backend": c["backend"],
+                                      "error": msg, "case": c["id"]})
+                torch.cuda.synchronize()
+            if len(batch) >= 12:
+                flush_batch()
+                torch.cuda.empty_cache()
+        flush_batch()
+    for name in a.set:
+        ok = [r for r in results[name] if "error" not in r]
+        log(f"{name}: {len(ok)} of {len(sets[name])} cases -> {outs[name]}")
+    log(f"done in {time.time() - t0:.0f} s")
 
 
 if __name__ == "__main__":
