@@ -84,6 +84,15 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
             if (!cv.fit.capped.empty())
                 fmt::print("  {}/{}: {} (the fit exceeded it)\n", to_string(cv.family), cv.backend.empty() ? "-" : cv.backend,
                            cv.fit.capped);
+        std::string clockless;
+        for (const auto& cv : c.curves)
+            if (!cv.clocks_recorded)
+                clockless += (clockless.empty() ? "" : ", ") + std::string(to_string(cv.family)) + "/" +
+                             (cv.backend.empty() ? "-" : cv.backend) + " " + std::string(to_string(cv.peak));
+        if (!clockless.empty())
+            fmt::print("  no SM clock in their records: {} (phi at the maximum clock: the rates measured under the "
+                       "sweep's power limit; `kernel` prices them at that clock, not the power model's)\n",
+                       clockless);
     }
     for (const auto& l : c.links)
         fmt::print("\nlink {} ({} over {} ranks, {} sizes): alpha {:.2f} us, base {:.2f} us, beta {:.1f} GB/s; "

@@ -26,7 +26,9 @@
 //    replaces any ceiling it names, and where
 //    it has a fitted curve for the kernel's family (models/kernel_time.hpp) the curve sets
 //    predicted_time_s and bound, at the SM clock given by --sm-clock-mhz, else the clock the
-//    calibrated power model allows under the GPU's power limit, else the maximum clock. MoE
+//    calibrated power model allows under the GPU's power limit (when the curve's points carried
+//    their clocks; a curve fitted without them already holds the rates measured under the
+//    sweep's limit and is taken at the maximum clock), else the maximum clock. MoE
 //    layers sum the curve over their gate_up and down grouped GEMMs.
 //  Collectives: lower_bound_s is the datasheet link with NCCL's alpha and base latency, never
 //  changed by --calibration; predicted_time_s uses the overlay's fitted link, else a measured
@@ -139,14 +141,25 @@ struct curve_part {
 };
 
 /// The SM clock for `k` under curve `c`: --sm-clock-mhz, else the power-capped clock of the
-/// calibrated power model, else the GPU's maximum clock.
+/// calibrated power model (for a curve fitted to records with clocks; one fitted without them
+/// holds the rates measured under the sweep's power limit: the maximum clock), else the GPU's
+/// maximum clock.
 std::pair<double, std::string> clock_for(const pricing_context& p, const kernel_features& k, const kernel_curve& c) {
-    if (p.sm_clock_hz > 0) return {p.sm_clock_hz, "given (--sm-clock-mhz)"};
+    if (p.sm_clock_hz > 0)
+        return {p.sm_clock_hz, c.clocks_recorded
+                                   ? std::string("given (--sm-clock-mhz)")
+                                   : std::string("given (--sm-clock-mhz); the fitted records had no clock, so phi assumes "
+                                                 "they ran at the maximum: a kernel that ran power-capped is priced "
+                                                 "slower than it would run at this clock")};
     const double max_clock = p.gpu.max_clock_hz.value_or(p.gpu.boost_clock_hz.value_or(std::nan("")));
     if (!std::isfinite(max_clock)) throw usage_error(p.gpu.id + ": the maximum SM clock is unknown: give --sm-clock-mhz");
     if (p.cal && p.cal->power) {
         const auto& pw = *p.cal->power;
         const double limit = std::isfinite(pw.power_limit_w) ? pw.power_limit_w : p.gpu.power_limit_w.value_or(std::nan(""));
+        if (std::isfinite(limit) && !c.clocks_recorded)
+            return {max_clock, fmt::format("the fitted sweep's own clocks: it recorded none, so its rates are those "
+                                           "measured under its {:.0f} W limit",
+                                           limit)};
         if (std::isfinite(limit)) {
             const double f = power_capped_clock_hz(k, c, p.used, pw.coefficients, limit, max_clock);
             return {f, f < max_clock ? fmt::format("power-capped at {:.0f} W (calibrated power model)", limit)

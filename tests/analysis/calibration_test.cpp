@@ -131,6 +131,7 @@ TEST_CASE("a dense GEMM fit finds whole waves of the kernels' tiles and a split-
     CHECK(truth.effective_flops(pts[15].features) ==
           doctest::Approx(6 * 132 * 2.0 * 128 * 128 * 5120).epsilon(1e-12));
     const auto c = fit_kernel_curve(pts, fb);
+    CHECK(c.clocks_recorded);  // every point carried its clock
     CHECK(c.whole_waves);
     CHECK(c.split_extra_s == doctest::Approx(4e-6).epsilon(1e-3));
     CHECK(c.fixed_latency_s == doctest::Approx(8e-6).epsilon(1e-3));
@@ -140,6 +141,9 @@ TEST_CASE("a dense GEMM fit finds whole waves of the kernels' tiles and a split-
     CHECK(c.fixed_time_s(pts[0].features) - c.fixed_time_s(pts[4].features) == doctest::Approx(4e-6).epsilon(1e-3));
     // M = 16 in one wave of 128x128 tiles computes 132 tiles: compute-bound at 8x its FLOP.
     CHECK(c.effective_flops(pts[4].features) == doctest::Approx(132 * 2.0 * 128 * 128 * 4096).epsilon(1e-9));
+    // One point without its clock (taken at the maximum): the curve says so.
+    pts[3].clock_recorded = false;
+    CHECK_FALSE(fit_kernel_curve(pts, fb).clocks_recorded);
 }
 
 TEST_CASE("a fitted rate above the calibration's ceiling is held at the ceiling, and the file says so") {
@@ -400,15 +404,21 @@ TEST_CASE("the committed H200 calibration is what `roofline calibrate` fits from
     const auto m = roofline::test::repo_data("measurements/h200/");
     const auto v = roofline::test::repo_data("validation/");
     const auto fit_sweep = v / "h200-graph/kernels_fit_device_time.json";
-    if (!roofline::test::have_sample(cal_path) || !roofline::test::have_sample(fit_sweep)) return;
+    // The same fitted cases re-recorded on 2026-12-03 (data/samples/h200-stacks/sweep_order/).
+    const auto s = roofline::test::repo_data("samples/h200-stacks/sweep_order/");
+    if (!roofline::test::have_sample(cal_path) || !roofline::test::have_sample(fit_sweep) ||
+        !roofline::test::have_sample(s / "reversed_fit.json.gz") || !roofline::test::have_sample(s / "interleaved_fit.json.gz"))
+        return;
     const auto committed = read_calibration(cal_path.string());
     calibrate_options o;
     o.created_utc = committed.created_utc;
     o.link = link_kind::nvlink;
     o.link_given = true;
     o.smi_query_fields = "timestamp,power.draw,enforced.power.limit,clocks.sm,clocks.max.sm,clocks_event_reasons.sw_power_cap";
-    // data/calibration/make.sh: curves from device time only (the graph-replayed fit sweep).
-    const auto fresh = calibrate({fit_sweep.string(), (m / "ceilings.json").string(), (m / "allreduce_2gpu.json").string(),
+    // data/calibration/make.sh: curves from device time only (the graph-replayed fit sweep,
+    // recorded three times).
+    const auto fresh = calibrate({fit_sweep.string(), (s / "reversed_fit.json.gz").string(),
+                                  (s / "interleaved_fit.json.gz").string(), (m / "ceilings.json").string(), (m / "allreduce_2gpu.json").string(),
                                   (m / "ceilings_nvidia_smi.csv.gz").string(), (v / "h200_power_phases.json").string(),
                                   (v / "h200_power_smi.csv.gz").string()},
                                  gpus::h200_sxm(), o)
@@ -453,27 +463,30 @@ TEST_CASE("on the independent H200 sweep (other shapes and backends, never fitte
         CAPTURE(r.family);
         MESSAGE(r.family << " n=" << r.n << ": uncalibrated " << 100 * r.datasheet.median << "% / " << 100 * r.datasheet.p90
                          << "%, calibrated " << 100 * r.calibrated.median << "% / " << 100 * r.calibrated.p90 << "%");
-        // Calibrated is within a point of uncalibrated in every family (median): fp8 GEMMs
-        // 4.9% against 4.3% (the independent sweep's large fp8 GEMMs ran 2-3% faster per FLOP
-        // than the fitted sweep's), SDPA prefill 2.0% against 2.0%.
-        CHECK(r.calibrated.median <= r.datasheet.median + 0.01);
+        // Calibrated beats uncalibrated in every family (median) since the fit takes the fitted
+        // cases recorded three times: fp8 GEMMs 3.4% against 4.3% (4.9% when fitted to the
+        // 2026-12-01 recording alone, whose large fp8 GEMMs ran 2-5% slower than in either
+        // re-recording), SDPA prefill 0.6% against 2.0% (was a 2.0% tie).
+        CHECK(r.calibrated.median < r.datasheet.median);
+        // The sweeps recorded no clocks: the curves hold the rates measured under the 700 W
+        // limit, and `kernel`'s power-model clock leaves them so (it lowered them a second time
+        // before: GEMM bf16 19.7% / 26.9%, fp8 20.7% / 31.5%, all 10.0% / 29.7%).
+        CHECK(r.calibrated_power_clock.median == doctest::Approx(r.calibrated.median));
+        CHECK(r.calibrated_power_clock.p90 == doctest::Approx(r.calibrated.p90));
     }
-    // Better in both median and p90: grouped GEMM, SDPA decode (the curve computes FA2's
-    // 128-row tiles and pays the split-KV combine kernel: 4.8% / 24.1%, was 5.8% / 40.8%), copy
-    // (its bandwidth held at the DRAM ceiling: 1.6% / 14.5%, was 2.7% / 14.3%).
-    for (std::size_t i : {2, 4, 5}) {
+    // Better in p90 too, except bf16 GEMM (9.2% against 7.5%): fp8 10.3% vs 15.4%, grouped GEMM
+    // 17.5% vs 29.8%, SDPA decode 24.1% vs 36.7% (the curve computes FA2's 128-row tiles and
+    // pays the split-KV combine kernel; was 40.8%), copy 29.7% vs 35.8%.
+    for (std::size_t i : {1, 2, 3, 4, 5}) {
         CAPTURE(indep.rows[i].family);
-        CHECK(indep.rows[i].calibrated.median < indep.rows[i].datasheet.median);
         CHECK(indep.rows[i].calibrated.p90 < indep.rows[i].datasheet.p90);
     }
-    CHECK(indep.rows[4].calibrated.median == doctest::Approx(0.048).epsilon(0.03).scale(0));
-    CHECK(indep.rows[0].calibrated.median < indep.rows[0].datasheet.median);  // bf16 3.9% (p90 10.0% vs 7.5%)
-    CHECK(indep.rows[1].calibrated.p90 < indep.rows[1].datasheet.p90);        // fp8 p90 9.3% vs 15.4%
+    CHECK(indep.rows[4].calibrated.median == doctest::Approx(0.052).epsilon(0.03).scale(0));
     const auto& all = indep.rows.back();
     CHECK(all.n == 102);  // 109 cases less the 7 memory-efficient SDPA cases that found no kernel
-    CHECK(all.calibrated.median <= 0.05);  // 4.3% (goal 5%; 4.7% before the curves shared the model's kernel facts)
-    CHECK(all.calibrated.p90 <= 0.15);     // 11.1% (goal 15%; was 14.2%)
-    CHECK(all.calibrated.p90 == doctest::Approx(0.111).epsilon(0.03).scale(0));
+    CHECK(all.calibrated.median <= 0.05);  // 4.1% (goal 5%; 4.7% before the curves shared the model's kernel facts)
+    CHECK(all.calibrated.p90 <= 0.15);     // 12.0% (goal 15%; was 14.2%)
+    CHECK(all.calibrated.p90 == doctest::Approx(0.120).epsilon(0.03).scale(0));
     // The uncalibrated model meets its goal (median <= 8%, p90 <= 25%) on this sweep; today's
     // values are guarded so that a change shows (it was 18.7% / 43.0% before tile padding, the
     // published attention rates and FA2's decode tiles; 16.3% / 35.0% before the dense GEMM's
@@ -503,10 +516,44 @@ TEST_CASE("on the independent H200 sweep (other shapes and backends, never fitte
     CHECK(indep.rows[2].datasheet.p90 == doctest::Approx(0.298).epsilon(0.02).scale(0));
     // In sample, on the device-timed fit sweep.
     CHECK(fitted.rows.back().calibrated.median <= 0.05);  // 3.3% (was 4.5%)
-    CHECK(fitted.rows[4].calibrated.median == doctest::Approx(0.036).epsilon(0.03).scale(0));  // decode, was 10.6%
+    CHECK(fitted.rows[4].calibrated.median == doctest::Approx(0.032).epsilon(0.03).scale(0));  // decode, was 10.6%
     CHECK(fitted.rows.back().datasheet.median == doctest::Approx(0.062).epsilon(0.02).scale(0));  // was 23.6%, 18.9%, 14.3%, 12.4%
     CHECK(fitted.rows[2].family == "grouped gemm");
     CHECK(fitted.rows[2].datasheet.median == doctest::Approx(0.112).epsilon(0.02).scale(0));  // was 37.1%
+}
+
+TEST_CASE("on the independent set re-recorded in another order, the calibration holds within the GPU's repeatability") {
+    // data/samples/h200-stacks/sweep_order/: the independent cases recorded again on 2026-12-03,
+    // once after the fitted set (reversed) and once case by case alternating with it
+    // (interleaved). Neither recording is an input of the fit. The same case recorded twice
+    // differs by a median 1.0-2.3% per GEMM family (p90 6-9%): the README's repeatability table.
+    const auto cal_path = roofline::test::repo_data("calibration/h200-sxm.json");
+    const auto s = roofline::test::repo_data("samples/h200-stacks/sweep_order/");
+    if (!roofline::test::have_sample(cal_path) || !roofline::test::have_sample(s / "reversed_independent.json.gz") ||
+        !roofline::test::have_sample(s / "interleaved_independent.json.gz"))
+        return;
+    const auto cal = read_calibration(cal_path.string());
+    for (const char* name : {"reversed_independent.json.gz", "interleaved_independent.json.gz"}) {
+        CAPTURE(name);
+        const auto r = validate_calibration(read_kernel_sweep((s / name).string()), gpus::h200_sxm(), cal, 0);
+        REQUIRE(r.rows.size() == 7);
+        for (const auto& row : r.rows) {
+            CAPTURE(row.family);
+            MESSAGE(std::string(name) << " " << row.family << " n=" << row.n << ": uncalibrated " << 100 * row.datasheet.median << "% / "
+                         << 100 * row.datasheet.p90 << "%, calibrated " << 100 * row.calibrated.median << "% / "
+                         << 100 * row.calibrated.p90 << "%");
+            // Never worse than uncalibrated by more than a point, under the repeatability of one
+            // case: fp8 GEMM 4.1% vs 3.4% (reversed) and 4.4% vs 3.6% (interleaved), SDPA prefill
+            // 2.7% vs 1.8% (reversed) are the families where it loses; the rest it wins.
+            CHECK(row.calibrated.median <= row.datasheet.median + 0.01);
+        }
+        const auto& all = r.rows.back();
+        CHECK(all.n == 102);
+        CHECK(all.calibrated.median <= 0.05);
+        CHECK(all.calibrated.p90 <= 0.15);
+        CHECK(all.calibrated.median < all.datasheet.median);
+        CHECK(all.calibrated.p90 < all.datasheet.p90);
+    }
 }
 
 TEST_CASE("a profiler trace recorded with shapes gives GEMM rate points (the H200 power-capped GEMM)") {

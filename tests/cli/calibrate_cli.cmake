@@ -68,21 +68,25 @@ roofline_cli_test(calibrate_bad_folds ARGS calibrate ${_m}/kernels.json --gpu h2
 roofline_cli_test(calibrate_malformed ARGS calibrate tests/cli/data/calibration_malformed.json --gpu h200-sxm -o ${_out} EXIT 2)
 
 # --- kernel with the committed calibration ---------------------------------------------------------
-# gemm curve (bf16, nvjet, fitted to device time): t_fixed 3.530 us, phi 337,642 FLOP/clock,
-# W 4.293 TB/s. 4096^3 at 1440 MHz: 1.3744e11 / (337642 x 1.44e9) = 282.68 us (> 100.66 MB /
-# 4.293 TB/s = 23.4 us) + 3.53 us = 286.2 us (`kernel` knows no cuBLAS tile: useful FLOP).
+# gemm curve (bf16, nvjet, fitted to device time): t_fixed 3.049 us, phi 342,686 FLOP/clock,
+# W 4.149 TB/s. 4096^3 at 1440 MHz: 1.3744e11 / (342686 x 1.44e9) = 278.52 us (> 100.66 MB /
+# 4.149 TB/s = 24.3 us) + 3.05 us = 281.6 us (`kernel` knows no cuBLAS tile: useful FLOP). The
+# sweep recorded no clocks, so phi assumes 1980 MHz and the text says what that costs.
 roofline_cli_test(kernel_gemm_calibrated_clock ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
-    --calibration ${_cal} --sm-clock-mhz 1440 PASS "predicted 286.2 us \\(compute-bound\\)")
-# Without a clock: the calibrated power model caps it below 1980 MHz.
+    --calibration ${_cal} --sm-clock-mhz 1440 PASS "predicted 281.6 us \\(compute-bound\\).*the fitted records had no clock")
+# Without a clock: the curve's records carried none, so its rates are those measured under the
+# sweep's 700 W limit and the power model does not lower the clock again: 1.3744e11 /
+# (342686 x 1.98e9) + 3.05 us = 205.6 us; measured 196.6 us (2026-12-01), 203.6 and 181.2 us
+# (2026-12-03). With the power model's 1615 MHz it priced 251.4 us, 28% slow.
 roofline_cli_test(kernel_gemm_calibrated_power ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
-    --calibration ${_cal} --json PASS "\"clock_source\": \"power-capped at 700 W")
+    --calibration ${_cal} PASS "predicted 205.6 us .*at 1980 MHz \\(the fitted sweep's own clocks: it recorded none")
 # Decode attention at batch 1 (flash curve, device time): 8 CTAs, 32 key blocks, so FA2 splits
-# the keys and runs its combine kernel: 1.20 us + 10.12 us + 16.79 MB / 4.256 TB/s = 15.3 us
+# the keys and runs its combine kernel: 0.94 us + 10.59 us + 16.79 MB / 4.194 TB/s = 15.5 us
 # (measured 18.8 us at B=1, L=4096 in the fitted sweep); no eager per-call floor inside (the old
 # host-timed fit priced 91.8 us).
 roofline_cli_test(kernel_attention_calibrated_device ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
     --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --calibration ${_cal}
-    PASS "predicted 15.3 us")
+    PASS "predicted 15.5 us")
 # The calibration has no cuDNN decode curve: a cuDNN kernel is priced at the calibrated ceilings, and said.
 roofline_cli_test(kernel_attention_calibrated_cudnn ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
     --kv-heads 8 --head-dim 128 --dtype bf16 --gpu h200-sxm --calibration ${_cal} --backend cudnn
@@ -100,9 +104,10 @@ roofline_cli_test(kernel_bad_clock ARGS kernel gemm --m 1 --n 1 --k 1 --dtype bf
     --calibration ${_cal} --sm-clock-mhz -5 EXIT 2)
 
 # --- roof and analyze -------------------------------------------------------------------------------
-# Calibrated ceilings: bf16 802 TFLOP/s, DRAM 4.30 TB/s: ridge 802e12 / 4.298e12 = 187 FLOP/B.
+# Calibrated ceilings: bf16 759 TFLOP/s (a 4096^3 GEMM of a 2026-12-03 fit recording), DRAM
+# 4.30 TB/s: ridge 759e12 / 4.296e12 = 177 FLOP/B.
 roofline_cli_test(roof_calibrated ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal}
-    PASS "bf16 peak 699 TFLOP/s, DRAM 4.30 TB/s, ridge 163 FLOP/byte")
+    PASS "bf16 peak 759 TFLOP/s, DRAM 4.30 TB/s, ridge 177 FLOP/byte")
 roofline_cli_test(roof_calibration_missing ARGS roof --gpu h200-sxm --calibration no-such.json EXIT 2)
 # An overlay holds for the GPU it measured: the H200 one on a B200 analysis is exit 2 naming both
 # (it once changed the B200's 19,041 tok/s to 11,420 without a word), as on every pricing command.

@@ -111,6 +111,7 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     k.fit.median_abs_error = 0.035;
     k.fit.cv_folds = 5;
     k.fit.source = "k.json (60 records)";
+    k.clocks_recorded = false;
     c.curves.push_back(k);  // bytes_per_s stays NaN: written as null, read back as NaN
     calibrated_link l;
     l.link = link_kind::nvlink;
@@ -153,6 +154,7 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     REQUIRE(r.curves.size() == 1);
     CHECK(r.curves[0].family == kernel_family::grouped_gemm);
     CHECK(r.curves[0].tile_rows == 128);
+    CHECK_FALSE(r.curves[0].clocks_recorded);
     CHECK(std::isnan(r.curves[0].bytes_per_s));
     CHECK(r.curves[0].fit.median_abs_error == 0.035);
     CHECK(std::isnan(r.curves[0].fit.p90_abs_error));
@@ -192,6 +194,14 @@ TEST_CASE("version-1 files with a bad schema, family or value are refused with t
     CHECK_THROWS_WITH_AS(read_calibration(temp_json("neg", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
         "curves": [{"family": "gemm", "peak": "bf16", "fixed_latency_s": -1}]})")),
                          doctest::Contains("\"fixed_latency_s\""), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("clk", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
+        "curves": [{"family": "gemm", "peak": "bf16", "fixed_latency_s": 0, "clocks_recorded": "no"}]})")),
+                         doctest::Contains("curves[0]: \"clocks_recorded\": expected true or false"), parse_error);
+    // Absent (an overlay written before the key): the records carried their clocks.
+    CHECK(read_calibration(temp_json("clk2", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
+        "curves": [{"family": "gemm", "peak": "bf16", "fixed_latency_s": 0}]})"))
+              .curves.at(0)
+              .clocks_recorded);
     CHECK_THROWS_WITH_AS(read_calibration(temp_json("link", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
         "links": [{"link": "nvlink", "ranks": 2, "alpha_s": 0, "base_latency_s": 0}]})")),
                          doctest::Contains("\"beta_bytes_per_s\": missing"), parse_error);

@@ -106,6 +106,7 @@ struct curve_point {
     double clock_hz = 0;     ///< SM clock it ran at
     double measured_s = 0;   ///< time per call
     std::string label;       ///< for reports ("gemm bf16 m=1 n=4096 k=4096")
+    bool clock_recorded = true;  ///< false: the record had no clock, `clock_hz` is the maximum
 };
 
 /// Options of `fit_kernel_curve`.
@@ -423,6 +424,7 @@ inline kernel_curve fit_kernel_curve(const std::vector<curve_point>& pts, const 
     }
     const auto s = summarize_errors(errs);
     best.fit.points = pts.size();
+    best.clocks_recorded = std::all_of(pts.begin(), pts.end(), [](const curve_point& p) { return p.clock_recorded; });
     best.fit.median_abs_error = s.median;
     best.fit.p90_abs_error = s.p90;
     return best;
@@ -1180,7 +1182,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                         continue;
                     }
                     const double clk = record_clock_hz(r, max_clock);
-                    res.curve_points[curve_key(pr->features)].push_back({pr->features, clk, r.time_s, pr->label});
+                    res.curve_points[curve_key(pr->features)].push_back(
+                        {pr->features, clk, r.time_s, pr->label, std::isfinite(r.sm_clock_hz) && r.sm_clock_hz > 0});
                     if (s.timing_basis == "host") host_timed[curve_key(pr->features)].push_back(path);
                     else host_timed[curve_key(pr->features)].push_back("");
                     curve_files[curve_key(pr->features)].insert(path);
@@ -1501,7 +1504,8 @@ inline double calibrated_prediction_s(const priced_record& p, const kernel_recor
     double f = record_clock_hz(r, max_clock);
     if (clock == clock_choice::power_model) {
         f = max_clock;
-        if (power && std::isfinite(power->power_limit_w))
+        // A curve fitted without clocks holds the sweep's own power-limited rates already.
+        if (power && std::isfinite(power->power_limit_w) && c->clocks_recorded)
             f = power_capped_clock_hz(p.features, *c, used, power->coefficients, power->power_limit_w,
                                       std::isfinite(power->max_clock_hz) ? power->max_clock_hz : max_clock);
     }

@@ -20,7 +20,9 @@
 //   "graph_launch_latency_s": s,
 //   "curves":  [{"family", "peak", "backend" ("" = any), "fixed_latency_s", "flops_per_clock", "bytes_per_s",
 //                "floor_s", "tile_rows", "causal_block_keys", "whole_waves" (bool, optional),
-//                "decode_tile_rows", "split_extra_s" (optional),
+//                "decode_tile_rows", "split_extra_s" (optional), "clocks_recorded" (bool, optional,
+//                true when absent: false = the fitted records carried no SM clock, the rates are
+//                the sweep's own under its power limit, `kernel_curve::clocks_recorded`),
 //                "fit": {"points", "median_abs_error", "p90_abs_error", "cv_median_abs_error",
 //                        "cv_p90_abs_error", "cv_folds", "floor_points", "compute_points",
 //                        "memory_points", "source", "capped" (optional)}}],
@@ -198,6 +200,7 @@ ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& ca
                                {"whole_waves", cv.whole_waves},
                                {"decode_tile_rows", cv.decode_tile_rows},
                                {"split_extra_s", cv.split_extra_s},
+                               {"clocks_recorded", cv.clocks_recorded},
                                {"fit",
                                 {{"points", f.points},
                                  {"median_abs_error", num_or_null(f.median_abs_error)},
@@ -381,7 +384,7 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
             if (!x.is_object()) throw parse_error(path, place, "", "expected an object");
             io::detail::check_keys(path, place, x,
                                    {"family", "peak", "backend", "fixed_latency_s", "flops_per_clock", "bytes_per_s", "floor_s",
-                                    "tile_rows", "causal_block_keys", "whole_waves", "decode_tile_rows", "split_extra_s", "fit"});
+                                    "tile_rows", "causal_block_keys", "whole_waves", "decode_tile_rows", "split_extra_s", "clocks_recorded", "fit"});
             kernel_curve cv;
             const auto fam = parse_kernel_family(str(x, "family"));
             if (!fam)
@@ -407,6 +410,11 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
                 if (!w->is_boolean())
                     throw parse_error(path, place, "whole_waves", std::string("expected true or false, got ") + w->type_name());
                 cv.whole_waves = w->get<bool>();
+            }
+            if (const auto w = x.find("clocks_recorded"); w != x.end()) {
+                if (!w->is_boolean())
+                    throw parse_error(path, place, "clocks_recorded", std::string("expected true or false, got ") + w->type_name());
+                cv.clocks_recorded = w->get<bool>();
             }
             cv.decode_tile_rows = zero_if_nan(cal_number(path, place, x, "decode_tile_rows", false, false));
             cv.split_extra_s = zero_if_nan(cal_number(path, place, x, "split_extra_s", false, false));
