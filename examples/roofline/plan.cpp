@@ -114,9 +114,9 @@ std::string layout_text(const plan_point& p, bool moe) {
     return s;
 }
 
-/// A pool's worker layout and its worker count, compact: "TP1 DP4 / MoE TP2xEP2 x1" for
-/// `describe_layout`'s "attention TP1 DP4, MoE TP2 x EP2", then " x" workers.
-std::string pool_text(const parallel_layout& l, int workers, bool moe) {
+/// A layout, compact: "TP1 DP4 / MoE TP2xEP2" for `describe_layout`'s "attention TP1 DP4, MoE
+/// TP2 x EP2" (chart labels, where the long form does not fit).
+std::string compact_layout(const parallel_layout& l, bool moe) {
     std::string s = describe_layout(l, moe);
     auto replace = [&s](const std::string& from, const std::string& to) {
         for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
@@ -124,7 +124,12 @@ std::string pool_text(const parallel_layout& l, int workers, bool moe) {
     replace("attention ", "");
     replace(", MoE ", " / MoE ");
     replace(" x EP", "xEP");
-    return s + fmt::format(" x{}", workers);
+    return s;
+}
+
+/// A pool's worker layout and its worker count, compact: "TP1 DP4 / MoE TP2xEP2 x1".
+std::string pool_text(const parallel_layout& l, int workers, bool moe) {
+    return compact_layout(l, moe) + fmt::format(" x{}", workers);
 }
 
 std::string short_bound(bound b) {
@@ -375,11 +380,15 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
     for (const auto& p : r.series_fronts) {
         report::pareto_point q;
         q.gpu = fmt::format("{}x {}", p.count, r.gpu_ids[p.gpu]);
-        q.label = fmt::format("{} c={}", layout_text(p, m.is_moe()), report::format_count(p.concurrency));
+        // The chart's label is the compact layout (the long form, in the tooltip, was cut in the
+        // middle of its name: "attention TP1 …x EP4").
+        q.label = fmt::format("{}{} c={}", compact_layout(p.layout, m.is_moe()),
+                              p.instances > 1 ? fmt::format(" x{}", p.instances) : std::string(),
+                              report::format_count(p.concurrency));
         q.tokens_per_s_per_user = p.tokens_per_s_per_user;
         q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
-        q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}\nKV holds {} requests",
-                               plan_time_text(p.ttft_s), plan_time_text(p.tpot_s), to_string(p.decode_bound),
+        q.detail = fmt::format("{}\nTTFT {}, TPOT {}\nbound: decode {}, prefill {}\nKV holds {} requests",
+                               layout_text(p, m.is_moe()), plan_time_text(p.ttft_s), plan_time_text(p.tpot_s), to_string(p.decode_bound),
                                to_string(p.prefill_bound), report::format_count(p.max_concurrency));
         add(q);
     }
@@ -387,12 +396,14 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
         for (const auto& p : disagg->series_fronts) {
             report::pareto_point q;
             q.gpu = fmt::format("disaggregated {}x {}", p.count, r.gpu_ids[p.gpu]);
-            q.label = fmt::format("prefill {} / decode {} c={}", pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
+            q.label = fmt::format("P {} | D {} c={}", pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
                                   pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()),
                                   report::format_count(p.concurrency));
             q.tokens_per_s_per_user = p.tokens_per_s_per_user;
             q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
-            q.detail = fmt::format("TTFT {}, TPOT {}\nbound: decode {}, prefill {}", plan_time_text(p.ttft_s),
+            q.detail = fmt::format("prefill workers {}, decode workers {}\nTTFT {}, TPOT {}\nbound: decode {}, prefill {}",
+                                   pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
+                                   pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()), plan_time_text(p.ttft_s),
                                    plan_time_text(p.tpot_s), to_string(p.decode_bound), to_string(p.prefill_bound));
             add(q);
         }

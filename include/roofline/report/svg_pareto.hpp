@@ -268,7 +268,7 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
     for (auto i : front) {
         const auto& p = pts[i];
         if (p.label.empty()) continue;
-        const std::string t = ellipsize_middle(p.label, 28);
+        const std::string t = ellipsize_middle(p.label, 40);
         const double cx = xa(p.tokens_per_s_per_user), cy = ya(p.tokens_per_s_per_gpu);
         std::vector<int> ring;
         const auto cand = svg::candidates_around(cx, cy, 5.5, svg::text_width(t, fs), lh, 4, &ring);
