@@ -80,6 +80,19 @@ TEST_CASE("closed-loop TTFT queue: half the other prompts of the wave ahead, plu
     CHECK(closed_loop_queue_s(1, 1000, 1e-5, 0.0) == 0.0);
 }
 
+TEST_CASE("attention DP: the estimate's queue drains one rank's chunk per step, not dp of them") {
+    // A chunk step of 40 ms over 8,192 tokens: 4.88 us per token; with DP4 the queue pays 4x.
+    plan_point p;
+    p.prefill_step_s = 0.040;
+    p.prefill_tokens = 8192;
+    parallel_layout l{1, 4, 4, 1};
+    CHECK(detail::estimate::queue_s_per_token(p, l) == doctest::Approx(4 * 0.040 / 8192));
+    l.dp = 1;
+    CHECK(detail::estimate::queue_s_per_token(p, l) == doctest::Approx(0.040 / 8192));
+    l.dp = 0;  // not set: one rank
+    CHECK(detail::estimate::queue_s_per_token(p, l) == doctest::Approx(0.040 / 8192));
+}
+
 TEST_CASE("one estimate: the roof TPOT is the planner's point, TTFT adds the queue, rates follow") {
     const auto c = llama8b();
     auto rq = h200_request(64);
