@@ -11,6 +11,7 @@
 // (a header-less log needs --smi-fields), Kineto traces recorded with shapes (GEMM rates). The text report lists every fitted value with its
 // residuals (in sample and cross-validated); --json prints the overlay itself.
 
+#include <filesystem>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -145,6 +146,12 @@ void add_calibrate_command(CLI::App& app, common_options& common) {
     cmd->callback([&common] {
         (void)common;
         if (folds < 0 || folds == 1) throw usage_error("--folds must be 0 (none) or at least 2");
+        // Writing the overlay over one of its inputs would destroy the measurement.
+        std::error_code ec;
+        for (const auto& in : inputs)
+            if (in == out || (std::filesystem::exists(out, ec) && std::filesystem::equivalent(in, out, ec)))
+                throw usage_error("calibrate: -o " + out + " is one of the input files: it would be overwritten; write the "
+                                  "overlay elsewhere");
         const gpu_catalog catalog = load_gpu_catalog(gpu_file);
         const gpu_spec& g = pick_gpu(catalog, gpu);
         calibrate_options o;

@@ -122,6 +122,13 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     }
     if (!std::isfinite(o.sm_clock_mhz) || o.sm_clock_mhz < 0) throw usage_error("--sm-clock-mhz must be a positive number");
     p.sm_clock_hz = o.sm_clock_mhz * 1e6;
+    if (const double f_max = p.gpu.max_clock_hz.value_or(std::nan("")); p.sm_clock_hz > 0 && std::isfinite(f_max) &&
+                                                                       p.sm_clock_hz > f_max * 1.0001)
+        throw usage_error(fmt::format("--sm-clock-mhz {:.0f}: above {}'s maximum SM clock of {:.0f} MHz", o.sm_clock_mhz,
+                                      p.gpu.id, f_max / 1e6));
+    if (p.sm_clock_hz > 0 && o.calibration.empty())
+        p.notes.push_back("--sm-clock-mhz sets the clock of calibrated curves only: without --calibration it changes "
+                          "nothing (the datasheet ceilings hold at the boost clock)");
     p.backend = normalize_kernel_backend(o.backend);
     if (!o.backend.empty() && p.backend != o.backend)
         throw usage_error("--backend: unknown backend \"" + o.backend +
@@ -322,7 +329,7 @@ void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("--gpu-file", o.gpu_file, "JSON file that adds or overrides GPU entries");
     cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`): measured ceilings and curves");
-    cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves (default: the power-capped clock)")->check(finite_non_negative);
+    cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves, at most the GPU's maximum (default: the power-capped clock of the calibrated power model for curves fitted with clocks, else the maximum clock; the note says which)")->check(finite_non_negative);
     cmd->add_flag("--json", o.json, "Print JSON");
     cmd->add_option("--backend", o.backend,
                     "library that runs the kernel, for calibrated curves: flash, cudnn, mem_efficient, math (SDPA), "

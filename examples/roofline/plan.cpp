@@ -633,7 +633,15 @@ void add_plan_command(CLI::App& app, common_options& common) {
         if (!o.kv_dtype.empty()) rq.kv_cache = parse_dtype_or_throw(o.kv_dtype);
         rq.layouts.max_pp = o.max_pp;
         rq.speed_of_light = o.sol;
-        if (!o.calibration.empty()) rq.calibrated = read_calibration(o.calibration);
+        if (!o.calibration.empty()) {
+            rq.calibrated = read_calibration(o.calibration);
+            // The overlay holds for the GPU it measured: one of --gpus must be it (exit 2
+            // naming both otherwise), and its values are checked against that GPU's datasheet.
+            const gpu_spec* measured = nullptr;
+            for (const auto& g : rq.gpus)
+                if (g.id == rq.calibrated->gpu) measured = &g;
+            require_calibration_gpu(*rq.calibrated, measured ? *measured : rq.gpus.front());
+        }
         if ((o.mtp > 0) != o.acceptance.has_value()) throw usage_error("--mtp and --acceptance go together");
         if (o.mtp > 0) rq.speculative = speculative_decoding{o.mtp, *o.acceptance};
         if (o.kv_link_gbps && !o.disagg) throw usage_error("--kv-link-gbps prices the KV transfer of --disagg: add --disagg");

@@ -133,3 +133,22 @@ roofline_cli_test(analyze_h200_calibrated ARGS analyze data/samples/h200-serving
 roofline_cli_test(calibrate_power_degenerate ARGS calibrate ${_m}/kernels.json ${_m}/ceilings.json ${_m}/allreduce_2gpu.json
     ${_m}/kernels_nvidia_smi.csv.gz --link nvlink --gpu h200-sxm -o ${CMAKE_CURRENT_BINARY_DIR}/calibrate_degenerate.json
     PASS "power not fitted: the 7 steady samples do not separate static from dynamic power")
+
+# --- overlays and clocks that cannot be right (a new user's break test, 2026-12-03) -------------
+# The overlay written over one of its inputs would destroy the measurement: exit 2.
+roofline_cli_test(calibrate_output_is_input ARGS calibrate ${_out} --gpu h200-sxm -o ${_out} EXIT 2
+    PASS "is one of the input files")
+# A clock above the GPU's maximum would price a kernel under its speed of light: exit 2.
+roofline_cli_test(kernel_clock_above_max ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --sm-clock-mhz 3000 EXIT 2 PASS "above h200-sxm's maximum SM clock of 1980 MHz")
+roofline_cli_test(roof_clock_above_max ARGS roof --gpu h200-sxm --sm-clock-mhz 3000 EXIT 2 PASS "maximum SM clock")
+# Without --calibration the clock changes nothing, and the note says so.
+roofline_cli_test(kernel_clock_without_calibration ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --sm-clock-mhz 1500 PASS "predicted 186.2 us.*without --calibration it changes nothing")
+# A hand-edited overlay whose bf16 ceiling is 1 EFLOP/s (the H200's datasheet: 989 TFLOP/s): exit 2 naming the key.
+roofline_cli_test(kernel_overlay_above_datasheet ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration tests/cli/data/calibration_above_datasheet.json EXIT 2
+    PASS "\"ceilings.bf16\": 1e\\+06 TFLOP/s, above the datasheet's 989 TFLOP/s")
+# plan with an overlay of a GPU none of --gpus is: exit 2 naming both (it was silently ignored).
+roofline_cli_test(plan_overlay_of_another_gpu ARGS plan --model data/models/llama-3.1-70b/config.json --quant bf16 --gpus b200
+    --counts 8 --isl 1024 --osl 256 --concurrency 16 --calibration ${_cal} EXIT 2 PASS "not on b200")

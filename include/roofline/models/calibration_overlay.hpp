@@ -126,8 +126,9 @@ struct calibration {
 using calibration_overrides = calibration;
 
 /// Throws `usage_error` (exit 2) when `cal` was measured on a GPU other than `g`: another
-/// catalog id, or the same id with another SM count than the catalog's. Both
-/// GPUs are named. A calibration measures one GPU's kernels, clocks and links; on another GPU
+/// catalog id, or the same id with another SM count than the catalog's (both GPUs are named);
+/// or when a calibrated ceiling or curve rate exceeds `g`'s datasheet by more than 5% (the key
+/// is named). A calibration measures one GPU's kernels, clocks and links; on another GPU
 /// its numbers would silently replace that GPU's ceilings.
 inline void require_calibration_gpu(const calibration& cal, const gpu_spec& g) {
     const std::string file = cal.source.empty() ? std::string("the calibration") : cal.source;
@@ -145,6 +146,30 @@ inline void require_calibration_gpu(const calibration& cal, const gpu_spec& g) {
     };
     if (differs(cal.device.sm_count, g.sm_count, 1e-9))
         throw usage_error(file + " was measured on " + theirs + ", whose SM count differs from the catalog's " + ours);
+    // No measurement exceeds the hardware: a ceiling or curve rate above the datasheet's (5%
+    // allowed for clock and rounding) is a hand-edited or corrupted file, and would price
+    // kernels under their speed of light.
+    const ceilings ds = datasheet_ceilings(g);
+    const auto above = [&](const std::string& key, double v, double peak, const char* unit, double scale) {
+        if (std::isfinite(v) && std::isfinite(peak) && peak > 0 && v > 1.05 * peak) {
+            char b[160];
+            std::snprintf(b, sizeof b, ": %.4g %s, above the datasheet's %.4g %s for %s", v / scale, unit, peak / scale, unit,
+                          g.id.c_str());
+            throw usage_error(file + ": \"" + key + "\"" + b + " (a measurement cannot exceed the hardware)");
+        }
+    };
+    for (auto k : all_peak_keys)
+        if (cal.overrides_flops(k))
+            above("ceilings." + std::string(to_string(k)), *cal.flops_per_s[static_cast<std::size_t>(k)], ds.flops_at(k),
+                  "TFLOP/s", 1e12);
+    if (cal.dram_bytes_per_s) above("ceilings.dram_bytes_per_s", *cal.dram_bytes_per_s, ds.bytes_at(memory_level::dram), "TB/s", 1e12);
+    const double f_max = g.max_clock_hz.value_or(g.boost_clock_hz.value_or(std::numeric_limits<double>::quiet_NaN()));
+    for (std::size_t i = 0; i < cal.curves.size(); ++i) {
+        const auto& c = cal.curves[i];
+        const std::string place = "curves[" + std::to_string(i) + "]";
+        above(place + ".flops_per_clock", c.flops_per_clock * f_max, ds.flops_at(c.peak), "TFLOP/s at the maximum clock", 1e12);
+        above(place + ".bytes_per_s", c.bytes_per_s, ds.bytes_at(memory_level::dram), "TB/s", 1e12);
+    }
 }
 
 /// `c` with the calibrated values put in; `origin` records the file.
