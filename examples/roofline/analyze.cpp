@@ -296,6 +296,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
         if (bench.runs.empty()) throw usage_error(o.bench + ": no benchmark runs in the file");
         std::optional<power_log> power;
         if (!o.power.empty()) power = read_power_log(o.power, nvidia_smi_options{o.smi_fields});
+        if (power) require_power_evidence(*power);
 
         serving_setup s;
         s.gpu = &g;

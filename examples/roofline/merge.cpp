@@ -157,6 +157,7 @@ void run_cluster_trace(const cluster_trace_request& q, common_options& common) {
     std::optional<power_log> power;
     if (!q.power.empty()) {
         power = read_nvidia_smi_csv(q.power);
+        require_power_evidence(*power);
         o.power = &*power;
         if (!q.visible_devices.empty()) o.visible_devices = parse_index_list(q.visible_devices);
     } else if (!q.visible_devices.empty() || q.gpus_per_node > 0) {

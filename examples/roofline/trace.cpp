@@ -242,6 +242,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
         std::optional<power_log> power;
         if (!o.power.empty()) {
             power = read_power_log(o.power, nvidia_smi_options{o.smi_fields});
+            require_power_evidence(*power);
             ao.power = &*power;
         }
         ao.power_offset_s = o.power_offset;

@@ -201,3 +201,20 @@ roofline_cli_test(trace_negative_device ARGS trace data/samples/h200/gemm_power/
     EXIT 2 PASS "--device: must be a finite number >= 0")
 roofline_cli_test(trace_negative_top ARGS trace data/samples/h200/gemm_power/trace.json.gz --top -1
     EXIT 2 PASS "--top: must be a finite number >= 0")
+
+# The power log of gemm_power with columns left out (tests/cli/data/smi_gemm_power_*.csv.gz, made
+# from data/samples/h200/gemm_power/nvidia_smi.csv.gz by dropping them).
+# No power.draw: the cap reason and the 72% clock still make it power-bound, and the reason says
+# the draw was not logged (it printed "board at 0% of its 700 W limit").
+roofline_cli_test(trace_power_no_draw ARGS trace "${_h200}/gemm_power/trace.json.gz"
+    --power tests/cli/data/smi_gemm_power_no_draw.csv.gz
+    PASS "power-bound: board draw not logged \\(no power.draw\\), 700 W limit.*SM clock held at 72% of max")
+# No SM clock: whether the cap lowered it is unknown, so not power-bound, and the note says why
+# (it said "the SM clock stayed near its maximum").
+roofline_cli_test(trace_power_no_clock ARGS trace "${_h200}/gemm_power/trace.json.gz"
+    --power tests/cli/data/smi_gemm_power_no_clock.csv.gz
+    PASS "Verdict: compute-bound.*the log has no SM clock")
+# Timestamps and names only: not a power log, exit 2 naming the file.
+roofline_cli_test(trace_power_names_only ARGS trace "${_h200}/gemm_power/trace.json.gz"
+    --power tests/cli/data/smi_gemm_power_names_only.csv.gz EXIT 2
+    PASS "smi_gemm_power_names_only.csv.gz: no power evidence in 255 samples")

@@ -689,7 +689,9 @@ ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const mod
     } else if (power_held && modeled_wall == bound::compute) {
         a.result.what = bound::power;
         a.result.reason = (a.power_gpu >= 0 ? "GPU " + std::to_string(a.power_gpu) + " (the slowest rank gates the step): " : std::string()) +
-                          "board at " + fmt_pct(*a.power->fraction_of_limit) + " of its power limit with the cap active and "
+                          (a.power->fraction_of_limit ? "board at " + fmt_pct(*a.power->fraction_of_limit) + " of its power limit"
+                                                      : std::string("board draw not logged (no power.draw)")) +
+                          " with the cap active and "
                           "the SM clock held at " + fmt_pct(*a.power->clock_fraction_of_max) +
                           " of max, in a compute-bound run; " + achieved_txt;
     } else if (!a.achieved_tokens_per_s) {
@@ -752,7 +754,10 @@ ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const mod
     if (a.power) {
         const auto& p = *a.power;
         if (p.at_limit(th) && p.cap_active(th) && !p.clock_held(th))
-            a.result.notes.push_back("the power cap was touched but the SM clock stayed near its maximum");
+            a.result.notes.push_back(p.clock_fraction_of_max
+                                         ? "the power cap was touched but the SM clock stayed near its maximum"
+                                         : "the power cap was active at the limit, but the log has no SM clock (clocks.sm, "
+                                           "clocks.max.sm): whether the cap lowered it is unknown, so power is not the verdict");
         if (p.fraction_of_limit && !p.at_limit(th))
             a.result.notes.push_back("not power-bound: median draw " + fmt_num(p.median_draw_w.value_or(0)) + " W is " +
                                      fmt_pct(*p.fraction_of_limit) + " of the " + fmt_num(p.limit_w.value_or(0)) +

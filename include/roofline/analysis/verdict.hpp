@@ -128,7 +128,9 @@ inline verdict classify(const phase_evidence& e, const verdict_thresholds& t = {
         const bool at_limit = p.at_limit(t), cap = p.cap_active(t), held = p.clock_held(t);
         if (((at_limit && cap) || p.cap_sustained(t)) && held && compute_matters) {
             v.what = bound::power;
-            v.reason = "board at " + detail::pct(*p.fraction_of_limit) + " of its " +
+            // A log without power.draw still shows the cap reason and the clock it left.
+            v.reason = (p.fraction_of_limit ? "board at " + detail::pct(*p.fraction_of_limit) + " of its "
+                                            : std::string("board draw not logged (no power.draw), ")) +
                        std::to_string(static_cast<int>(p.limit_w.value_or(0))) +
                        " W limit with the power cap active " +
                        detail::pct(*p.power_cap_active_fraction) + " of the time; SM clock held at " +
@@ -136,7 +138,13 @@ inline verdict classify(const phase_evidence& e, const verdict_thresholds& t = {
             return v;
         }
         if (at_limit && cap && !held)
-            v.notes.push_back("the power cap was touched but the SM clock stayed near its maximum");
+            v.notes.push_back(p.clock_fraction_of_max
+                                  ? "the power cap was touched but the SM clock stayed near its maximum"
+                                  : "the power cap was active at the limit, but the log has no SM clock (clocks.sm, "
+                                    "clocks.max.sm): whether the cap lowered it is unknown, so power is not the verdict");
+        else if (cap && !p.clock_fraction_of_max && !p.fraction_of_limit)
+            v.notes.push_back("the power cap reason was active, but the log has neither power.draw nor the SM clock: "
+                              "power cannot be the verdict");
     }
 
     if (e.communication_share && *e.communication_share >= t.communication_share) {

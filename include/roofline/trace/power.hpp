@@ -19,6 +19,7 @@
 #include <string>    // std::string
 #include <vector>    // std::vector
 
+#include "roofline/core/error.hpp"
 #include "roofline/trace/read_stats.hpp"
 
 namespace roofline {
@@ -102,5 +103,21 @@ struct power_log {
         return out;
     }
 };
+
+/// Throws `usage_error` naming `log.file` when no sample holds any power evidence: no power
+/// draw, SM clock, clock-event reasons or utilization (a log of timestamps and names only is
+/// not a power log; its verdicts would rest on nothing). A log whose rows were all skipped
+/// passes: its read counts say why, and the analysis goes on without power.
+inline void require_power_evidence(const power_log& log) {
+    if (log.samples.empty()) return;  // every row skipped: the reader's counts say why, the analysis degrades
+    for (const auto& s : log.samples)
+        if (std::isfinite(s.power_draw_w) || std::isfinite(s.sm_clock_hz) || s.clocks_event_reasons ||
+            std::isfinite(s.utilization_gpu))
+            return;
+    throw usage_error(log.file + ": no power evidence in " + std::to_string(log.samples.size()) +
+                      " samples: none has power.draw, clocks.sm, clocks_event_reasons or utilization.gpu "
+                      "(log them with nvidia-smi --query-gpu=timestamp,index,power.draw,enforced.power.limit,"
+                      "clocks.sm,clocks.max.sm,clocks_event_reasons.sw_power_cap,utilization.gpu)");
+}
 
 }  // namespace roofline
