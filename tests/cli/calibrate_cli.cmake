@@ -152,3 +152,10 @@ roofline_cli_test(kernel_overlay_above_datasheet ARGS kernel gemm --m 4096 --n 4
 # plan with an overlay of a GPU none of --gpus is: exit 2 naming both (it was silently ignored).
 roofline_cli_test(plan_overlay_of_another_gpu ARGS plan --model data/models/llama-3.1-70b/config.json --quant bf16 --gpus b200
     --counts 8 --isl 1024 --osl 256 --concurrency 16 --calibration ${_cal} EXIT 2 PASS "not on b200")
+# A GEMM record of an unknown dtype is an error naming the record (it was fitted as bf16).
+roofline_cli_test(calibrate_unknown_gemm_dtype ARGS calibrate tests/cli/data/kernel_sweep_bad_dtype.json --gpu h200-sxm
+    -o ${_out} EXIT 2 PASS "kernel_sweep_bad_dtype.json: record 2: \"dtype\": unknown dtype \"bf17\" for op gemm")
+# A truncated sweep (the first 2,000 bytes of kernels_independent.json) is its JSON error with the
+# place, not "not a recognised measurement file".
+roofline_cli_test(calibrate_truncated_sweep ARGS calibrate tests/cli/data/kernel_sweep_truncated.json --gpu h200-sxm
+    -o ${_out} EXIT 2 PASS "kernel_sweep_truncated.json: line 27, column [0-9]+: malformed JSON")

@@ -124,7 +124,10 @@ TEST_CASE("measurement formats are told apart by content") {
     if (roofline::test::have_sample(nccl))
         CHECK(detect_measurement_format(nccl.string()) == measurement_format::nccl_tests_text);
     CHECK(detect_measurement_format(temp_file("x.txt", "hello\n")) == measurement_format::unknown);
-    CHECK(detect_measurement_format(temp_file("bad.json", "{\"schema\": ")) == measurement_format::unknown);
+    // A JSON file cut short is its parse error, with the place (it was once "unknown": "not a
+    // recognised measurement file" for a truncated sweep).
+    CHECK_THROWS_WITH_AS(detect_measurement_format(temp_file("bad.json", "{\"schema\": ")),
+                         doctest::Contains("line 1, column 12: malformed JSON"), parse_error);
     CHECK(to_string(measurement_format::kernel_sweep_json) == "roofline.kernels/1");
 }
 

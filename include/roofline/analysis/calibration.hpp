@@ -35,6 +35,7 @@
 // Errors: too few points for a fit throws `usage_error` naming the fit and the count; no fit
 // returns NaN silently.
 
+#include <filesystem>  // std::filesystem::file_size
 #include <algorithm>  // std::sort, std::max, std::min
 #include <array>      // std::array
 #include <chrono>     // std::chrono::system_clock
@@ -866,11 +867,17 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
     priced_record p;
     const auto fmt = [](double v) { return std::to_string(static_cast<long long>(v)); };
     if (r.op == "gemm") {
-        const bool fp8 = r.dtype.rfind("fp8", 0) == 0;
-        const dtype d = fp8 ? dtype::fp8_e4m3 : dtype::bf16;
+        // The record's dtype, read as written: an unknown one is an error, another dtype its own
+        // curve (fp16 or tf32 records were once fitted into the bf16 curve).
+        const auto parsed = parse_dtype(r.dtype.empty() ? std::string_view("bf16") : std::string_view(r.dtype));
+        if (!parsed)
+            throw parse_error(file, "record " + std::to_string(r.index), "dtype",
+                              "unknown dtype \"" + r.dtype + "\" for op gemm (accepted: bf16, fp16, tf32, fp32, fp8_e4m3, ...)");
+        const dtype d = *parsed;
+        const bool fp8 = d == dtype::fp8_e4m3 || d == dtype::fp8_e5m2;
         const gemm_shape s{r.param("m", file), r.param("n", file), r.param("k", file)};
         const auto path = gemm_compute_path(d, d, g);
-        p.work = gemm_workload(s, d, d, dtype::bf16, path.peak);
+        p.work = gemm_workload(s, d, d, fp8 ? dtype::bf16 : d, path.peak);
         p.features = gemm_features(p.work, path.peak);
         p.features.backend = record_backend(r);
         // The kernel that ran, when the record names it: its tile for wave quantisation.
@@ -890,7 +897,7 @@ inline std::optional<priced_record> price_record(const kernel_record& r, const g
             if (nl == std::string::npos) break;
             at = nl + 1;
         }
-        p.family_label = fp8 ? "gemm fp8" : "gemm bf16";
+        p.family_label = fp8 ? std::string("gemm fp8") : "gemm " + std::string(to_string(d));
         p.label = p.family_label + " m=" + fmt(s.m) + " n=" + fmt(s.n) + " k=" + fmt(s.k);
         return p;
     }
@@ -1104,6 +1111,8 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
         switch (fmt) {
             case measurement_format::unknown:
                 throw parse_error(path, "", "",
+                                  std::string([&] { std::error_code ec; return std::filesystem::file_size(path, ec) == 0 && !ec; }()
+                                                  ? "an empty file: " : "") +
                                   "not a recognised measurement file (accepted: roofline.ceilings/1, roofline.kernels/1, "
                                   "roofline.allreduce_sweep/1, the validation sweep and its power phases, nccl-tests "
                                   "stdout or JSON, ncu --csv, nvidia-smi --query-gpu CSV, Kineto traces)");
@@ -1526,7 +1535,7 @@ struct validation_point {
 };
 
 struct validation_report {
-    std::vector<validation_row> rows;  ///< families in a fixed order, then "all"
+    std::vector<validation_row> rows;  ///< families in a fixed order (other GEMM dtypes after them), then "all"
     std::vector<validation_point> points;
 };
 
@@ -1584,7 +1593,9 @@ inline validation_report validate_calibration(const kernel_sweep& sweep, const g
         by_family[p->family_label].push_back({*p, &r});
     }
     for (const auto& [fam, v] : layers) by_family.try_emplace(fam);
-    const std::vector<std::string> order = {"gemm bf16", "gemm fp8", "grouped gemm", "sdpa prefill", "sdpa decode", "copy"};
+    std::vector<std::string> order = {"gemm bf16", "gemm fp8", "grouped gemm", "sdpa prefill", "sdpa decode", "copy"};
+    for (const auto& [fam, v] : by_family)  // other GEMM dtypes (fp16, tf32, ...) after the fixed ones
+        if (fam.rfind("gemm ", 0) == 0 && std::find(order.begin(), order.end(), fam) == order.end()) order.push_back(fam);
     std::vector<double> all_ds, all_cal, all_pc, all_cv;
     for (const auto& fam : order) {
         const auto it = by_family.find(fam);

@@ -164,7 +164,9 @@ enum class measurement_format {
 std::string to_string(measurement_format f);
 
 /// Tells a measurement file's format by its content (gzip is inflated first). Reads at most
-/// the first 64 KiB of text files; JSON files are parsed whole (they are small).
+/// the first 64 KiB of text files; JSON files are parsed whole (they are small). Throws
+/// `parse_error` (file, byte) for a file that starts as JSON but does not parse, and for a
+/// truncated or corrupt gzip stream.
 measurement_format detect_measurement_format(const std::string& path);
 
 /// Reads a kernel sweep: `roofline.kernels/1` or the validation sweep's `{records: [...]}`.
@@ -251,12 +253,9 @@ ROOFLINE_INLINE measurement_format detect_measurement_format(const std::string& 
         // Kineto traces can be large: told by their keys near the top, never parsed whole here.
         if (head.find("\"traceEvents\"") != std::string::npos || head.find("\"schemaVersion\"") != std::string::npos)
             return measurement_format::kineto_trace;
-        nlohmann::json doc;
-        try {
-            doc = io::detail::read_json_file(path);
-        } catch (const parse_error&) {
-            return measurement_format::unknown;
-        }
+        // A JSON file that does not parse (truncated, corrupt) is that error, with its place,
+        // not "not a recognised measurement file".
+        const nlohmann::json doc = io::detail::read_json_file(path);
         if (!doc.is_object()) return measurement_format::unknown;
         const std::string schema = io::detail::json_string_or(doc, "schema");
         if (schema.rfind("roofline.ceilings/", 0) == 0) return measurement_format::ceilings_json;
