@@ -218,3 +218,8 @@ roofline_cli_test(trace_power_no_clock ARGS trace "${_h200}/gemm_power/trace.jso
 roofline_cli_test(trace_power_names_only ARGS trace "${_h200}/gemm_power/trace.json.gz"
     --power tests/cli/data/smi_gemm_power_names_only.csv.gz EXIT 2
     PASS "smi_gemm_power_names_only.csv.gz: no power evidence in 255 samples")
+# --calibration says where the achievable ceilings came from, in the text and in --json.
+roofline_cli_test(trace_calibration_named ARGS trace "${_h200}/gemm_power/trace.json.gz"
+    --calibration data/calibration/h200-sxm.json PASS "at achievable ones \\(calibrated: data/calibration/h200-sxm.json\\)")
+roofline_cli_test(trace_calibration_named_json ARGS trace "${_h200}/gemm_power/trace.json.gz"
+    --calibration data/calibration/h200-sxm.json --json PASS "\"calibration\": \"data/calibration/h200-sxm.json\"")

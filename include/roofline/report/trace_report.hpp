@@ -17,7 +17,7 @@
 //   power     {limit_w, median_draw_w, fraction_of_limit, clock_fraction_of_max,
 //              power_cap_active_fraction, offset_s, gpu_index, energy_j, ..., per_gpu[]} when a
 //              log is given
-//   gpu, window, ceilings, notes[], warnings[]
+//   gpu, window, ceilings, calibration (the overlay file of --calibration, or null), notes[], warnings[]
 // `roof_utilization` of every row (the window too) is its roof times over its modeled time;
 // the text prints these same numbers.
 // Units are SI in JSON and CSV (seconds, bytes, FLOP, watts, joules; fractions in [0, 1]);
@@ -488,6 +488,7 @@ ROOFLINE_INLINE nlohmann::ordered_json trace_analysis_json(const trace_analysis&
         j["power"]["per_gpu"] = per;
     }
     j["ceilings"] = nlohmann::ordered_json::parse(to_json(a.datasheet).dump());
+    j["calibration"] = a.calibration_source.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(a.calibration_source);
     j["notes"] = a.notes;
     j["warnings"] = a.warnings;
     return j;
@@ -607,9 +608,11 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
                       ? fmt::format("{} of the GPU time has modeled work; lower bound unknown (no GPU: pass --gpu)",
                                     format_percent(a.priced_share))
                       : fmt::format("{} of the GPU time has modeled work; lower bound {} at datasheet ceilings, {} "
-                                    "at achievable ones",
+                                    "at achievable ones{}",
                                     format_percent(a.priced_share), format_seconds(a.window.sol.lower_bound_s),
-                                    format_seconds(a.window.achievable_s)));
+                                    format_seconds(a.window.achievable_s),
+                                    a.calibration_source.empty() ? std::string()
+                                                                 : " (calibrated: " + a.calibration_source + ")"));
     o += labelled("Steps", fmt::format("{} ({}): {}", a.step_info.count, a.step_info.source, a.step_info.note));
     if (a.communication_s > 0)
         o += labelled("Collect.",

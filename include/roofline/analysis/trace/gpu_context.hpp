@@ -128,6 +128,7 @@ ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const 
     if (options.calibrated) {
         require_calibration_gpu(*options.calibrated, g);  // another GPU's overlay: exit 2, both named
         c.achievable = apply_calibration(c.achievable, *options.calibrated);
+        a.calibration_source = options.calibrated->source.empty() ? std::string("(in memory)") : options.calibrated->source;
     }
     c.achievable.launch_latency_s = 0;  // kernel durations do not include their launch
     a.reference_clock_hz = g.tensor_clock_hz.value_or(

@@ -223,6 +223,8 @@ struct trace_analysis {
     int device = -1;
     std::vector<int> devices;  ///< devices with activity in the trace
     ceilings datasheet;
+    /// The calibration overlay the achievable ceilings came from ("" when none; `--calibration`).
+    std::string calibration_source;
     double reference_clock_hz =
         std::numeric_limits<double>::quiet_NaN();  ///< clock the peaks assume
     double window_start_s = 0, window_end_s = 0;
