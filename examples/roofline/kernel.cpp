@@ -818,9 +818,16 @@ void add_collective(CLI::App* kernel) {
                                                     " ({} ranks{}); --link network to price it across nodes", o.ranks,
                                                     domain > 0 && !beyond ? fmt::format(" fit in one {}-GPU scale-up domain", domain) : "")
                                                                              : std::string(" (--link to choose)")));
-        if (p.cal && p.cal->link_for(p.datasheet.link)) {
+        if (const auto* fitted = p.cal ? p.cal->link_for(p.datasheet.link) : nullptr) {
             lp = p.link;
             predicted_by = "calibration";
+            // The fit measured one collective at one rank count; say so when this is another.
+            if (fitted->op != std::string(to_string(op)) || fitted->ranks != o.ranks)
+                notes.push_back(fmt::format("the calibrated {} link was fitted to {} over {} ranks; applied to {} over {} "
+                                            "ranks as measured (its base latency {:.1f} us included): measure this "
+                                            "collective at this size for a fitted answer",
+                                            to_string(fitted->link), fitted->op, fitted->ranks, to_string(op), o.ranks,
+                                            fitted->params.base_latency_s * 1e6));
         } else if (topo) {
             const bool p2p = o.p2p.empty() ? p.gpu.p2p.value_or(0.0) > 0.0 : o.p2p == "on";
             lp = pcie_ring_params(*topo, p.gpu, p2p, o.p2p_sys);
@@ -837,6 +844,7 @@ void add_collective(CLI::App* kernel) {
         ceilings used = p.datasheet;
         used.launch_latency_s = 0;  // the collective's base latency covers its launch
         used.link_bytes_per_s = lp.beta_bytes_per_s;
+        if (predicted_by.rfind("calibration", 0) == 0 && p.cal) used.origin += " + calibrated link: " + p.cal->source;
         p.used = used;
         auto j = report(fmt::format("{} {} over {} ranks ({})", to_string(op), human_bytes(o.bytes), o.ranks,
                                     to_string(c.algorithm)),

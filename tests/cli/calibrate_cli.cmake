@@ -159,3 +159,7 @@ roofline_cli_test(calibrate_unknown_gemm_dtype ARGS calibrate tests/cli/data/ker
 # place, not "not a recognised measurement file".
 roofline_cli_test(calibrate_truncated_sweep ARGS calibrate tests/cli/data/kernel_sweep_truncated.json --gpu h200-sxm
     -o ${_out} EXIT 2 PASS "kernel_sweep_truncated.json: line 27, column [0-9]+: malformed JSON")
+# The 2-rank all-reduce fit applied to an 8-rank all-to-all: said, and named in the ceilings used.
+roofline_cli_test(kernel_collective_calibrated_other_op ARGS kernel collective --op all_to_all --bytes 10000000 --ranks 8
+    --gpu h200-sxm --calibration ${_cal}
+    PASS "fitted to all_reduce over 2 ranks; applied to all_to_all over 8 ranks.*ceilings used: datasheet \\+ measured L2 \\+ calibrated link")
