@@ -51,7 +51,10 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
                 const auto per_sm = g.sm_count.known() ? src.flops_per_clock / *g.sm_count.value : NAN;
                 const auto& pk = g.peak(*k);
                 const double dense = pk.flops_per_clock_per_sm.known() ? *pk.flops_per_clock_per_sm.value : NAN;
-                value += fmt::format(", {:.0f} FLOP per SM per clock", per_sm);
+                // The best rate per clock may be another measurement than the best rate (a
+                // power-capped GEMM at a lower clock): said, with its clock.
+                value += fmt::format(", best per clock {:.0f} FLOP per SM per clock", per_sm);
+                if (std::isfinite(src.clock_hz)) value += fmt::format(" at {:.0f} MHz", src.clock_hz / 1e6);
                 if (std::isfinite(dense)) value += fmt::format(" ({:.0f}% of the dense {:.0f})", 100 * per_sm / dense, dense);
             }
         }
