@@ -11,9 +11,9 @@
 // (a header-less log needs --smi-fields), Kineto traces recorded with shapes (GEMM rates). The text report lists every fitted value with its
 // residuals (in sample and cross-validated); --json prints the overlay itself.
 
-#include <filesystem>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 

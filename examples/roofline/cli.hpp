@@ -85,6 +85,17 @@ inline const gpu_spec& pick_gpu(const gpu_catalog& catalog, const std::string& n
     return *l.gpu;
 }
 
+/// Throws `usage_error` when `mhz` (--sm-clock-mhz, MHz) exceeds `g`'s maximum SM clock: a
+/// clock above it would price kernels under their speed of light. An unknown maximum passes.
+inline void require_clock_within_max(const gpu_spec& g, double mhz) {
+    const double f_max = g.max_clock_hz.value_or(std::nan(""));
+    if (std::isfinite(f_max) && mhz * 1e6 > f_max * 1.0001) {
+        char b[200];
+        std::snprintf(b, sizeof b, "--sm-clock-mhz %.0f: above %s's maximum SM clock of %.0f MHz", mhz, g.id.c_str(), f_max / 1e6);
+        throw usage_error(b);
+    }
+}
+
 /// Options common to every subcommand.
 struct common_options {
     std::string gpu_file;     ///< --gpu-file: JSON that adds or overrides catalog entries

@@ -122,10 +122,7 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     }
     if (!std::isfinite(o.sm_clock_mhz) || o.sm_clock_mhz < 0) throw usage_error("--sm-clock-mhz must be a positive number");
     p.sm_clock_hz = o.sm_clock_mhz * 1e6;
-    if (const double f_max = p.gpu.max_clock_hz.value_or(std::nan("")); p.sm_clock_hz > 0 && std::isfinite(f_max) &&
-                                                                       p.sm_clock_hz > f_max * 1.0001)
-        throw usage_error(fmt::format("--sm-clock-mhz {:.0f}: above {}'s maximum SM clock of {:.0f} MHz", o.sm_clock_mhz,
-                                      p.gpu.id, f_max / 1e6));
+    require_clock_within_max(p.gpu, o.sm_clock_mhz);
     if (p.sm_clock_hz > 0 && o.calibration.empty())
         p.notes.push_back("--sm-clock-mhz sets the clock of calibrated curves only: without --calibration it changes "
                           "nothing (the datasheet ceilings hold at the boost clock)");
@@ -163,12 +160,12 @@ std::pair<double, std::string> clock_for(const pricing_context& p, const kernel_
     if (p.cal && p.cal->power) {
         const auto& pw = *p.cal->power;
         const double limit = std::isfinite(pw.power_limit_w) ? pw.power_limit_w : p.gpu.power_limit_w.value_or(std::nan(""));
-        if (std::isfinite(limit) && !c.clocks_recorded)
-            return {max_clock, fmt::format("the fitted sweep's own clocks: it recorded none, so its rates are those "
-                                           "measured under its {:.0f} W limit",
-                                           limit)};
         if (std::isfinite(limit)) {
             const double f = power_capped_clock_hz(k, c, p.used, pw.coefficients, limit, max_clock);
+            if (!c.clocks_recorded)
+                return {f, fmt::format("the fitted sweep's own clocks: it recorded none, so its rates are those "
+                                       "measured under its {:.0f} W limit",
+                                       limit)};
             return {f, f < max_clock ? fmt::format("power-capped at {:.0f} W (calibrated power model)", limit)
                                      : fmt::format("maximum clock (under the {:.0f} W limit)", limit)};
         }

@@ -396,14 +396,13 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
         for (const auto& p : disagg->series_fronts) {
             report::pareto_point q;
             q.gpu = fmt::format("disaggregated {}x {}", p.count, r.gpu_ids[p.gpu]);
-            q.label = fmt::format("P {} | D {} c={}", pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
-                                  pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()),
-                                  report::format_count(p.concurrency));
+            const std::string pre = pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
+                              dec = pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe());
+            q.label = fmt::format("P {} | D {} c={}", pre, dec, report::format_count(p.concurrency));
             q.tokens_per_s_per_user = p.tokens_per_s_per_user;
             q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
             q.detail = fmt::format("prefill workers {}, decode workers {}\nTTFT {}, TPOT {}\nbound: decode {}, prefill {}",
-                                   pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
-                                   pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()), plan_time_text(p.ttft_s),
+                                   pre, dec, plan_time_text(p.ttft_s),
                                    plan_time_text(p.tpot_s), to_string(p.decode_bound), to_string(p.prefill_bound));
             add(q);
         }

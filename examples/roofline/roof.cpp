@@ -181,9 +181,7 @@ void run_roof(roof_options o) {
     }
     if (o.sm_clock_mhz < 0.0 || !std::isfinite(o.sm_clock_mhz))
         throw usage_error("--sm-clock-mhz: must be a positive number of MHz");
-    if (const double f_max = g.max_clock_hz.value_or(std::nan("")); std::isfinite(f_max) && o.sm_clock_mhz * 1e6 > f_max * 1.0001)
-        throw usage_error(fmt::format("--sm-clock-mhz {:.0f}: above {}'s maximum SM clock of {:.0f} MHz", o.sm_clock_mhz, g.id,
-                                      f_max / 1e6));
+    require_clock_within_max(g, o.sm_clock_mhz);
     ceilings c = datasheet_ceilings(g);
     std::optional<calibration> cal;
     if (!o.calibration.empty()) {

@@ -35,10 +35,10 @@
 // Errors: too few points for a fit throws `usage_error` naming the fit and the count; no fit
 // returns NaN silently.
 
-#include <filesystem>  // std::filesystem::file_size
 #include <algorithm>  // std::sort, std::max, std::min
 #include <array>      // std::array
 #include <chrono>     // std::chrono::system_clock
+#include <filesystem>  // std::filesystem::file_size
 #include <cctype>     // std::isalnum, std::tolower
 #include <cmath>      // std::abs, std::ceil, std::isfinite, std::lround, std::sqrt
 #include <cstddef>    // std::size_t
@@ -1513,8 +1513,7 @@ inline double calibrated_prediction_s(const priced_record& p, const kernel_recor
     double f = record_clock_hz(r, max_clock);
     if (clock == clock_choice::power_model) {
         f = max_clock;
-        // A curve fitted without clocks holds the sweep's own power-limited rates already.
-        if (power && std::isfinite(power->power_limit_w) && c->clocks_recorded)
+        if (power && std::isfinite(power->power_limit_w))
             f = power_capped_clock_hz(p.features, *c, used, power->coefficients, power->power_limit_w,
                                       std::isfinite(power->max_clock_hz) ? power->max_clock_hz : max_clock);
     }

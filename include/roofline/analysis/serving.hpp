@@ -754,10 +754,7 @@ ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const mod
     if (a.power) {
         const auto& p = *a.power;
         if (p.at_limit(th) && p.cap_active(th) && !p.clock_held(th))
-            a.result.notes.push_back(p.clock_fraction_of_max
-                                         ? "the power cap was touched but the SM clock stayed near its maximum"
-                                         : "the power cap was active at the limit, but the log has no SM clock (clocks.sm, "
-                                           "clocks.max.sm): whether the cap lowered it is unknown, so power is not the verdict");
+            a.result.notes.push_back(p.cap_without_held_clock_note());
         if (p.fraction_of_limit && !p.at_limit(th))
             a.result.notes.push_back("not power-bound: median draw " + fmt_num(p.median_draw_w.value_or(0)) + " W is " +
                                      fmt_pct(*p.fraction_of_limit) + " of the " + fmt_num(p.limit_w.value_or(0)) +

@@ -83,6 +83,12 @@ struct power_evidence {
     bool clock_held(const verdict_thresholds& t) const {
         return clock_fraction_of_max && *clock_fraction_of_max <= t.clock_held_below;
     }
+    /// The note for a cap at the limit whose clock is not held: near its maximum, or not logged.
+    std::string cap_without_held_clock_note() const {
+        return clock_fraction_of_max ? "the power cap was touched but the SM clock stayed near its maximum"
+                                     : "the power cap was active at the limit, but the log has no SM clock (clocks.sm, "
+                                       "clocks.max.sm): whether the cap lowered it is unknown, so power is not the verdict";
+    }
 };
 
 /// A classification with its evidence.
@@ -138,10 +144,7 @@ inline verdict classify(const phase_evidence& e, const verdict_thresholds& t = {
             return v;
         }
         if (at_limit && cap && !held)
-            v.notes.push_back(p.clock_fraction_of_max
-                                  ? "the power cap was touched but the SM clock stayed near its maximum"
-                                  : "the power cap was active at the limit, but the log has no SM clock (clocks.sm, "
-                                    "clocks.max.sm): whether the cap lowered it is unknown, so power is not the verdict");
+            v.notes.push_back(p.cap_without_held_clock_note());
         else if (cap && !p.clock_fraction_of_max && !p.fraction_of_limit)
             v.notes.push_back("the power cap reason was active, but the log has neither power.draw nor the SM clock: "
                               "power cannot be the verdict");

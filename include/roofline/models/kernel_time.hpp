@@ -246,7 +246,7 @@ struct kernel_curve {
     /// Whether the fitted points carried the SM clock they ran at. false: none did, phi was
     /// fitted at the maximum clock, so phi x maximum clock is the rate measured at the sweep's
     /// own clocks under its power limit; a power model's clock must not lower it a second time
-    /// (`curve_clock_hz`).
+    /// (`power_capped_clock_hz` returns the maximum clock for such a curve).
     bool clocks_recorded = true;
     curve_fit_report fit;
 
@@ -840,13 +840,13 @@ inline kernel_as_run price_kernel_as_run(const workload& w, const std::vector<ke
 /// their weights, and the measured power of such kernels is that of a memory-bound one)
 /// (power coefficients `p`, models/power.hpp; bisection, P grows with f). Without energy
 /// coefficients for the kernel's rate class, `max_clock_hz`. Throws `usage_error` for
-/// non-positive clocks or limit. Only for a curve whose points carried their clocks
-/// (`kernel_curve::clocks_recorded`): a curve fitted without them already holds the rates
-/// measured under the sweep's power limit, and is priced at `max_clock_hz`.
+/// non-positive clocks or limit. A curve fitted without clocks (`kernel_curve::clocks_recorded`
+/// false) already holds the rates measured under its sweep's power limit: `max_clock_hz`.
 inline double power_capped_clock_hz(const kernel_features& k, const kernel_curve& c, const ceilings& fallback,
                                     const power_coefficients& p, double power_limit_w, double max_clock_hz) {
     if (!(power_limit_w > 0) || !(max_clock_hz > 0))
         throw usage_error("power-capped clock: limit and maximum clock must be positive");
+    if (!c.clocks_recorded) return max_clock_hz;
     const double e_flop = k.flops > 0 ? p.flop_energy_at(k.peak) : 0.0;
     if (std::isnan(e_flop) || !(p.reference_clock_hz > 0)) return max_clock_hz;
     const auto power = [&](double f) {
