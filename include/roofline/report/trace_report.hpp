@@ -754,7 +754,8 @@ ROOFLINE_INLINE roofline_chart trace_roofline_chart(const trace_analysis& a, con
     auto chart = make_roofline_chart(g, a.datasheet, keys);
     chart.title = (g.name.empty() ? g.id : g.name) + ": " + a.window.bound_name() +
                   (a.window.result ? "-bound" : "");
-    chart.subtitle = a.file + " \u00b7 " + chart.subtitle;
+    chart.subtitle = a.file + " \u00b7 " + chart.subtitle +
+                     (a.calibration_source.empty() ? std::string() : " \u00b7 achievable ceilings calibrated: " + a.calibration_source);
     // Derated roof: the cap held the clock below the one the peaks assume.
     if (a.power && a.power->median_sm_clock_hz && std::isfinite(a.reference_clock_hz)) {
         const auto& e = a.power->evidence;
