@@ -24,13 +24,16 @@
 // Kineto writes all CPU ops before the GPU activity and the launches, is:
 //   per GPU event      184 B   (the output itself)
 //   per launch call     40 B   (correlation -> thread, time, duration, API name)
-//   per cpu_op          56 B   (span, thread, interned name, shapes, types and concrete inputs)
+//   per cpu_op          48 B   (span, thread, interned name, shapes, types and concrete inputs)
 //   per distinct string (kernel names, op names, shapes) its size, once,
-// plus vector growth slack. python_function events (usually the majority), flows and
-// everything else cost nothing. So `read_kineto` peaks at O(GPU events + launches + ops), not
-// O(file size): measured on synthetic traces with the B200 sample's event mix, 35 MB for 128 MB
-// (60 k kernels) and 243 MB for 1 GB (466 k kernels). `summarize_kineto` keeps only per-name
-// totals and stays flat (14 MB peak RSS for both). Numbers: examples/bench/compare_python.py.
+// in chunked tables (io/detail/chunked_vector.hpp: no growth slack, no copy while growing).
+// Linking then adds about 4 B per op and call and 40 B per GPU event (sorted indices instead
+// of hash maps), and the linked ops (104 B each) are allocated once at their exact count.
+// python_function events (usually the majority), flows and everything else cost nothing. So
+// `read_kineto` peaks at O(GPU events + launches + ops), not O(file size).
+// `summarize_kineto` keeps only per-name totals and stays flat (14 MB peak RSS at 128 MB and
+// 1 GB). Numbers: examples/bench/trace_json_rss.sh and compare_python.py, README "Accuracy and
+// speed".
 
 #include <algorithm>      // std::sort, std::upper_bound, std::binary_search, std::unique
 #include <cmath>          // std::isnan, std::isfinite
@@ -40,7 +43,7 @@
 #include <memory>         // std::unique_ptr
 #include <string>         // std::string
 #include <string_view>    // std::string_view
-#include <unordered_map>  // std::unordered_map
+#include <unordered_map>  // std::unordered_map (threads, demangled names, phases)
 #include <utility>        // std::pair
 #include <vector>         // std::vector
 
@@ -91,6 +94,7 @@ trace_summary summarize_kineto(const std::string& path, const kernel_rules& rule
 #if ROOFLINE_BODIES_IO
 #include <nlohmann/json.hpp>
 #include "roofline/io/detail/chrome_trace_scan.hpp"
+#include "roofline/io/detail/chunked_vector.hpp"
 #include "roofline/io/detail/text.hpp"
 
 namespace roofline {
@@ -281,7 +285,7 @@ public:
                     ev.collective = static_cast<std::int32_t>(t_.collectives.size());
                     t_.collectives.push_back(ci);
                 }
-                t_.events.push_back(ev);
+                events_.push_back(ev);
                 ++st.events_kept;
                 return;
             }
@@ -326,6 +330,7 @@ public:
 
     /// Links events to launches and ops, assigns steps. Call once after the scan.
     void finish() {
+        events_.move_into(t_.events);  // exact size: no growth slack in the output
         t_.relative_timestamps = t_.base_time_ns.has_value();
         if (!link_ops_) shift_origin();
         auto& L = t_.links;
@@ -336,27 +341,43 @@ public:
             L.unlinked = t_.events.size();
             return;
         }
-        // correlation -> launch (prefer the runtime API call over the driver call it makes).
-        std::unordered_map<std::int64_t, std::uint32_t> launch_of;
-        launch_of.reserve(runtimes_.size());
-        for (std::uint32_t i = 0; i < runtimes_.size(); ++i) {
-            auto [it, fresh] = launch_of.emplace(runtimes_[i].correlation, i);
-            if (!fresh && !runtimes_[it->second].runtime_api && runtimes_[i].runtime_api) it->second = i;
-        }
-        // External id -> op, for the ids some GPU event names only: a trace has several ops per
-        // kernel, and a map of every op's id was the largest allocation of a long trace.
+        // correlation -> launch (prefer the runtime API call over the driver call it makes; of
+        // two of a kind, the first): launch calls sorted by correlation, searched. A hash map of
+        // every call was the reader's largest table after the ops.
+        std::vector<std::uint32_t> launches(runtimes_.size());
+        for (std::uint32_t i = 0; i < launches.size(); ++i) launches[i] = i;
+        std::sort(launches.begin(), launches.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const auto& x = runtimes_[a];
+            const auto& y = runtimes_[b];
+            if (x.correlation != y.correlation) return x.correlation < y.correlation;
+            if (x.runtime_api != y.runtime_api) return x.runtime_api;
+            return a < b;
+        });
+        const auto launch_of = [&](std::int64_t correlation) -> std::int64_t {
+            const auto it = std::lower_bound(launches.begin(), launches.end(), correlation,
+                                             [&](std::uint32_t i, std::int64_t c) { return runtimes_[i].correlation < c; });
+            return it != launches.end() && runtimes_[*it].correlation == correlation ? std::int64_t(*it) : -1;
+        };
+        // External id -> op, for the ids some GPU event names only (a trace has several ops per
+        // kernel): (id, op) pairs sorted by id, the last op of an id kept.
         std::vector<std::int64_t> wanted;
         wanted.reserve(t_.events.size());
         for (const auto& ev : t_.events)
             if (ev.external_id >= 0) wanted.push_back(ev.external_id);
         std::sort(wanted.begin(), wanted.end());
         wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-        std::unordered_map<std::int64_t, std::uint32_t> op_by_external;
-        op_by_external.reserve(wanted.size());
+        std::vector<std::pair<std::int64_t, std::uint32_t>> op_by_external;
         for (std::uint32_t i = 0; i < ops_.size(); ++i)
             if (ops_[i].external_id >= 0 && std::binary_search(wanted.begin(), wanted.end(), ops_[i].external_id))
-                op_by_external[ops_[i].external_id] = i;
+                op_by_external.emplace_back(ops_[i].external_id, i);
         std::vector<std::int64_t>().swap(wanted);
+        std::stable_sort(op_by_external.begin(), op_by_external.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        const auto op_of_external = [&](std::int64_t id) -> std::int64_t {
+            auto it = std::upper_bound(op_by_external.begin(), op_by_external.end(), id,
+                                       [](std::int64_t v, const auto& p) { return v < p.first; });
+            return it != op_by_external.begin() && (--it)->first == id ? std::int64_t(it->second) : -1;
+        };
 
         // Containment queries, one per event with a launch: (thread, launch time, event).
         struct query {
@@ -365,15 +386,15 @@ public:
             std::uint32_t event;
         };
         std::vector<query> queries;
-        std::vector<std::int64_t> inner(t_.events.size(), -1), outer(t_.events.size(), -1);
+        std::vector<std::int32_t> inner(t_.events.size(), -1), outer(t_.events.size(), -1);
         std::vector<double> launch_us(t_.events.size(), kernel_event::unknown);
         for (std::uint32_t i = 0; i < t_.events.size(); ++i) {
             auto& ev = t_.events[i];
-            if (ev.external_id >= 0 && op_by_external.count(ev.external_id)) ++L.external_id_matches;
+            if (ev.external_id >= 0 && op_of_external(ev.external_id) >= 0) ++L.external_id_matches;
             if (ev.correlation < 0) continue;
-            const auto it = launch_of.find(ev.correlation);
-            if (it == launch_of.end()) continue;
-            const auto& rt = runtimes_[it->second];
+            const auto li = launch_of(ev.correlation);
+            if (li < 0) continue;
+            const auto& rt = runtimes_[static_cast<std::size_t>(li)];
             ++L.with_runtime;
             ev.launch_api = t_.strings->at(rt.name);
             launch_us[i] = rt.ts_us;
@@ -381,27 +402,23 @@ public:
             ev.launch_duration_s = rt.dur_us * 1e-6;
             queries.push_back({rt.thread, rt.ts_us, i});
         }
-        containment(queries, inner, outer);
-        const auto allocations = allocations_by_parent();
+        const auto order = (!queries.empty() || empties_with_sizes_ > 0) ? ops_by_thread_and_start()
+                                                                          : std::vector<std::uint32_t>();
+        containment(order, queries, inner, outer);
+        std::vector<query>().swap(queries);
+        string_pool allocation_texts;
+        const auto allocations = allocations_by_parent(order, allocation_texts);
 
+        // Which ops the events keep, numbered in order of first use (each event's op, then its
+        // outermost op), so that the op table is allocated once at its exact size.
         std::vector<std::int32_t> new_index(ops_.size(), -1);
+        std::vector<std::uint32_t> kept;  // op record of each kept op
         auto keep_op = [&](std::int64_t oi) -> std::int32_t {
             if (oi < 0) return -1;
             auto& slot = new_index[static_cast<std::size_t>(oi)];
             if (slot < 0) {
-                const auto& r = ops_[static_cast<std::size_t>(oi)];
-                cpu_op op;
-                op.name = t_.strings->at(r.name);
-                op.input_dims = r.dims == no_string ? std::string_view() : t_.strings->at(r.dims);
-                op.input_types = r.types == no_string ? std::string_view() : t_.strings->at(r.types);
-                op.concrete_inputs = r.concrete == no_string ? std::string_view() : t_.strings->at(r.concrete);
-                if (const auto a = allocations.find(static_cast<std::uint32_t>(oi)); a != allocations.end())
-                    op.allocations = t_.strings->intern(a->second);
-                op.external_id = r.external_id;
-                op.start_s = r.start_us * 1e-6;
-                op.duration_s = (r.end_us - r.start_us) * 1e-6;
-                slot = static_cast<std::int32_t>(t_.ops.size());
-                t_.ops.push_back(op);
+                slot = static_cast<std::int32_t>(kept.size());
+                kept.push_back(static_cast<std::uint32_t>(oi));
             }
             return slot;
         };
@@ -411,15 +428,14 @@ public:
             // (with a launch) only when its op is on the launching thread and contains the launch.
             std::int64_t by_ext = -1;
             if (ev.external_id >= 0 && ev.external_id != ev.correlation) {
-                const auto it = op_by_external.find(ev.external_id);
-                if (it != op_by_external.end()) {
-                    const auto& r = ops_[it->second];
+                const auto oi = op_of_external(ev.external_id);
+                if (oi >= 0) {
+                    const auto& r = ops_[static_cast<std::size_t>(oi)];
                     if (std::isnan(launch_us[i])) {
-                        by_ext = it->second;
+                        by_ext = oi;
                     } else {
-                        const auto lq = launch_of.find(ev.correlation);
-                        const auto& rt = runtimes_[lq->second];
-                        if (r.thread == rt.thread && r.start_us <= rt.ts_us && rt.ts_us < r.end_us) by_ext = it->second;
+                        const auto& rt = runtimes_[static_cast<std::size_t>(launch_of(ev.correlation))];
+                        if (r.thread == rt.thread && r.start_us <= rt.ts_us && rt.ts_us < r.end_us) by_ext = oi;
                     }
                 }
             }
@@ -446,10 +462,23 @@ public:
                 }
             }
         }
+        t_.ops.reserve(t_.ops.size() + kept.size());
+        for (const auto oi : kept) {
+            const auto& r = ops_[oi];
+            cpu_op op;
+            op.name = t_.strings->at(r.name);
+            op.input_dims = r.dims == no_string ? std::string_view() : t_.strings->at(r.dims);
+            op.input_types = r.types == no_string ? std::string_view() : t_.strings->at(r.types);
+            op.concrete_inputs = r.concrete == no_string ? std::string_view() : t_.strings->at(r.concrete);
+            const auto a = std::lower_bound(allocations.begin(), allocations.end(), std::make_pair(oi, std::uint32_t(0)));
+            if (a != allocations.end() && a->first == oi) op.allocations = t_.strings->intern(allocation_texts.at(a->second));
+            op.external_id = r.external_id;
+            op.start_s = r.start_us * 1e-6;
+            op.duration_s = (r.end_us - r.start_us) * 1e-6;
+            t_.ops.push_back(op);
+        }
         runtimes_.clear();
-        runtimes_.shrink_to_fit();
         ops_.clear();
-        ops_.shrink_to_fit();
         shift_origin();
     }
 
@@ -546,12 +575,8 @@ private:
         return p;
     }
 
-    // Per op with direct `aten::empty` children that recorded their sizes: the JSON list of
-    // those children's Concrete Inputs (cpu_op::allocations). A sweep over the ops of each thread
-    // sorted by (start, longest first) with a stack of open ops; skipped when no such child exists.
-    std::unordered_map<std::uint32_t, std::string> allocations_by_parent() const {
-        std::unordered_map<std::uint32_t, std::string> out;
-        if (empties_with_sizes_ == 0) return out;
+    // Every op's index sorted by (thread, start, longest first): the order of the sweeps below.
+    std::vector<std::uint32_t> ops_by_thread_and_start() const {
         std::vector<std::uint32_t> order(ops_.size());
         for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
         std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -561,37 +586,51 @@ private:
             if (x.start_us != y.start_us) return x.start_us < y.start_us;
             return x.end_us > y.end_us;
         });
+        return order;
+    }
+
+    // Per op with direct `aten::empty` children that recorded their sizes: the JSON list of
+    // those children's Concrete Inputs (cpu_op::allocations), interned in `texts`, as (op, text
+    // id) pairs sorted by op. A sweep over the ops in `order` (ops_by_thread_and_start) with a
+    // stack of open ops, each op's list finished when it leaves the stack; skipped when no such
+    // child exists.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> allocations_by_parent(const std::vector<std::uint32_t>& order,
+                                                                               string_pool& texts) const {
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+        if (empties_with_sizes_ == 0) return out;
         const std::uint32_t empty_name = t_.strings->id("aten::empty");
-        std::vector<std::uint32_t> stack;
+        std::vector<std::pair<std::uint32_t, std::string>> stack;  // open op, its list so far
+        const auto close = [&] {
+            auto& [op, text] = stack.back();
+            if (!text.empty()) {
+                text += ']';
+                out.emplace_back(op, texts.id(text));
+            }
+            stack.pop_back();
+        };
         for (const auto i : order) {
             const auto& o = ops_[i];
-            while (!stack.empty() && (ops_[stack.back()].thread != o.thread || ops_[stack.back()].end_us <= o.start_us))
-                stack.pop_back();
+            while (!stack.empty() &&
+                   (ops_[stack.back().first].thread != o.thread || ops_[stack.back().first].end_us <= o.start_us))
+                close();
             if (o.name == empty_name && o.concrete != no_string && !stack.empty()) {
-                auto& text = out[stack.back()];
+                auto& text = stack.back().second;
                 text += text.empty() ? '[' : ',';
                 text += t_.strings->at(o.concrete);
             }
-            stack.push_back(i);
+            stack.emplace_back(i, std::string());
         }
-        for (auto& [parent, text] : out) text += ']';
+        while (!stack.empty()) close();
+        std::sort(out.begin(), out.end());
         return out;
     }
 
-    // Innermost and outermost op containing each query, per thread: a sweep over ops sorted by
-    // (start, longest first) and queries sorted by time, with a stack of open ops.
+    // Innermost and outermost op containing each query, per thread: a sweep over the ops in
+    // `order` (ops_by_thread_and_start) and the queries sorted by time, with a stack of open ops.
     template <class Query>
-    void containment(std::vector<Query>& queries, std::vector<std::int64_t>& inner, std::vector<std::int64_t>& outer) {
+    void containment(const std::vector<std::uint32_t>& order, std::vector<Query>& queries,
+                     std::vector<std::int32_t>& inner, std::vector<std::int32_t>& outer) {
         if (queries.empty() || ops_.empty()) return;
-        std::vector<std::uint32_t> order(ops_.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            const auto& x = ops_[a];
-            const auto& y = ops_[b];
-            if (x.thread != y.thread) return x.thread < y.thread;
-            if (x.start_us != y.start_us) return x.start_us < y.start_us;
-            return x.end_us > y.end_us;
-        });
         std::sort(queries.begin(), queries.end(), [](const Query& a, const Query& b) {
             return a.thread != b.thread ? a.thread < b.thread : a.ts_us < b.ts_us;
         });
@@ -612,10 +651,10 @@ private:
             }
             while (!stack.empty() && ops_[stack.back()].end_us <= q.ts_us) stack.pop_back();
             if (stack.empty()) continue;
-            inner[q.event] = stack.back();
+            inner[q.event] = static_cast<std::int32_t>(stack.back());
             for (const auto s : stack) {  // outermost op that still contains the launch
                 if (ops_[s].end_us > q.ts_us) {
-                    outer[q.event] = s;
+                    outer[q.event] = static_cast<std::int32_t>(s);
                     break;
                 }
             }
@@ -627,8 +666,9 @@ private:
     bool link_ops_;
     bool origin_set_ = false;
     double min_start_us_ = 0;
-    std::vector<runtime_record> runtimes_;
-    std::vector<op_record> ops_;
+    chunked_vector<kernel_event> events_;  // t_.events until `finish` (no growth slack)
+    chunked_vector<runtime_record> runtimes_;
+    chunked_vector<op_record> ops_;
     std::size_t empties_with_sizes_ = 0;  // aten::empty ops with Concrete Inputs
     struct pair_hash {
         std::size_t operator()(const std::pair<std::int64_t, std::int64_t>& p) const {

@@ -153,6 +153,11 @@ ROOFLINE_INLINE latency_evidence latency_of(const trace_gpu_context& c, const st
 
 ROOFLINE_INLINE trace_timeline timeline_of(const trace_gpu_context& c, const std::vector<std::size_t>& idx) {
     std::vector<time_interval> all, comm, comp;
+    std::size_t n_comm = 0;  // sized once: these are per-event and the window holds them all
+    for (auto i : idx) n_comm += c.trace->events[i].phase == kernel_phase::communication;
+    all.reserve(idx.size());
+    comm.reserve(n_comm);
+    comp.reserve(idx.size() - n_comm);
     for (auto i : idx) {
         const auto& e = c.trace->events[i];
         const time_interval iv{e.start_s, e.end_s()};
