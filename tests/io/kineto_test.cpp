@@ -619,3 +619,51 @@ TEST_CASE("old-style Kineto categories read as today's: 4 'Kernel' events are 4 
     // 4 + 6 + 15 + 5 us of kernels.
     CHECK(summarize(t).kernel_time_s == doctest::Approx(30e-6));
 }
+
+TEST_CASE("launch and op links: runtime call preferred over its driver call, the last op of an External id, "
+          "allocations of direct aten::empty children, past a table chunk") {
+    // 5,000 launches (more than one 4,096-record chunk of the reader's tables) of one kernel
+    // each; launch i is a cuda_driver call then a cuda_runtime call with the same correlation
+    // (the runtime one, at ts + 2, must win). Each kernel names External id 100000 + i; two ops
+    // carry that id, the second one (the one that contains the launch) must win.
+    const int n = 5000;
+    std::string s = R"({"traceEvents":[)";
+    for (int i = 0; i < n; ++i) {
+        const double t0 = 100.0 * i;
+        const std::string ext = std::to_string(100000 + i), corr = std::to_string(i + 1);
+        if (i) s += ",";
+        // A decoy op with the same External id on another thread, then the real op.
+        s += R"({"ph":"X","cat":"cpu_op","name":"aten::decoy","pid":1,"tid":2,"ts":)" + std::to_string(t0) +
+             R"(,"dur":50,"args":{"External id":)" + ext + "}},";
+        s += R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)" + std::to_string(t0) +
+             R"(,"dur":50,"args":{"External id":)" + ext + R"(,"Input Dims":[[2,3],[3,4]]}},)";
+        s += R"({"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":)" + std::to_string(t0 + 1) +
+             R"(,"dur":1,"args":{"Concrete Inputs":["[2, 4]","15"]}},)";
+        s += R"({"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":1,"tid":1,"ts":)" + std::to_string(t0 + 3) +
+             R"(,"dur":1,"args":{"correlation":)" + corr + "}},";
+        s += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" + std::to_string(t0 + 2) +
+             R"(,"dur":4,"args":{"correlation":)" + corr + "}},";
+        s += R"({"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":)" + std::to_string(t0 + 20) +
+             R"(,"dur":10,"args":{"device":0,"stream":7,"correlation":)" + corr + R"(,"External id":)" + ext + "}}";
+    }
+    s += "]}";
+    const temp_file f(s, ".json");
+    kineto_options o;
+    o.rules = &builtin_rules();
+    const auto t = read_kineto(f.path(), o);
+    REQUIRE(t.events.size() == std::size_t(n));
+    CHECK(t.links.with_runtime == std::size_t(n));
+    CHECK(t.links.by_external_id == std::size_t(n));
+    CHECK(t.links.unlinked == 0);
+    CHECK(t.ops.size() == std::size_t(n));  // one linked op per kernel: the mm, never the decoy
+    for (int i : {0, 4095, 4096, n - 1}) {
+        const auto& e = t.events[std::size_t(i)];
+        CHECK(e.launch_api == "cudaLaunchKernel");
+        CHECK(e.launch_duration_s == doctest::Approx(4e-6));
+        REQUIRE(t.op_of(e) != nullptr);
+        CHECK(t.op_of(e)->name == "aten::mm");
+        CHECK(t.op_of(e)->external_id == 100000 + i);
+        CHECK(t.op_of(e)->allocations == R"([["[2, 4]","15"]])");
+        CHECK(e.top_op == e.op);
+    }
+}
