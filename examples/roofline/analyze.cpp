@@ -9,6 +9,7 @@
 // `roofline calibrate` overlay; speed of light stays at the datasheet.
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -59,6 +60,7 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                   {"model", o.model}, {"quant", o.quant.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.quant)},
                   {"power", o.power.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.power)}};
     nlohmann::json v = {{"bound", std::string(to_string(a.result.what))},
+                        {"inconsistent_input", !a.fits || !a.consistent},
                         {"reason", a.result.reason},
                         {"notes", a.result.notes},
                         {"roof_utilization",
@@ -242,7 +244,11 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
                    pct(p.clock_fraction_of_max), pct(p.power_cap_active_fraction), pct(p.median_utilization_gpu));
     }
 
-    fmt::print("\nVerdict: {}-bound\n  {}\n", to_string(a.result.what), a.result.reason);
+    if (!a.fits || !a.consistent)  // no bound is a verdict for a setup that cannot be what ran
+        fmt::print("\nVerdict: inconsistent input (the modeled wall would be {}-bound)\n  {}\n", to_string(a.result.what),
+                   a.result.reason);
+    else
+        fmt::print("\nVerdict: {}-bound\n  {}\n", to_string(a.result.what), a.result.reason);
     for (const auto& n : a.result.notes) fmt::print("  - {}\n", n);
     if (!a.warnings.empty()) {
         fmt::print("\nWarnings:\n");
@@ -252,6 +258,44 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
         fmt::print("\nNotes:\n");
         for (const auto& n : a.notes) fmt::print("  - {}\n", n);
     }
+}
+
+/// What the bench file records about its deployment set against the command line: a run whose
+/// InferenceX `hw` is another GPU than --gpu (another chip in the catalog, or an AMD Instinct
+/// part) is a `usage_error` naming the file, line and field; speculative decoding and a
+/// precision the model's quantisation does not show, and a --count left at its default, come
+/// back as warnings.
+std::vector<std::string> bench_deployment_warnings(const bench_run& run, const std::string& file, const gpu_catalog& catalog,
+                                                   const gpu_spec& g, const model_config& m, bool count_given) {
+    std::vector<std::string> out;
+    const std::string place = file + " line " + std::to_string(run.line);
+    if (!run.hw.empty()) {
+        std::string hw = run.hw;
+        for (auto& ch : hw) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        const gpu_lookup l = catalog.lookup(hw);
+        const bool amd = hw.size() > 2 && hw.compare(0, 2, "mi") == 0 && std::isdigit(static_cast<unsigned char>(hw[2]));
+        if (amd || (l.gpu && l.gpu->sm_arch != g.sm_arch))
+            throw usage_error(place + ": hw: the run was recorded on \"" + run.hw + "\"" +
+                              (l.gpu ? " (" + l.gpu->id + ", " + l.gpu->sm_arch + ")" : std::string(" (an AMD GPU)")) +
+                              ", not on --gpu " + g.id + " (" + g.sm_arch + "): a roof of another GPU says nothing about it");
+        if (!l.gpu)
+            out.push_back(place + ": hw \"" + run.hw + "\" is not in the GPU catalog: not checked against --gpu " + g.id);
+    }
+    if (!run.spec_decoding.empty() && run.spec_decoding != "none" && run.spec_decoding != "false")
+        out.push_back(place + ": spec_decoding \"" + run.spec_decoding +
+                      "\": the run used speculative decoding, which the roof does not model (it prices one token per "
+                      "sequence per decode step): measured decode can exceed it");
+    if (!run.precision.empty()) {
+        const std::string want = run.precision;
+        const std::string have = std::string(to_string(m.quant.weights));
+        const bool int_run = want.rfind("int", 0) == 0;
+        if (int_run || (want == "fp4" && m.quant.weights != dtype::nvfp4 && m.quant.weights != dtype::mxfp4) ||
+            (want == "fp8" && m.quant.weights != dtype::fp8_e4m3 && m.quant.weights != dtype::fp8_e5m2 && m.quant.weights != dtype::mxfp8))
+            out.push_back(place + ": precision \"" + want + "\" but the model is priced with " + have +
+                          " weights (--quant or the config's quantization): the roof may not be the run's");
+    }
+    if (!count_given) out.push_back("--count not given: 1 GPU assumed");
+    return out;
 }
 
 }  // namespace
@@ -282,7 +326,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
     cmd->add_option("--calibration", o.calibration, "calibration overlay (`roofline calibrate`) for the modeled ceilings");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->callback([&common] {
+    cmd->callback([&common, cmd] {
         if (o.isl.has_value() != o.osl.has_value())
             throw usage_error("--isl and --osl go together: give both (input and output tokens per request)");
         if (o.concurrency && *o.concurrency > 1e7)
@@ -293,6 +337,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
         model_config m = read_hf_config(o.model);
         apply_quant_option(m, o.quant);
         const bench_results bench = read_bench_results(o.bench);
+        const bool count_given = cmd->count("--count") > 0;
         if (bench.runs.empty()) throw usage_error(o.bench + ": no benchmark runs in the file");
         std::optional<power_log> power;
         if (!o.power.empty()) power = read_power_log(o.power, nvidia_smi_options{o.smi_fields});
@@ -365,7 +410,8 @@ void add_analyze_command(CLI::App& app, common_options& common) {
                            run.completed && *run.completed == 0 ? "completed 0" : "output_throughput 0 tok/s");
                 continue;
             }
-            const auto a = analyze_serving(run, m, s, power ? &*power : nullptr);
+            auto a = analyze_serving(run, m, s, power ? &*power : nullptr);
+            for (auto& w : bench_deployment_warnings(run, o.bench, catalog, g, m, count_given)) a.warnings.push_back(std::move(w));
             if (o.json) all.push_back(to_json(a, bench.runs[i], i, bench.runs.size(), o, g, s.layout));
             else {
                 if (analysed > 0) fmt::print("\n{}\n\n", std::string(100, '-'));
