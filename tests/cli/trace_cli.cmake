@@ -122,6 +122,11 @@ if(EXISTS "${_stacks}/graph_decode_b8/trace.json.gz")
     # The ncu report joined with the eager trace: every profiled kernel matched, GEMMs memory-bound.
     roofline_cli_test(trace_stacks_ncu_join ARGS trace "${_stacks}/eager_decode_b8/trace.json.gz" --ncu "${_stacks}/ncu-eager_decode_b8/ncu_raw.csv.gz" --json
         PASS "\"ncu_matched_kernels\": 108")
+    # A report of another run (batch 128) joined with the batch-8 CUDA-graph trace: kernels of the
+    # same names in the same order ran other grids, so their counters are not used, and it is said
+    # (a new user's break test: 78 of 100 were matched and replaced the work).
+    roofline_cli_test(trace_stacks_ncu_other_run ARGS trace "${_stacks}/graph_decode_b8/trace.json.gz" --ncu "${_stacks}/ncu-graph_decode_b128/ncu_raw.csv.gz" --json
+        PASS "74 of 100 profiled kernels matched a trace kernel by name and order but ran another grid, so their counters were not used")
     roofline_cli_test(trace_stacks_op_rows ARGS trace "${_stacks}/eager_decode_b8/trace.json.gz" --csv
         PASS "\nop,aten::mm,gemm,")
     # The other recordings, each against the verdict its README wrote down before the analysis ran.

@@ -353,24 +353,7 @@ ROOFLINE_INLINE bool is_ncu_csv(const std::string& path) {
 
 namespace io::detail {
 /// "(4096, 1, 1)" -> {4096, 1, 1}; zeros where the text is not three integers.
-inline std::array<std::uint32_t, 3> ncu_dim3(std::string_view s) {
-    std::array<std::uint32_t, 3> d{0, 0, 0};
-    std::size_t k = 0;
-    std::uint64_t v = 0;
-    bool in = false;
-    for (char ch : s) {
-        if (ch >= '0' && ch <= '9') {
-            v = v * 10 + static_cast<std::uint64_t>(ch - '0');
-            in = true;
-        } else if (in) {
-            if (k < 3) d[k++] = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xFFFFFFFFu));
-            v = 0;
-            in = false;
-        }
-    }
-    if (in && k < 3) d[k++] = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xFFFFFFFFu));
-    return k == 3 ? d : std::array<std::uint32_t, 3>{0, 0, 0};
-}
+inline std::array<std::uint32_t, 3> ncu_dim3(std::string_view s) { return parse_dim3(s); }
 }  // namespace io::detail
 
 ROOFLINE_INLINE kernel_trace ncu_report_trace(const ncu_report& r, const kernel_rules& rules) {

@@ -17,7 +17,11 @@
 //   DRAM bytes  = dram__bytes_read.sum + dram__bytes_write.sum (or dram__bytes.sum, or its rate
 //                 x duration); L2 bytes = lts__t_bytes.sum (or lts__t_sectors.sum x 32 B).
 
+#include <algorithm>    // std::min
+#include <array>        // std::array
 #include <cmath>        // std::isnan
+#include <cstdint>      // std::uint32_t, std::uint64_t
+#include <string_view>  // std::string_view
 #include <limits>       // std::numeric_limits
 #include <map>          // std::map
 #include <optional>     // std::optional
@@ -28,6 +32,26 @@
 #include "roofline/trace/read_stats.hpp"
 
 namespace roofline {
+
+/// "(4096, 1, 1)" -> {4096, 1, 1}; zeros where the text is not three integers.
+inline std::array<std::uint32_t, 3> parse_dim3(std::string_view s) {
+    std::array<std::uint32_t, 3> d{0, 0, 0};
+    std::size_t k = 0;
+    std::uint64_t v = 0;
+    bool in = false;
+    for (char ch : s) {
+        if (ch >= '0' && ch <= '9') {
+            v = v * 10 + static_cast<std::uint64_t>(ch - '0');
+            in = true;
+        } else if (in) {
+            if (k < 3) d[k++] = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xFFFFFFFFu));
+            v = 0;
+            in = false;
+        }
+    }
+    if (in && k < 3) d[k++] = static_cast<std::uint32_t>(std::min<std::uint64_t>(v, 0xFFFFFFFFu));
+    return k == 3 ? d : std::array<std::uint32_t, 3>{0, 0, 0};
+}
 
 /// One profiled kernel launch. Numbers are SI (s, bytes, FLOP, Hz); percentages 0..100; NaN
 /// when the report lacks the metric.

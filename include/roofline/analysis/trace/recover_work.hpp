@@ -2,7 +2,7 @@
 // Stage 3 of the trace analysis: the work of every activity, in ONE place that tries, per
 // activity, every source there is, best evidence first:
 //   ncu         an Nsight Compute report's measured FLOP and DRAM/L2 bytes for the kernels it
-//               profiled, matched by name and launch order (`recover_from_ncu`);
+//               profiled, matched by name and launch order where the grids agree (`recover_from_ncu`);
 //   shapes      the launching op's `Input Dims` priced by analysis/op_workload.hpp `price_op`; an
 //               op launching several kernels gives its work to its longest kernel, the others
 //               are "helpers" without work;
@@ -86,7 +86,8 @@ inline constexpr double mma_tensor_pipe_active_pct = 5.0;
 bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& g, workload& w);
 
 /// Source "ncu": the k-th profiled launch of a kernel name takes the k-th trace kernel of that
-/// name (in start order); its measured work replaces any model. Unmatched profiles are noted.
+/// name (in start order); its measured work replaces any model, unless both give a grid and the
+/// grids differ (a report of another run, batch or shape). Unmatched profiles are noted.
 void recover_from_ncu(const trace_gpu_context& c, recovered_work& r);
 
 /// An fp32 GEMM whose kernel ran on TF32 tensor cores (CUTLASS `tensorop_s1688gemm`, cuBLAS
@@ -218,7 +219,8 @@ ROOFLINE_INLINE void recover_from_ncu(const trace_gpu_context& c, recovered_work
     for (auto i : c.mine)
         if (t.events[i].activity == gpu_activity::kernel) by_key[match_key(t.events[i].name)].push_back(i);
     std::map<std::string_view, std::size_t> used;
-    std::size_t unmatched = 0, tensor_estimated = 0;
+    std::size_t unmatched = 0, tensor_estimated = 0, grid_mismatch = 0;
+    std::string grid_example;
     for (const auto& k : c.options->ncu->kernels) {
         const auto key = match_key(k.name);
         const auto it = by_key.find(key);
@@ -228,6 +230,19 @@ ROOFLINE_INLINE void recover_from_ncu(const trace_gpu_context& c, recovered_work
             continue;
         }
         const std::size_t i = it->second[n++];
+        // The same name in the same order is not the same launch when the grid differs: the
+        // report is of another run, batch or shape, and its counters do not measure this kernel.
+        const auto ncu_grid = parse_dim3(k.grid_size);
+        const auto& trace_grid = t.events[i].grid;
+        if (ncu_grid != std::array<std::uint32_t, 3>{0, 0, 0} && trace_grid != std::array<std::uint32_t, 3>{0, 0, 0} &&
+            ncu_grid != trace_grid) {
+            ++grid_mismatch;
+            if (grid_example.empty())
+                grid_example = std::string(t.events[i].name.substr(0, 60)) + ": grid " + k.grid_size + " in the report, (" +
+                               std::to_string(trace_grid[0]) + ", " + std::to_string(trace_grid[1]) + ", " +
+                               std::to_string(trace_grid[2]) + ") in the trace";
+            continue;
+        }
         workload w = k.work();
         const bool estimated = add_uncounted_tensor_flops(k, *c.gpu, w);
         if (!(w.total_flops() > 0) && !(w.dram_bytes() > 0)) continue;
@@ -242,6 +257,12 @@ ROOFLINE_INLINE void recover_from_ncu(const trace_gpu_context& c, recovered_work
                       " profiled kernels matched a trace kernel by name and launch order; their "
                       "measured FLOP and DRAM bytes replace the modeled ones" +
                       (unmatched > 0 ? " (" + std::to_string(unmatched) + " matched none)" : ""));
+    if (grid_mismatch > 0)
+        r.notes.push_back(c.options->ncu->file + ": " + std::to_string(grid_mismatch) + " of " +
+                          std::to_string(c.options->ncu->kernels.size()) +
+                          " profiled kernels matched a trace kernel by name and order but ran another grid, so "
+                          "their counters were not used (a report of another run, batch or shape?), e.g. " +
+                          grid_example);
     if (tensor_estimated > 0)
         r.notes.push_back(c.options->ncu->file + ": " + std::to_string(tensor_estimated) +
                           " kernels ran on the tensor pipe but the report has no tensor FLOP counts "

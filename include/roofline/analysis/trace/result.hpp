@@ -49,7 +49,7 @@ struct trace_analysis_options {
     /// on another GPU than the trace's is a `usage_error` naming both (`require_calibration_gpu`).
     const calibration* calibrated = nullptr;
     /// `--ncu`: an Nsight Compute report whose measured FLOP and DRAM bytes replace the modeled
-    /// work of the kernels it profiled (matched by name and launch order).
+    /// work of the kernels it profiled (matched by name and launch order, where the grids agree).
     const ncu_report* ncu = nullptr;
 };
 
