@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "roofline/analysis/gpu_match.hpp"
 #include "roofline/analysis/serving.hpp"
 #include "roofline/io/bench_json.hpp"
 #include "roofline/io/calibration.hpp"
@@ -342,6 +343,17 @@ void add_analyze_command(CLI::App& app, common_options& common) {
         std::optional<power_log> power;
         if (!o.power.empty()) power = read_power_log(o.power, nvidia_smi_options{o.smi_fields});
         if (power) require_power_evidence(*power);
+        if (power)  // a log of another chip than --gpu is not this run's power evidence
+            for (const auto& name : power->gpu_names) {
+                device_properties d;
+                d.name = name;
+                const auto r = resolve_trace_gpu(&d, catalog, std::nullopt, {});
+                const gpu_spec* logged = r.id.empty() ? nullptr : catalog.find(r.id);
+                if (logged && !logged->sm_arch.empty() && !g.sm_arch.empty() && logged->sm_arch != g.sm_arch)
+                    throw usage_error(o.power + ": name: the log is of \"" + name + "\" (" + logged->id + ", " +
+                                      logged->sm_arch + "), not of --gpu " + g.id + " (" + g.sm_arch +
+                                      "): another chip's power says nothing about this run");
+            }
 
         serving_setup s;
         s.gpu = &g;

@@ -225,10 +225,10 @@ TEST_CASE("a straggler injected into a real NCCL trace: found, with its wait and
     t1.distributed->rank = 1;
     const double d = 2e-3;
     const auto phase = inject_straggler(t0, t1, 4, d);
-    // An A100 trace analysed as an H100's (the catalog has no A100): only the verdict and the
-    // modeled transfer depend on it, not the waits.
+    // An A100 trace (PG509-200: the A100 SXM4 40 GB board) on its own catalog entry; only the
+    // verdict and the modeled transfer depend on it, not the waits.
     trace_analysis_options ao;
-    ao.gpu_id = "h100-sxm";
+    ao.gpu_id = "a100-sxm4-40gb";
     std::vector<rank_summary> s;
     for (auto* t : {&t0, &t1}) {
         const auto a = analyze_trace(*t, gpu_catalog::builtin(), ao);

@@ -178,14 +178,26 @@ TEST_CASE("kernel names give the architecture of a trace without device properti
     CHECK(std::isnan(datasheet_ceilings(g).bytes_at(memory_level::dram)));
 }
 
-TEST_CASE("--gpu wins, and nothing matched means asking for it") {
+TEST_CASE("--gpu picks among the chip's entries, another chip is refused, and nothing matched means asking for it") {
     const auto catalog = gpu_catalog::builtin();
     device_properties d;
     d.name = "NVIDIA H200";
-    const auto r = resolve_trace_gpu(&d, catalog, std::nullopt, "b200");
-    CHECK(r.id == "b200");
+    const auto r = resolve_trace_gpu(&d, catalog, std::nullopt, "h200-nvl");
+    CHECK(r.id == "h200-nvl");
     CHECK(r.method == "--gpu");
-    CHECK(r.reason.find("NVIDIA H200") != std::string::npos);  // the mismatch is noted
+    CHECK(r.reason.find("NVIDIA H200") != std::string::npos);  // the other board is noted
+    // Another chip: by the device name (no compute capability, as nsys CSV), and by compute
+    // capability (Kineto deviceProperties), whatever the name.
+    CHECK_THROWS_WITH_AS(resolve_trace_gpu(&d, catalog, std::nullopt, "b200"),
+                         doctest::Contains("--gpu b200 is sm100, but the trace was recorded on \"NVIDIA H200\" (h200-sxm, sm90)"),
+                         usage_error);
+    device_properties cc;
+    cc.name = "NVIDIA H200";
+    cc.compute_major = 9;
+    cc.compute_minor = 0;
+    CHECK(resolve_trace_gpu(&cc, catalog, std::nullopt, "h100-sxm").id == "h100-sxm");
+    CHECK_THROWS_WITH_AS(resolve_trace_gpu(&cc, catalog, std::nullopt, "rtx-5090"),
+                         doctest::Contains("compute capability 9.0 (sm90)"), usage_error);
     CHECK_THROWS_AS(resolve_trace_gpu(&d, catalog, std::nullopt, "no-such-gpu"), usage_error);
     CHECK(resolve_trace_gpu(nullptr, catalog).id.empty());
     device_properties odd;

@@ -109,6 +109,24 @@ foreach(_id v100-sxm2-16gb v100-sxm2-32gb v100-pcie-16gb v100-pcie-32gb a100-sxm
         h100-nvl h800 h20 h200-sxm h200-nvl gh200 gh200-144gb b200 gb200 b300 gb300 jetson-thor rtx-pro-6000
         rtx-pro-6000-maxq rtx-pro-6000-server rtx-pro-5000 rtx-pro-5000-72gb rtx-pro-4500 rtx-5090 rtx-5080 gb10)
     roofline_cli_test(analyze_every_gpu_${_id} ARGS ${_h200s} --gpu ${_id} PASS "Verdict: ([a-z]+-bound|inconsistent input)")
+endforeach()
+# `trace --gpu` of the chip that ran the trace (an H200, sm90): every Hopper entry prices it;
+# any other chip is refused, by compute capability (Kineto) or by device name (nsys CSV).
+foreach(_id h100-sxm h100-pcie h100-nvl h800 h20 h200-sxm h200-nvl gh200 gh200-144gb)
     roofline_cli_test(trace_every_gpu_${_id} ARGS trace data/samples/h200/elementwise/trace.json.gz --gpu ${_id}
         PASS "GPU +${_id} ")
 endforeach()
+foreach(_id v100-sxm2-16gb a100-sxm4-80gb l40s b200 gb300 jetson-thor rtx-pro-6000 rtx-5090 gb10)
+    roofline_cli_test(trace_other_chip_${_id} ARGS trace data/samples/h200/elementwise/trace.json.gz --gpu ${_id}
+        EXIT 2 PASS "but the trace was recorded on \"NVIDIA H200\" of compute capability 9\\.0 \\(sm90\\)")
+endforeach()
+roofline_cli_test(trace_other_chip_by_name ARGS trace data/samples/h200-stacks/nsys-eager_decode_b8/cuda_gpu_trace.csv.gz
+    --gpu rtx-5090 EXIT 2 PASS "but the trace was recorded on \"NVIDIA H200\" \\(h200-sxm, sm90\\)")
+# A power log of another chip is refused (an H200 log on an RTX PRO 6000 run was warned about,
+# then used at its 700 W); a log far shorter than the run is said to be probably another run's
+# (a 26 s GEMM log against a 46.6 s serving run read "the board sat at its power limit").
+roofline_cli_test(analyze_power_other_chip ARGS analyze ${_glm}/bench.jsonl --gpu rtx-pro-6000 --count 8 --model data/models/glm-5/config.json
+    --quant data/models/glm-5/hf_quant_config.json --power data/samples/h200/gemm_power/nvidia_smi.csv.gz
+    EXIT 2 PASS "nvidia_smi.csv.gz: name: the log is of \"NVIDIA H200\" \\(h200-sxm, sm90\\), not of --gpu rtx-pro-6000")
+roofline_cli_test(analyze_power_other_run ARGS ${_h200s} --gpu h200-sxm --power data/samples/h200/gemm_power/nvidia_smi.csv.gz --json
+    PASS "nvidia_smi.csv.gz spans 26.1 s but the run lasted 46.6 s \\(duration\\): it covers at most 56% of the run; a log of another run")

@@ -50,8 +50,8 @@ roofline_cli_test(trace_h200_csv ARGS trace "${_h200}/allreduce_2gpu/trace.json.
 # 2.5 s moves the window past the log's end: the Power line says so (the note says by how much).
 roofline_cli_test(trace_h200_offset ARGS trace "${_h200}/gemm_power/trace.json.gz" --power "${_h200}/gemm_power/nvidia_smi.csv.gz" --power-offset 2.5
                   PASS "not aligned: no sample falls in the trace window \\(tried:[ \n]+--power-offset, offset 2\\.500 s")
-roofline_cli_test(trace_h200_gpu_override ARGS trace "${_h200}/elementwise/trace.json.gz" --gpu b200
-                  PASS "b200 \\(.*\\): given with --gpu \\(the trace's device reports[ \n]+\"NVIDIA H200\"\\)")
+roofline_cli_test(trace_h200_gpu_override ARGS trace "${_h200}/elementwise/trace.json.gz" --gpu h200-nvl
+                  PASS "h200-nvl \\(.*\\): given with --gpu \\(the trace's device reports[ \n]+\"NVIDIA[ \n]+H200\"\\)")
 roofline_cli_test(trace_h200_svg ARGS trace "${_h200}/gemm_power/trace.json.gz" --power "${_h200}/gemm_power/nvidia_smi.csv.gz" --svg ${CMAKE_CURRENT_BINARY_DIR}/trace_gemm_power.svg
                   PASS "wrote .*trace_gemm_power\\.svg")
 if(EXISTS "${_trace_samples}/h200/h200_moe_decode_step.trace.json.gz")

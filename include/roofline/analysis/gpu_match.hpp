@@ -53,7 +53,8 @@ struct gpu_resolution {
 ///  * `device`: the trace's device properties (nullptr when the trace has none, e.g. nsys CSV);
 ///  * `enforced_limit_w`: the power limit in force from a power log, if one was given;
 ///  * `requested_id`: `--gpu`, empty when not given (then `catalog.at` is not called).
-/// Throws `usage_error` when `requested_id` is not in the catalog.
+/// Throws `usage_error` when `requested_id` is not in the catalog, or is another chip than the
+/// trace's device (its compute capability against the entry's `sm_arch`).
 gpu_resolution resolve_trace_gpu(const device_properties* device, const gpu_catalog& catalog,
                                  std::optional<double> enforced_limit_w = std::nullopt,
                                  std::string_view requested_id = {});
@@ -112,6 +113,25 @@ ROOFLINE_INLINE gpu_resolution resolve_trace_gpu(const device_properties* device
             bool named = false;
             for (const auto& n : g.device_names) named = named || squash(n) == squash(device->name);
             if (!named) r.reason += " (the trace's device reports \"" + device->name + "\")";
+        }
+        // Another chip than the one that ran the trace: its roofs say nothing about the run.
+        if (device && device->compute_major > 0 && device->compute_minor >= 0 && !g.sm_arch.empty()) {
+            const std::string recorded = "sm" + std::to_string(device->compute_major) + std::to_string(device->compute_minor);
+            if (recorded != g.sm_arch)
+                throw usage_error("--gpu " + g.id + " is " + g.sm_arch + ", but the trace was recorded on " +
+                                  (device->name.empty() ? std::string("a GPU") : "\"" + device->name + "\"") +
+                                  " of compute capability " + std::to_string(device->compute_major) + "." +
+                                  std::to_string(device->compute_minor) + " (" + recorded +
+                                  "): the roofs of another chip say nothing about this run");
+        }
+        // No compute capability (nsys CSV): the device name, where it names a catalog GPU.
+        if (device && !device->name.empty() && !(device->compute_major > 0) && !g.sm_arch.empty()) {
+            const auto by_name = resolve_trace_gpu(device, catalog, enforced_limit_w, {});
+            const gpu_spec* recorded = by_name.id.empty() ? nullptr : catalog.find(by_name.id);
+            if (recorded && !recorded->sm_arch.empty() && recorded->sm_arch != g.sm_arch)
+                throw usage_error("--gpu " + g.id + " is " + g.sm_arch + ", but the trace was recorded on \"" + device->name +
+                                  "\" (" + recorded->id + ", " + recorded->sm_arch +
+                                  "): the roofs of another chip say nothing about this run");
         }
         return r;
     }

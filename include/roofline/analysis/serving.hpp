@@ -20,6 +20,7 @@
 #include <array>      // std::array
 #include <cmath>      // std::isfinite
 #include <cstdio>     // std::snprintf
+#include <limits>     // std::numeric_limits
 #include <optional>   // std::optional
 #include <string>     // std::string
 #include <vector>     // std::vector
@@ -564,6 +565,19 @@ ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const mod
         const auto win = run_window_samples(*power, run);
         a.power_window = win.note;
         a.notes.push_back(win.note);
+        // A log that cannot cover the run is probably another run's: said, as the evidence is
+        // used as it is.
+        if (!win.from_bench && run.duration_s && *run.duration_s > 0) {
+            double t0 = std::numeric_limits<double>::infinity(), t1 = -t0;
+            for (const auto& smp : power->samples)
+                if (std::isfinite(smp.wall_time_s)) t0 = std::min(t0, smp.wall_time_s), t1 = std::max(t1, smp.wall_time_s);
+            if (t1 >= t0 && t1 - t0 < 0.9 * *run.duration_s)
+                a.warnings.push_back(power->file + " spans " + fmt_num(t1 - t0, 1) + " s but the run lasted " +
+                                     fmt_num(*run.duration_s, 1) + " s (duration): it covers at most " +
+                                     fmt_pct((t1 - t0) / *run.duration_s) +
+                                     " of the run; a log of another run, or one started late? Its samples are used "
+                                     "as the run's power evidence");
+        }
         std::vector<power_sample> busy;
         std::size_t with_util = 0;
         for (const auto& smp : win.samples) {
