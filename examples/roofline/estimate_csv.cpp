@@ -185,7 +185,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     if (limit > 0 && runs.size() > limit) runs.resize(limit);
     const auto index = index_model_dirs(model_dirs);
     std::map<std::string, std::optional<model_config>> models;  // by run model_path + preset
-    std::map<std::string, std::string> model_problems;
+    std::map<std::string, std::string> model_problems;      // by model_path as written (--json)
+    std::map<std::string, std::string> problems_by_key;     // by model key: paths that differ only in spelling
     std::vector<evaluated_run> ev(runs.size());
     std::vector<fit_sample> samples;
     std::map<std::string, std::size_t> skipped_why;
@@ -200,19 +201,22 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             models[mkey] = std::nullopt;
             auto it = index.find(key);
             if (it == index.end()) {
-                model_problems[r.model_path] = "no config in --model-dir";
+                problems_by_key[mkey] = "no config for \"" + r.model_path + "\" in --model-dir";
             } else {
                 try {
                     model_config m = read_hf_config(it->second);
                     apply_quant_option(m, preset);
                     models[mkey] = m;
                 } catch (const error& ex) {
-                    model_problems[r.model_path] = ex.what();
+                    problems_by_key[mkey] = ex.what();
                 }
             }
         }
         const gpu_spec* g = system_gpu(catalog, r.system);
-        if (!models[mkey]) e.skipped = "model: " + model_problems[r.model_path];
+        if (!models[mkey]) {
+            model_problems[r.model_path] = problems_by_key[mkey];
+            e.skipped = "model: " + problems_by_key[mkey];
+        }
         else if (!g) e.skipped = "system \"" + r.system + "\" is not in the catalog";
         if (!e.skipped.empty()) {
             ++skipped_why[e.skipped];
@@ -242,6 +246,18 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         s.model = key;
         e.sample = samples.size();
         samples.push_back(std::move(s));
+    }
+    if (samples.empty()) {
+        std::string why;
+        std::size_t most = 0;
+        for (const auto& e : ev)
+            if (!e.skipped.empty()) {
+                std::size_t n = 0;
+                for (const auto& x : ev) n += x.skipped == e.skipped;
+                if (n > most) most = n, why = e.skipped;
+            }
+        throw usage_error(csv + ": none of its " + std::to_string(runs.size()) + " runs could be estimated" +
+                          (why.empty() ? std::string() : " (" + std::to_string(most) + " of them: " + why + ")"));
     }
     const auto held = leave_one_model_out(samples);
     const auto all_fit = fit_groups(samples);

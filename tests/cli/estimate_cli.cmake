@@ -28,3 +28,9 @@ add_test(NAME cli_estimate_csv_subset
                  -DSUBSET=${CMAKE_CURRENT_BINARY_DIR}/silicon_subset.csv
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/estimate_csv_subset.cmake)
 set_tests_properties(cli_estimate_csv_subset PROPERTIES LABELS cli TIMEOUT 300 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# A --model-dir that holds none of the file's models estimates nothing: exit 2 with the commonest
+# reason, not a table of no runs at exit 0 (a new user's break test).
+if(EXISTS "${_trace_samples}/aiconfigurator/silicon_sample.csv")
+    roofline_cli_test(estimate_csv_no_models ARGS estimate --from-csv "${_trace_samples}/aiconfigurator/silicon_sample.csv"
+        --model-dir tests/cli EXIT 2 PASS "none of its 5221 runs could be estimated \\([0-9]+ of them: model: no config for \"")
+endif()
