@@ -163,3 +163,16 @@ roofline_cli_test(calibrate_truncated_sweep ARGS calibrate tests/cli/data/kernel
 roofline_cli_test(kernel_collective_calibrated_other_op ARGS kernel collective --op all_to_all --bytes 10000000 --ranks 8
     --gpu h200-sxm --calibration ${_cal}
     PASS "fitted to all_reduce over 2 ranks; applied to all_to_all over 8 ranks.*ceilings used: datasheet \\+ measured L2 \\+ calibrated link")
+
+# --- calibrated and datasheet kept apart, backends, inputs and fits said (a user's break test) -------
+# kernel --backend: cuBLAS's nvjet kernels are cuBLAS, in any case (205.6 us: the nvjet curve, as
+# without --backend); a backend the op does not run on is exit 2 naming the accepted ones.
+roofline_cli_test(kernel_gemm_backend_cublas ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --backend cuBLAS PASS "predicted 205.6 us .*predicted by the calibrated curve")
+roofline_cli_test(kernel_gemm_backend_flash ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --backend flash EXIT 2
+    PASS "unknown backend \"flash\" for gemm \\(accepted: nvjet, cublas, cutlass, triton; any case\\)")
+roofline_cli_test(kernel_moe_backend_nvjet ARGS kernel moe --tokens 64 --experts 64 --topk 4 --hidden 4096 --inter 1536
+    --dtype bf16 --gpu h200-sxm --backend nvjet EXIT 2 PASS "for moe \\(accepted: cutlass, triton; any case\\)")
+roofline_cli_test(kernel_copy_backend ARGS kernel copy --bytes 1000000 --gpu h200-sxm --backend cublas EXIT 2
+    PASS "kernel copy: --backend cublas: a copy has no backend to choose")
