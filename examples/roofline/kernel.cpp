@@ -221,14 +221,57 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
     j["lower_bound_s"] = lb.lower_bound_s;
     j["bound"] = std::string(to_string(pr.predicted));
     j["executed_flops"] = as_run.executed_flops;
-    if (!all_curves && p.cal && !p.backend.empty() && !parts.empty())
-        notes.push_back("the calibration has no curve for backend " + p.backend +
-                        ": priced at its ceilings (a curve of another backend does not apply)");
+    // An overlay that has no curve for a part says so, naming what it has: a kernel it cannot
+    // price is uncalibrated, never silently.
+    if (!all_curves && p.cal && !parts.empty()) {
+        nlohmann::json missing = nlohmann::json::array();
+        for (const auto& part : parts) {
+            if (p.eff.curve_for(part.features)) continue;
+            const auto& f = part.features;
+            const std::string family(to_string(f.family)), peak(to_string(f.peak));
+            std::vector<std::string> has;
+            for (const auto& c : p.cal->curves)
+                if (c.family == f.family)
+                    has.push_back(std::string(to_string(c.peak)) + (c.backend.empty() ? "" : "/" + c.backend));
+            std::string has_text;
+            for (const auto& h : has) has_text += (has_text.empty() ? "" : ", ") + h;
+            const bool ceiling = p.cal->overrides_flops(f.peak);
+            const bool attention = f.family == kernel_family::attention_prefill || f.family == kernel_family::attention_decode;
+            // Attention runs at its backend's published fraction of the datasheet peak
+            // uncalibrated (price_kernel_as_run); GEMMs at the used ceiling.
+            const std::string at = attention ? "at its backend's published fraction of the datasheet " + peak + " peak"
+                                   : ceiling ? "at the calibrated " + peak + " ceiling"
+                                             : "at the datasheet " + peak + " peak x efficiency (" + p.cal->source +
+                                                   " measured no " + peak + " ceiling)";
+            const std::string what = f.backend.empty() ? family + " curve for " + peak
+                                                       : family + " " + peak + " curve for backend " + f.backend;
+            if (!f.backend.empty())  // the wording the backend's refusal always had
+                notes.push_back(fmt::format("the calibration has no curve for backend {}: {} priced uncalibrated, {} (a "
+                                            "curve of another backend does not apply; {} has {} curves: {})",
+                                            f.backend, part.name, at, p.cal->source, family,
+                                            has_text.empty() ? "none" : has_text));
+            else
+                notes.push_back(fmt::format("{} has no {} ({} curves: {}): {} priced uncalibrated, {}", p.cal->source,
+                                            what, family, has_text.empty() ? "none" : has_text, part.name, at));
+            missing.push_back({{"name", part.name},
+                               {"family", family},
+                               {"peak", peak},
+                               {"backend", f.backend},
+                               {"overlay_curves", has},
+                               {"ceiling", ceiling && !attention ? "calibrated" : "datasheet"}});
+        }
+        j["uncalibrated_parts"] = missing;
+    }
     if (all_curves) {
         double total = 0, device = 0, eager = 0, largest = -1;
         nlohmann::json pj = nlohmann::json::array();
         for (const auto& part : parts) {
             const auto* c = p.eff.curve_for(part.features);
+            if (c->peak != part.features.peak)
+                notes.push_back(fmt::format("{}: priced by the calibration's {} {}{} curve ({} has none for {})", part.name,
+                                            to_string(c->family), to_string(c->peak),
+                                            c->backend.empty() ? "" : "/" + c->backend, p.cal ? p.cal->source : "it",
+                                            to_string(part.features.peak)));
             const auto [f, why] = clock_for(p, part.features, *c);
             const auto ct = calibrated_kernel_time(part.features, *c, p.used, f, why, p.eff.launch_floor_s);
             total += ct.time_s;

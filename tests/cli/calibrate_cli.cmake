@@ -176,3 +176,10 @@ roofline_cli_test(kernel_moe_backend_nvjet ARGS kernel moe --tokens 64 --experts
     --dtype bf16 --gpu h200-sxm --backend nvjet EXIT 2 PASS "for moe \\(accepted: cutlass, triton; any case\\)")
 roofline_cli_test(kernel_copy_backend ARGS kernel copy --bytes 1000000 --gpu h200-sxm --backend cublas EXIT 2
     PASS "kernel copy: --backend cublas: a copy has no backend to choose")
+# An overlay without an fp16 GEMM curve or ceiling: said, naming what it has, in text and JSON.
+roofline_cli_test(kernel_gemm_fp16_no_curve ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype fp16 --gpu h200-sxm
+    --calibration ${_cal}
+    PASS "h200-sxm.json has no gemm curve for fp16 \\(gemm curves: bf16/nvjet, fp8/nvjet\\): gemm priced uncalibrated, at the datasheet fp16 peak x efficiency")
+roofline_cli_test(kernel_gemm_fp16_no_curve_json ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype fp16 --gpu h200-sxm
+    --calibration ${_cal} --json
+    PASS "\"uncalibrated_parts\": \\[\n +{\n +\"backend\": \"\",\n +\"ceiling\": \"datasheet\",\n +\"family\": \"gemm\",\n +\"name\": \"gemm\",\n +\"overlay_curves\": \\[\n +\"bf16/nvjet\",\n +\"fp8/nvjet\"\n +\\],\n +\"peak\": \"fp16\"")
