@@ -165,6 +165,19 @@ roofline_cli_test(kernel_collective_calibrated_other_op ARGS kernel collective -
     PASS "fitted to all_reduce over 2 ranks; applied to all_to_all over 8 ranks.*ceilings used: datasheet \\+ measured L2 \\+ calibrated link")
 
 # --- calibrated and datasheet kept apart, backends, inputs and fits said (a user's break test) -------
+# roof: every row says where it comes from; at 1900 MHz the bf16 roof is held at the calibrated
+# 759 TFLOP/s (479,192 FLOP per clock x 1900 MHz = 910 TFLOP/s would exceed what was measured),
+# at 1410 MHz 479,192 x 1.41e9 = 676 TFLOP/s; --json carries the same roofs.
+roofline_cli_test(roof_calibrated_origins ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal}
+    PASS "fp16 +989 TFLOP/s +datasheet .*bf16 \\* +759 TFLOP/s +calibrated .*DRAM \\(HBM3e\\) +4.30 TB/s +calibrated")
+roofline_cli_test(roof_calibrated_clock_held ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1900
+    PASS "bf16 at 1900 MHz \\(held at the calibrated ceiling\\): 759 TFLOP/s; ridge 177 FLOP/B")
+roofline_cli_test(roof_calibrated_clock_capped ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1410
+    PASS "bf16 at 1410 MHz \\(power cap, calibrated\\): 676 TFLOP/s; ridge 157 FLOP/B")
+roofline_cli_test(roof_calibrated_clock_json ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1900 --json
+    PASS "\"at_sm_clock\": {\n +\"roofs\": \\[\n +{\n +\"ceiling_flops_per_s\": 758669617249391[.0-9]*,.*\"flops_per_s\": 758669617249391[.0-9]*,\n +\"from\": \"calibrated\",\n +\"held_at_ceiling\": true")
+roofline_cli_test(roof_calibrated_csv ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1410 --csv
+    PASS "h200-sxm,fp16,tensor,989000000000000,FLOP/s,[0-9.]+,[0-9.]+,datasheet.*h200-sxm,bf16@1410MHz,at_clock,6756[0-9.]+,FLOP/s,[0-9.]+,[0-9.]+,calibrated")
 # kernel --backend: cuBLAS's nvjet kernels are cuBLAS, in any case (205.6 us: the nvjet curve, as
 # without --backend); a backend the op does not run on is exit 2 naming the accepted ones.
 roofline_cli_test(kernel_gemm_backend_cublas ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm

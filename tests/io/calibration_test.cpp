@@ -83,6 +83,47 @@ TEST_CASE("an overlay applies to the GPU it was measured on only, the refusal na
     CHECK_THROWS_WITH_AS(require_calibration_gpu(c, gpus::h200_sxm()), doctest::Contains("SM count differs"), usage_error);
 }
 
+TEST_CASE("a compute roof at an SM clock never exceeds the calibrated ceiling it is derived from") {
+    // The committed H200 overlay: bf16 759 TFLOP/s (a 4096^3 GEMM), best per clock 479,192 FLOP
+    // (a power-capped GEMM): the ceiling stands for 758.67e12 / 479,192 = 1583 MHz, so at 1900 MHz
+    // phi x f = 910 TFLOP/s, a rate nothing measured; `roof` printed it.
+    const auto g = gpus::h200_sxm();
+    calibration cal;
+    cal.gpu = g.id;
+    cal.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = 758.67e12;
+    cal.flops_per_clock[static_cast<std::size_t>(peak_key::bf16)] = 479191.6;
+    cal.flops_per_s[static_cast<std::size_t>(peak_key::fp32)] = 60.8e12;  // measured, no per-clock rate
+    const ceilings c = apply_calibration(datasheet_ceilings(g), cal);
+    const auto held = compute_roof_at_clock(g, c, &cal, peak_key::bf16, 1900e6);
+    CHECK(held.calibrated);
+    CHECK(held.held_at_ceiling);
+    CHECK(held.flops_per_s == 758.67e12);
+    CHECK(held.reference_clock_hz == doctest::Approx(1583.2e6).epsilon(1e-4));
+    // Below 1583 MHz: phi x f, 479,192 x 1410 MHz = 675.66 TFLOP/s (0.01%).
+    const auto capped = compute_roof_at_clock(g, c, &cal, peak_key::bf16, 1410e6);
+    CHECK_FALSE(capped.held_at_ceiling);
+    CHECK(capped.flops_per_s == doctest::Approx(675.66e12).epsilon(1e-4));
+    // Without a measured phi the datasheet's clock (1830 MHz) is the reference: 60.8 x 1410 / 1830.
+    CHECK(compute_roof_at_clock(g, c, &cal, peak_key::fp32, 1410e6).flops_per_s ==
+          doctest::Approx(60.8e12 * 1410 / 1830).epsilon(1e-9));
+    CHECK(compute_roof_at_clock(g, c, &cal, peak_key::fp32, 1980e6).flops_per_s == 60.8e12);
+    // A datasheet row scales with the clock from the datasheet's: 989 x 1410 / 1830 = 762.0 TFLOP/s.
+    const auto ds = compute_roof_at_clock(g, c, &cal, peak_key::fp16, 1410e6);
+    CHECK_FALSE(ds.calibrated);
+    CHECK(ds.flops_per_s == doctest::Approx(762.0e12).epsilon(1e-4));
+    // The law, over every clock up to the maximum: never above the calibrated ceiling, never
+    // falling with the clock.
+    double last = 0;
+    for (double f = 200e6; f <= 1980e6; f += 15e6) {
+        const double r = compute_roof_at_clock(g, c, &cal, peak_key::bf16, f).flops_per_s;
+        CHECK(r <= 758.67e12);
+        CHECK(r >= last);
+        last = r;
+    }
+    CHECK_THROWS_AS(compute_roof_at_clock(g, c, &cal, peak_key::fp4, 1410e6), usage_error);  // no FP4 on Hopper
+    CHECK_THROWS_AS(compute_roof_at_clock(g, c, &cal, peak_key::bf16, 0.0), usage_error);
+}
+
 TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, links, power and provenance") {
     calibration c;
     c.version = 1;
