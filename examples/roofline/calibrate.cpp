@@ -32,7 +32,8 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
     const auto& c = r.overlay;
     fmt::print("calibration of {} ({}) -> {}\nmeasured on: {}\n\ninputs:\n", g.id, g.name, out, describe(c.device));
     for (const auto& in : c.inputs)
-        fmt::print("  {} [{}]: {} records read, {} used\n", in.file, in.format, in.records_read, in.records_used);
+        fmt::print("  {} [{}]: {} records read, {} used{}\n", in.file, in.format, in.records_read, in.records_used,
+                   in.note.empty() ? "" : ": " + in.note);
     fmt::print("\nceilings (upper envelope of what was measured):\n");
     for (const auto& [key, src] : c.ceiling_sources) {
         double v = NAN;

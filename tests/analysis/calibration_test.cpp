@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -379,6 +381,60 @@ TEST_CASE("a power fit recovers static, per-FLOP and per-byte energy from sample
     // Too few samples for the four coefficients (static, bf16, fp8, DRAM): 3 of the 5 needed.
     const std::vector<power_point> few = {pts[0], pts[3], pts[6]};
     CHECK_THROWS_WITH_AS(fit_power(few), doctest::Contains("at least 5 steady samples"), usage_error);
+}
+
+TEST_CASE("an input given twice, under another path or as a copy, is used once and said so") {
+    const auto ceil = roofline::test::repo_data("measurements/h200/ceilings.json");
+    if (!roofline::test::have_sample(ceil)) return;
+    const auto copy = std::filesystem::temp_directory_path() / "roofline_calibrate_ceilings_copy.json";
+    std::filesystem::copy_file(ceil, copy, std::filesystem::copy_options::overwrite_existing);
+    calibrate_options o;
+    o.curves.folds = 0;
+    const auto once = calibrate({ceil.string()}, gpus::h200_sxm(), o);
+    const auto thrice = calibrate({ceil.string(), ceil.string(), copy.string()}, gpus::h200_sxm(), o);
+    REQUIRE(thrice.overlay.inputs.size() == 3);
+    CHECK(thrice.overlay.inputs[0].records_used == 13);
+    CHECK(thrice.overlay.inputs[1].note == "given again: used once");
+    CHECK(thrice.overlay.inputs[1].records_used == 0);
+    CHECK(thrice.overlay.inputs[2].note == "the same content as " + ceil.string() + ": used once");
+    CHECK(thrice.overlay.inputs[2].records_used == 0);
+    // The fits count each measurement once: the bf16 ceiling rests on the 3 saturating GEMMs of
+    // one file (given twice, it read "max over 6 measurement(s)"), the power fit on its samples.
+    CHECK(thrice.overlay.ceiling_sources.at("bf16").records == once.overlay.ceiling_sources.at("bf16").records);
+    CHECK(thrice.overlay.ceiling_sources.at("bf16").records == 3);
+    CHECK(thrice.power_points.size() == once.power_points.size());
+    std::filesystem::remove(copy);
+}
+
+TEST_CASE("an nvidia-smi log calibrate cannot use says why: the phases it lacks, the fields, the clocks") {
+    const auto smi = roofline::test::repo_data("measurements/h200/kernels_nvidia_smi.csv.gz");
+    const auto sweep = roofline::test::repo_data("measurements/h200/kernels.json");
+    if (!roofline::test::have_sample(smi) || !roofline::test::have_sample(sweep)) return;
+    calibrate_options o;
+    o.curves.folds = 0;
+    // Every column logged, but no power-phase file to say what ran, and the idle samples at the
+    // maximum clock follow busy ones within NVML's one-second average: 0 of 221 used.
+    const auto r = calibrate({sweep.string(), smi.string()}, gpus::h200_sxm(), o);
+    REQUIRE(r.overlay.inputs.size() == 2);
+    const auto& in = r.overlay.inputs[1];
+    CHECK(in.records_used == 0);
+    CHECK(in.note.find("an nvidia-smi log of 221 samples with values for timestamp, power.draw, enforced.power.limit, "
+                       "clocks.sm, clocks.max.sm, utilization.gpu") == 0);
+    CHECK(in.note.find("no power-phase file among the inputs") != std::string::npos);
+    CHECK(in.note.find("57 idle samples, 13 at the maximum SM clock, 1 of those 1 s or more after a busy sample (3 needed") !=
+          std::string::npos);
+    // A log of power draw alone: the fields it lacks are named, and with nothing else to fit the
+    // error carries the reason, file by file.
+    const auto bare = std::filesystem::temp_directory_path() / "roofline_calibrate_smi_power_only.csv";
+    std::ofstream(bare) << "timestamp, index, power.draw [W]\n2026/11/30 04:09:53.357, 0, 78.25 W\n"
+                           "2026/11/30 04:09:54.357, 0, 79.00 W\n";
+    const std::string why = bare.string() +
+                            " [nvidia-smi CSV]: 2 records read, 0 used: an nvidia-smi log of 2 samples with values for "
+                            "timestamp, power.draw; no power-phase file among the inputs to align its samples with (the "
+                            "loads they ran are unknown without one); no static power without clocks.sm, clocks.max.sm, "
+                            "utilization.gpu";
+    CHECK_THROWS_WITH_AS(calibrate({bare.string()}, gpus::h200_sxm(), o), doctest::Contains(why.c_str()), usage_error);
+    std::filesystem::remove(bare);
 }
 
 TEST_CASE("ceilings are the envelope: the largest rate, the smallest latency, the best rate per clock") {

@@ -196,3 +196,10 @@ roofline_cli_test(kernel_gemm_fp16_no_curve ARGS kernel gemm --m 4096 --n 4096 -
 roofline_cli_test(kernel_gemm_fp16_no_curve_json ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype fp16 --gpu h200-sxm
     --calibration ${_cal} --json
     PASS "\"uncalibrated_parts\": \\[\n +{\n +\"backend\": \"\",\n +\"ceiling\": \"datasheet\",\n +\"family\": \"gemm\",\n +\"name\": \"gemm\",\n +\"overlay_curves\": \\[\n +\"bf16/nvjet\",\n +\"fp8/nvjet\"\n +\\],\n +\"peak\": \"fp16\"")
+# calibrate: an input given twice counts once, and the report says so; an nvidia-smi log it
+# cannot use says why (no power-phase file to align with; its idle samples at the maximum clock
+# follow busy ones within NVML's one-second average), and with nothing else the error does.
+roofline_cli_test(calibrate_duplicate_input ARGS calibrate ${_m}/ceilings.json ${_m}/ceilings.json --gpu h200-sxm -o ${_out}
+    PASS "ceilings.json \\[roofline.ceilings/1\\]: 15 records read, 13 used\n  [^ ]*ceilings.json \\[roofline.ceilings/1\\]: 0 records read, 0 used: given again: used once.*max over 3 measurement")
+roofline_cli_test(calibrate_smi_unusable ARGS calibrate ${_m}/kernels_nvidia_smi.csv.gz --gpu h200-sxm -o ${_out} EXIT 2
+    PASS "kernels_nvidia_smi.csv.gz \\[nvidia-smi CSV\\]: 221 records read, 0 used: an nvidia-smi log of 221 samples with values for timestamp, power.draw, enforced.power.limit, clocks.sm, clocks.max.sm, utilization.gpu; no power-phase file among the inputs")

@@ -130,7 +130,8 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     c.gpu = "h200-sxm";
     c.created_utc = "2026-11-30T06:00:00Z";
     c.tool = "test";
-    c.inputs.push_back({"k.json", "roofline.kernels/1", 233, 229});
+    c.inputs.push_back({"k.json", "roofline.kernels/1", 233, 229, ""});
+    c.inputs.push_back({"k copy.json", "roofline.kernels/1", 0, 0, "the same content as k.json: used once"});
     c.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = 8.0e14;
     c.dram_bytes_per_s = 4.3e12;
     c.launch_latency_s = 4.4e-6;
@@ -186,8 +187,10 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     CHECK(*r.device.max_sm_clock_hz == 1.98e9);
     CHECK(r.device.driver == "580.159.04");
     CHECK(r.created_utc == "2026-11-30T06:00:00Z");
-    REQUIRE(r.inputs.size() == 1);
+    REQUIRE(r.inputs.size() == 2);
     CHECK(r.inputs[0].records_used == 229);
+    CHECK(r.inputs[0].note.empty());
+    CHECK(r.inputs[1].note == "the same content as k.json: used once");
     CHECK(*r.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] == 8.0e14);
     CHECK(*r.flops_per_clock[static_cast<std::size_t>(peak_key::bf16)] == 479e3);
     CHECK(r.ceiling_sources.at("bf16").records == 63);

@@ -14,7 +14,8 @@
 //   "created_utc", "tool", "gpu",
 //   "device":  {"id", "name", "sm_count", "memory_bytes", "max_sm_clock_hz", "memory_clock_hz",
 //               "driver"}: the GPU the measurements were made on, as they report it,
-//   "inputs":  [{"file", "format", "records_read", "records_used"}],
+//   "inputs":  [{"file", "format", "records_read", "records_used", "note" (optional: why the
+//               file was not used, or used once as a copy of another input)}],
 //   "ceiling_sources": {"<ceilings key>": {"files": [...], "records": N, "method": "...",
 //                       "flops_per_clock": phi (rate classes), "clock_hz": f}},
 //   "graph_launch_latency_s": s,
@@ -170,9 +171,12 @@ ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& ca
                        {"driver", d.driver}};
     }
     j["inputs"] = nlohmann::ordered_json::array();
-    for (const auto& in : cal.inputs)
-        j["inputs"].push_back({{"file", in.file}, {"format", in.format}, {"records_read", in.records_read},
-                               {"records_used", in.records_used}});
+    for (const auto& in : cal.inputs) {
+        nlohmann::ordered_json x = {{"file", in.file}, {"format", in.format}, {"records_read", in.records_read},
+                                    {"records_used", in.records_used}};
+        if (!in.note.empty()) x["note"] = in.note;
+        j["inputs"].push_back(x);
+    }
     nlohmann::ordered_json c = nlohmann::ordered_json::object();
     for (auto k : all_peak_keys)
         if (cal.overrides_flops(k)) c[std::string(to_string(k))] = *cal.flops_per_s[static_cast<std::size_t>(k)];
@@ -363,6 +367,7 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
             const double ru = cal_number(path, "inputs", x, "records_used", false);
             ci.records_read = io::detail::to_int_or<std::size_t>(rr, 0);
             ci.records_used = io::detail::to_int_or<std::size_t>(ru, 0);
+            ci.note = str(x, "note");
             o.inputs.push_back(ci);
         }
     if (const auto s = doc.find("ceiling_sources"); s != doc.end() && s->is_object())

@@ -39,6 +39,9 @@ struct calibration_source {
 struct calibration_input {
     std::string file, format;
     std::size_t records_read = 0, records_used = 0;
+    /// Why the file was not used, or not counted ("" when it was): a copy of another input
+    /// (same path, same file, same bytes), or the fields it lacked for what its format can give.
+    std::string note;
 };
 
 /// Alpha-beta parameters fitted for one link kind.
