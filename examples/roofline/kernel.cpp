@@ -187,8 +187,14 @@ std::pair<double, std::string> clock_for(const pricing_context& p, const kernel_
                 return {f, fmt::format("the fitted sweep's own clocks: it recorded none, so its rates are those "
                                        "measured under its {:.0f} W limit",
                                        limit)};
-            return {f, f < max_clock ? fmt::format("power-capped at {:.0f} W (calibrated power model)", limit)
-                                     : fmt::format("maximum clock (under the {:.0f} W limit)", limit)};
+            const std::string flag =
+                pw.unreliable ? fmt::format("; the power model is flagged unreliable: its largest residual is {:.0f}% of "
+                                            "the power its samples span",
+                                            100 * pw.max_abs_residual_w / pw.power_range_w)
+                              : std::string();
+            return {f, (f < max_clock ? fmt::format("power-capped at {:.0f} W (calibrated power model)", limit)
+                                      : fmt::format("maximum clock (under the {:.0f} W limit)", limit)) +
+                           flag};
         }
     }
     return {max_clock, "maximum clock"};

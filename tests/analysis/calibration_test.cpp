@@ -383,6 +383,32 @@ TEST_CASE("a power fit recovers static, per-FLOP and per-byte energy from sample
     CHECK_THROWS_WITH_AS(fit_power(few), doctest::Contains("at least 5 steady samples"), usage_error);
 }
 
+TEST_CASE("a power fit whose largest residual passes 10% of its power range is flagged unreliable") {
+    // Static 100 W, 1 pJ/FLOP bf16 at one clock: 100, 400, 700 W at 0, 300, 600 TFLOP/s, fitted
+    // exactly; then the 300 TFLOP/s sample read 100 W high (a 600 W range): the refit is
+    // 133.3 W + 1 W per TFLOP/s, residuals 100 x (1/3, 2/3, 1/3) W, the largest 11.1% of the range.
+    std::vector<power_point> pts;
+    for (double tf : {0.0, 300.0, 600.0}) {
+        power_point p;
+        p.sm_clock_hz = 1.5e9;
+        p.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = tf * 1e12;
+        p.power_w = 100 + tf;
+        pts.push_back(p);
+    }
+    const auto exact = fit_power(pts);
+    CHECK(exact.power_range_w == doctest::Approx(600));
+    CHECK_FALSE(exact.unreliable);
+    pts[1].power_w += 100;
+    const auto off = fit_power(pts);
+    CHECK(off.power_range_w == doctest::Approx(600));
+    CHECK(off.max_abs_residual_w == doctest::Approx(200.0 / 3).epsilon(1e-6));
+    CHECK(off.rms_residual_w == doctest::Approx(100 * std::sqrt((1.0 / 9 + 4.0 / 9 + 1.0 / 9) / 3)).epsilon(1e-6));
+    CHECK(off.unreliable);
+    // 50 W high instead: the largest residual 33.3 W, 5.6% of 600 W: not flagged.
+    pts[1].power_w -= 50;
+    CHECK_FALSE(fit_power(pts).unreliable);
+}
+
 TEST_CASE("an input given twice, under another path or as a copy, is used once and said so") {
     const auto ceil = roofline::test::repo_data("measurements/h200/ceilings.json");
     if (!roofline::test::have_sample(ceil)) return;
@@ -501,6 +527,12 @@ TEST_CASE("the committed H200 calibration is what `roofline calibrate` fits from
     }
     REQUIRE(fresh.power.has_value());
     CHECK(fresh.power->coefficients.static_w == doctest::Approx(committed.power->coefficients.static_w).epsilon(1e-9));
+    // Its largest residual, 74.5 W, is 12.3% of the 607.7 W its samples span (83.7 W idle to
+    // 691.4 W): flagged unreliable (rms 45.6 W, 7.5%), and the committed file says so.
+    CHECK(fresh.power->max_abs_residual_w == doctest::Approx(74.51).epsilon(1e-3));
+    CHECK(fresh.power->power_range_w == doctest::Approx(607.67).epsilon(1e-4));
+    CHECK(fresh.power->unreliable);
+    CHECK(committed.power->unreliable);
     REQUIRE(fresh.links.size() == 1);
     CHECK(fresh.links[0].params.beta_bytes_per_s == doctest::Approx(committed.links[0].params.beta_bytes_per_s).epsilon(1e-9));
     CHECK(*fresh.dram_bytes_per_s == *committed.dram_bytes_per_s);

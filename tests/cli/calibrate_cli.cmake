@@ -203,3 +203,11 @@ roofline_cli_test(calibrate_duplicate_input ARGS calibrate ${_m}/ceilings.json $
     PASS "ceilings.json \\[roofline.ceilings/1\\]: 15 records read, 13 used\n  [^ ]*ceilings.json \\[roofline.ceilings/1\\]: 0 records read, 0 used: given again: used once.*max over 3 measurement")
 roofline_cli_test(calibrate_smi_unusable ARGS calibrate ${_m}/kernels_nvidia_smi.csv.gz --gpu h200-sxm -o ${_out} EXIT 2
     PASS "kernels_nvidia_smi.csv.gz \\[nvidia-smi CSV\\]: 221 records read, 0 used: an nvidia-smi log of 221 samples with values for timestamp, power.draw, enforced.power.limit, clocks.sm, clocks.max.sm, utilization.gpu; no power-phase file among the inputs")
+# The power fit of the recorded data: its largest residual, 74.5 W, is 12.3% of the 608 W its
+# samples span: flagged unreliable in the report and in the overlay (power.fit.unreliable).
+set(_power_inputs ${_m}/ceilings.json ${_m}/ceilings_nvidia_smi.csv.gz ${_v}/h200_power_phases.json ${_v}/h200_power_smi.csv.gz
+    --smi-fields ${_smi_fields} --gpu h200-sxm -o ${CMAKE_CURRENT_BINARY_DIR}/calibrate_power.json)
+roofline_cli_test(calibrate_power_unreliable ARGS calibrate ${_power_inputs}
+    PASS "residual rms 45.6 W \\(7.5% of the 608 W range of the samples\\), max 74.5 W \\(12.3%\\); UNRELIABLE: max above 10% of the range.*note: power model unreliable")
+roofline_cli_test(calibrate_power_unreliable_json ARGS calibrate ${_power_inputs} --json
+    PASS "\"power_range_w\": 607.66[0-9]*,\n +\"rms_fraction_of_range\": 0.0749[0-9]*,\n +\"max_abs_fraction_of_range\": 0.1226[0-9]*,\n +\"unreliable_above_fraction\": 0.1,\n +\"unreliable\": true")

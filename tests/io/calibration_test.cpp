@@ -172,6 +172,10 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     p.coefficients.clock_exponent = 3;
     p.power_limit_w = 700;
     p.samples = 11;
+    p.rms_residual_w = 45.6;
+    p.max_abs_residual_w = 74.5;
+    p.power_range_w = 607.7;
+    p.unreliable = true;
     c.power = p;
 
     c.device = {"h200-sxm", "NVIDIA H200", 132.0, std::nullopt, 1.98e9, std::nullopt, "580.159.04"};
@@ -209,6 +213,8 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     CHECK(r.power->coefficients.flop_energy_at(peak_key::bf16) == 0.74e-12);
     CHECK(std::isnan(r.power->coefficients.flop_energy_at(peak_key::fp8)));
     CHECK(r.power->power_limit_w == 700);
+    CHECK(r.power->power_range_w == 607.7);
+    CHECK(r.power->unreliable);
 
     // The one call: ceilings, link and efficiency (curves, launch floors) together.
     ceilings used = achievable(datasheet_ceilings(gpus::h200_sxm()));

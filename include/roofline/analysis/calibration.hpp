@@ -825,6 +825,11 @@ inline calibrated_power fit_power(const std::vector<power_point>& pts) {
         }
     }
     out.samples = pts.size();
+    // How well it fits, against the range of power it spans (`power_fit_unreliable_fraction`).
+    const auto [lo_w, hi_w] = std::minmax_element(pts.begin(), pts.end(),
+                                                  [](const power_point& a, const power_point& b) { return a.power_w < b.power_w; });
+    out.power_range_w = hi_w->power_w - lo_w->power_w;
+    out.unreliable = !(out.max_abs_residual_w <= power_fit_unreliable_fraction * out.power_range_w);
     std::set<std::string> files;
     for (const auto& p : pts) files.insert(p.file);
     out.from.files.assign(files.begin(), files.end());
@@ -1628,9 +1633,20 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             // separate static from dynamic power (all at one draw, e.g. all at the power cap).
             bool dynamic = p.coefficients.joules_per_dram_byte > 0;
             for (double e : p.coefficients.joules_per_flop) dynamic = dynamic || (std::isfinite(e) && e > 0);
-            if (dynamic)
+            if (dynamic) {
                 cal.power = p;
-            else
+                if (p.unreliable) {
+                    char b[320];
+                    std::snprintf(b, sizeof b,
+                                  "power model unreliable: its largest residual, %.1f W, is %.1f%% of the %.0f W its %zu "
+                                  "samples span (rms %.1f W, %.1f%%; flagged above %.0f%%): clocks predicted under a power "
+                                  "limit from it may be off; add steady samples at more loads and clocks",
+                                  p.max_abs_residual_w, 100 * p.max_abs_residual_w / p.power_range_w, p.power_range_w,
+                                  p.samples, p.rms_residual_w, 100 * p.rms_residual_w / p.power_range_w,
+                                  100 * power_fit_unreliable_fraction);
+                    res.notes.push_back(b);
+                }
+            } else
                 res.notes.push_back("power not fitted: the " + std::to_string(p.samples) +
                                     " steady samples do not separate static from dynamic power (the fit is a constant " +
                                     std::to_string(static_cast<int>(std::lround(p.coefficients.static_w))) +

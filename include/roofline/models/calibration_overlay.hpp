@@ -64,8 +64,22 @@ struct calibrated_power {
     std::size_t samples = 0;
     double rms_residual_w = std::numeric_limits<double>::quiet_NaN();
     double max_abs_residual_w = std::numeric_limits<double>::quiet_NaN();
+    /// Highest less lowest measured power of the samples, W: the range the fit spans.
+    double power_range_w = std::numeric_limits<double>::quiet_NaN();
+    /// The largest residual exceeds `power_fit_unreliable_fraction` of `power_range_w`: some
+    /// measured load is mispredicted by more than that, so clocks predicted under a power
+    /// limit from these coefficients are unreliable.
+    bool unreliable = false;
     calibration_source from;
 };
+
+/// A power fit whose largest residual exceeds this fraction of the samples' power range is
+/// flagged unreliable (`calibrated_power::unreliable`). The largest, not the rms: each kernel's
+/// capped clock comes from one prediction, so the worst-fitted load is what a kernel can get.
+/// 10%: on an H200 the dynamic power spans ~580 W (118 W static to the 700 W cap), so a 10%
+/// miss is ~60 W, a capped clock off by several percent (power ~ f^2-f^3), more than the 2-5%
+/// a GEMM moves between two recordings.
+inline constexpr double power_fit_unreliable_fraction = 0.10;
 
 /// The GPU an overlay was measured on, as the measurement files report it (the `device` of
 /// `roofline.ceilings/1`, the `environment` of `roofline.kernels/1`); unknown fields empty.
