@@ -32,7 +32,8 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
     const auto& c = r.overlay;
     fmt::print("calibration of {} ({}) -> {}\nmeasured on: {}\n\ninputs:\n", g.id, g.name, out, describe(c.device));
     for (const auto& in : c.inputs)
-        fmt::print("  {} [{}]: {} records read, {} used\n", in.file, in.format, in.records_read, in.records_used);
+        fmt::print("  {} [{}]: {} records read, {} used{}\n", in.file, in.format, in.records_read, in.records_used,
+                   in.note.empty() ? "" : ": " + in.note);
     fmt::print("\nceilings (upper envelope of what was measured):\n");
     for (const auto& [key, src] : c.ceiling_sources) {
         double v = NAN;
@@ -109,10 +110,15 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
         for (auto k : all_peak_keys)
             if (std::isfinite(p.flop_energy_at(k)))
                 e += fmt::format("{}{} {:.3f} pJ/FLOP", e.empty() ? "" : ", ", to_string(k), p.flop_energy_at(k) * 1e12);
+        const double range = c.power->power_range_w;
         fmt::print("\npower ({} steady samples): static {:.1f} W; {} at {:.0f} MHz (energy per FLOP ~ f^{:.1f}); DRAM "
-                   "{:.1f} pJ/B; residual rms {:.1f} W, max {:.1f} W\n",
+                   "{:.1f} pJ/B; residual rms {:.1f} W ({} of the {:.0f} W range of the samples), max {:.1f} W ({}){}\n",
                    c.power->samples, p.static_w, e, p.reference_clock_hz / 1e6, p.clock_exponent - 1,
-                   p.joules_per_dram_byte * 1e12, c.power->rms_residual_w, c.power->max_abs_residual_w);
+                   p.joules_per_dram_byte * 1e12, c.power->rms_residual_w, pct(c.power->rms_residual_w / range), range,
+                   c.power->max_abs_residual_w, pct(c.power->max_abs_residual_w / range),
+                   c.power->unreliable ? fmt::format("; UNRELIABLE: max above {:.0f}% of the range",
+                                                     100 * power_fit_unreliable_fraction)
+                                       : "");
         for (const auto& s : r.power_points)
             fmt::print("  {:<52} {:>6.1f} W at {:>4.0f} MHz, {:>6.0f} TFLOP/s, {:>5.2f} TB/s: model {:>6.1f} W\n",
                        s.label + " (" + s.file.substr(s.file.find_last_of('/') + 1) + ")", s.power_w, s.sm_clock_hz / 1e6,

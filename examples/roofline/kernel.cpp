@@ -38,9 +38,11 @@
 // per-kernel object (gemm, moe, attention, copy, collective); with a curve also `calibrated`
 // {family, peak, clock_hz, clock_source, time_s, parts, curve, fit}.
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -102,7 +104,29 @@ struct pricing_context {
     std::vector<std::string> notes;
 };
 
-pricing_context make_context(const kernel_common& o, std::optional<link_kind> link = std::nullopt) {
+/// The `--backend` value `o` gives for `kernel OP` (OP runs kernels of `family`; none: a
+/// collective, which has no library choice), normalised (`parse_kernel_backend`); "" when not
+/// given. A value that is not one of the op's backends (`kernel_backends`) is a usage error
+/// naming the accepted ones: a GEMM cannot run on flash, and a typo must not price silently.
+std::string backend_for(const kernel_common& o, std::string_view op, std::optional<kernel_family> family) {
+    if (o.backend.empty()) return "";
+    const std::vector<std::string_view> accepted = family ? kernel_backends(*family) : std::vector<std::string_view>{};
+    if (accepted.empty())
+        throw usage_error(fmt::format("kernel {}: --backend {}: a {} has no backend to choose (--backend is for gemm, "
+                                      "moe and attention)",
+                                      op, o.backend, op));
+    const std::string b = parse_kernel_backend(o.backend);
+    if (std::find(accepted.begin(), accepted.end(), b) == accepted.end()) {
+        std::string names;
+        for (auto a : accepted) names += (names.empty() ? "" : ", ") + std::string(a);
+        throw usage_error(fmt::format("kernel {}: --backend: unknown backend \"{}\" for {} (accepted: {}; any case)", op,
+                                      o.backend, op, names));
+    }
+    return b;
+}
+
+pricing_context make_context(const kernel_common& o, std::string_view op, std::optional<kernel_family> family,
+                             std::optional<link_kind> link = std::nullopt) {
     pricing_context p;
     const gpu_catalog catalog = load_gpu_catalog(o.gpu_file);
     p.gpu = pick_gpu(catalog, o.gpu);
@@ -126,10 +150,7 @@ pricing_context make_context(const kernel_common& o, std::optional<link_kind> li
     if (p.sm_clock_hz > 0 && o.calibration.empty())
         p.notes.push_back("--sm-clock-mhz sets the clock of calibrated curves only: without --calibration it changes "
                           "nothing (the datasheet ceilings hold at the boost clock)");
-    p.backend = normalize_kernel_backend(o.backend);
-    if (!o.backend.empty() && p.backend != o.backend)
-        throw usage_error("--backend: unknown backend \"" + o.backend +
-                          "\" (accepted: flash, cudnn, mem_efficient, math, nvjet, cublas, cutlass, triton)");
+    p.backend = backend_for(o, op, family);
     if (!o.calibration.empty()) {
         p.cal = read_calibration(o.calibration);
         require_calibration_gpu(*p.cal, p.gpu);
@@ -166,8 +187,14 @@ std::pair<double, std::string> clock_for(const pricing_context& p, const kernel_
                 return {f, fmt::format("the fitted sweep's own clocks: it recorded none, so its rates are those "
                                        "measured under its {:.0f} W limit",
                                        limit)};
-            return {f, f < max_clock ? fmt::format("power-capped at {:.0f} W (calibrated power model)", limit)
-                                     : fmt::format("maximum clock (under the {:.0f} W limit)", limit)};
+            const std::string flag =
+                pw.unreliable ? fmt::format("; the power model is flagged unreliable: its largest residual is {:.0f}% of "
+                                            "the power its samples span",
+                                            100 * pw.max_abs_residual_w / pw.power_range_w)
+                              : std::string();
+            return {f, (f < max_clock ? fmt::format("power-capped at {:.0f} W (calibrated power model)", limit)
+                                      : fmt::format("maximum clock (under the {:.0f} W limit)", limit)) +
+                           flag};
         }
     }
     return {max_clock, "maximum clock"};
@@ -200,14 +227,57 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
     j["lower_bound_s"] = lb.lower_bound_s;
     j["bound"] = std::string(to_string(pr.predicted));
     j["executed_flops"] = as_run.executed_flops;
-    if (!all_curves && p.cal && !p.backend.empty() && !parts.empty())
-        notes.push_back("the calibration has no curve for backend " + p.backend +
-                        ": priced at its ceilings (a curve of another backend does not apply)");
+    // An overlay that has no curve for a part says so, naming what it has: a kernel it cannot
+    // price is uncalibrated, never silently.
+    if (!all_curves && p.cal && !parts.empty()) {
+        nlohmann::json missing = nlohmann::json::array();
+        for (const auto& part : parts) {
+            if (p.eff.curve_for(part.features)) continue;
+            const auto& f = part.features;
+            const std::string family(to_string(f.family)), peak(to_string(f.peak));
+            std::vector<std::string> has;
+            for (const auto& c : p.cal->curves)
+                if (c.family == f.family)
+                    has.push_back(std::string(to_string(c.peak)) + (c.backend.empty() ? "" : "/" + c.backend));
+            std::string has_text;
+            for (const auto& h : has) has_text += (has_text.empty() ? "" : ", ") + h;
+            const bool ceiling = p.cal->overrides_flops(f.peak);
+            const bool attention = f.family == kernel_family::attention_prefill || f.family == kernel_family::attention_decode;
+            // Attention runs at its backend's published fraction of the datasheet peak
+            // uncalibrated (price_kernel_as_run); GEMMs at the used ceiling.
+            const std::string at = attention ? "at its backend's published fraction of the datasheet " + peak + " peak"
+                                   : ceiling ? "at the calibrated " + peak + " ceiling"
+                                             : "at the datasheet " + peak + " peak x efficiency (" + p.cal->source +
+                                                   " measured no " + peak + " ceiling)";
+            const std::string what = f.backend.empty() ? family + " curve for " + peak
+                                                       : family + " " + peak + " curve for backend " + f.backend;
+            if (!f.backend.empty())  // the wording the backend's refusal always had
+                notes.push_back(fmt::format("the calibration has no curve for backend {}: {} priced uncalibrated, {} (a "
+                                            "curve of another backend does not apply; {} has {} curves: {})",
+                                            f.backend, part.name, at, p.cal->source, family,
+                                            has_text.empty() ? "none" : has_text));
+            else
+                notes.push_back(fmt::format("{} has no {} ({} curves: {}): {} priced uncalibrated, {}", p.cal->source,
+                                            what, family, has_text.empty() ? "none" : has_text, part.name, at));
+            missing.push_back({{"name", part.name},
+                               {"family", family},
+                               {"peak", peak},
+                               {"backend", f.backend},
+                               {"overlay_curves", has},
+                               {"ceiling", ceiling && !attention ? "calibrated" : "datasheet"}});
+        }
+        j["uncalibrated_parts"] = missing;
+    }
     if (all_curves) {
         double total = 0, device = 0, eager = 0, largest = -1;
         nlohmann::json pj = nlohmann::json::array();
         for (const auto& part : parts) {
             const auto* c = p.eff.curve_for(part.features);
+            if (c->peak != part.features.peak)
+                notes.push_back(fmt::format("{}: priced by the calibration's {} {}{} curve ({} has none for {})", part.name,
+                                            to_string(c->family), to_string(c->peak),
+                                            c->backend.empty() ? "" : "/" + c->backend, p.cal ? p.cal->source : "it",
+                                            to_string(part.features.peak)));
             const auto [f, why] = clock_for(p, part.features, *c);
             const auto ct = calibrated_kernel_time(part.features, *c, p.used, f, why, p.eff.launch_floor_s);
             total += ct.time_s;
@@ -329,8 +399,9 @@ void add_common(CLI::App* cmd, kernel_common& o, bool with_link = false) {
     cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz, "SM clock for calibrated curves, at most the GPU's maximum (default: the power-capped clock of the calibrated power model for curves fitted with clocks, else the maximum clock; the note says which)")->check(finite_non_negative);
     cmd->add_flag("--json", o.json, "Print JSON");
     cmd->add_option("--backend", o.backend,
-                    "library that runs the kernel, for calibrated curves: flash, cudnn, mem_efficient, math (SDPA), "
-                    "nvjet, cublas, cutlass, triton (GEMM); default: the op family's curve");
+                    "library that runs the kernel, for calibrated curves (any case): gemm nvjet, cublas (one library: "
+                    "cuBLAS runs nvjet kernels), cutlass, triton; moe cutlass, triton; attention flash, cudnn, "
+                    "mem_efficient, math (SDPA); another value is exit 2; default: the op family's curve");
     if (with_link) cmd->add_option("--link", o.link, "nvlink, pcie, pcie-no-p2p or network (default: the GPU's)");
 }
 
@@ -372,7 +443,7 @@ void add_gemm(CLI::App* kernel) {
         require_positive("--n", o.n);
         require_positive("--k", o.k);
         require_positive("--batch", o.batch);
-        const auto p = make_context(o.c);
+        const auto p = make_context(o.c, "gemm", kernel_family::gemm);
         if (o.dtype_name.empty() && o.act_dtype.empty())
             throw usage_error("kernel gemm: give --dtype (both operands) or --act-dtype (and --weight-dtype)");
         const dtype a = parse_dtype_or_throw(o.act_dtype.empty() ? o.dtype_name : o.act_dtype);
@@ -448,7 +519,7 @@ void add_moe(CLI::App* kernel) {
         require_positive("--shared-experts", o.shared, true);
         require_positive("--ep", o.ep);
         require_positive("--tp", o.tp);
-        const auto p = make_context(o.c);
+        const auto p = make_context(o.c, "moe", kernel_family::grouped_gemm);
         moe_problem m;
         m.tokens = o.tokens;
         m.experts = o.experts;
@@ -584,7 +655,7 @@ void add_attention(CLI::App* kernel) {
         require_positive("--heads", o.heads);
         require_positive("--window", o.window, true);
         require_positive("--index-topk", o.index_topk, true);
-        const auto p = make_context(o.c);
+        const auto p = make_context(o.c, "attention", kernel_family::attention_prefill);
         const dtype d = parse_dtype_or_throw(o.dtype_name);
         const dtype kv = o.kv_dtype.empty() ? d : parse_dtype_or_throw(o.kv_dtype);
         if (o.kv_len < o.q_len) throw usage_error("attention: --kv-len must include the queries (>= --q-len)");
@@ -670,7 +741,7 @@ void add_copy(CLI::App* kernel) {
     add_common(cmd, o.c);
     cmd->callback([] {
         require_positive("--bytes", o.bytes, false, 1e15);
-        const auto p = make_context(o.c);
+        const auto p = make_context(o.c, "copy", kernel_family::copy);
         // Copied back to back, a working set that fits in L2 is served from it (models/kernel_time.hpp).
         const bool l2 = !o.cold && fits_in_l2(2.0 * o.bytes, p.gpu.l2_bytes.value_or(0)) &&
                         std::isfinite(p.used.bytes_at(memory_level::l2)) && std::isfinite(p.datasheet.bytes_at(memory_level::l2));
@@ -720,7 +791,7 @@ void add_collective(CLI::App* kernel) {
         require_positive("--bytes", o.bytes, false, 1e15);
         require_positive("--ranks", o.ranks);
         if (o.gpus_per_node != 0) require_positive("--gpus-per-node", o.gpus_per_node);
-        auto p = make_context(o.c);
+        auto p = make_context(o.c, "collective", std::nullopt);
         std::vector<std::string> notes;
         // Ranks beyond one scale-up domain (models/collective.hpp `scale_up_domain`: 8 on an HGX
         // baseboard, 72 in an NVL72 rack) cross the scale-out network between domains. Without
@@ -734,7 +805,7 @@ void add_collective(CLI::App* kernel) {
                               std::string(to_string(p.datasheet.link)) + " (--link network)");
         if (o.c.link.empty() && o.topology.empty() && fabric &&
             (beyond || (o.gpus_per_node > 0 && o.gpus_per_node < o.ranks))) {
-            p = make_context(o.c, link_kind::network);
+            p = make_context(o.c, "collective", std::nullopt, link_kind::network);
             if (beyond && o.gpus_per_node == 0)
                 notes.push_back(fmt::format("{} ranks are more than one {}-GPU scale-up domain ({}): priced as nodes of {} "
                                             "GPUs, NVLink inside a node and the network between (--link nvlink to price "

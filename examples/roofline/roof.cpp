@@ -7,8 +7,11 @@
 // gets a compute roof in the chart. The tables list every rate class the GPU has.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -19,6 +22,7 @@
 #include "roofline/core/roofline.hpp"
 #include "roofline/io/calibration.hpp"
 #include "roofline/io/gpu_json.hpp"
+#include "roofline/models/calibration_overlay.hpp"
 #include "roofline/report/csv.hpp"
 #include "roofline/report/format.hpp"
 #include "roofline/report/html.hpp"
@@ -85,10 +89,35 @@ std::string link_name(link_kind k) {
     return "PCIe";
 }
 
+/// Where each ceiling `roof` shows comes from: "calibrated" (the overlay measured it) or
+/// "datasheet". Text, JSON, CSV and the chart say the same (one decision, here).
+struct ceiling_origins {
+    std::array<bool, peak_key_count> flops{};
+    bool dram = false, l2 = false, link = false;
+    std::string file;  ///< the overlay ("" without one)
+    std::string name;  ///< its file name, for the tables' source column
+
+    static const char* word(bool calibrated) { return calibrated ? "calibrated" : "datasheet"; }
+    bool of(peak_key k) const { return flops[static_cast<std::size_t>(k)]; }
+};
+
+ceiling_origins origins_of(const std::optional<calibration>& cal) {
+    ceiling_origins o;
+    if (!cal) return o;
+    for (auto k : all_peak_keys) o.flops[static_cast<std::size_t>(k)] = cal->overrides_flops(k);
+    o.dram = cal->dram_bytes_per_s.has_value();
+    o.l2 = cal->l2_bytes_per_s.has_value();
+    o.link = cal->link_bytes_per_s.has_value();
+    o.file = cal->source;
+    o.name = std::filesystem::path(cal->source).filename().string();
+    return o;
+}
+
 report::text_table compute_table(const gpu_spec& g, const ceilings& c,
-                                 const std::vector<peak_key>& wanted) {
+                                 const std::vector<peak_key>& wanted, const ceiling_origins& from) {
     auto t = report::text_table({{"rate class", report::align::left},
                                  {"dense peak", report::align::right},
+                                 {"from", report::align::left},
                                  {"accumulate", report::align::left},
                                  {"ridge (DRAM)", report::align::right},
                                  {"ridge (L2)", report::align::right},
@@ -98,55 +127,99 @@ report::text_table compute_table(const gpu_spec& g, const ceilings& c,
         std::string name =
             std::string(to_string(k)) + (is_tensor(k) ? "" : " (vector)") + (asked ? " *" : "");
         const auto& p = g.peak(k);
-        t.add_row({name, peak_cell(g, c, k), p.accumulate.empty() ? "-" : p.accumulate,
-                   ridge_cell(c, k, memory_level::dram), ridge_cell(c, k, memory_level::l2),
-                   p.dense_flops_per_s.source});
+        t.add_row({name, peak_cell(g, c, k), ceiling_origins::word(from.of(k)),
+                   p.accumulate.empty() ? "-" : p.accumulate, ridge_cell(c, k, memory_level::dram),
+                   ridge_cell(c, k, memory_level::l2),
+                   from.of(k) ? from.name : p.dense_flops_per_s.source});
     }
     return t;
 }
 
-report::text_table memory_table(const gpu_spec& g, const ceilings& c) {
+report::text_table memory_table(const gpu_spec& g, const ceilings& c, const ceiling_origins& from) {
     auto t = report::text_table({{"ceiling", report::align::left},
                                  {"bandwidth", report::align::right},
+                                 {"from", report::align::left},
                                  {"note", report::align::left}});
     auto bw = [](double v) {
         return std::isfinite(v) && v > 0.0 ? report::format_bytes_per_s(v) : "unknown";
     };
     t.add_row({"DRAM (" + (g.memory_type.empty() ? std::string("memory") : g.memory_type) + ")",
-               bw(c.bytes_at(memory_level::dram)), g.memory_bandwidth_bytes_per_s.source});
-    t.add_row({"L2", bw(c.bytes_at(memory_level::l2)),
-               g.l2_bandwidth_bytes_per_s.known() ? g.l2_bandwidth_bytes_per_s.source
-                                                  : g.l2_bandwidth_bytes_per_s.note});
-    std::string link_note = "per direction";
-    if (c.link == link_kind::nvlink && g.nvlink_bandwidth_bytes_per_s.known())
+               bw(c.bytes_at(memory_level::dram)), ceiling_origins::word(from.dram),
+               from.dram ? from.name : g.memory_bandwidth_bytes_per_s.source});
+    t.add_row({"L2", bw(c.bytes_at(memory_level::l2)), ceiling_origins::word(from.l2),
+               from.l2 ? from.name
+                       : (g.l2_bandwidth_bytes_per_s.known() ? g.l2_bandwidth_bytes_per_s.source
+                                                             : g.l2_bandwidth_bytes_per_s.note)});
+    std::string link_note = from.link ? from.name + ", per direction" : "per direction";
+    if (c.link == link_kind::nvlink && g.nvlink_bandwidth_bytes_per_s.known() && !from.link)
         link_note += ", " + report::format_bytes_per_s(*g.nvlink_bandwidth_bytes_per_s.value) +
                      " bidirectional";
     if (c.link == link_kind::pcie_no_p2p) link_note += ", staged through host memory";
-    t.add_row({"link: " + link_name(c.link), bw(c.link_bytes_per_s), link_note});
+    t.add_row({"link: " + link_name(c.link), bw(c.link_bytes_per_s), ceiling_origins::word(from.link), link_note});
     return t;
 }
 
+/// The requested rate classes' compute roofs at --sm-clock-mhz (none without it): the one
+/// computation text, JSON and the chart show.
+std::vector<clock_roof> roofs_at_clock(const gpu_spec& g, const ceilings& c, const std::vector<peak_key>& keys,
+                                       const roof_options& o, const std::optional<calibration>& cal) {
+    std::vector<clock_roof> out;
+    if (!(o.sm_clock_mhz > 0.0)) return out;
+    for (auto k : keys) out.push_back(compute_roof_at_clock(g, c, cal ? &*cal : nullptr, k, o.sm_clock_mhz * 1e6));
+    return out;
+}
+
+/// "bf16 at 1410 MHz (power cap)": below the clock its ceiling stands for; "(calibrated ceiling)"
+/// when held at it; "(above the datasheet's 1830 MHz)" above a datasheet clock.
+std::string clock_roof_name(const clock_roof& r) {
+    std::string why;
+    if (r.held_at_ceiling) why = "held at the calibrated ceiling";
+    else if (r.clock_hz < r.reference_clock_hz * (1 - 1e-9)) why = r.calibrated ? "power cap, calibrated" : "power cap";
+    else why = std::string(r.calibrated ? "calibrated" : "datasheet") + ", at or above its " +
+               report::format_mhz(r.reference_clock_hz);
+    return std::string(to_string(r.peak)) + " at " + report::format_mhz(r.clock_hz) + " (" + why + ")";
+}
+
+/// What the roof at a clock rests on, in words.
+std::string clock_roof_basis(const clock_roof& r) {
+    if (!r.calibrated)
+        return fmt::format("datasheet: {} at {}", report::format_flops_per_s(r.ceiling_flops_per_s),
+                           report::format_mhz(r.reference_clock_hz));
+    std::string s = fmt::format("calibrated: {} FLOP per clock, the {} ceiling at {}", report::format_count(r.flops_per_clock),
+                                report::format_flops_per_s(r.ceiling_flops_per_s), report::format_mhz(r.reference_clock_hz));
+    if (r.held_at_ceiling)
+        s += fmt::format("; {} x {} = {} would exceed what was measured", report::format_count(r.flops_per_clock),
+                         report::format_mhz(r.clock_hz), report::format_flops_per_s(r.flops_per_clock * r.clock_hz));
+    return s;
+}
+
 report::roofline_chart chart_for(const gpu_spec& g, const ceilings& c,
-                                 const std::vector<peak_key>& keys, const roof_options& o,
-                                 const std::optional<calibration>& cal = std::nullopt) {
+                                 const std::vector<peak_key>& keys, const std::vector<clock_roof>& at_clock,
+                                 const ceiling_origins& from) {
     auto chart = report::make_roofline_chart(g, c, keys);
-    if (o.sm_clock_mhz > 0.0) {
-        double ref = g.tensor_clock_hz.require(g.id, "tensor_clock_hz");
-        // A calibrated peak scales with its measured FLOP per clock: the clock it stands for is
-        // peak / phi.
-        if (cal && cal->flops_per_clock[static_cast<std::size_t>(keys.front())])
-            ref = c.flops_at(keys.front()) / *cal->flops_per_clock[static_cast<std::size_t>(keys.front())];
-        chart.ceilings.push_back(
-            report::power_capped_roof(c, keys.front(), o.sm_clock_mhz * 1e6, ref));
+    // Every roof says where it comes from, as the tables do.
+    for (auto& line : chart.ceilings) {
+        bool calibrated = false;
+        if (line.kind == report::ceiling_kind::memory) calibrated = line.name == "DRAM" ? from.dram : from.l2;
+        else
+            for (auto k : keys) calibrated = calibrated || (from.of(k) && line.name.find(to_string(k)) != std::string::npos);
+        if (!from.file.empty()) line.label += calibrated ? " (calibrated)" : " (datasheet)";
     }
-    if (cal) chart.notes.push_back("Measured ceilings from the calibration " + cal->source + ".");
+    if (!at_clock.empty()) {  // the first dtype's roof at the clock, dashed
+        const auto& r = at_clock.front();
+        const std::string name = clock_roof_name(r);
+        chart.ceilings.push_back({report::ceiling_kind::compute, r.flops_per_s, name,
+                                  name + ": " + report::format_flops_per_s(r.flops_per_s),
+                                  report::ceiling_style::power_capped});
+    }
+    if (!from.file.empty()) chart.notes.push_back("Measured ceilings from the calibration " + from.file + " (labelled calibrated).");
     if (!std::isfinite(c.bytes_at(memory_level::l2)))
         chart.notes.push_back("L2 bandwidth not published for this GPU: no L2 slope drawn.");
     chart.notes.push_back(
         g.tensor_clock_hz.known()
-            ? "Dense (no 2:4 sparsity) tensor peaks at the clock the datasheet assumes (" +
+            ? "Dense (no 2:4 sparsity) datasheet tensor peaks at the clock the datasheet assumes (" +
                   report::format_mhz(*g.tensor_clock_hz.value) + ")."
-            : std::string("Dense (no 2:4 sparsity) tensor peaks."));
+            : std::string("Dense (no 2:4 sparsity) datasheet tensor peaks."));
     return chart;
 }
 
@@ -190,12 +263,14 @@ void run_roof(roof_options o) {
         c = apply_calibration(c, *cal);
     }
     for (auto d : dtypes) require_peak(g, c, d);
+    const ceiling_origins from = origins_of(cal);
+    const auto at_clock = roofs_at_clock(g, c, keys, o, cal);
     const dtype head = dtypes.front();
     const double peak = c.flops_at(peak_of(head)), dram = c.bytes_at(memory_level::dram);
     const double ridge = ridge_point(c, peak_of(head));
 
     if (!o.svg_path.empty())
-        report::write_text_file(o.svg_path, report::render_roofline_svg(chart_for(g, c, keys, o, cal)));
+        report::write_text_file(o.svg_path, report::render_roofline_svg(chart_for(g, c, keys, at_clock, from)));
     if (!o.html_path.empty()) {
         report::html_report r;
         r.title = (g.name.empty() ? g.id : g.name) + ": ceilings and roofline";
@@ -207,11 +282,11 @@ void run_roof(roof_options o) {
                         "above it compute-bound).",
                         to_string(head), report::format_flops_per_s(peak),
                         report::format_bytes_per_s(dram), report::format_flop_per_byte(ridge)));
-        ceilings_section.add_table(compute_table(g, c, keys),
+        ceilings_section.add_table(compute_table(g, c, keys, from),
                                    "Compute (dense tensor peaks; * = requested)");
-        ceilings_section.add_table(memory_table(g, c), "Memory and interconnect");
+        ceilings_section.add_table(memory_table(g, c, from), "Memory and interconnect");
         report::html_section chart_section("Roofline chart");
-        chart_section.add_svg(report::render_roofline_svg(chart_for(g, c, keys, o, cal)));
+        chart_section.add_svg(report::render_roofline_svg(chart_for(g, c, keys, at_clock, from)));
         r.sections = {std::move(ceilings_section), std::move(chart_section)};
         report::write_text_file(o.html_path, report::render_html(r));
     }
@@ -224,12 +299,40 @@ void run_roof(roof_options o) {
             ridges.push_back(
                 {{"peak", std::string(to_string(k))},
                  {"flops_per_s", p},
+                 {"from", ceiling_origins::word(from.of(k))},
                  {"dram_flop_per_byte", report::json_number(ridge_point(c, k, memory_level::dram))},
                  {"l2_flop_per_byte", report::json_number(ridge_point(c, k, memory_level::l2))}});
         }
         nlohmann::json names = nlohmann::json::array();
         for (auto d : dtypes) names.push_back(std::string(to_string(d)));
+        // Where each ceiling comes from, keyed as "ceilings" is.
+        nlohmann::json flops_from = nlohmann::json::object();
+        for (auto k : all_peak_keys) flops_from[std::string(to_string(k))] = ceiling_origins::word(from.of(k));
+        const nlohmann::json origin = {{"flops_per_s", flops_from},
+                                       {"bytes_per_s", {{"dram", ceiling_origins::word(from.dram)},
+                                                        {"l2", ceiling_origins::word(from.l2)}}},
+                                       {"link_bytes_per_s", ceiling_origins::word(from.link)},
+                                       {"calibration", from.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(from.file)}};
+        // The compute roofs at --sm-clock-mhz (null without it), as the text prints them.
+        nlohmann::json clock = nullptr;
+        if (!at_clock.empty()) {
+            nlohmann::json roofs = nlohmann::json::array();
+            for (const auto& r : at_clock)
+                roofs.push_back({{"peak", std::string(to_string(r.peak))},
+                                 {"flops_per_s", r.flops_per_s},
+                                 {"dram_flop_per_byte", report::json_number(r.flops_per_s / dram)},
+                                 {"l2_flop_per_byte", report::json_number(r.flops_per_s / c.bytes_at(memory_level::l2))},
+                                 {"from", ceiling_origins::word(r.calibrated)},
+                                 {"ceiling_flops_per_s", r.ceiling_flops_per_s},
+                                 {"flops_per_clock", r.flops_per_clock},
+                                 {"reference_clock_hz", r.reference_clock_hz},
+                                 {"held_at_ceiling", r.held_at_ceiling},
+                                 {"label", clock_roof_name(r)}});
+            clock = {{"sm_clock_hz", o.sm_clock_mhz * 1e6}, {"roofs", roofs}};
+        }
         const nlohmann::json j = {{"gpu", g.id},
+                                  {"ceiling_origin", origin},
+                                  {"at_sm_clock", clock},
                                   {"name", g.name},
                                   {"dtype", std::string(to_string(head))},
                                   {"dtypes", names},
@@ -244,17 +347,24 @@ void run_roof(roof_options o) {
     if (o.csv) {
         report::csv_writer w(std::cout);
         w.row({"gpu", "ceiling", "kind", "value", "unit", "ridge_dram_flop_per_byte",
-               "ridge_l2_flop_per_byte"});
+               "ridge_l2_flop_per_byte", "from"});
         // Empty fields for what is unknown or unsupported, as JSON's nulls.
         auto known = [](double v) { return std::isfinite(v) && v > 0.0 ? v : NAN; };
         for (auto k : all_peak_keys)
             w.record(g.id, to_string(k), is_tensor(k) ? "tensor" : "vector", known(c.flops_at(k)),
                      "FLOP/s", known(ridge_point(c, k, memory_level::dram)),
-                     known(ridge_point(c, k, memory_level::l2)));
-        w.record(g.id, "dram", "memory", known(c.bytes_at(memory_level::dram)), "B/s", NAN, NAN);
-        w.record(g.id, "l2", "memory", known(c.bytes_at(memory_level::l2)), "B/s", NAN, NAN);
+                     known(ridge_point(c, k, memory_level::l2)), ceiling_origins::word(from.of(k)));
+        w.record(g.id, "dram", "memory", known(c.bytes_at(memory_level::dram)), "B/s", NAN, NAN,
+                 ceiling_origins::word(from.dram));
+        w.record(g.id, "l2", "memory", known(c.bytes_at(memory_level::l2)), "B/s", NAN, NAN,
+                 ceiling_origins::word(from.l2));
         w.record(g.id, report::link_kind_name(c.link), "link", known(c.link_bytes_per_s), "B/s",
-                 NAN, NAN);
+                 NAN, NAN, ceiling_origins::word(from.link));
+        // The roofs at --sm-clock-mhz, one row each (kind "at_clock", the ceiling "bf16@1410MHz").
+        for (const auto& r : at_clock)
+            w.record(g.id, fmt::format("{}@{:.0f}MHz", to_string(r.peak), r.clock_hz / 1e6), "at_clock", r.flops_per_s,
+                     "FLOP/s", known(r.flops_per_s / dram), known(r.flops_per_s / c.bytes_at(memory_level::l2)),
+                     ceiling_origins::word(r.calibrated));
         return;
     }
 
@@ -263,15 +373,11 @@ void run_roof(roof_options o) {
                report::format_significant(ridge));
     fmt::print("{} ({}, sm{}{}), ceilings: {} (dense tensor peaks)\n\n",
                g.name.empty() ? g.id : g.name, g.arch, g.cc_major, g.cc_minor, c.origin);
-    fmt::print("{}\n{}", compute_table(g, c, keys).render(), memory_table(g, c).render());
-    if (o.sm_clock_mhz > 0.0) {
-        double ref = g.tensor_clock_hz.require(g.id, "tensor_clock_hz");
-        if (cal && cal->flops_per_clock[static_cast<std::size_t>(keys.front())])
-            ref = c.flops_at(keys.front()) / *cal->flops_per_clock[static_cast<std::size_t>(keys.front())];
-        const auto capped = report::power_capped_roof(c, keys.front(), o.sm_clock_mhz * 1e6, ref);
-        fmt::print("\n{}; ridge {}\n", capped.label,
-                   report::format_flop_per_byte(capped.value / dram));
-    }
+    fmt::print("{}\n{}", compute_table(g, c, keys, from).render(), memory_table(g, c, from).render());
+    if (!at_clock.empty()) fmt::print("\n");
+    for (const auto& r : at_clock)
+        fmt::print("{}: {}; ridge {} ({})\n", clock_roof_name(r), report::format_flops_per_s(r.flops_per_s),
+                   report::format_flop_per_byte(r.flops_per_s / dram), clock_roof_basis(r));
     if (!o.svg_path.empty()) fmt::print("\nwrote {}\n", o.svg_path);
     if (!o.html_path.empty())
         fmt::print("{}wrote {}\n", o.svg_path.empty() ? "\n" : "", o.html_path);
@@ -293,8 +399,10 @@ void add_roof_command(CLI::App& app, common_options& common) {
     cmd->add_option("--svg", o.svg_path, "write the roofline chart to this SVG file");
     cmd->add_option("--html", o.html_path, "write an HTML report (tables and chart) to this file");
     cmd->add_option("--sm-clock-mhz", o.sm_clock_mhz,
-                    "also draw the first dtype's compute roof at this SM clock (e.g. the clock a "
-                    "power cap holds)");
+                    "also give each requested dtype's compute roof at this SM clock (e.g. the clock a "
+                    "power cap holds; text, JSON at_sm_clock, CSV at_clock rows) and draw the first's; a "
+                    "calibrated roof is its measured FLOP per clock x this clock, never above the "
+                    "calibrated ceiling");
     cmd->add_option("--calibration", o.calibration,
                     "calibration overlay (`roofline calibrate`): measured ceilings replace the datasheet's");
     cmd->add_flag("--json", o.json, "print the ceilings and ridge points as JSON");

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -381,6 +383,86 @@ TEST_CASE("a power fit recovers static, per-FLOP and per-byte energy from sample
     CHECK_THROWS_WITH_AS(fit_power(few), doctest::Contains("at least 5 steady samples"), usage_error);
 }
 
+TEST_CASE("a power fit whose largest residual passes 10% of its power range is flagged unreliable") {
+    // Static 100 W, 1 pJ/FLOP bf16 at one clock: 100, 400, 700 W at 0, 300, 600 TFLOP/s, fitted
+    // exactly; then the 300 TFLOP/s sample read 100 W high (a 600 W range): the refit is
+    // 133.3 W + 1 W per TFLOP/s, residuals 100 x (1/3, 2/3, 1/3) W, the largest 11.1% of the range.
+    std::vector<power_point> pts;
+    for (double tf : {0.0, 300.0, 600.0}) {
+        power_point p;
+        p.sm_clock_hz = 1.5e9;
+        p.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = tf * 1e12;
+        p.power_w = 100 + tf;
+        pts.push_back(p);
+    }
+    const auto exact = fit_power(pts);
+    CHECK(exact.power_range_w == doctest::Approx(600));
+    CHECK_FALSE(exact.unreliable);
+    pts[1].power_w += 100;
+    const auto off = fit_power(pts);
+    CHECK(off.power_range_w == doctest::Approx(600));
+    CHECK(off.max_abs_residual_w == doctest::Approx(200.0 / 3).epsilon(1e-6));
+    CHECK(off.rms_residual_w == doctest::Approx(100 * std::sqrt((1.0 / 9 + 4.0 / 9 + 1.0 / 9) / 3)).epsilon(1e-6));
+    CHECK(off.unreliable);
+    // 50 W high instead: the largest residual 33.3 W, 5.6% of 600 W: not flagged.
+    pts[1].power_w -= 50;
+    CHECK_FALSE(fit_power(pts).unreliable);
+}
+
+TEST_CASE("an input given twice, under another path or as a copy, is used once and said so") {
+    const auto ceil = roofline::test::repo_data("measurements/h200/ceilings.json");
+    if (!roofline::test::have_sample(ceil)) return;
+    const auto copy = std::filesystem::temp_directory_path() / "roofline_calibrate_ceilings_copy.json";
+    std::filesystem::copy_file(ceil, copy, std::filesystem::copy_options::overwrite_existing);
+    calibrate_options o;
+    o.curves.folds = 0;
+    const auto once = calibrate({ceil.string()}, gpus::h200_sxm(), o);
+    const auto thrice = calibrate({ceil.string(), ceil.string(), copy.string()}, gpus::h200_sxm(), o);
+    REQUIRE(thrice.overlay.inputs.size() == 3);
+    CHECK(thrice.overlay.inputs[0].records_used == 13);
+    CHECK(thrice.overlay.inputs[1].note == "given again: used once");
+    CHECK(thrice.overlay.inputs[1].records_used == 0);
+    CHECK(thrice.overlay.inputs[2].note == "the same content as " + ceil.string() + ": used once");
+    CHECK(thrice.overlay.inputs[2].records_used == 0);
+    // The fits count each measurement once: the bf16 ceiling rests on the 3 saturating GEMMs of
+    // one file (given twice, it read "max over 6 measurement(s)"), the power fit on its samples.
+    CHECK(thrice.overlay.ceiling_sources.at("bf16").records == once.overlay.ceiling_sources.at("bf16").records);
+    CHECK(thrice.overlay.ceiling_sources.at("bf16").records == 3);
+    CHECK(thrice.power_points.size() == once.power_points.size());
+    std::filesystem::remove(copy);
+}
+
+TEST_CASE("an nvidia-smi log calibrate cannot use says why: the phases it lacks, the fields, the clocks") {
+    const auto smi = roofline::test::repo_data("measurements/h200/kernels_nvidia_smi.csv.gz");
+    const auto sweep = roofline::test::repo_data("measurements/h200/kernels.json");
+    if (!roofline::test::have_sample(smi) || !roofline::test::have_sample(sweep)) return;
+    calibrate_options o;
+    o.curves.folds = 0;
+    // Every column logged, but no power-phase file to say what ran, and the idle samples at the
+    // maximum clock follow busy ones within NVML's one-second average: 0 of 221 used.
+    const auto r = calibrate({sweep.string(), smi.string()}, gpus::h200_sxm(), o);
+    REQUIRE(r.overlay.inputs.size() == 2);
+    const auto& in = r.overlay.inputs[1];
+    CHECK(in.records_used == 0);
+    CHECK(in.note.find("an nvidia-smi log of 221 samples with values for timestamp, power.draw, enforced.power.limit, "
+                       "clocks.sm, clocks.max.sm, utilization.gpu") == 0);
+    CHECK(in.note.find("no power-phase file among the inputs") != std::string::npos);
+    CHECK(in.note.find("57 idle samples, 13 at the maximum SM clock, 1 of those 1 s or more after a busy sample (3 needed") !=
+          std::string::npos);
+    // A log of power draw alone: the fields it lacks are named, and with nothing else to fit the
+    // error carries the reason, file by file.
+    const auto bare = std::filesystem::temp_directory_path() / "roofline_calibrate_smi_power_only.csv";
+    std::ofstream(bare) << "timestamp, index, power.draw [W]\n2026/11/30 04:09:53.357, 0, 78.25 W\n"
+                           "2026/11/30 04:09:54.357, 0, 79.00 W\n";
+    const std::string why = bare.string() +
+                            " [nvidia-smi CSV]: 2 records read, 0 used: an nvidia-smi log of 2 samples with values for "
+                            "timestamp, power.draw; no power-phase file among the inputs to align its samples with (the "
+                            "loads they ran are unknown without one); no static power without clocks.sm, clocks.max.sm, "
+                            "utilization.gpu";
+    CHECK_THROWS_WITH_AS(calibrate({bare.string()}, gpus::h200_sxm(), o), doctest::Contains(why.c_str()), usage_error);
+    std::filesystem::remove(bare);
+}
+
 TEST_CASE("ceilings are the envelope: the largest rate, the smallest latency, the best rate per clock") {
     const auto e = fit_ceilings({{"bf16", 700e12, 1.44e9, "a", "capped"},
                                  {"bf16", 800e12, 1.98e9, "b", "short"},
@@ -445,6 +527,12 @@ TEST_CASE("the committed H200 calibration is what `roofline calibrate` fits from
     }
     REQUIRE(fresh.power.has_value());
     CHECK(fresh.power->coefficients.static_w == doctest::Approx(committed.power->coefficients.static_w).epsilon(1e-9));
+    // Its largest residual, 74.5 W, is 12.3% of the 607.7 W its samples span (83.7 W idle to
+    // 691.4 W): flagged unreliable (rms 45.6 W, 7.5%), and the committed file says so.
+    CHECK(fresh.power->max_abs_residual_w == doctest::Approx(74.51).epsilon(1e-3));
+    CHECK(fresh.power->power_range_w == doctest::Approx(607.67).epsilon(1e-4));
+    CHECK(fresh.power->unreliable);
+    CHECK(committed.power->unreliable);
     REQUIRE(fresh.links.size() == 1);
     CHECK(fresh.links[0].params.beta_bytes_per_s == doctest::Approx(committed.links[0].params.beta_bytes_per_s).epsilon(1e-9));
     CHECK(*fresh.dram_bytes_per_s == *committed.dram_bytes_per_s);

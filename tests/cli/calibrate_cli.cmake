@@ -163,3 +163,51 @@ roofline_cli_test(calibrate_truncated_sweep ARGS calibrate tests/cli/data/kernel
 roofline_cli_test(kernel_collective_calibrated_other_op ARGS kernel collective --op all_to_all --bytes 10000000 --ranks 8
     --gpu h200-sxm --calibration ${_cal}
     PASS "fitted to all_reduce over 2 ranks; applied to all_to_all over 8 ranks.*ceilings used: datasheet \\+ measured L2 \\+ calibrated link")
+
+# --- calibrated and datasheet kept apart, backends, inputs and fits said (a user's break test) -------
+# roof: every row says where it comes from; at 1900 MHz the bf16 roof is held at the calibrated
+# 759 TFLOP/s (479,192 FLOP per clock x 1900 MHz = 910 TFLOP/s would exceed what was measured),
+# at 1410 MHz 479,192 x 1.41e9 = 676 TFLOP/s; --json carries the same roofs.
+roofline_cli_test(roof_calibrated_origins ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal}
+    PASS "fp16 +989 TFLOP/s +datasheet .*bf16 \\* +759 TFLOP/s +calibrated .*DRAM \\(HBM3e\\) +4.30 TB/s +calibrated")
+roofline_cli_test(roof_calibrated_clock_held ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1900
+    PASS "bf16 at 1900 MHz \\(held at the calibrated ceiling\\): 759 TFLOP/s; ridge 177 FLOP/B")
+roofline_cli_test(roof_calibrated_clock_capped ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1410
+    PASS "bf16 at 1410 MHz \\(power cap, calibrated\\): 676 TFLOP/s; ridge 157 FLOP/B")
+roofline_cli_test(roof_calibrated_clock_json ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1900 --json
+    PASS "\"at_sm_clock\": {\n +\"roofs\": \\[\n +{\n +\"ceiling_flops_per_s\": 758669617249391[.0-9]*,.*\"flops_per_s\": 758669617249391[.0-9]*,\n +\"from\": \"calibrated\",\n +\"held_at_ceiling\": true")
+roofline_cli_test(roof_calibrated_csv ARGS roof --gpu h200-sxm --dtype bf16 --calibration ${_cal} --sm-clock-mhz 1410 --csv
+    PASS "h200-sxm,fp16,tensor,989000000000000,FLOP/s,[0-9.]+,[0-9.]+,datasheet.*h200-sxm,bf16@1410MHz,at_clock,6756[0-9.]+,FLOP/s,[0-9.]+,[0-9.]+,calibrated")
+# kernel --backend: cuBLAS's nvjet kernels are cuBLAS, in any case (205.6 us: the nvjet curve, as
+# without --backend); a backend the op does not run on is exit 2 naming the accepted ones.
+roofline_cli_test(kernel_gemm_backend_cublas ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --backend cuBLAS PASS "predicted 205.6 us .*predicted by the calibrated curve")
+roofline_cli_test(kernel_gemm_backend_flash ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype bf16 --gpu h200-sxm
+    --calibration ${_cal} --backend flash EXIT 2
+    PASS "unknown backend \"flash\" for gemm \\(accepted: nvjet, cublas, cutlass, triton; any case\\)")
+roofline_cli_test(kernel_moe_backend_nvjet ARGS kernel moe --tokens 64 --experts 64 --topk 4 --hidden 4096 --inter 1536
+    --dtype bf16 --gpu h200-sxm --backend nvjet EXIT 2 PASS "for moe \\(accepted: cutlass, triton; any case\\)")
+roofline_cli_test(kernel_copy_backend ARGS kernel copy --bytes 1000000 --gpu h200-sxm --backend cublas EXIT 2
+    PASS "kernel copy: --backend cublas: a copy has no backend to choose")
+# An overlay without an fp16 GEMM curve or ceiling: said, naming what it has, in text and JSON.
+roofline_cli_test(kernel_gemm_fp16_no_curve ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype fp16 --gpu h200-sxm
+    --calibration ${_cal}
+    PASS "h200-sxm.json has no gemm curve for fp16 \\(gemm curves: bf16/nvjet, fp8/nvjet\\): gemm priced uncalibrated, at the datasheet fp16 peak x efficiency")
+roofline_cli_test(kernel_gemm_fp16_no_curve_json ARGS kernel gemm --m 4096 --n 4096 --k 4096 --dtype fp16 --gpu h200-sxm
+    --calibration ${_cal} --json
+    PASS "\"uncalibrated_parts\": \\[\n +{\n +\"backend\": \"\",\n +\"ceiling\": \"datasheet\",\n +\"family\": \"gemm\",\n +\"name\": \"gemm\",\n +\"overlay_curves\": \\[\n +\"bf16/nvjet\",\n +\"fp8/nvjet\"\n +\\],\n +\"peak\": \"fp16\"")
+# calibrate: an input given twice counts once, and the report says so; an nvidia-smi log it
+# cannot use says why (no power-phase file to align with; its idle samples at the maximum clock
+# follow busy ones within NVML's one-second average), and with nothing else the error does.
+roofline_cli_test(calibrate_duplicate_input ARGS calibrate ${_m}/ceilings.json ${_m}/ceilings.json --gpu h200-sxm -o ${_out}
+    PASS "ceilings.json \\[roofline.ceilings/1\\]: 15 records read, 13 used\n  [^ ]*ceilings.json \\[roofline.ceilings/1\\]: 0 records read, 0 used: given again: used once.*max over 3 measurement")
+roofline_cli_test(calibrate_smi_unusable ARGS calibrate ${_m}/kernels_nvidia_smi.csv.gz --gpu h200-sxm -o ${_out} EXIT 2
+    PASS "kernels_nvidia_smi.csv.gz \\[nvidia-smi CSV\\]: 221 records read, 0 used: an nvidia-smi log of 221 samples with values for timestamp, power.draw, enforced.power.limit, clocks.sm, clocks.max.sm, utilization.gpu; no power-phase file among the inputs")
+# The power fit of the recorded data: its largest residual, 74.5 W, is 12.3% of the 608 W its
+# samples span: flagged unreliable in the report and in the overlay (power.fit.unreliable).
+set(_power_inputs ${_m}/ceilings.json ${_m}/ceilings_nvidia_smi.csv.gz ${_v}/h200_power_phases.json ${_v}/h200_power_smi.csv.gz
+    --smi-fields ${_smi_fields} --gpu h200-sxm -o ${CMAKE_CURRENT_BINARY_DIR}/calibrate_power.json)
+roofline_cli_test(calibrate_power_unreliable ARGS calibrate ${_power_inputs}
+    PASS "residual rms 45.6 W \\(7.5% of the 608 W range of the samples\\), max 74.5 W \\(12.3%\\); UNRELIABLE: max above 10% of the range.*note: power model unreliable")
+roofline_cli_test(calibrate_power_unreliable_json ARGS calibrate ${_power_inputs} --json
+    PASS "\"power_range_w\": 607.66[0-9]*,\n +\"rms_fraction_of_range\": 0.0749[0-9]*,\n +\"max_abs_fraction_of_range\": 0.1226[0-9]*,\n +\"unreliable_above_fraction\": 0.1,\n +\"unreliable\": true")

@@ -83,13 +83,55 @@ TEST_CASE("an overlay applies to the GPU it was measured on only, the refusal na
     CHECK_THROWS_WITH_AS(require_calibration_gpu(c, gpus::h200_sxm()), doctest::Contains("SM count differs"), usage_error);
 }
 
+TEST_CASE("a compute roof at an SM clock never exceeds the calibrated ceiling it is derived from") {
+    // The committed H200 overlay: bf16 759 TFLOP/s (a 4096^3 GEMM), best per clock 479,192 FLOP
+    // (a power-capped GEMM): the ceiling stands for 758.67e12 / 479,192 = 1583 MHz, so at 1900 MHz
+    // phi x f = 910 TFLOP/s, a rate nothing measured; `roof` printed it.
+    const auto g = gpus::h200_sxm();
+    calibration cal;
+    cal.gpu = g.id;
+    cal.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = 758.67e12;
+    cal.flops_per_clock[static_cast<std::size_t>(peak_key::bf16)] = 479191.6;
+    cal.flops_per_s[static_cast<std::size_t>(peak_key::fp32)] = 60.8e12;  // measured, no per-clock rate
+    const ceilings c = apply_calibration(datasheet_ceilings(g), cal);
+    const auto held = compute_roof_at_clock(g, c, &cal, peak_key::bf16, 1900e6);
+    CHECK(held.calibrated);
+    CHECK(held.held_at_ceiling);
+    CHECK(held.flops_per_s == 758.67e12);
+    CHECK(held.reference_clock_hz == doctest::Approx(1583.2e6).epsilon(1e-4));
+    // Below 1583 MHz: phi x f, 479,192 x 1410 MHz = 675.66 TFLOP/s (0.01%).
+    const auto capped = compute_roof_at_clock(g, c, &cal, peak_key::bf16, 1410e6);
+    CHECK_FALSE(capped.held_at_ceiling);
+    CHECK(capped.flops_per_s == doctest::Approx(675.66e12).epsilon(1e-4));
+    // Without a measured phi the datasheet's clock (1830 MHz) is the reference: 60.8 x 1410 / 1830.
+    CHECK(compute_roof_at_clock(g, c, &cal, peak_key::fp32, 1410e6).flops_per_s ==
+          doctest::Approx(60.8e12 * 1410 / 1830).epsilon(1e-9));
+    CHECK(compute_roof_at_clock(g, c, &cal, peak_key::fp32, 1980e6).flops_per_s == 60.8e12);
+    // A datasheet row scales with the clock from the datasheet's: 989 x 1410 / 1830 = 762.0 TFLOP/s.
+    const auto ds = compute_roof_at_clock(g, c, &cal, peak_key::fp16, 1410e6);
+    CHECK_FALSE(ds.calibrated);
+    CHECK(ds.flops_per_s == doctest::Approx(762.0e12).epsilon(1e-4));
+    // The law, over every clock up to the maximum: never above the calibrated ceiling, never
+    // falling with the clock.
+    double last = 0;
+    for (double f = 200e6; f <= 1980e6; f += 15e6) {
+        const double r = compute_roof_at_clock(g, c, &cal, peak_key::bf16, f).flops_per_s;
+        CHECK(r <= 758.67e12);
+        CHECK(r >= last);
+        last = r;
+    }
+    CHECK_THROWS_AS(compute_roof_at_clock(g, c, &cal, peak_key::fp4, 1410e6), usage_error);  // no FP4 on Hopper
+    CHECK_THROWS_AS(compute_roof_at_clock(g, c, &cal, peak_key::bf16, 0.0), usage_error);
+}
+
 TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, links, power and provenance") {
     calibration c;
     c.version = 1;
     c.gpu = "h200-sxm";
     c.created_utc = "2026-11-30T06:00:00Z";
     c.tool = "test";
-    c.inputs.push_back({"k.json", "roofline.kernels/1", 233, 229});
+    c.inputs.push_back({"k.json", "roofline.kernels/1", 233, 229, ""});
+    c.inputs.push_back({"k copy.json", "roofline.kernels/1", 0, 0, "the same content as k.json: used once"});
     c.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] = 8.0e14;
     c.dram_bytes_per_s = 4.3e12;
     c.launch_latency_s = 4.4e-6;
@@ -130,6 +172,10 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     p.coefficients.clock_exponent = 3;
     p.power_limit_w = 700;
     p.samples = 11;
+    p.rms_residual_w = 45.6;
+    p.max_abs_residual_w = 74.5;
+    p.power_range_w = 607.7;
+    p.unreliable = true;
     c.power = p;
 
     c.device = {"h200-sxm", "NVIDIA H200", 132.0, std::nullopt, 1.98e9, std::nullopt, "580.159.04"};
@@ -145,8 +191,10 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     CHECK(*r.device.max_sm_clock_hz == 1.98e9);
     CHECK(r.device.driver == "580.159.04");
     CHECK(r.created_utc == "2026-11-30T06:00:00Z");
-    REQUIRE(r.inputs.size() == 1);
+    REQUIRE(r.inputs.size() == 2);
     CHECK(r.inputs[0].records_used == 229);
+    CHECK(r.inputs[0].note.empty());
+    CHECK(r.inputs[1].note == "the same content as k.json: used once");
     CHECK(*r.flops_per_s[static_cast<std::size_t>(peak_key::bf16)] == 8.0e14);
     CHECK(*r.flops_per_clock[static_cast<std::size_t>(peak_key::bf16)] == 479e3);
     CHECK(r.ceiling_sources.at("bf16").records == 63);
@@ -165,6 +213,8 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     CHECK(r.power->coefficients.flop_energy_at(peak_key::bf16) == 0.74e-12);
     CHECK(std::isnan(r.power->coefficients.flop_energy_at(peak_key::fp8)));
     CHECK(r.power->power_limit_w == 700);
+    CHECK(r.power->power_range_w == 607.7);
+    CHECK(r.power->unreliable);
 
     // The one call: ceilings, link and efficiency (curves, launch floors) together.
     ceilings used = achievable(datasheet_ceilings(gpus::h200_sxm()));

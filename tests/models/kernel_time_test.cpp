@@ -81,6 +81,45 @@ TEST_CASE("curves are keyed by backend: a curve of another backend never prices 
     CHECK(e.curve_for(kernel_family::gemm, peak_key::fp8, "nvjet") == nullptr);
 }
 
+TEST_CASE("cuBLAS is one library: a curve fitted to nvjet kernels prices a GEMM asked for as cublas") {
+    // The committed H200 overlay's GEMM curves carry the backend of the kernels recorded,
+    // nvjet_sm90_* (cuBLAS's); `kernel --backend cublas` found none of them.
+    kernel_efficiency e;
+    kernel_curve any_gemm, nvjet, cutlass;
+    any_gemm.family = nvjet.family = cutlass.family = kernel_family::gemm;
+    nvjet.backend = "nvjet";
+    cutlass.backend = "cutlass";
+    e.curves = {any_gemm, nvjet, cutlass};
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16, "cublas") == &e.curves[1]);  // the library's, before the family's
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16, "nvjet") == &e.curves[1]);
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16, "cutlass") == &e.curves[2]);
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16, "triton") == &e.curves[0]);  // no triton curve: the family's
+    kernel_curve cublas = nvjet;
+    cublas.backend = "cublas";
+    e.curves.push_back(cublas);
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16, "cublas") == &e.curves[3]);  // the exact backend first
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16, "nvjet") == &e.curves[1]);
+    // A cuBLAS curve never prices a CUTLASS kernel: one library, not all of them.
+    e.curves = {nvjet};
+    CHECK(e.curve_for(kernel_family::gemm, peak_key::bf16, "cutlass") == nullptr);
+    // What a user types: any case, the libraries' own spellings; a kernel-name fragment is not one.
+    CHECK(parse_kernel_backend("cuBLAS") == "cublas");
+    CHECK(parse_kernel_backend("cublasLt") == "cublas");
+    CHECK(parse_kernel_backend("NVJET") == "nvjet");
+    CHECK(parse_kernel_backend("SDPBackend.FLASH_ATTENTION") == "flash");
+    CHECK(parse_kernel_backend("EFFICIENT_ATTENTION") == "mem_efficient");
+    CHECK(parse_kernel_backend("cudnn_attention") == "cudnn");
+    CHECK(parse_kernel_backend("xcublasx").empty());
+    CHECK(parse_kernel_backend("flashy").empty());
+    CHECK(parse_kernel_backend("").empty());
+    // Per family, the backends its kernels run on.
+    CHECK(kernel_backends(kernel_family::gemm) == std::vector<std::string_view>{"nvjet", "cublas", "cutlass", "triton"});
+    CHECK(kernel_backends(kernel_family::grouped_gemm) == std::vector<std::string_view>{"cutlass", "triton"});
+    CHECK(kernel_backends(kernel_family::attention_decode) ==
+          std::vector<std::string_view>{"flash", "cudnn", "mem_efficient", "math"});
+    CHECK(kernel_backends(kernel_family::copy).empty());
+}
+
 TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tiles, published attention rates") {
     const auto ds = datasheet_ceilings(gpus::h200_sxm());
     const auto used = achievable(ds);

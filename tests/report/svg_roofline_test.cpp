@@ -106,6 +106,29 @@ TEST_CASE("circle area is proportional to time share") {
     CHECK(r[0] * r[0] / (r[2] * r[2]) == doctest::Approx(16.0).epsilon(4e-3));
 }
 
+TEST_CASE("the size key's words give the share its circle is drawn at, right beside it") {
+    // One kernel at 100% (a 36 px circle) and one at 10%: the key circle is the 10% point's
+    // size, and the words next to it say 10%, not a sentence that could be read as labelling
+    // another circle.
+    auto chart = h200_bf16_chart();
+    chart.points = {{"gemm", 300, 700e12, 1.0, bound::compute, ""}, {"copy", 0.2, 0.5e12, 0.10, bound::memory, ""}};
+    const auto svg = render_roofline_svg(chart);
+    const auto r = point_radii(svg);
+    REQUIRE(r.size() == 2);
+    static const std::regex key(
+        R"re(<circle class="size-key" cx="([0-9.]+)" cy="[0-9.]+" r="([0-9.]+)"[^>]*/>\n<text x="([0-9.]+)"[^>]*>([^<]*)</text>)re");
+    std::smatch m;
+    REQUIRE(std::regex_search(svg, m, key));
+    const double cx = std::stod(m[1].str()), kr = std::stod(m[2].str()), tx = std::stod(m[3].str());
+    CHECK(kr == r[1]);                                  // the 10% point's radius, 11.38 px
+    CHECK(kr == doctest::Approx(36.0 * std::sqrt(size_key_share)).epsilon(1e-3));
+    CHECK(m[4].str() == "10%");                         // its words: the share it is drawn at
+    CHECK(tx - (cx + kr) == doctest::Approx(4.0).epsilon(0.05));  // right beside it
+    CHECK(svg.find(">circle area = share of time:<") != std::string::npos);
+    CHECK(svg.find("this circle") == std::string::npos);
+    CHECK(test::markup_problem(svg) == "");
+}
+
 TEST_CASE("points with non-finite or zero values are skipped and counted, never drawn as nan") {
     auto chart = h200_bf16_chart();
     const double nan = std::nan("");

@@ -38,7 +38,10 @@
 #include <algorithm>  // std::sort, std::max, std::min
 #include <array>      // std::array
 #include <chrono>     // std::chrono::system_clock
-#include <filesystem>  // std::filesystem::file_size
+#include <cstdio>     // std::snprintf
+#include <filesystem>  // std::filesystem::file_size, std::filesystem::equivalent
+#include <fstream>    // std::ifstream
+#include <initializer_list>  // std::initializer_list
 #include <cctype>     // std::isalnum, std::tolower
 #include <cmath>      // std::abs, std::ceil, std::isfinite, std::lround, std::sqrt
 #include <cstddef>    // std::size_t
@@ -822,6 +825,11 @@ inline calibrated_power fit_power(const std::vector<power_point>& pts) {
         }
     }
     out.samples = pts.size();
+    // How well it fits, against the range of power it spans (`power_fit_unreliable_fraction`).
+    const auto [lo_w, hi_w] = std::minmax_element(pts.begin(), pts.end(),
+                                                  [](const power_point& a, const power_point& b) { return a.power_w < b.power_w; });
+    out.power_range_w = hi_w->power_w - lo_w->power_w;
+    out.unreliable = !(out.max_abs_residual_w <= power_fit_unreliable_fraction * out.power_range_w);
     std::set<std::string> files;
     for (const auto& p : pts) files.insert(p.file);
     out.from.files.assign(files.begin(), files.end());
@@ -1073,6 +1081,121 @@ inline void note_device(calibration_device& d, const gpu_spec& g, const std::str
     take(d.memory_clock_hz, memory_clock_hz);
     if (d.driver.empty()) d.driver = driver;
 }
+/// Whether two files hold the same bytes (sizes first, then the contents, in blocks).
+inline bool same_bytes(const std::string& a, const std::string& b) {
+    std::error_code ea, eb;
+    const auto na = std::filesystem::file_size(a, ea), nb = std::filesystem::file_size(b, eb);
+    if (ea || eb || na != nb) return false;
+    std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+    if (!fa || !fb) return false;
+    std::vector<char> ba(1 << 16), bb(1 << 16);
+    while (fa && fb) {
+        fa.read(ba.data(), static_cast<std::streamsize>(ba.size()));
+        fb.read(bb.data(), static_cast<std::streamsize>(bb.size()));
+        if (fa.gcount() != fb.gcount() || !std::equal(ba.begin(), ba.begin() + fa.gcount(), bb.begin())) return false;
+    }
+    return true;
+}
+
+/// Why `files[i]` repeats an earlier input ("" when it does not): the same path given again,
+/// the same file under another path, or another file with the same bytes. Each measurement
+/// counts once: a file given twice would weigh its records twice in every fit.
+inline std::string repeat_of(const std::vector<std::string>& files, std::size_t i) {
+    for (std::size_t j = 0; j < i; ++j) {
+        if (files[j] == files[i]) return "given again: used once";
+        std::error_code ec;
+        if (std::filesystem::equivalent(files[j], files[i], ec) && !ec)
+            return "the same file as " + files[j] + ": used once";
+    }
+    for (std::size_t j = 0; j < i; ++j)
+        if (same_bytes(files[j], files[i])) return "the same content as " + files[j] + ": used once";
+    return "";
+}
+
+/// Why an nvidia-smi log gave the power fit no sample: what calibrate takes from such a log
+/// (samples inside a power phase's window; idle samples at the maximum SM clock for the static
+/// power) and, for each, the field or the data it lacked.
+inline std::string smi_unused_reason(const power_log& log, const std::vector<power_phases>& phases) {
+    // The fields with a value in some sample.
+    bool time = false, power = false, limit = false, clock = false, max_clock = false, util = false;
+    for (const auto& x : log.samples) {
+        time = time || std::isfinite(x.wall_time_s);
+        power = power || std::isfinite(x.power_draw_w);
+        limit = limit || std::isfinite(x.power_limit_w);
+        clock = clock || std::isfinite(x.sm_clock_hz);
+        max_clock = max_clock || std::isfinite(x.max_sm_clock_hz);
+        util = util || std::isfinite(x.utilization_gpu);
+    }
+    const auto names = [](std::initializer_list<std::pair<bool, const char*>> fields, bool want) {
+        std::string m;
+        for (auto [have, name] : fields)
+            if (have == want) m += (m.empty() ? "" : ", ") + std::string(name);
+        return m;
+    };
+    const std::string present = names({{time, "timestamp"}, {power, "power.draw"}, {limit, "enforced.power.limit"},
+                                       {clock, "clocks.sm"}, {max_clock, "clocks.max.sm"}, {util, "utilization.gpu"}},
+                                      true);
+    std::string why = "an nvidia-smi log of " + std::to_string(log.samples.size()) + " samples with values for " +
+                      (present.empty() ? std::string("none of its power fields") : present) + "; ";
+    if (log.samples.empty()) return why + "no sample read (see `roofline inspect` for the skipped rows)";
+    // (1) power phases
+    if (phases.empty())
+        why += "no power-phase file among the inputs to align its samples with (the loads they ran are unknown without one)";
+    else if (const auto m = names({{time, "timestamp"}, {power, "power.draw"}, {clock, "clocks.sm"}}, false); !m.empty())
+        why += "no samples for the power phases without " + m;
+    else {
+        double p0 = std::numeric_limits<double>::infinity(), p1 = -p0, l0 = p0, l1 = -p0;
+        for (const auto& ph : phases)
+            for (const auto& x : ph.phases) p0 = std::min(p0, x.start_s), p1 = std::max(p1, x.end_s);
+        for (const auto& x : log.samples)
+            if (std::isfinite(x.wall_time_s)) l0 = std::min(l0, x.wall_time_s), l1 = std::max(l1, x.wall_time_s);
+        // Wall-clock times as nvidia-smi prints them (local time, read as if UTC).
+        const auto at = [](double t) {
+            const std::time_t tt = static_cast<std::time_t>(std::floor(t));
+            char buf[32];
+            std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", std::gmtime(&tt));
+            return std::string(buf);
+        };
+        why += "no 5 samples inside one power phase (its samples span " + at(l0) + " to " + at(l1) + ", the phases " +
+               at(p0) + " to " + at(p1) + ")";
+    }
+    why += "; ";
+    // (2) idle samples at the maximum clock: the static power
+    if (const auto m = names({{power, "power.draw"}, {clock, "clocks.sm"}, {max_clock, "clocks.max.sm"}, {util, "utilization.gpu"}},
+                             false);
+        !m.empty())
+        return why + "no static power without " + m + " (idle samples at the maximum SM clock)";
+    // As calibrate takes them: idle (utilization.gpu 0), at >= 98% of the maximum clock, and
+    // settled (1 s or more after the GPU's last busy sample: NVML's power.draw averages ~1 s).
+    std::size_t idle = 0, at_max = 0, settled = 0;
+    std::vector<double> idle_clocks;
+    std::map<int, double> last_busy;
+    for (const auto& x : log.samples) {
+        if (!(x.utilization_gpu == 0.0)) {
+            last_busy[x.gpu_index] = x.wall_time_s;
+            continue;
+        }
+        ++idle;
+        if (std::isfinite(x.sm_clock_hz)) idle_clocks.push_back(x.sm_clock_hz);
+        if (!(std::isfinite(x.max_sm_clock_hz) && x.sm_clock_hz >= 0.98 * x.max_sm_clock_hz)) continue;
+        ++at_max;
+        const auto lb = last_busy.find(x.gpu_index);
+        if ((lb == last_busy.end() || x.wall_time_s - lb->second >= 1.0) && std::isfinite(x.power_draw_w)) ++settled;
+    }
+    if (idle == 0) return why + "no idle sample (utilization.gpu above 0 in every one) for the static power";
+    char b[320];
+    if (at_max == 0)
+        std::snprintf(b, sizeof b,
+                      "%zu idle samples, none at the maximum SM clock (their median clock %.0f MHz: an idle GPU lowers "
+                      "its clock; the static power is read at the maximum)",
+                      idle, idle_clocks.empty() ? std::nan("") : quantile_nearest_rank(idle_clocks, 0.5) / 1e6);
+    else
+        std::snprintf(b, sizeof b,
+                      "%zu idle samples, %zu at the maximum SM clock, %zu of those 1 s or more after a busy sample (3 "
+                      "needed for the static power: power.draw averages over about a second)",
+                      idle, at_max, settled);
+    return why + b;
+}
 }  // namespace detail::calib
 
 /// Fits a calibration overlay for GPU `g` from measurement files (formats detected by content,
@@ -1105,9 +1228,17 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     std::map<std::string, std::size_t> skipped;
     double power_limit = std::numeric_limits<double>::quiet_NaN();
 
-    for (const auto& path : files) {
+    // Per file: the reasons its records were skipped (a sweep whose records all were says why).
+    std::map<std::string, std::map<std::string, std::size_t>> skipped_in;
+    for (std::size_t fi = 0; fi < files.size(); ++fi) {
+        const auto& path = files[fi];
         const auto fmt = detect_measurement_format(path);
-        calibration_input in{path, to_string(fmt), 0, 0};
+        calibration_input in{path, to_string(fmt), 0, 0, ""};
+        if (auto again = detail::calib::repeat_of(files, fi); !again.empty()) {
+            in.note = std::move(again);  // the report's inputs list says it
+            cal.inputs.push_back(in);
+            continue;
+        }
         switch (fmt) {
             case measurement_format::unknown:
                 throw parse_error(path, "", "",
@@ -1180,6 +1311,7 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                         }
                         else {
                             ++skipped["launch (host-side measurement)"];
+                            ++skipped_in[path]["launch (host-side measurement)"];
                             continue;
                         }
                         ++in.records_used;
@@ -1188,6 +1320,7 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                     const auto pr = price_record(r, g, path);
                     if (!pr) {
                         ++skipped[r.op + " (not one kernel of a modeled family)"];
+                        ++skipped_in[path][r.op + " (not one kernel of a modeled family)"];
                         continue;
                     }
                     const double clk = record_clock_hz(r, max_clock);
@@ -1344,6 +1477,48 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
         for (auto& in : cal.inputs)
             if (in.file == ph.file && !smi_logs.empty()) in.records_used = in.records_read;
 
+    // Every input that gave nothing says why, in the words of its format.
+    for (auto& in : cal.inputs) {
+        if (in.records_used > 0 || !in.note.empty()) continue;
+        const auto fmt = detect_measurement_format(in.file);
+        std::string why;
+        switch (fmt) {
+            case measurement_format::nvidia_smi_csv:
+            case measurement_format::nvidia_smi_dmon:
+                for (const auto& log : smi_logs)
+                    if (log.file == in.file) why = detail::calib::smi_unused_reason(log, phase_files);
+                break;
+            case measurement_format::power_phases_json:
+                why = smi_logs.empty() ? "power phases without the nvidia-smi log recorded with them (give that log as an "
+                                         "input; header-less: with --smi-fields)"
+                                       : "no phase with 5 nvidia-smi samples (power.draw and clocks.sm) inside its window";
+                break;
+            case measurement_format::kineto_trace:
+                why = "a Kineto trace with no GEMM kernel linked to an aten::mm, addmm, bmm, _scaled_mm or linear whose "
+                      "Input Dims and bf16/fp16/fp8 input types were recorded (profile with record_shapes=True)";
+                break;
+            case measurement_format::ncu_csv:
+                why = "an Nsight Compute report with no kernel that has a duration and tensor FLOP "
+                      "(sm__ops_path_tensor_*) or DRAM bytes (dram__bytes)";
+                break;
+            case measurement_format::kernel_sweep_json:
+            case measurement_format::validation_json: {
+                why = "a kernel sweep none of whose " + std::to_string(in.records_read) + " records is one kernel of a modeled family";
+                std::string by;
+                for (const auto& [what, n] : skipped_in[in.file]) by += (by.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+                if (!by.empty()) why += " (" + by + ")";
+                break;
+            }
+            case measurement_format::ceilings_json:
+                why = "a ceilings report with no measurement that has an achieved rate, a launch time or steady power";
+                break;
+            default:
+                why = "no record with the sizes and times a link fit needs";
+                break;
+        }
+        in.note = why;
+    }
+
     // 1. Ceilings, from saturating measurements only.
     const auto saturating = saturating_points(ceiling_pts, g, res.notes);
     for (const auto& [key, e] : fit_ceilings(saturating)) {
@@ -1458,9 +1633,20 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
             // separate static from dynamic power (all at one draw, e.g. all at the power cap).
             bool dynamic = p.coefficients.joules_per_dram_byte > 0;
             for (double e : p.coefficients.joules_per_flop) dynamic = dynamic || (std::isfinite(e) && e > 0);
-            if (dynamic)
+            if (dynamic) {
                 cal.power = p;
-            else
+                if (p.unreliable) {
+                    char b[320];
+                    std::snprintf(b, sizeof b,
+                                  "power model unreliable: its largest residual, %.1f W, is %.1f%% of the %.0f W its %zu "
+                                  "samples span (rms %.1f W, %.1f%%; flagged above %.0f%%): clocks predicted under a power "
+                                  "limit from it may be off; add steady samples at more loads and clocks",
+                                  p.max_abs_residual_w, 100 * p.max_abs_residual_w / p.power_range_w, p.power_range_w,
+                                  p.samples, p.rms_residual_w, 100 * p.rms_residual_w / p.power_range_w,
+                                  100 * power_fit_unreliable_fraction);
+                    res.notes.push_back(b);
+                }
+            } else
                 res.notes.push_back("power not fitted: the " + std::to_string(p.samples) +
                                     " steady samples do not separate static from dynamic power (the fit is a constant " +
                                     std::to_string(static_cast<int>(std::lround(p.coefficients.static_w))) +
@@ -1471,6 +1657,9 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
     }
     if (cal.curves.empty() && cal.links.empty() && !cal.power && saturating.empty()) {
         std::string why;
+        for (const auto& in : cal.inputs)
+            why += "; " + in.file + " [" + in.format + "]: " + std::to_string(in.records_read) + " records read, " +
+                   std::to_string(in.records_used) + " used" + (in.note.empty() ? "" : ": " + in.note);
         for (const auto& n : res.notes) why += "; " + n;
         throw usage_error("calibrate: nothing to fit in the given files" + why);
     }

@@ -14,7 +14,8 @@
 //   "created_utc", "tool", "gpu",
 //   "device":  {"id", "name", "sm_count", "memory_bytes", "max_sm_clock_hz", "memory_clock_hz",
 //               "driver"}: the GPU the measurements were made on, as they report it,
-//   "inputs":  [{"file", "format", "records_read", "records_used"}],
+//   "inputs":  [{"file", "format", "records_read", "records_used", "note" (optional: why the
+//               file was not used, or used once as a copy of another input)}],
 //   "ceiling_sources": {"<ceilings key>": {"files": [...], "records": N, "method": "...",
 //                       "flops_per_clock": phi (rate classes), "clock_hz": f}},
 //   "graph_launch_latency_s": s,
@@ -30,7 +31,10 @@
 //                "fit": {"points", "median_abs_error", "p90_abs_error"}, "from": {...}}],
 //   "power":   {"static_w", "joules_per_flop": {"bf16": J, ...}, "joules_per_dram_byte",
 //               "reference_clock_hz", "clock_exponent", "power_limit_w", "max_clock_hz",
-//               "fit": {"samples", "rms_residual_w", "max_abs_residual_w"}, "from": {...}}
+//               "fit": {"samples", "rms_residual_w", "max_abs_residual_w", and optional
+//                       "power_range_w", "rms_fraction_of_range", "max_abs_fraction_of_range",
+//                       "unreliable_above_fraction", "unreliable" (bool: the largest residual
+//                       exceeds that fraction of the range)}, "from": {...}}
 // Curve parameters: models/kernel_time.hpp; link parameters: models/collective.hpp; power:
 // models/power.hpp. Units SI; null stands for "not identified" (NaN).
 // Errors: unreadable file, malformed JSON, an unsupported schema version, unknown keys,
@@ -170,9 +174,12 @@ ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& ca
                        {"driver", d.driver}};
     }
     j["inputs"] = nlohmann::ordered_json::array();
-    for (const auto& in : cal.inputs)
-        j["inputs"].push_back({{"file", in.file}, {"format", in.format}, {"records_read", in.records_read},
-                               {"records_used", in.records_used}});
+    for (const auto& in : cal.inputs) {
+        nlohmann::ordered_json x = {{"file", in.file}, {"format", in.format}, {"records_read", in.records_read},
+                                    {"records_used", in.records_used}};
+        if (!in.note.empty()) x["note"] = in.note;
+        j["inputs"].push_back(x);
+    }
     nlohmann::ordered_json c = nlohmann::ordered_json::object();
     for (auto k : all_peak_keys)
         if (cal.overrides_flops(k)) c[std::string(to_string(k))] = *cal.flops_per_s[static_cast<std::size_t>(k)];
@@ -244,7 +251,12 @@ ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& ca
                       {"fit",
                        {{"samples", p.samples},
                         {"rms_residual_w", num_or_null(p.rms_residual_w)},
-                        {"max_abs_residual_w", num_or_null(p.max_abs_residual_w)}}},
+                        {"max_abs_residual_w", num_or_null(p.max_abs_residual_w)},
+                        {"power_range_w", num_or_null(p.power_range_w)},
+                        {"rms_fraction_of_range", num_or_null(p.rms_residual_w / p.power_range_w)},
+                        {"max_abs_fraction_of_range", num_or_null(p.max_abs_residual_w / p.power_range_w)},
+                        {"unreliable_above_fraction", power_fit_unreliable_fraction},
+                        {"unreliable", p.unreliable}}},
                       {"from", source_json(p.from)}};
     } else {
         j["power"] = nullptr;
@@ -363,6 +375,7 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
             const double ru = cal_number(path, "inputs", x, "records_used", false);
             ci.records_read = io::detail::to_int_or<std::size_t>(rr, 0);
             ci.records_used = io::detail::to_int_or<std::size_t>(ru, 0);
+            ci.note = str(x, "note");
             o.inputs.push_back(ci);
         }
     if (const auto s = doc.find("ceiling_sources"); s != doc.end() && s->is_object())
@@ -493,6 +506,12 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
             cp.samples = io::detail::to_int_or<std::size_t>(n, 0);
             cp.rms_residual_w = cal_number(path, "power.fit", *f, "rms_residual_w", false);
             cp.max_abs_residual_w = cal_number(path, "power.fit", *f, "max_abs_residual_w", false);
+            cp.power_range_w = cal_number(path, "power.fit", *f, "power_range_w", false);
+            if (const auto u = f->find("unreliable"); u != f->end()) {
+                if (!u->is_boolean())
+                    throw parse_error(path, "power.fit", "unreliable", std::string("expected true or false, got ") + u->type_name());
+                cp.unreliable = u->get<bool>();
+            }
         }
         if (const auto f = p->find("from"); f != p->end()) cp.from = io::detail::read_source(path, "power", *f);
         c.source = "calibration: " + path;

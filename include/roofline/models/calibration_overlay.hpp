@@ -10,6 +10,7 @@
 #include <cmath>     // std::abs
 #include <cstddef>   // std::size_t
 #include <cstdio>    // std::snprintf
+#include <limits>    // std::numeric_limits
 #include <map>       // std::map
 #include <optional>  // std::optional
 #include <string>    // std::string
@@ -38,6 +39,9 @@ struct calibration_source {
 struct calibration_input {
     std::string file, format;
     std::size_t records_read = 0, records_used = 0;
+    /// Why the file was not used, or not counted ("" when it was): a copy of another input
+    /// (same path, same file, same bytes), or the fields it lacked for what its format can give.
+    std::string note;
 };
 
 /// Alpha-beta parameters fitted for one link kind.
@@ -60,8 +64,22 @@ struct calibrated_power {
     std::size_t samples = 0;
     double rms_residual_w = std::numeric_limits<double>::quiet_NaN();
     double max_abs_residual_w = std::numeric_limits<double>::quiet_NaN();
+    /// Highest less lowest measured power of the samples, W: the range the fit spans.
+    double power_range_w = std::numeric_limits<double>::quiet_NaN();
+    /// The largest residual exceeds `power_fit_unreliable_fraction` of `power_range_w`: some
+    /// measured load is mispredicted by more than that, so clocks predicted under a power
+    /// limit from these coefficients are unreliable.
+    bool unreliable = false;
     calibration_source from;
 };
+
+/// A power fit whose largest residual exceeds this fraction of the samples' power range is
+/// flagged unreliable (`calibrated_power::unreliable`). The largest, not the rms: each kernel's
+/// capped clock comes from one prediction, so the worst-fitted load is what a kernel can get.
+/// 10%: on an H200 the dynamic power spans ~580 W (118 W static to the 700 W cap), so a 10%
+/// miss is ~60 W, a capped clock off by several percent (power ~ f^2-f^3), more than the 2-5%
+/// a GEMM moves between two recordings.
+inline constexpr double power_fit_unreliable_fraction = 0.10;
 
 /// The GPU an overlay was measured on, as the measurement files report it (the `device` of
 /// `roofline.ceilings/1`, the `environment` of `roofline.kernels/1`); unknown fields empty.
@@ -182,6 +200,57 @@ inline ceilings apply_calibration(ceilings c, const calibration& o) {
     if (o.launch_latency_s) c.launch_latency_s = *o.launch_latency_s;
     c.origin += " + calibration: " + (o.source.empty() ? std::string("(in memory)") : o.source);
     return c;
+}
+
+/// The compute roof of one rate class at a given SM clock, and the ceiling it is derived from.
+struct clock_roof {
+    peak_key peak = peak_key::bf16;
+    double clock_hz = std::numeric_limits<double>::quiet_NaN();             ///< the clock asked for
+    double flops_per_s = std::numeric_limits<double>::quiet_NaN();          ///< the roof at `clock_hz`
+    double ceiling_flops_per_s = std::numeric_limits<double>::quiet_NaN();  ///< the ceiling it is derived from
+    double flops_per_clock = std::numeric_limits<double>::quiet_NaN();      ///< phi: FLOP per SM clock cycle, whole GPU
+    /// The clock the ceiling stands for (ceiling = phi x reference): the datasheet's tensor clock,
+    /// or, for a calibrated ceiling with a measured phi, ceiling / phi.
+    double reference_clock_hz = std::numeric_limits<double>::quiet_NaN();
+    bool calibrated = false;       ///< the ceiling is the overlay's measured one (else the datasheet's)
+    bool held_at_ceiling = false;  ///< phi x clock exceeded the calibrated ceiling: the roof is that ceiling
+};
+
+/// The compute roof of rate class `k` at SM clock `clock_hz` given ceilings `c` (datasheet, or
+/// with `cal` applied): rate = phi x f, phi the FLOP per clock the ceiling stands for
+///   datasheet:  phi = P / f_tensor (g.tensor_clock_hz, the clock the datasheet peak assumes);
+///   calibrated: phi = the overlay's measured best FLOP per clock (`flops_per_clock`), else
+///               P / f_tensor; and the roof never exceeds the calibrated ceiling P:
+///               min(phi f, P). The measured best per clock may come from a power-capped GEMM
+///               at a lower clock than the best rate's, so phi f passes P above P / phi: a
+///               rate nothing measured, which a measured ceiling must not claim.
+/// Throws `usage_error` for a non-positive clock, an unknown or zero peak, or (when phi is not
+/// measured) an unknown tensor clock.
+inline clock_roof compute_roof_at_clock(const gpu_spec& g, const ceilings& c, const calibration* cal, peak_key k,
+                                        double clock_hz) {
+    clock_roof r;
+    r.peak = k;
+    r.clock_hz = clock_hz;
+    r.ceiling_flops_per_s = c.flops_at(k);
+    if (!(clock_hz > 0) || !std::isfinite(clock_hz))
+        throw usage_error("the SM clock must be a positive number of hertz");
+    if (!std::isfinite(r.ceiling_flops_per_s) || !(r.ceiling_flops_per_s > 0))
+        throw usage_error(g.id + ": the " + std::string(to_string(k)) + " peak is unknown or zero");
+    r.calibrated = cal && cal->overrides_flops(k);
+    const auto& phi = cal ? cal->flops_per_clock[static_cast<std::size_t>(k)] : std::optional<double>{};
+    if (r.calibrated && phi && *phi > 0) {
+        r.flops_per_clock = *phi;
+        r.reference_clock_hz = r.ceiling_flops_per_s / *phi;
+    } else {
+        r.reference_clock_hz = g.tensor_clock_hz.require(g.id, "tensor_clock_hz");
+        r.flops_per_clock = r.ceiling_flops_per_s / r.reference_clock_hz;
+    }
+    r.flops_per_s = r.flops_per_clock * clock_hz;
+    if (r.calibrated && r.flops_per_s > r.ceiling_flops_per_s) {
+        r.flops_per_s = r.ceiling_flops_per_s;
+        r.held_at_ceiling = true;
+    }
+    return r;
 }
 
 /// The one call every pricing command makes (`kernel`, `roof`, `analyze`, `trace`, `plan`):

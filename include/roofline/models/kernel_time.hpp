@@ -103,6 +103,42 @@ inline std::string normalize_kernel_backend(std::string_view name) {
     return "";
 }
 
+/// The library a backend (`normalize_kernel_backend`) belongs to: cuBLAS runs its GEMMs on
+/// Hopper and Blackwell as `nvjet_*` kernels (the names profilers record, and so the backend a
+/// curve fitted to them carries), so "nvjet" and "cublas" are one library; every other backend
+/// is its own.
+inline std::string_view kernel_library(std::string_view backend) { return backend == "nvjet" ? "cublas" : backend; }
+
+/// The backends a kernel of family `f` can run on (what `roofline kernel --backend` accepts):
+/// GEMM nvjet, cublas, cutlass, triton; grouped GEMM cutlass (PyTorch's `_grouped_mm`), triton;
+/// attention flash, cudnn, mem_efficient, math (PyTorch's SDPA backends); a copy none.
+inline std::vector<std::string_view> kernel_backends(kernel_family f) {
+    switch (f) {
+        case kernel_family::gemm: return {"nvjet", "cublas", "cutlass", "triton"};
+        case kernel_family::grouped_gemm: return {"cutlass", "triton"};
+        case kernel_family::attention_prefill:
+        case kernel_family::attention_decode: return {"flash", "cudnn", "mem_efficient", "math"};
+        case kernel_family::copy: return {};
+    }
+    return {};
+}
+
+/// A backend as a user types it, normalised: a name `normalize_kernel_backend` returns, in any
+/// case ("cuBLAS", "FLASH"), or one of the libraries' own spellings ("cublasLt",
+/// "SDPBackend.FLASH_ATTENTION", "EFFICIENT_ATTENTION", "CUDNN_ATTENTION", "SDPBackend.MATH");
+/// "" for anything else (a kernel name's substring is not a backend name).
+inline std::string parse_kernel_backend(std::string_view name) {
+    std::string s;
+    for (char c : name) s.push_back(static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c));
+    if (s.rfind("sdpbackend.", 0) == 0) s.erase(0, 11);
+    if (s == "cublaslt") return "cublas";
+    if (s == "flash_attention") return "flash";
+    if (s == "efficient_attention") return "mem_efficient";
+    if (s == "cudnn_attention") return "cudnn";
+    const std::string n = normalize_kernel_backend(s);
+    return n == s ? n : std::string();
+}
+
 /// What a calibrated curve needs to know about one kernel besides its family.
 struct kernel_features {
     kernel_family family = kernel_family::gemm;
@@ -335,6 +371,8 @@ struct kernel_efficiency {
     /// not price cuDNN's kernel: 1.7x apart on H200 prefill); a curve fitted to kernels of unknown
     /// backend is the op family's, used when no curve of the kernel's own backend exists; a
     /// kernel of unknown backend ("") takes its backend-less curve first, else any of its family.
+    /// Backends of one library (`kernel_library`: nvjet is cuBLAS) share curves, the exact
+    /// backend first: a cuBLAS GEMM takes the curve fitted to nvjet kernels.
     /// Copy and attention curves match any rate class when only one was fitted.
     const kernel_curve* curve_for(kernel_family f, peak_key k, std::string_view backend = {}) const {
         const kernel_curve* best = nullptr;
@@ -343,8 +381,10 @@ struct kernel_efficiency {
             if (c.family != f) continue;
             const bool same_peak = c.peak == k;
             if (!same_peak && (f == kernel_family::gemm || f == kernel_family::grouped_gemm)) continue;
-            if (!backend.empty() && !c.backend.empty() && c.backend != backend) continue;
-            const int score = (same_peak ? 4 : 0) + (c.backend == backend ? 2 : 0) + (c.backend.empty() ? 1 : 0);
+            if (!backend.empty() && !c.backend.empty() && kernel_library(c.backend) != kernel_library(backend)) continue;
+            const int score = (same_peak ? 8 : 0) +
+                              (c.backend == backend ? 3 : (!c.backend.empty() && !backend.empty() ? 2 : 0)) +
+                              (c.backend.empty() ? 1 : 0);
             if (score > best_score) best_score = score, best = &c;
         }
         return best;

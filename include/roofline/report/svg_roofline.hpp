@@ -100,6 +100,10 @@ ceiling_line power_capped_roof(const ceilings& c, peak_key k, double clock_hz,
 /// visible.
 double point_radius_px(double time_share);
 
+/// The time share of the legend's size key: its circle is drawn at `point_radius_px` of it and
+/// labelled with it ("10%"), beside the caption "circle area = share of time:".
+inline constexpr double size_key_share = 0.10;
+
 /// The chart as standalone SVG text (UTF-8, no XML declaration, so it can also be inlined into
 /// HTML). Layout: title and subtitle on top, the log-log plot, the bound legend and a size key
 /// (when there are points), then footnotes. Never throws for bad numbers: they are skipped and
@@ -530,14 +534,18 @@ ROOFLINE_INLINE std::string render_roofline_svg(const roofline_chart& chart) {
             emit(svg::text(x + 16, y + 4, to_string(b), 12, "start", "#333"));
             x += 16 + svg::text_width(to_string(b), 12) + 18;
         }
-        const double r10 = point_radius_px(0.10);
+        // The size key: the caption, then the key circle with its share written right beside it,
+        // both from one value (the words can only say the share the circle is drawn at).
+        const double key_r = point_radius_px(size_key_share);
+        const std::string caption = "circle area = share of time:";
         x += 12;
+        emit(svg::text(x, y + 4, caption, 12, "start", "#333"));
+        x += svg::text_width(caption, 12) + 8;
         emit(fmt::format(
-            R"(<circle cx="{}" cy="{}" r="{:.2f}" fill="none" stroke="#555" stroke-width="1"/>)"
+            R"(<circle class="size-key" cx="{}" cy="{}" r="{:.2f}" fill="none" stroke="#555" stroke-width="1"/>)"
             "\n",
-            num(x + r10), num(y), r10));
-        emit(svg::text(x + 2 * r10 + 6, y + 4, "circle area = share of time (this circle: 10%)", 12,
-                       "start", "#333"));
+            num(x + key_r), num(y), key_r));
+        emit(svg::text(x + 2 * key_r + 4, y + 4, format_percent(size_key_share, 0), 12, "start", "#333"));
         y += 26;
     }
     for (const auto& n : notes) {
