@@ -61,7 +61,7 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                   {"model", o.model}, {"quant", o.quant.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.quant)},
                   {"power", o.power.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.power)}};
     nlohmann::json v = {{"bound", std::string(to_string(a.result.what))},
-                        {"inconsistent_input", !a.fits || !a.consistent},
+                        {"inconsistent_input", a.inconsistent_input()},
                         {"reason", a.result.reason},
                         {"notes", a.result.notes},
                         {"roof_utilization",
@@ -245,7 +245,7 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
                    pct(p.clock_fraction_of_max), pct(p.power_cap_active_fraction), pct(p.median_utilization_gpu));
     }
 
-    if (!a.fits || !a.consistent)  // no bound is a verdict for a setup that cannot be what ran
+    if (a.inconsistent_input())  // no bound is a verdict for a setup that cannot be what ran
         fmt::print("\nVerdict: inconsistent input (the modeled wall would be {}-bound)\n  {}\n", to_string(a.result.what),
                    a.result.reason);
     else
@@ -345,10 +345,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
         if (power) require_power_evidence(*power);
         if (power)  // a log of another chip than --gpu is not this run's power evidence
             for (const auto& name : power->gpu_names) {
-                device_properties d;
-                d.name = name;
-                const auto r = resolve_trace_gpu(&d, catalog, std::nullopt, {});
-                const gpu_spec* logged = r.id.empty() ? nullptr : catalog.find(r.id);
+                const gpu_spec* logged = gpu_of_device_name(name, catalog);
                 if (logged && !logged->sm_arch.empty() && !g.sm_arch.empty() && logged->sm_arch != g.sm_arch)
                     throw usage_error(o.power + ": name: the log is of \"" + name + "\" (" + logged->id + ", " +
                                       logged->sm_arch + "), not of --gpu " + g.id + " (" + g.sm_arch +

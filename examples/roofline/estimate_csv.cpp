@@ -248,14 +248,13 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         samples.push_back(std::move(s));
     }
     if (samples.empty()) {
+        std::map<std::string, std::size_t> by_reason;
+        for (const auto& e : ev)
+            if (!e.skipped.empty()) ++by_reason[e.skipped];
         std::string why;
         std::size_t most = 0;
-        for (const auto& e : ev)
-            if (!e.skipped.empty()) {
-                std::size_t n = 0;
-                for (const auto& x : ev) n += x.skipped == e.skipped;
-                if (n > most) most = n, why = e.skipped;
-            }
+        for (const auto& [reason, n] : by_reason)
+            if (n > most) most = n, why = reason;
         throw usage_error(csv + ": none of its " + std::to_string(runs.size()) + " runs could be estimated" +
                           (why.empty() ? std::string() : " (" + std::to_string(most) + " of them: " + why + ")"));
     }

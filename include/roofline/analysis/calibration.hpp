@@ -1112,6 +1112,43 @@ inline std::string repeat_of(const std::vector<std::string>& files, std::size_t 
     return "";
 }
 
+/// Idle samples at the maximum SM clock give the static power. A sample counts when no kernel
+/// is resident (utilization.gpu 0), its SM clock is at least `static_power_min_clock_fraction`
+/// of the maximum, and it comes `static_power_settle_s` or more after its GPU's last busy
+/// sample: NVML's power.draw averages over about a second, so right after a load it still
+/// shows the load, as this project's H200 logs do.
+inline constexpr double static_power_min_clock_fraction = 0.98;
+inline constexpr double static_power_settle_s = 1.0;
+/// Settled samples the static power needs (their median is taken).
+inline constexpr std::size_t static_power_min_samples = 3;
+
+/// The samples of `log` the static power is read from, and the counts on the way there.
+struct static_power_census {
+    std::size_t idle = 0, at_max_clock = 0;
+    std::vector<double> idle_clocks_hz;  ///< SM clocks of the idle samples
+    std::vector<double> settled_draw_w;  ///< power.draw of the idle, at-max, settled samples
+};
+
+inline static_power_census census_static_power(const power_log& log) {
+    static_power_census c;
+    std::map<int, double> last_busy;
+    for (const auto& x : log.samples) {
+        if (!(x.utilization_gpu == 0.0)) {
+            last_busy[x.gpu_index] = x.wall_time_s;
+            continue;
+        }
+        ++c.idle;
+        if (std::isfinite(x.sm_clock_hz)) c.idle_clocks_hz.push_back(x.sm_clock_hz);
+        if (!(std::isfinite(x.max_sm_clock_hz) && x.sm_clock_hz >= static_power_min_clock_fraction * x.max_sm_clock_hz))
+            continue;
+        ++c.at_max_clock;
+        const auto lb = last_busy.find(x.gpu_index);
+        if ((lb == last_busy.end() || x.wall_time_s - lb->second >= static_power_settle_s) && std::isfinite(x.power_draw_w))
+            c.settled_draw_w.push_back(x.power_draw_w);
+    }
+    return c;
+}
+
 /// Why an nvidia-smi log gave the power fit no sample: what calibrate takes from such a log
 /// (samples inside a power phase's window; idle samples at the maximum SM clock for the static
 /// power) and, for each, the field or the data it lacked.
@@ -1165,23 +1202,9 @@ inline std::string smi_unused_reason(const power_log& log, const std::vector<pow
                              false);
         !m.empty())
         return why + "no static power without " + m + " (idle samples at the maximum SM clock)";
-    // As calibrate takes them: idle (utilization.gpu 0), at >= 98% of the maximum clock, and
-    // settled (1 s or more after the GPU's last busy sample: NVML's power.draw averages ~1 s).
-    std::size_t idle = 0, at_max = 0, settled = 0;
-    std::vector<double> idle_clocks;
-    std::map<int, double> last_busy;
-    for (const auto& x : log.samples) {
-        if (!(x.utilization_gpu == 0.0)) {
-            last_busy[x.gpu_index] = x.wall_time_s;
-            continue;
-        }
-        ++idle;
-        if (std::isfinite(x.sm_clock_hz)) idle_clocks.push_back(x.sm_clock_hz);
-        if (!(std::isfinite(x.max_sm_clock_hz) && x.sm_clock_hz >= 0.98 * x.max_sm_clock_hz)) continue;
-        ++at_max;
-        const auto lb = last_busy.find(x.gpu_index);
-        if ((lb == last_busy.end() || x.wall_time_s - lb->second >= 1.0) && std::isfinite(x.power_draw_w)) ++settled;
-    }
+    const auto c = census_static_power(log);
+    const std::size_t idle = c.idle, at_max = c.at_max_clock, settled = c.settled_draw_w.size();
+    const auto& idle_clocks = c.idle_clocks_hz;
     if (idle == 0) return why + "no idle sample (utilization.gpu above 0 in every one) for the static power";
     char b[320];
     if (at_max == 0)
@@ -1191,9 +1214,9 @@ inline std::string smi_unused_reason(const power_log& log, const std::vector<pow
                       idle, idle_clocks.empty() ? std::nan("") : quantile_nearest_rank(idle_clocks, 0.5) / 1e6);
     else
         std::snprintf(b, sizeof b,
-                      "%zu idle samples, %zu at the maximum SM clock, %zu of those 1 s or more after a busy sample (3 "
-                      "needed for the static power: power.draw averages over about a second)",
-                      idle, at_max, settled);
+                      "%zu idle samples, %zu at the maximum SM clock, %zu of those %.0f s or more after a busy sample "
+                      "(%zu needed for the static power: power.draw averages over about a second)",
+                      idle, at_max, settled, static_power_settle_s, static_power_min_samples);
     return why + b;
 }
 }  // namespace detail::calib
@@ -1443,23 +1466,9 @@ inline calibrate_result calibrate(const std::vector<std::string>& files, const g
                 power_pts.push_back(pp);
                 used += pw.size();
             }
-        // Static power: samples with no kernel resident at the maximum clock, at least a second
-        // after the last busy sample (NVML's power reading averages over about a second: right
-        // after a load it still shows the load, as this project's logs do).
-        std::vector<double> idle;
-        std::map<int, double> last_busy;
-        for (const auto& s : log.samples) {
-            if (!(s.utilization_gpu == 0.0)) {
-                last_busy[s.gpu_index] = s.wall_time_s;
-                continue;
-            }
-            const auto lb = last_busy.find(s.gpu_index);
-            const bool settled = lb == last_busy.end() || s.wall_time_s - lb->second >= 1.0;
-            if (settled && std::isfinite(s.max_sm_clock_hz) && s.sm_clock_hz >= 0.98 * s.max_sm_clock_hz &&
-                std::isfinite(s.power_draw_w))
-                idle.push_back(s.power_draw_w);
-        }
-        if (idle.size() >= 3) {
+        // Static power: idle samples at the maximum clock, settled (`census_static_power`).
+        const auto idle = detail::calib::census_static_power(log).settled_draw_w;
+        if (idle.size() >= detail::calib::static_power_min_samples) {
             power_point pp;
             pp.power_w = quantile_nearest_rank(idle, 0.5);
             pp.sm_clock_hz = max_clock;

@@ -59,6 +59,11 @@ gpu_resolution resolve_trace_gpu(const device_properties* device, const gpu_cata
                                  std::optional<double> enforced_limit_w = std::nullopt,
                                  std::string_view requested_id = {});
 
+/// The catalog entry a device name ("NVIDIA H200", as a trace or an nvidia-smi log records it)
+/// resolves to, by the rules `resolve_trace_gpu` applies to a trace's device; nullptr when none
+/// (or several) fit.
+const gpu_spec* gpu_of_device_name(std::string_view name, const gpu_catalog& catalog);
+
 /// The catalog entry a trace without device properties is assumed to have run on, told from the
 /// architecture its kernel names carry (the most common marker wins). Each architecture maps to
 /// its reference SKU: sm70 v100-sxm2-32gb, sm80 a100-sxm4-80gb, sm89 l40s, sm90 h100-sxm,
@@ -126,8 +131,7 @@ ROOFLINE_INLINE gpu_resolution resolve_trace_gpu(const device_properties* device
         }
         // No compute capability (nsys CSV): the device name, where it names a catalog GPU.
         if (device && !device->name.empty() && !(device->compute_major > 0) && !g.sm_arch.empty()) {
-            const auto by_name = resolve_trace_gpu(device, catalog, enforced_limit_w, {});
-            const gpu_spec* recorded = by_name.id.empty() ? nullptr : catalog.find(by_name.id);
+            const gpu_spec* recorded = gpu_of_device_name(device->name, catalog);
             if (recorded && !recorded->sm_arch.empty() && recorded->sm_arch != g.sm_arch)
                 throw usage_error("--gpu " + g.id + " is " + g.sm_arch + ", but the trace was recorded on \"" + device->name +
                                   "\" (" + recorded->id + ", " + recorded->sm_arch +
@@ -340,6 +344,13 @@ ROOFLINE_INLINE gpu_spec unknown_gpu_spec(const std::string& reason) {
     g.memory_type = "unknown";
     for_each_spec_value(g, [&](const std::string&, spec_value& v, bool) { v = unknown(reason); });
     return g;
+}
+
+ROOFLINE_INLINE const gpu_spec* gpu_of_device_name(std::string_view name, const gpu_catalog& catalog) {
+    device_properties d;
+    d.name = std::string(name);
+    const auto r = resolve_trace_gpu(&d, catalog, std::nullopt, {});
+    return r.id.empty() ? nullptr : catalog.find(r.id);
 }
 
 }  // namespace roofline

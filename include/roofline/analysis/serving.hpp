@@ -110,6 +110,9 @@ struct serving_analysis {
     std::optional<double> achieved_tokens_per_s;
     std::optional<double> fraction_of_modeled, fraction_of_sol;
     bool consistent = true;               ///< false when achieved exceeds the modeled roof
+    /// The setup cannot be what ran (its weights do not fit, or the run beat the roof): the
+    /// verdict's bound is then the modeled wall, not a finding.
+    bool inconsistent_input() const { return !fits || !consistent; }
     /// Measured time per output token (median TPOT, else mean) against the modeled decode step:
     /// a per-step view of the same gap, independent of how prefill was scheduled.
     std::optional<double> measured_tpot_s;

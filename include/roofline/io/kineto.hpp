@@ -27,7 +27,7 @@
 //   per cpu_op          48 B   (span, thread, interned name, shapes, types and concrete inputs)
 //   per distinct string (kernel names, op names, shapes) its size, once,
 // in chunked tables (io/detail/chunked_vector.hpp: no growth slack, no copy while growing).
-// Linking then adds about 4 B per op and call and 40 B per GPU event (sorted indices instead
+// Linking then adds about 4 B per op and call and 36 B per GPU event (sorted indices instead
 // of hash maps), and the linked ops (104 B each) are allocated once at their exact count.
 // python_function events (usually the majority), flows and everything else cost nothing. So
 // `read_kineto` peaks at O(GPU events + launches + ops), not O(file size).
@@ -344,9 +344,7 @@ public:
         // correlation -> launch (prefer the runtime API call over the driver call it makes; of
         // two of a kind, the first): launch calls sorted by correlation, searched. A hash map of
         // every call was the reader's largest table after the ops.
-        std::vector<std::uint32_t> launches(runtimes_.size());
-        for (std::uint32_t i = 0; i < launches.size(); ++i) launches[i] = i;
-        std::sort(launches.begin(), launches.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const auto launches = sorted_indices(runtimes_.size(), [&](std::uint32_t a, std::uint32_t b) {
             const auto& x = runtimes_[a];
             const auto& y = runtimes_[b];
             if (x.correlation != y.correlation) return x.correlation < y.correlation;
@@ -387,7 +385,7 @@ public:
         };
         std::vector<query> queries;
         std::vector<std::int32_t> inner(t_.events.size(), -1), outer(t_.events.size(), -1);
-        std::vector<double> launch_us(t_.events.size(), kernel_event::unknown);
+        std::vector<std::int32_t> launch(t_.events.size(), -1);  // each event's launch call, searched once
         for (std::uint32_t i = 0; i < t_.events.size(); ++i) {
             auto& ev = t_.events[i];
             if (ev.external_id >= 0 && op_of_external(ev.external_id) >= 0) ++L.external_id_matches;
@@ -397,7 +395,7 @@ public:
             const auto& rt = runtimes_[static_cast<std::size_t>(li)];
             ++L.with_runtime;
             ev.launch_api = t_.strings->at(rt.name);
-            launch_us[i] = rt.ts_us;
+            launch[i] = static_cast<std::int32_t>(li);
             ev.launch_s = rt.ts_us * 1e-6;
             ev.launch_duration_s = rt.dur_us * 1e-6;
             queries.push_back({rt.thread, rt.ts_us, i});
@@ -431,10 +429,10 @@ public:
                 const auto oi = op_of_external(ev.external_id);
                 if (oi >= 0) {
                     const auto& r = ops_[static_cast<std::size_t>(oi)];
-                    if (std::isnan(launch_us[i])) {
+                    if (launch[i] < 0) {
                         by_ext = oi;
                     } else {
-                        const auto& rt = runtimes_[static_cast<std::size_t>(launch_of(ev.correlation))];
+                        const auto& rt = runtimes_[static_cast<std::size_t>(launch[i])];
                         if (r.thread == rt.thread && r.start_us <= rt.ts_us && rt.ts_us < r.end_us) by_ext = oi;
                     }
                 }
@@ -452,8 +450,8 @@ public:
             }
             ev.top_op = keep_op(outer[i] >= 0 ? outer[i] : by_ext);
             // Step: by launch time in the CPU-side ProfilerStep ranges.
-            if (!std::isnan(launch_us[i]) && !t_.steps.empty()) {
-                const double ts = launch_us[i] * 1e-6;
+            if (launch[i] >= 0 && !t_.steps.empty()) {
+                const double ts = runtimes_[static_cast<std::size_t>(launch[i])].ts_us * 1e-6;
                 auto it = std::upper_bound(t_.steps.begin(), t_.steps.end(), ts,
                                            [](double x, const profiler_step& s) { return x < s.start_s; });
                 if (it != t_.steps.begin()) {
@@ -577,15 +575,21 @@ private:
 
     // Every op's index sorted by (thread, start, longest first): the order of the sweeps below.
     std::vector<std::uint32_t> ops_by_thread_and_start() const {
-        std::vector<std::uint32_t> order(ops_.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return sorted_indices(ops_.size(), [&](std::uint32_t a, std::uint32_t b) {
             const auto& x = ops_[a];
             const auto& y = ops_[b];
             if (x.thread != y.thread) return x.thread < y.thread;
             if (x.start_us != y.start_us) return x.start_us < y.start_us;
             return x.end_us > y.end_us;
         });
+    }
+
+    // 0 .. n-1 sorted by `less`.
+    template <class Less>
+    static std::vector<std::uint32_t> sorted_indices(std::size_t n, Less less) {
+        std::vector<std::uint32_t> order(n);
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), less);
         return order;
     }
 
