@@ -60,14 +60,17 @@ nlohmann::json to_json(const serving_analysis& a, const bench_run& run, std::siz
                   {"layout", {{"tp", layout.tp}, {"ep", layout.ep}, {"dp", layout.dp}, {"pp", layout.pp}}},
                   {"model", o.model}, {"quant", o.quant.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.quant)},
                   {"power", o.power.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.power)}};
+    // Without an achieved rate the utilisations are unknown: null, not zero.
+    const auto known = [&](double u) { return a.fraction_of_sol ? nlohmann::json(u) : nlohmann::json(nullptr); };
     nlohmann::json v = {{"bound", std::string(to_string(a.result.what))},
                         {"inconsistent_input", a.inconsistent_input()},
                         {"reason", a.result.reason},
                         {"notes", a.result.notes},
                         {"roof_utilization",
-                         {{"compute", a.result.utilization.compute},
-                          {"memory", a.result.utilization.memory},
-                          {"communication", a.result.utilization.communication}}}};
+                         {{"compute", known(a.result.utilization.compute)},
+                          {"memory", known(a.result.utilization.memory)},
+                          {"communication", known(a.result.utilization.communication)}}},
+                        {"roof_utilization_basis", a.fraction_of_sol ? "achieved_rate" : "unknown"}};
     j["verdict"] = v;
     j["phases"] = nlohmann::json::array();
     for (const auto& p : a.phases)
@@ -209,6 +212,10 @@ void print_text(const serving_analysis& a, const bench_run& run, std::size_t ind
                pct(a.fraction_of_modeled));
     fmt::print("  {:<44} {:>9}  {}\n", "speed of light (" + kind + ", datasheet)", human_tokens(sol),
                pct(a.fraction_of_sol));
+    if (a.fraction_of_sol)  // the same numbers as --json's verdict.roof_utilization
+        fmt::print("  datasheet roofs busy at the achieved rate: compute {}, memory {}, communication {}\n",
+                   pct(a.result.utilization.compute), pct(a.result.utilization.memory),
+                   pct(a.result.utilization.communication));
     if (a.measured_tpot_s)
         fmt::print("  measured TPOT {} per token against a modeled decode step of {} ({:.1f}x)\n",
                    human_time(*a.measured_tpot_s), human_time(a.decode_modeled_step_s),
@@ -370,6 +377,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             else if (o.link == "network") s.link = link_kind::network;
             else throw usage_error("--link: unknown link \"" + o.link + "\" (accepted: nvlink, pcie, pcie-no-p2p, network)");
         }
+        std::string calibration_note;  // the overlay's unreliable power fit, said on every run
         if (!o.calibration.empty()) {
             // Modeled ceilings: achievable ones with the overlay's measurements in; the serving
             // engine replays CUDA graphs, so each kernel pays the calibrated graph launch floor.
@@ -388,6 +396,9 @@ void add_analyze_command(CLI::App& app, common_options& common) {
             used.origin = "calibrated: " + o.calibration + " (CUDA-graph launches)";
             s.modeled_ceilings_override = used;
             if (cal.link_for(lk)) s.link_override = lp;
+            calibration_note = unreliable_power_note(
+                cal, "analyze does not use it (its power verdict comes from the --power log and the built-in "
+                     "power coefficients)");
         }
         std::size_t first = 0, last = bench.runs.size();
         if (o.run > 0) {
@@ -420,6 +431,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
                 continue;
             }
             auto a = analyze_serving(run, m, s, power ? &*power : nullptr);
+            if (!calibration_note.empty()) a.notes.push_back(calibration_note);
             for (auto& w : bench_deployment_warnings(run, o.bench, catalog, g, m, count_given)) a.warnings.push_back(std::move(w));
             if (o.json) all.push_back(to_json(a, bench.runs[i], i, bench.runs.size(), o, g, s.layout));
             else {

@@ -91,9 +91,26 @@ parallel_layout parse_layout(const std::string& text, const std::string& option)
 // One configuration
 // ---------------------------------------------------------------------------------------------
 
-/// Engine flags for the layout (`--emit`): the launch line of the chosen configuration.
+/// What an engine loads for the model at `config_path` (engines take a checkpoint folder or a
+/// Hugging Face id, not a config file): the folder of a "config.json"; the id "org/name" of an
+/// aiconfigurator-style "org--name_config.json"; else the placeholder "<MODEL>".
+std::string engine_model_argument(const std::string& config_path) {
+    const std::filesystem::path p(config_path);
+    const std::string file = p.filename().string();
+    if (file == "config.json") return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+    const std::string suffix = "_config.json";
+    if (file.size() > suffix.size() && file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0)
+        if (const auto dash = file.find("--"); dash != std::string::npos && dash > 0 &&
+                                               dash + 2 < file.size() - suffix.size())
+            return file.substr(0, dash) + "/" + file.substr(dash + 2, file.size() - suffix.size() - dash - 2);
+    return "<MODEL>";
+}
+
+/// Engine flags for the layout (`--emit`): the launch line of the chosen configuration, the
+/// model as `engine_model_argument` of `config_path`.
 std::string engine_flags(const std::string& engine, const model_config& m, const estimate_request& rq,
-                         const estimate_result& r, const std::string& model_path) {
+                         const estimate_result& r, const std::string& config_path) {
+    const std::string model_path = engine_model_argument(config_path);
     const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
     const double per_rank = std::ceil(rq.concurrency / std::max(1, rq.disaggregated ? rq.disaggregated->decode_workers : rq.instances));
     const std::string kv = to_string(rq.kv_cache.value_or(m.quant.kv_cache)) == "fp8_e4m3" ? "fp8" : "auto";
@@ -133,6 +150,14 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
         return s;
     }
     throw usage_error("--emit \"" + engine + "\": expected sglang, vllm or trtllm");
+}
+
+/// The note under `--emit`'s line when the model could not be named from the config's path.
+std::string engine_model_note(const std::string& config_path) {
+    return engine_model_argument(config_path) == "<MODEL>"
+               ? "# <MODEL>: the checkpoint folder or Hugging Face id of " + config_path +
+                     " (engines load a model, not its config file)"
+               : std::string();
 }
 
 nlohmann::json estimate_json(const estimate_result& r, const estimate_request& rq, const model_config& m,
@@ -245,7 +270,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                        human_ms(r.kv_transfer_s), r.balanced_prefill_per_decode);
     }
     for (const auto& n : r.notes) fmt::print("  - {}\n", n);
-    if (!o.emit.empty()) fmt::print("\n{}\n", engine_flags(o.emit, m, rq, r, o.model));
+    if (!o.emit.empty()) {
+        fmt::print("\n{}\n", engine_flags(o.emit, m, rq, r, o.model));
+        if (const auto note = engine_model_note(o.model); !note.empty()) fmt::print("{}\n", note);
+    }
 }
 
 }  // namespace
@@ -292,7 +320,7 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     cmd->add_option("--limit", o.limit, "--from-csv: the first N runs only");
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->callback([&common] {
+    cmd->callback([&common, cmd] {
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
         if (!o.from_csv.empty()) {
             if (o.model_dirs.empty()) throw usage_error("--from-csv needs --model-dir");
@@ -303,6 +331,12 @@ void add_estimate_command(CLI::App& app, common_options& common) {
             throw usage_error("estimate needs --model, --gpu, --isl, --osl and --concurrency (or --from-csv)");
         if ((o.mtp > 0) != (o.acceptance > 0) && o.mtp == 0)
             throw usage_error("--acceptance needs --mtp");
+        if (!o.disagg)
+            for (const char* f : {"--prefill-layout", "--prefill-workers", "--decode-workers", "--prefill-batch",
+                                  "--kv-link-gbps"})
+                if (cmd->count(f) > 0)
+                    throw usage_error(std::string(f) + " needs --disagg (it sizes the disaggregated prefill and "
+                                                       "decode pools)");
         run_single(o, catalog);
     });
 }

@@ -3,6 +3,7 @@
 // one-line summary of what was found. For a user asking "does roofline understand my file?",
 // and for the bad-input tests (tests/bad_inputs/), which need every reader reachable from the
 // command line.
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -74,7 +75,13 @@ inspection inspect_file(const std::string& path, const std::string& format) {
     } else if (format == "ncu") {
         const auto n = read_ncu_csv(path);
         r.stats = n.stats;
+        std::size_t timed = 0;
+        for (const auto& k : n.kernels) timed += k.duration_s >= 0 && std::isfinite(k.duration_s);
         r.found = n.page + " page: " + plural(n.kernels.size(), "kernel", "kernels");
+        if (timed < n.kernels.size())  // `roofline trace` keeps only kernels with a duration
+            r.found += fmt::format(", {} with a duration (`roofline trace` skips the rest: it needs "
+                                   "gpu__time_duration.sum or the Duration of GPU Speed Of Light Throughput)",
+                                   timed);
     } else if (format == "nvidia-smi" || format == "nvidia-smi-dmon") {
         const auto log = format == "nvidia-smi" ? read_nvidia_smi_csv(path) : read_nvidia_smi_dmon(path);
         r.stats = log.stats;
@@ -179,6 +186,9 @@ void add_inspect_command(CLI::App& app, common_options& common) {
                 j["events_skipped"] = r.stats.events_skipped;
                 j["skipped_by_reason"] = nlohmann::ordered_json::object();
                 for (const auto& [reason, n] : r.stats.skipped_by_reason) j["skipped_by_reason"][reason] = n;
+                j["events_other"] = r.stats.events_other();
+                j["other_by_reason"] = nlohmann::ordered_json::object();
+                for (const auto& [reason, n] : r.stats.other_by_reason) j["other_by_reason"][reason] = n;
             }
             j["found"] = r.found;
             std::puts(j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
@@ -192,6 +202,19 @@ void add_inspect_command(CLI::App& app, common_options& common) {
         for (const auto& [reason, n] : r.stats.skipped_by_reason)
             reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", n, reason);
         if (!reasons.empty()) fmt::print(" ({})", reasons);
+        // Records neither kept nor skipped: named where the reader says why (n/a metrics), else
+        // counted as context (metadata, CPU-side events).
+        if (const std::size_t other = r.stats.events_other(); other > 0) {
+            std::size_t named = 0;
+            std::string why;
+            for (const auto& [reason, n] : r.stats.other_by_reason) {
+                why += fmt::format("{}{} {}", why.empty() ? "" : ", ", n, reason);
+                named += n;
+            }
+            if (named == 0) why = "context: CPU-side events, metadata";
+            else if (named < other) why += fmt::format(", {} context", other - named);
+            fmt::print(", {} other ({})", other, why);
+        }
         fmt::print("\n");
     });
 }

@@ -20,6 +20,7 @@
 // tokens_per_s_per_user, output_tokens_per_s, kv_transfer_s, balanced_prefill_per_decode,
 // decode_bound, prefill_bound, meets_slo), notes[]}.
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -104,6 +105,11 @@ std::vector<double> parse_numbers(const std::string& list, const std::string& op
         if (b < a || b - a > 100000) throw usage_error(option + ": bad range \"" + item + "\"");
         for (double v = a; v <= b; v += 1) out.push_back(v);
     }
+    // A value listed twice would be swept, counted and rejected twice.
+    std::vector<double> sorted = out;
+    std::sort(sorted.begin(), sorted.end());
+    if (const auto d = std::adjacent_find(sorted.begin(), sorted.end()); d != sorted.end())
+        throw usage_error(option + " \"" + list + "\": " + fmt::format("{}", *d) + " is listed twice");
     return out;
 }
 
@@ -192,8 +198,9 @@ void append_point_json(std::string& out, const plan_point& p, const plan_result&
     text_or_null("prefill_phase", f, to_string(p.prefill_phase));
     w.key("prefill_step_s"), w.number(p.prefill_step_s);
     w.key("prefill_tokens"), w.number(f ? p.prefill_tokens : NAN);
-    text_or_null("reason", !f, f ? std::string() : describe_rejection(p, r));
-    text_or_null("rejection", !f, to_string(p.rejection));
+    const bool rejected = !f || !p.meets_slo;
+    text_or_null("reason", rejected, rejection_reason(p, r));
+    text_or_null("rejection", rejected, rejection_name(p));
     w.key("tokens_per_s_per_gpu"), w.number(p.tokens_per_s_per_gpu);
     w.key("tokens_per_s_per_user"), w.number(p.tokens_per_s_per_user);
     w.key("tp"), w.integer(p.layout.tp);
@@ -229,8 +236,8 @@ std::vector<std::string> csv_row(const plan_point& p, const plan_result& r) {
     const bool f = p.fits();
     return {r.gpu_ids[p.gpu], std::to_string(p.count), std::to_string(p.layout.tp), std::to_string(p.layout.ep),
             std::to_string(p.layout.dp), std::to_string(p.layout.pp), std::to_string(p.instances),
-            csv_number(p.concurrency), f ? "1" : "0", std::string(to_string(p.rejection)),
-            f ? std::string() : describe_rejection(p, r), p.meets_slo ? "1" : "0", csv_number(p.tokens_per_s_per_gpu),
+            csv_number(p.concurrency), f ? "1" : "0", std::string(rejection_name(p)),
+            rejection_reason(p, r), p.meets_slo ? "1" : "0", csv_number(p.tokens_per_s_per_gpu),
             csv_number(p.tokens_per_s_per_user), csv_number(p.output_tokens_per_s), csv_number(p.ttft_s),
             csv_number(p.tpot_s), f ? std::string(to_string(p.overall_bound)) : "", f ? std::string(to_string(p.decode_bound)) : "",
             f ? std::string(to_string(p.prefill_bound)) : "", f ? std::string(to_string(p.decode_phase)) : "",
@@ -616,7 +623,13 @@ void add_plan_command(CLI::App& app, common_options& common) {
         if (o.gpus == "all") {
             rq.gpus = catalog.all();
         } else {
-            for (const auto& id : split_list(o.gpus, "--gpus")) rq.gpus.push_back(pick_gpu(catalog, id));
+            for (const auto& id : split_list(o.gpus, "--gpus")) {
+                rq.gpus.push_back(pick_gpu(catalog, id));
+                for (std::size_t k = 0; k + 1 < rq.gpus.size(); ++k)
+                    if (rq.gpus[k].id == rq.gpus.back().id)
+                        throw usage_error("--gpus \"" + o.gpus + "\": " + rq.gpus.back().id + " is listed twice" +
+                                          (id == rq.gpus.back().id ? "" : " (\"" + id + "\" names it too)"));
+            }
         }
         for (double n : parse_numbers(o.counts, "--counts", true)) {
             if (n > 4096) throw usage_error("--counts: " + fmt::format("{}", n) + " GPUs is more than this planner sweeps (4096)");

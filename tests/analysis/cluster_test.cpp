@@ -118,6 +118,41 @@ TEST_CASE("collectives matched across three hand-made ranks: wait, transfer, str
                          doctest::Contains("rank0.json and rank0.json are both rank 0"), usage_error);
 }
 
+TEST_CASE("ranks of another job are refused, and ranks without GPU activity are left out of the means and named") {
+    // World sizes 2 and 128: an H200 two-GPU job's summary merged with a rank of a 128-rank job.
+    auto a = hand_rank(0, 300, 100, 320), b = hand_rank(1, 100, 180, 500);
+    a.world_size = 2;
+    b.world_size = 128;
+    b.summary_file = "r1.json";
+    CHECK_THROWS_WITH_AS(build_cluster_report({a, b}),
+                         doctest::Contains("rank0.json records world size 2 but r1.json records 128"), usage_error);
+    b.world_size = 2;
+    a.gpu_id = "h200-sxm";
+    b.gpu_id = "a100-sxm4-80gb";
+    CHECK_THROWS_WITH_AS(build_cluster_report({a, b}), doctest::Contains("rank0.json ran on h200-sxm but r1.json on a100"),
+                         usage_error);
+    b.gpu_id = "h200-sxm";
+    // Rank 2 has no GPU activity: the mean window is rank 0's and 1's (1 ms each), not 2/3 ms,
+    // and the per-rank collective means are over the two.
+    auto idle = hand_rank(2, 0, 0, 0);
+    idle.window_s = idle.busy_s = idle.idle_s = 0;
+    idle.collectives.clear();
+    idle.bound = "unknown";
+    const auto r = build_cluster_report({a, b, idle});
+    CHECK(r.ranks.size() == 3);
+    CHECK(r.active_ranks == 2);
+    CHECK(r.mean_window_s == doctest::Approx(1e-3));
+    CHECK(r.ranks_with_bound == 2);
+    REQUIRE(r.groups.size() == 1);
+    CHECK(r.groups[0].time_s == doctest::Approx((400e-6 + 280e-6) / 2));
+    CHECK(r.verdict.rfind("communication-bound (2 of 2 ranks with GPU activity)", 0) == 0);
+    REQUIRE(!r.notes.empty());
+    CHECK(r.notes[0] == "1 of 3 ranks have no GPU activity and are left out of the means and the verdict: rank 2 (rank2.json)");
+    // No rank with GPU activity: an error, as for one trace without any.
+    CHECK_THROWS_WITH_AS(build_cluster_report({idle}), doctest::Contains("no rank has GPU activity to analyse: 2 (rank2.json)"),
+                         usage_error);
+}
+
 TEST_CASE("collective names from kernel names") {
     CHECK(collective_name_of_kernel("ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)") == "AllGather");
     CHECK(collective_name_of_kernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)") == "SendRecv");

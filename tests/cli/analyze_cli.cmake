@@ -130,3 +130,16 @@ roofline_cli_test(analyze_power_other_chip ARGS analyze ${_glm}/bench.jsonl --gp
     EXIT 2 PASS "nvidia_smi.csv.gz: name: the log is of \"NVIDIA H200\" \\(h200-sxm, sm90\\), not of --gpu rtx-pro-6000")
 roofline_cli_test(analyze_power_other_run ARGS ${_h200s} --gpu h200-sxm --power data/samples/h200/gemm_power/nvidia_smi.csv.gz --json
     PASS "nvidia_smi.csv.gz spans 26.1 s but the run lasted 46.6 s \\(duration\\): it covers at most 56% of the run; a log of another run")
+# A file of another kind is named as that kind, with the command or flag that reads it.
+roofline_cli_test(analyze_given_power_log ARGS analyze ${_glm}/nvidia_smi.csv --gpu rtx-pro-6000 --count 8
+    --model data/models/glm-5/config.json EXIT 2
+    PASS "nvidia_smi.csv: line 1: an nvidia-smi --query-gpu log \\(pass it with --power\\), not a benchmark result")
+roofline_cli_test(trace_given_bench ARGS trace ${_glm}/bench.jsonl EXIT 2
+    PASS "bench.jsonl: \"traceEvents\": missing: a SGLang/vLLM benchmark result \\(`roofline analyze` reads it\\), not a Chrome/Kineto trace")
+roofline_cli_test(trace_given_model_config ARGS trace data/models/glm-5/config.json EXIT 2
+    PASS "a Hugging Face model config \\(pass it with --model\\), not a Chrome/Kineto trace")
+# The text prints the roof utilisations --json gives (verdict.roof_utilization, achieved-rate basis).
+roofline_cli_test(analyze_roof_utilization_line ARGS ${_glm_args}
+    PASS "datasheet roofs busy at the achieved rate: compute 7%, memory 22%, communication 22%\n")
+roofline_cli_test(analyze_roof_utilization_basis ARGS ${_glm_args} --json
+    PASS "\"communication\": 0\\.223[0-9]*,[^}]*\"compute\": 0\\.070[0-9]*,[^}]*\"memory\": 0\\.217[0-9]*[^}]*},[^}]*\"roof_utilization_basis\": \"achieved_rate\"")

@@ -211,3 +211,13 @@ roofline_cli_test(calibrate_power_unreliable ARGS calibrate ${_power_inputs}
     PASS "residual rms 45.6 W \\(7.5% of the 608 W range of the samples\\), max 74.5 W \\(12.3%\\); UNRELIABLE: max above 10% of the range.*note: power model unreliable")
 roofline_cli_test(calibrate_power_unreliable_json ARGS calibrate ${_power_inputs} --json
     PASS "\"power_range_w\": 607.66[0-9]*,\n +\"rms_fraction_of_range\": 0.0749[0-9]*,\n +\"max_abs_fraction_of_range\": 0.1226[0-9]*,\n +\"unreliable_above_fraction\": 0.1,\n +\"unreliable\": true")
+# The bundled H200 overlay's power fit is flagged unreliable (max residual 12% of its range):
+# plan, which prices power-capped clocks from it, says so; analyze and trace say it is unused.
+roofline_cli_test(plan_calibration_power_unreliable ARGS plan --model data/samples/h200-serving/config.json --gpus h200-sxm
+    --counts 1 --isl 1024 --osl 512 --concurrency 256 --calibration ${_cal}
+    PASS "h200-sxm: the calibration's power model is flagged unreliable \\(its largest residual, 75 W, is[ \n]+12% of the 608 W its 11 samples span\\): clocks and throughput under a power limit")
+roofline_cli_test(analyze_calibration_power_unreliable ARGS analyze data/samples/h200-serving/bench.jsonl --gpu h200-sxm
+    --count 1 --model data/samples/h200-serving/config.json --calibration ${_cal}
+    PASS "the calibration's power model is flagged unreliable \\([^)]*\\): analyze does not use it")
+roofline_cli_test(trace_calibration_power_unreliable ARGS trace data/samples/h200/gemm_power/trace.json.gz
+    --calibration ${_cal} PASS "the calibration's power model is flagged unreliable \\([^)]*\\): trace does not use")

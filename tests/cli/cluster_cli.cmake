@@ -30,6 +30,14 @@ if(EXISTS "${_hta_ranks}/sampled_rank-0.json.gz")
     roofline_cli_test(cluster_svg_refused ARGS trace "${_hta_ranks}" --svg ${CMAKE_CURRENT_BINARY_DIR}/x.svg EXIT 2)
 endif()
 roofline_cli_test(merge_not_a_summary ARGS merge README.md EXIT 2)
+# A trace where its summary belongs: the error names the command that writes the summary.
+roofline_cli_test(merge_trace_given ARGS merge data/samples/h200/gemm_power/trace.json.gz EXIT 2
+                  PASS "trace\\.json\\.gz: top level: a Kineto/Chrome trace, not a rank summary: write its summary with `roofline trace")
+if(EXISTS "${_cluster_samples}/hta/rank_non_gpu/rank_non_gpu.json.gz")
+    # HTA's rank without GPU events: no rank to analyse is exit 2, as for the file alone.
+    roofline_cli_test(cluster_no_gpu_activity ARGS trace "${_cluster_samples}/hta/rank_non_gpu" EXIT 2
+                      PASS "no rank has GPU activity to analyse")
+endif()
 roofline_cli_test(merge_missing_file ARGS merge /nonexistent/r0.json EXIT 2)
 roofline_cli_test(cluster_empty_folder ARGS trace tests/headers EXIT 2)
 # A folder that holds only folders (as HTA's critical_path/ does): the error says they are not searched.

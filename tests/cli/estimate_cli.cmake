@@ -7,7 +7,20 @@ roofline_cli_test(estimate_glm5_text ARGS estimate ${_est_glm}
 roofline_cli_test(estimate_glm5_json ARGS estimate ${_est_glm} --json
     PASS "\"tokens_per_s_per_gpu\": [0-9.e+]+,.*\"tokens_per_s_per_user\": [0-9.e+]+,.*\"tpot_s\": [0-9.e-]+,.*\"ttft_s\": [0-9.e-]+")
 roofline_cli_test(estimate_emit_sglang ARGS estimate ${_est_glm} --emit sglang
-    PASS "sglang.launch_server --model-path data/models/glm-5/config.json --tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8 --max-running-requests 256")
+    PASS "sglang.launch_server --model-path data/models/glm-5 --tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8 --max-running-requests 256")
+# Engines load a checkpoint folder or a Hugging Face id, not a config file: an aiconfigurator-style
+# "org--name_config.json" becomes "org/name"; a config of another name becomes <MODEL>, with a note.
+get_filename_component(_est_dsv3 "${PROJECT_SOURCE_DIR}/../shared/samples/model_configs/deepseek-ai--DeepSeek-V3_config.json" ABSOLUTE)
+if(EXISTS "${_est_dsv3}")
+    roofline_cli_test(estimate_emit_hf_id ARGS estimate --model ${_est_dsv3} --quant fp8 --gpu b200 --isl 1024 --osl 1024
+        --tp 8 --concurrency 4 --emit vllm PASS "\nvllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 ")
+endif()
+roofline_cli_test(estimate_emit_placeholder ARGS estimate --model tests/cli/data/tiny_moe_config.json --quant bf16 --gpu b200
+    --isl 1024 --osl 1024 --tp 1 --concurrency 4 --emit sglang
+    PASS "--model-path <MODEL> --tp-size 1.*\n# <MODEL>: the checkpoint folder or Hugging Face id of tests/cli/data/tiny_moe_config\\.json")
+# Pool options without --disagg would be ignored: exit 2 naming the option.
+roofline_cli_test(estimate_pool_option_without_disagg ARGS estimate ${_est_glm} --prefill-workers 2 EXIT 2
+    PASS "--prefill-workers needs --disagg")
 roofline_cli_test(estimate_disagg ARGS estimate ${_est_glm} --disagg --prefill-layout 8,1,1,1 --prefill-workers 2
     --decode-workers 1 PASS "prefill pool: attention TP8, MoE TP8 x EP1 x 2 workers.*balanced pools: [0-9.]+ prefill workers per decode worker")
 roofline_cli_test(estimate_bad_layout ARGS estimate ${_est_glm} --ep 3 EXIT 2)

@@ -30,6 +30,16 @@ roofline_cli_test(plan_csv ARGS plan ${_plan_glm} --csv
     PASS "^gpu,count,tp,ep,dp,pp,instances,concurrency,fits,rejection,reason,meets_slo,tokens_per_s_per_gpu.*\nrtx-pro-6000,8,1,1,1,1,8,1,0,idle_instances,1 request in flight for 8 model instances")
 roofline_cli_test(plan_slo_filters ARGS plan ${_plan_glm} --tpot-slo-ms 20 --ttft-slo-ms 2000
     PASS "65[ \n]+meet the SLOs[ \n]+\\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
+# A point that fits but misses a limit says so in --csv (and --json): rejection "slo", the reason.
+roofline_cli_test(plan_csv_slo_reason ARGS plan ${_plan_glm} --tpot-slo-ms 20 --csv
+    PASS "\n[^\n]*,1,slo,TPOT [0-9.]+ ms above the 20\\.0 ms limit,0,")
+roofline_cli_test(plan_json_slo_reason ARGS plan ${_plan_glm} --tpot-slo-ms 20 --json
+    PASS "\"fits\": true,[^}]*\"meets_slo\": false,[^}]*\"reason\": \"TPOT [0-9.]+ ms above the 20\\.0 ms limit\",[^}]*\"rejection\": \"slo\"")
+# A GPU or count listed twice (an alias names it too) is exit 2, not a sweep counted twice.
+roofline_cli_test(plan_duplicate_gpu ARGS plan --model data/models/glm-5/config.json --gpus h200-sxm,h200-sxm
+    --counts 8 --isl 1024 --osl 1024 EXIT 2 PASS "--gpus \"h200-sxm,h200-sxm\": h200-sxm is listed twice")
+roofline_cli_test(plan_duplicate_count ARGS plan --model data/models/glm-5/config.json --gpus b200
+    --counts 4-8,8 --isl 1024 --osl 1024 EXIT 2 PASS "--counts \"4-8,8\": 8 is listed twice")
 roofline_cli_test(plan_slo_none ARGS plan ${_plan_glm} --tpot-slo-ms 1
     PASS "No configuration fits and meets the SLOs")
 roofline_cli_test(plan_dense_all_gpus ARGS plan --model data/samples/h200-serving/config.json --gpus all

@@ -204,8 +204,19 @@ TEST_CASE("bad benchmark files") {
     }
     SUBCASE("not a benchmark result") {
         const temp_file f("{\"traceEvents\": []}", ".json");
-        CHECK_THROWS_WITH_AS(read_bench(f.path()), doctest::Contains("not a SGLang, vLLM"),
+        CHECK_THROWS_WITH_AS(read_bench(f.path()),
+                             doctest::Contains("line 1: a Kineto/Chrome trace (`roofline trace` reads it), not a "
+                                               "benchmark result"),
                              parse_error);
+        // An nvidia-smi log handed to analyze is named as one, not as malformed JSON.
+        const temp_file smi("timestamp, index, power.draw [W]\n2026/01/01 00:00:00.000, 0, 300.00 W\n", ".csv");
+        CHECK_THROWS_WITH_AS(read_bench(smi.path()),
+                             doctest::Contains("line 1: an nvidia-smi --query-gpu log (pass it with --power), not a "
+                                               "benchmark result"),
+                             parse_error);
+        // A JSON object of no known kind keeps the reader's own message.
+        const temp_file other("{\"a\": 1}", ".json");
+        CHECK_THROWS_WITH_AS(read_bench(other.path()), doctest::Contains("not a SGLang, vLLM"), parse_error);
     }
     SUBCASE("empty and missing files") {
         const temp_file f("  \n", ".json");

@@ -81,6 +81,14 @@ TEST_CASE("rank summary JSON: refusals name the file and the field") {
     CHECK_THROWS_WITH_AS(parse_rank_summary("{\"traceEvents\": []}", "t.json"), doctest::Contains("not a rank summary"),
                          parse_error);
     CHECK_THROWS_WITH_AS(parse_rank_summary("{", "t.json"), doctest::Contains("t.json"), parse_error);
+    // The place of a syntax error, an empty file, and a trace where its summary belongs.
+    CHECK_THROWS_WITH_AS(parse_rank_summary("{\n \"schema\": 1,\n \"rank\": }", "s.json"),
+                         doctest::Contains("s.json: line 3"), parse_error);
+    CHECK_THROWS_WITH_AS(parse_rank_summary(" \n", "e.json"), doctest::Contains("e.json: byte 0: empty file"), parse_error);
+    CHECK_THROWS_WITH_AS(parse_rank_summary("{\"schemaVersion\": 1, \"traceEvents\": [", "k.json"),
+                         doctest::Contains("a Kineto/Chrome trace, not a rank summary: write its summary with `roofline "
+                                           "trace k.json --summary-out"),
+                         parse_error);
     auto newer = j;
     newer["version"] = 2;
     CHECK_THROWS_WITH_AS(parse_rank_summary(newer.dump(), "n.json"), doctest::Contains("version 2 is not supported"),

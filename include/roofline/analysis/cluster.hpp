@@ -111,15 +111,19 @@ struct cluster_report {
     std::vector<matched_collective> collectives;
     std::vector<collective_group> groups;  ///< longest first
     std::vector<straggler> stragglers;     ///< most wait caused first
-    double mean_window_s = 0;
+    double mean_window_s = 0;   ///< over the ranks with GPU activity
+    std::size_t active_ranks = 0;  ///< ranks with GPU activity (the means are over these)
     std::string bound;  ///< the verdict most ranks have
     std::size_t ranks_with_bound = 0;
     std::string verdict;  ///< one sentence
     std::vector<std::string> notes;
 };
 
-/// Joins rank summaries into the cluster report (see the file comment). Throws `usage_error`
-/// when two summaries claim the same rank, naming both files, or when there are none.
+/// Joins rank summaries into the cluster report (see the file comment). Ranks without GPU
+/// activity are kept in `ranks` but left out of the mean window, the verdict's count and the
+/// per-rank means, and a note names them. Throws `usage_error`, naming the files, when two
+/// summaries claim the same rank, when they record different world sizes or GPUs (ranks of
+/// different jobs), when no rank has GPU activity, or when there are none.
 cluster_report build_cluster_report(std::vector<rank_summary> ranks);
 
 }  // namespace roofline
@@ -372,8 +376,8 @@ inline std::vector<collective_group> groups_of(const std::vector<matched_collect
 /// imbalance?)".
 inline std::string verdict_sentence(const cluster_report& r) {
     std::string s = (r.bound == "unknown" ? std::string("no verdict") : r.bound + "-bound") + " (" +
-                    std::to_string(r.ranks_with_bound) + " of " +
-                    std::to_string(r.ranks.size()) + " ranks)";
+                    std::to_string(r.ranks_with_bound) + " of " + std::to_string(r.active_ranks) + " ranks" +
+                    (r.active_ranks < r.ranks.size() ? " with GPU activity" : "") + ")";
     if (r.groups.empty()) return s + "; no collective was matched across ranks";
     const auto& g = r.groups.front();
     s += ": " + pct(g.share_of_step) + " of the step is " + g.name + " (process group " + g.process_group + ")";
@@ -398,20 +402,54 @@ ROOFLINE_INLINE cluster_report build_cluster_report(std::vector<rank_summary> ra
     std::stable_sort(ranks.begin(), ranks.end(), [](const rank_summary& a, const rank_summary& b) { return a.rank < b.rank; });
     for (std::size_t i = 1; i < ranks.size(); ++i)
         if (ranks[i].rank == ranks[i - 1].rank)
-            throw usage_error(ranks[i - 1].file + " and " + ranks[i].file + " are both rank " +
+            throw usage_error(ranks[i - 1].source() + " and " + ranks[i].source() + " are both rank " +
                               std::to_string(ranks[i].rank) + " (from " + ranks[i - 1].rank_source + ", " +
                               ranks[i].rank_source + ")");
+    // Ranks of one job: one world size, one GPU (each where recorded).
+    const rank_summary* sized = nullptr;
+    const rank_summary* priced = nullptr;
+    for (const auto& s : ranks) {
+        if (s.world_size > 0) {
+            if (sized && sized->world_size != s.world_size)
+                throw usage_error(sized->source() + " records world size " + std::to_string(sized->world_size) +
+                                  " but " + s.source() + " records " + std::to_string(s.world_size) +
+                                  ": ranks of different jobs cannot be joined");
+            if (!sized) sized = &s;
+        }
+        if (!s.gpu_id.empty()) {
+            if (priced && priced->gpu_id != s.gpu_id)
+                throw usage_error(priced->source() + " ran on " + priced->gpu_id + " but " + s.source() + " on " +
+                                  s.gpu_id + ": ranks of different jobs (or a --gpu given to one rank only) "
+                                  "cannot be joined");
+            if (!priced) priced = &s;
+        }
+    }
     cluster_report r;
     r.ranks = std::move(ranks);
+    std::string idle_ranks;
+    for (const auto& s : r.ranks) {
+        if (s.has_gpu_activity()) {
+            ++r.active_ranks;
+            continue;
+        }
+        idle_ranks += (idle_ranks.empty() ? "" : ", ") + std::to_string(s.rank) + " (" + s.source() + ")";
+    }
+    if (r.active_ranks == 0)
+        throw usage_error("no rank has GPU activity to analyse: " + idle_ranks);
+    if (r.active_ranks < r.ranks.size())
+        r.notes.push_back(std::to_string(r.ranks.size() - r.active_ranks) + " of " + std::to_string(r.ranks.size()) +
+                          " ranks have no GPU activity and are left out of the means and the verdict: rank " +
+                          idle_ranks);
     std::map<std::string, std::size_t> bounds;
     for (const auto& s : r.ranks) {
-        r.mean_window_s += s.window_s / static_cast<double>(r.ranks.size());
+        if (!s.has_gpu_activity()) continue;
+        r.mean_window_s += s.window_s / static_cast<double>(r.active_ranks);
         ++bounds[s.bound];
     }
     for (const auto& [b, n] : bounds)
         if (n > r.ranks_with_bound) r.bound = b, r.ranks_with_bound = n;
     r.collectives = match_collectives(r.ranks);
-    r.groups = groups_of(r.collectives, static_cast<double>(r.ranks.size()), r.mean_window_s);
+    r.groups = groups_of(r.collectives, static_cast<double>(r.active_ranks), r.mean_window_s);
     r.stragglers = stragglers_of(r.collectives);
     std::size_t unmatched = 0, total = 0;
     for (const auto& s : r.ranks) total += s.collectives.size();

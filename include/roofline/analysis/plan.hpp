@@ -1048,6 +1048,7 @@ struct plan_result {
     std::vector<std::string> notes;
     double kv_bytes_per_token = 0;      ///< whole model, at the KV dtype
     dtype kv_cache = dtype::bf16;
+    std::optional<double> ttft_slo_s, tpot_slo_s;  ///< the request's limits (s), for `describe_slo_miss`
 };
 
 namespace detail::plan {
@@ -1206,6 +1207,8 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
     model_config model = c;
     if (rq.kv_cache) model.quant.kv_cache = *rq.kv_cache;
     plan_result out;
+    out.ttft_slo_s = rq.ttft_slo_s;
+    out.tpot_slo_s = rq.tpot_slo_s;
     out.kv_cache = model.quant.kv_cache;
     out.kv_bytes_per_token = kv_bytes_per_token(model, model.quant.kv_cache);
     const plan_model pm = digest_model(model, rq.activations);
@@ -1233,6 +1236,10 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
             }
             if (auto pc = calibrated_power_coefficients(cal)) pg.power = *pc;
             out.notes.push_back(g.id + ": calibrated by " + (cal.source.empty() ? std::string("an overlay") : cal.source));
+            if (const std::string n = unreliable_power_note(
+                    cal, "clocks and throughput under a power limit priced from it may be off");
+                !n.empty())
+                out.notes.push_back(g.id + ": " + n);
         }
         if (gpus.back().unpriced.empty() && !gpus.back().power && rq.power_limit && !rq.speed_of_light)
             no_power += (no_power.empty() ? "" : ", ") + g.id;
@@ -1397,6 +1404,31 @@ inline std::string describe_rejection(const plan_point& p, const plan_result& r)
             return p.unpriced_reason < r.unpriced.size() ? r.unpriced[p.unpriced_reason] : gpu + ": cannot be priced";
     }
     return {};
+}
+
+/// Why a point that fits misses the SLO: "TPOT 179.2 ms above the 100 ms limit" (and/or TTFT),
+/// from `r`'s limits; empty when it fits none or meets them.
+inline std::string describe_slo_miss(const plan_point& p, const plan_result& r) {
+    if (!p.fits() || p.meets_slo) return {};
+    using detail::plan::fmt;
+    const auto ms = [](double s) { return fmt(s * 1e3, s < 0.1 ? 1 : 0) + " ms"; };
+    std::string out;
+    if (r.ttft_slo_s && p.ttft_s > *r.ttft_slo_s) out = "TTFT " + ms(p.ttft_s) + " above the " + ms(*r.ttft_slo_s) + " limit";
+    if (r.tpot_slo_s && p.tpot_s > *r.tpot_slo_s)
+        out += (out.empty() ? "" : "; ") + std::string("TPOT ") + ms(p.tpot_s) + " above the " + ms(*r.tpot_slo_s) + " limit";
+    return out;
+}
+
+/// The point's rejection as the `--json`/`--csv` views name it: its `plan_rejection` when it does
+/// not fit, "slo" when it fits but misses a limit, "none" otherwise.
+inline std::string_view rejection_name(const plan_point& p) {
+    if (!p.fits()) return to_string(p.rejection);
+    return p.meets_slo ? std::string_view("none") : std::string_view("slo");
+}
+
+/// What the views print as the reason: `describe_rejection`, else `describe_slo_miss`.
+inline std::string rejection_reason(const plan_point& p, const plan_result& r) {
+    return p.fits() ? describe_slo_miss(p, r) : describe_rejection(p, r);
 }
 
 /// A measured (or claimed) operating point set against a plan point of the same deployment.

@@ -43,6 +43,7 @@ std::vector<bench_run> read_bench(const std::string& path);
 
 #if ROOFLINE_BODIES_IO
 #include <nlohmann/json.hpp>
+#include "roofline/io/detail/input_kind.hpp"
 #include "roofline/io/detail/json_text.hpp"
 #include "roofline/io/detail/text.hpp"
 
@@ -302,6 +303,15 @@ ROOFLINE_INLINE bench_results read_bench_results(const std::string& path) {
     bench_results out;
     out.file = path;
     const std::string text = io::read_all(path);
+    // A file of another kind (an nvidia-smi log, a trace) is named as such, not as bad JSON.
+    const auto other_kind = [&]() -> std::string {
+        const std::string kind = describe_input_kind(text.substr(0, 4096));
+        return kind.find("benchmark result") == std::string::npos ? kind : std::string();
+    };
+    if (const std::string kind = other_kind(); !kind.empty())
+        throw parse_error(path, "line 1", "",
+                          kind + ", not a benchmark result (expected SGLang or vLLM bench_serving JSON/JSONL, or "
+                                 "an InferenceX result)");
     const auto spans = split_json_values(text);
     if (spans.empty()) throw parse_error(path, "line 1", "", "empty file");
     // The first bad run, for the error when no run is usable.

@@ -273,7 +273,10 @@ ROOFLINE_INLINE ncu_report read_ncu_csv(const std::string& path) {
     auto value = [&](kernel_profile& k, const std::string& text, std::string_view unit, const std::string& metric, double& out) {
         const std::string_view v = trim(text);
         ++r.stats.events_read;
-        if (v.empty() || iequals(v, "n/a")) return false;  // absent on this GPU: neither kept nor skipped
+        if (v.empty() || iequals(v, "n/a")) {  // absent on this GPU: neither kept nor skipped, but named
+            r.stats.other("not_available(" + metric + ")");
+            return false;
+        }
         const auto x = parse_grouped_number(v);
         if (!x) {
             const char c = v.front();

@@ -38,8 +38,9 @@ nlohmann::ordered_json rank_summary_json(const rank_summary& s);
 /// malformed JSON, another schema, a newer version, or a missing or mistyped field.
 rank_summary parse_rank_summary(const std::string& text, const std::string& file);
 
-/// Reads a rank summary file. Throws `parse_error` (see `parse_rank_summary`) and for an
-/// unreadable file.
+/// Reads a rank summary file (gzip inflated; `summary_file` set to `path`). Throws
+/// `parse_error` (see `parse_rank_summary`), for an unreadable or empty file, and for a trace
+/// given in its place (naming the command that writes its summary).
 rank_summary read_rank_summary(const std::string& path);
 
 /// Writes `s` to `path` (pretty-printed JSON). Throws `usage_error` when it cannot be written.
@@ -49,6 +50,9 @@ void write_rank_summary(const rank_summary& s, const std::string& path);
 
 #if ROOFLINE_BODIES_IO
 #include <nlohmann/json.hpp>
+
+#include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/input.hpp"
 
 namespace roofline {
 namespace io::detail::rank_json {
@@ -159,8 +163,19 @@ ROOFLINE_INLINE nlohmann::ordered_json rank_summary_json(const rank_summary& s) 
 
 ROOFLINE_INLINE rank_summary parse_rank_summary(const std::string& text, const std::string& file) {
     using namespace io::detail::rank_json;
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) throw parse_error(file, "byte 0", "", "empty file");
+    // A trace given where its summary belongs: say which command makes the summary.
+    if (text[first] == '[' || text.substr(0, std::size_t{1} << 20).find("\"traceEvents\"") != std::string::npos)
+        throw parse_error(file, "top level", "",
+                          "a Kineto/Chrome trace, not a rank summary: write its summary with `roofline trace " +
+                              file + " --summary-out SUMMARY.json`, or analyse the traces together with "
+                              "`roofline trace RANK0 RANK1 ...`");
     const auto j = json::parse(text, nullptr, false);
-    if (j.is_discarded()) throw parse_error(file, "", "", "malformed JSON");
+    if (j.is_discarded()) {
+        io::detail::parse_json_span(file, text, {first, text.size()});  // throws, naming the line and column
+        throw parse_error(file, "", "", "malformed JSON");
+    }
     const reader r{file};
     const std::string top = "top level";
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() || j["schema"] != rank_summary_schema)
@@ -240,11 +255,20 @@ ROOFLINE_INLINE rank_summary parse_rank_summary(const std::string& text, const s
 }
 
 ROOFLINE_INLINE rank_summary read_rank_summary(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw parse_error(path, "", "", "cannot open the file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse_rank_summary(ss.str(), path);
+    io::detail::check_json_file_size(path, "rank summary");
+    std::string text;
+    {
+        io::input_file in(path);  // gzip inflated; "cannot open" names the file
+        char buf[1 << 16];
+        for (std::size_t n; (n = in.read(buf, sizeof buf)) > 0;) {
+            text.append(buf, n);
+            // A gzip trace given by mistake may be gigabytes: its first MiB tells.
+            if (text.size() >= (std::size_t{1} << 20) && text.find("\"traceEvents\"") != std::string::npos) break;
+        }
+    }
+    rank_summary s = parse_rank_summary(text, path);
+    s.summary_file = path;
+    return s;
 }
 
 ROOFLINE_INLINE void write_rank_summary(const rank_summary& s, const std::string& path) {

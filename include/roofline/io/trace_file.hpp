@@ -12,6 +12,7 @@
 #include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/io/input.hpp"
+#include "roofline/io/detail/input_kind.hpp"
 #include "roofline/io/kineto.hpp"
 #include "roofline/io/nsys_csv.hpp"
 #include "roofline/io/nsys_sqlite.hpp"
@@ -43,18 +44,8 @@ namespace detail::trace_file {
 /// message: "an ncu --csv report", "an nvidia-smi log (pass it with --power)", "nccl-tests output",
 /// "binary data (...)"; empty when it may be an nsys report (the nsys reader then decides).
 inline std::string other_kind(const std::string& path) {
-    std::string head(4096, '\0');
-    bool gzip = false;  // `io::input_file` inflates transparently: look at the raw first bytes
-    {
-        std::FILE* f = std::fopen(path.c_str(), "rb");
-        if (f) {
-            unsigned char m[2] = {0, 0};
-            gzip = std::fread(m, 1, 2, f) == 2 && m[0] == 0x1f && m[1] == 0x8b;
-            std::fclose(f);
-        }
-    }
-    io::input_file in(path);
-    head.resize(in.read(head.data(), head.size()));
+    bool gzip = false;
+    const std::string head = io::detail::input_head(path, gzip);
     std::size_t binary = 0;
     for (unsigned char c : head)
         if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) ++binary;
@@ -67,19 +58,7 @@ inline std::string other_kind(const std::string& path) {
     if (!head.empty() && binary * 20 > head.size())
         return "binary data" + wrapped + ": " + std::to_string(binary) + " of the first " +
                std::to_string(head.size()) + " bytes are control characters";
-    if (head.find("\"ID\",\"Process ID\"") != std::string::npos || head.find("==PROF==") != std::string::npos)
-        return "an ncu --csv report" + wrapped + " (`roofline inspect --format ncu` reads it)";
-    if (head.find("out-of-place") != std::string::npos && head.find("busbw") != std::string::npos)
-        return "nccl-tests output" + wrapped + " (`roofline calibrate` reads it)";
-    const std::size_t i = head.find_first_not_of(" \t\r\n");
-    if (i != std::string::npos && head[i] == '#' && head.find("gpu", i) != std::string::npos &&
-        head.find("pwr") != std::string::npos)
-        return "an nvidia-smi dmon log" + wrapped + " (pass it with --power)";
-    const std::string first = head.substr(0, head.find('\n'));
-    if (first.find("power.draw") != std::string::npos ||
-        (first.find("timestamp") != std::string::npos && first.find("index") != std::string::npos))
-        return "an nvidia-smi --query-gpu log" + wrapped + " (pass it with --power)";
-    return {};
+    return io::detail::describe_input_kind(head, wrapped);
 }
 }  // namespace detail::trace_file
 

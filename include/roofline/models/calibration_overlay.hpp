@@ -282,4 +282,22 @@ inline std::optional<power_coefficients> calibrated_power_coefficients(const cal
     return cal.power->coefficients;
 }
 
+/// The note a consumer of `cal` prints when its power fit is flagged unreliable
+/// (`calibrated_power::unreliable`): "the calibration's power model is flagged unreliable: its
+/// largest residual, 71 W, is 14% of the 520 W its samples span" followed by `consequence`
+/// (what this command does with it). Empty when the overlay has no power fit or a reliable one.
+inline std::string unreliable_power_note(const calibration& cal, const std::string& consequence) {
+    if (!cal.power || !cal.power->unreliable) return {};
+    const auto& p = *cal.power;
+    char b[200];
+    if (std::isfinite(p.power_range_w) && p.power_range_w > 0)
+        std::snprintf(b, sizeof b, "its largest residual, %.0f W, is %.0f%% of the %.0f W its %zu samples span",
+                      p.max_abs_residual_w, 100 * p.max_abs_residual_w / p.power_range_w, p.power_range_w, p.samples);
+    else
+        std::snprintf(b, sizeof b, "its largest residual is above %.0f%% of the power its samples span",
+                      100 * power_fit_unreliable_fraction);
+    return std::string("the calibration's power model is flagged unreliable (") + b + ")" +
+           (consequence.empty() ? "" : ": " + consequence);
+}
+
 }  // namespace roofline

@@ -115,6 +115,7 @@ ROOFLINE_INLINE nlohmann::ordered_json cluster_report_json(const cluster_report&
     j["bound"] = r.bound;
     j["ranks_with_bound"] = r.ranks_with_bound;
     j["mean_window_s"] = num(r.mean_window_s);
+    j["active_ranks"] = r.active_ranks;
     auto& ranks = j["ranks"] = nlohmann::ordered_json::array();
     for (const auto& s : r.ranks) {
         auto k = rank_summary_json(s);

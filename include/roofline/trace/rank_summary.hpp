@@ -73,6 +73,9 @@ struct rank_collective {
 struct rank_summary {
     int schema_version = rank_summary_schema_version;
     std::string file, format;
+    /// The summary file it was read from (`read_rank_summary`, `roofline merge`); empty for a
+    /// summary built in memory. Not written: errors name the file the user passed.
+    std::string summary_file;
     int rank = -1;
     std::string rank_source;  ///< "distributedInfo.rank", "file name", "order"
     int world_size = -1;
@@ -92,6 +95,12 @@ struct rank_summary {
     std::string seq_source;  ///< "Seq" (recorded) or "order" (position in the process group)
     std::vector<rank_collective> collectives;
     std::vector<std::string> notes;
+
+    /// True when the rank's device ran any GPU activity (a CPU-only rank, or a trace whose GPU
+    /// events were not recorded, has none).
+    bool has_gpu_activity() const { return busy_s > 0; }
+    /// What names this rank in messages: the summary file when read from one, else the trace.
+    const std::string& source() const { return summary_file.empty() ? file : summary_file; }
 };
 
 }  // namespace roofline

@@ -28,6 +28,12 @@ struct read_stats {
         ++events_skipped;
         ++skipped_by_reason[reason];
     }
+    /// reason ("not_available(flop_count_hp.sum)") -> records read that are neither kept nor
+    /// skipped but worth naming (a metric the profiler reported as n/a); a subset of `events_other`.
+    std::map<std::string, std::size_t> other_by_reason;
+
+    /// Counts one record that is neither kept nor skipped under `reason`.
+    void other(const std::string& reason) { ++other_by_reason[reason]; }
     /// Records read but neither kept nor skipped (context or out of scope).
     std::size_t events_other() const { return events_read - events_kept - events_skipped; }
 };

@@ -74,7 +74,21 @@ ROOFLINE_INLINE int power_log_index(const power_log* log, int device) {
 ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& catalog,
                                                    const trace_analysis_options& options,
                                                    trace_analysis& a) {
-    if (t.events.empty()) throw usage_error(t.file + ": the trace has no GPU activity to analyse");
+    if (t.events.empty()) {
+        // Say what the reader left out, so "no activity" is not a mystery (an ncu section export
+        // without durations, a trace of CPU ops only).
+        std::string why;
+        for (const auto& [reason, n] : t.stats.skipped_by_reason)
+            why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+        if (t.stats.skipped_by_reason.count("no_duration"))
+            why += " (an Nsight Compute export needs gpu__time_duration.sum or the Duration metric of "
+                   "GPU Speed Of Light Throughput)";
+        throw usage_error(t.file + ": the trace has no GPU activity to analyse" +
+                          (why.empty() ? std::string()
+                                      : ": " + std::to_string(t.stats.events_read) +
+                                            (t.stats.events_read == 1 ? " record" : " records") +
+                                            " read, skipped: " + why));
+    }
     trace_gpu_context c;
     c.trace = &t;
     c.options = &options;
@@ -129,6 +143,10 @@ ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const 
         require_calibration_gpu(*options.calibrated, g);  // another GPU's overlay: exit 2, both named
         c.achievable = apply_calibration(c.achievable, *options.calibrated);
         a.calibration_source = options.calibrated->source.empty() ? std::string("(in memory)") : options.calibrated->source;
+        if (const std::string n = unreliable_power_note(
+                *options.calibrated, "trace does not use it (power verdicts come from the --power log)");
+            !n.empty())
+            a.notes.push_back(n);
     }
     c.achievable.launch_latency_s = 0;  // kernel durations do not include their launch
     a.reference_clock_hz = g.tensor_clock_hz.value_or(

@@ -43,6 +43,7 @@
 #endif
 
 #include "roofline/core/error.hpp"
+#include "roofline/io/detail/input_kind.hpp"
 #include "roofline/io/detail/text.hpp"
 #include "roofline/io/input.hpp"
 
@@ -236,7 +237,12 @@ public:
             throw error_here("not a Chrome trace: expected a JSON object or array");
         }
         if (skip_ws()) throw error_here("malformed JSON: unexpected data after the trace");
-        if (!saw_events_) throw parse_error(in_.path(), "", "traceEvents", "missing: not a Chrome/Kineto trace");
+        if (!saw_events_) {
+            const std::string kind = describe_input_file(in_.path());
+            throw parse_error(in_.path(), "", "traceEvents",
+                              kind.empty() ? "missing: not a Chrome/Kineto trace"
+                                           : "missing: " + kind + ", not a Chrome/Kineto trace");
+        }
     }
 
     /// Bytes of the (decompressed) stream consumed so far.
