@@ -498,6 +498,22 @@ TEST_CASE("gathers, cat and reductions of real traces") {
         REQUIRE(w);
         CHECK(w->work.dram_bytes() == doctest::Approx(888.0 * 2880 * (8 + 2 * 2)));
     }
+    SUBCASE("aten::gather of an expanded index, data/samples/h200-stacks/moe_grouped") {
+        // x [256,4096] bf16 gathered by idx.unsqueeze(1).expand(-1, 4096): the index's strides
+        // [1,0] address 2,048 longs, not 2048 x 4096; each of x's 1 Mi elements is read once
+        // from DRAM (the 2,048 rows re-read 256 rows), the [2048,4096] output written.
+        cpu_op o = op("aten::gather", "[[256,4096],[],[2048,4096],[],[2048,4096]]",
+                      R"(["c10::BFloat16","Scalar","long int","Scalar","c10::BFloat16"])", R"(["","0","","False",""])");
+        o.input_strides = "[[4096,1],[],[1,0],[],[4096,1]]";
+        const auto w = price_op(o, h200());
+        REQUIRE(w);
+        CHECK(w->work.dram_bytes() == doctest::Approx(2048.0 * 8 + 256.0 * 4096 * 2 + 2048.0 * 4096 * 2));
+        // Strides that do not match the shapes are ignored: dense, as before.
+        o.input_strides = "[[1],[]]";
+        const auto dense = price_op(o, h200());
+        REQUIRE(dense);
+        CHECK(dense->work.dram_bytes() == doctest::Approx(2048.0 * 4096 * 8 + 256.0 * 4096 * 2 + 2048.0 * 4096 * 2));
+    }
     SUBCASE("aten::_index_put_impl_, h200/h200_moe_decode_step (bounded: indices unrecorded)") {
         const auto w = price_op(op("aten::_index_put_impl_", "[[256,4096],[],[256,4096],[],[]]",
                                    R"(["c10::BFloat16","","c10::BFloat16","Scalar","Scalar"])",

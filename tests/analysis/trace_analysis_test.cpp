@@ -305,3 +305,43 @@ TEST_CASE("a trace without GPU activity is a usage error, one without device pro
     o.gpu_id = "b200";
     CHECK(analyze_trace(s, gpu_catalog::builtin(), o).gpu.id == "b200");
 }
+
+TEST_CASE("a kernel measured above a roof its tensors cannot explain gets no bound, and says why") {
+    // A device copy of 1 GiB "in" 100 us: 2 GiB of DRAM traffic at 21.5 TB/s, 4.5x the H200's
+    // 4.8 TB/s, and 1 GiB is far above its 50 MB L2. The kernel row is unknown ("inconsistent"),
+    // not memory-bound; a 64 MiB copy in 30 us (4.47 TB/s, 93% of DRAM) stays memory-bound.
+    kernel_trace t;
+    t.file = "synthetic";
+    t.format = "kineto";
+    device_properties d;
+    d.id = 0;
+    d.name = "NVIDIA H200";
+    t.devices.push_back(d);
+    auto add = [&](std::string_view name, double start, double dur, double bytes) {
+        kernel_event e;
+        e.name = t.strings->intern(name);
+        e.activity = gpu_activity::memcpy;
+        e.phase = kernel_phase::memcpy;
+        e.device = 0;
+        e.stream = 7;
+        e.start_s = start;
+        e.duration_s = dur;
+        e.bytes = bytes;
+        t.events.push_back(e);
+    };
+    add("Memcpy DtoD (Device -> Device) big", 0.0, 100e-6, 1024.0 * (1 << 20));
+    add("Memcpy DtoD (Device -> Device) ok", 1e-3, 30e-6, 64.0 * (1 << 20));
+    const auto a = analyze_trace(t, gpu_catalog::builtin());
+    REQUIRE(a.kernels.size() == 2);
+    for (const auto& k : a.kernels) {
+        CAPTURE(k.name);
+        if (k.name.find("big") != std::string::npos) {
+            CHECK_FALSE(k.result.has_value());
+            CHECK(k.utilization.memory == doctest::Approx(2.0 * 1024 * (1 << 20) / 100e-6 / 4.8e12).epsilon(0.01));
+            CHECK(k.unknown_reason.find("inconsistent: DRAM at 447% of its bandwidth: above the roof") == 0);
+        } else {
+            REQUIRE(k.result.has_value());
+            CHECK(k.result->what == bound::memory);
+        }
+    }
+}

@@ -100,6 +100,24 @@ TEST_CASE("repetition counts and back-references too large for std::regex are re
     CHECK(std::regex_search("gemm_42", ok.regex));
 }
 
+TEST_CASE("patterns whose compile or match would recurse too deep are refused with the reason") {
+    // libstdc++ compiles by recursion per term and matches by recursion per state: a 60 KB
+    // pattern overflowed the fuzzer's stack (CI, fuzz_kernel_rules).
+    CHECK(oversized_regex(std::string(2000, 'a')) == "2000 bytes long (up to 1024 are accepted)");
+    CHECK(oversized_regex(std::string(40, '(') + "a" + std::string(40, ')')) == "nested more than 32 groups deep");
+    // (ab){3,5}: the group (2 atoms + 2) copied 6 times = 24 states; nested counts multiply.
+    CHECK(oversized_regex("(ab){3,5}").empty());
+    CHECK(oversized_regex("(a{100}){100}") ==
+          "an automaton of about 10403 states (up to 4096 are accepted; a count inside a count multiplies)");
+    CHECK(oversized_regex("((a{1000}){1000}){1000}") == "an automaton of about 1005009005 states (up to 4096 are accepted; a count inside a count multiplies)");
+    CHECK(oversized_regex("[(((((]{3}|\\(x)").empty());  // parentheses in a class or escaped are literal
+    CHECK(oversized_regex("ncclDevKernel_AllReduce|ncclKernel|cross_device_reduce").empty());
+    CHECK_THROWS_WITH_AS(kernel_rule(std::string(3000, 'x'), kernel_phase::gemm, "", "rules.json"),
+                         doctest::Contains("rules.json: pattern \"xxxxxxxx"), usage_error);
+    CHECK_THROWS_WITH_AS(kernel_rule(std::string(3000, 'x'), kernel_phase::gemm, "", "rules.json"),
+                         doctest::Contains("...\" is too large: 3000 bytes long"), usage_error);
+}
+
 TEST_CASE("rules match case-insensitively, where lower-casing is the same, the lower-cased name is searched") {
     CHECK(lowered_pattern("NVJet|\\W\\B[A-Z]x\\.") == std::optional<std::string>("nvjet|\\W\\B[a-z]x\\."));
     CHECK_FALSE(lowered_pattern("[[:upper:]]gemm").has_value());

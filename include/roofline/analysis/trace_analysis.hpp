@@ -81,14 +81,14 @@ inline void build_rows(const trace_gpu_context& c, const recovered_work& w, cons
                        const trace_timeline& tl, const trace_steps& steps, double gpu_time_s, trace_analysis& a) {
     for (auto& g : kernel_groups(c, w, tl, gpu_time_s)) {
         const auto pe = row_power(pc, c, g.idx, g.row.share, g.row);
-        classify_row(g.row, c, g.communication_share, pe, pc.max_clock_hz, nullptr);
+        classify_row(g.row, c, g.communication_share, pe, pc.max_clock_hz, nullptr, true);
         a.kernels.push_back(std::move(g.row));
     }
     std::sort(a.kernels.begin(), a.kernels.end(), [](const analysis_row& x, const analysis_row& y) {
         return x.total_s != y.total_s ? x.total_s > y.total_s : x.name < y.name;
     });
     for (auto& g : op_groups(c, w, gpu_time_s)) {
-        classify_row(g.row, c, std::nullopt, std::nullopt, pc.max_clock_hz, nullptr);
+        classify_row(g.row, c, std::nullopt, std::nullopt, pc.max_clock_hz, nullptr, true);
         a.ops.push_back(std::move(g.row));
     }
     if (steps.windows.size() < 2 && steps.detection.source != "ProfilerStep" &&

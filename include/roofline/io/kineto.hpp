@@ -303,6 +303,7 @@ public:
                     r.name = t_.strings->id(e.name);
                     r.dims = e.input_dims.empty() ? no_string : t_.strings->id(e.input_dims);
                     r.types = e.input_types.empty() ? no_string : t_.strings->id(e.input_types);
+                    r.strides = e.input_strides.empty() ? no_string : t_.strings->id(e.input_strides);
                     r.concrete = e.concrete_inputs.empty() ? no_string : t_.strings->id(e.concrete_inputs);
                     if (r.concrete != no_string && e.name == "aten::empty") ++empties_with_sizes_;
                     ops_.push_back(r);
@@ -467,6 +468,7 @@ public:
             op.name = t_.strings->at(r.name);
             op.input_dims = r.dims == no_string ? std::string_view() : t_.strings->at(r.dims);
             op.input_types = r.types == no_string ? std::string_view() : t_.strings->at(r.types);
+            op.input_strides = r.strides == no_string ? std::string_view() : t_.strings->at(r.strides);
             op.concrete_inputs = r.concrete == no_string ? std::string_view() : t_.strings->at(r.concrete);
             const auto a = std::lower_bound(allocations.begin(), allocations.end(), std::make_pair(oi, std::uint32_t(0)));
             if (a != allocations.end() && a->first == oi) op.allocations = t_.strings->intern(allocation_texts.at(a->second));
@@ -494,7 +496,8 @@ private:
     struct op_record {
         double start_us = 0, end_us = 0;
         std::int64_t external_id = -1;
-        std::uint32_t thread = 0, name = 0, dims = no_string, types = no_string, concrete = no_string;
+        std::uint32_t thread = 0, name = 0, dims = no_string, types = no_string, concrete = no_string,
+                      strides = no_string;
     };
 
     // Moves the time origin to the earliest kept event, so that every start_s is >= 0 (events

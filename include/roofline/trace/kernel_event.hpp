@@ -82,6 +82,10 @@ struct cpu_op {
     /// (record_shapes off). Parse with `parse_input_dims`.
     std::string_view input_dims;
     std::string_view input_types;  ///< `Input type` as compact JSON text ("[\"c10::BFloat16\"]")
+    /// `Input Strides` as compact JSON text, in elements ("[[4096,1],[],[1,0]]": the third input
+    /// is broadcast along its last dimension, an `expand`); empty when not recorded (PyTorch
+    /// before 2.1, or record_shapes off).
+    std::string_view input_strides;
     /// `Concrete Inputs` as compact JSON text: the values of scalar arguments as strings
     /// ("[\"\",\"\",\"\",\"\",\"0.\",\"True\"]": SDPA's dropout and is_causal); empty when not recorded.
     std::string_view concrete_inputs;

@@ -8,6 +8,7 @@
 // data/kernel_rules.json, compiled in by io/kernel_rules_json.hpp; users put their own rules in front
 // of it with `--rules FILE`. Classification is by unique name, cached.
 
+#include <algorithm>      // std::min, std::max
 #include <array>          // std::array
 #include <cstddef>        // std::size_t
 #include <optional>       // std::optional
@@ -107,6 +108,91 @@ inline std::string oversized_regex_count(std::string_view pattern) {
     return "";
 }
 
+/// Limits on a rule's regular expression beyond `oversized_regex_count`. libstdc++ compiles a
+/// pattern by recursive descent, one stack frame per term (a 60 KB pattern of letters overflowed
+/// the stack: found by fuzzing), and matches by depth-first search, one frame per automaton state
+/// it walks, so both the text and the automaton it expands to are bounded. Built-in rules are
+/// under 200 bytes and 200 states.
+inline constexpr std::size_t max_rule_pattern_bytes = 1024;
+inline constexpr std::size_t max_rule_automaton_states = 4096;
+inline constexpr std::size_t max_rule_group_depth = 32;
+
+/// Why the ECMAScript `pattern` is too large to compile safely (see `max_rule_pattern_bytes`), or
+/// "" when it is not. The automaton size is an estimate: one state per atom, a group's states
+/// copied once per repetition its count allows (`(ab){3,5}` is 5 copies), `*`/`+`/`?` doubling.
+inline std::string oversized_regex(std::string_view pattern) {
+    if (pattern.size() > max_rule_pattern_bytes)
+        return std::to_string(pattern.size()) + " bytes long (up to " + std::to_string(max_rule_pattern_bytes) +
+               " are accepted)";
+    constexpr std::size_t cap = std::size_t{1} << 40;
+    const auto sat = [](std::size_t a, std::size_t b) { return (b != 0 && a > cap / b) ? cap : a * b; };
+    struct group { std::size_t total = 0, last = 0; };
+    std::vector<group> stack(1);
+    bool in_class = false;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const char ch = pattern[i];
+        group& g = stack.back();
+        const auto atom = [&](std::size_t n) { g.total = std::min(cap, g.total + n); g.last = n; };
+        const auto repeat = [&](std::size_t copies) {
+            g.total = std::min(cap, g.total - g.last + sat(g.last, copies));
+            g.last = sat(g.last, copies);
+        };
+        if (in_class) {
+            if (ch == '\\') ++i;
+            else if (ch == ']') in_class = false;
+            continue;
+        }
+        if (ch == '\\') { ++i; atom(1); continue; }
+        if (ch == '[') {
+            in_class = true;
+            if (i + 1 < pattern.size() && pattern[i + 1] == '^') ++i;
+            if (i + 1 < pattern.size() && pattern[i + 1] == ']') ++i;
+            atom(1);
+            continue;
+        }
+        if (ch == '(') {
+            if (stack.size() > max_rule_group_depth)
+                return "nested more than " + std::to_string(max_rule_group_depth) + " groups deep";
+            stack.emplace_back();
+            continue;
+        }
+        if (ch == ')' && stack.size() > 1) {
+            const std::size_t inner = stack.back().total + 2;
+            stack.pop_back();
+            group& outer = stack.back();
+            outer.total = std::min(cap, outer.total + inner);
+            outer.last = inner;
+            continue;
+        }
+        if (ch == '*' || ch == '+' || ch == '?') { repeat(2); continue; }
+        if (ch == '{') {
+            std::size_t k = i + 1, lo = 0, hi = 0;
+            while (k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9') lo = std::min(cap, lo * 10 + (pattern[k++] - '0'));
+            hi = lo;
+            if (k < pattern.size() && pattern[k] == ',') {
+                ++k;
+                hi = lo + 1;
+                if (k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9') hi = 0;
+                while (k < pattern.size() && pattern[k] >= '0' && pattern[k] <= '9') hi = std::min(cap, hi * 10 + (pattern[k++] - '0'));
+            }
+            if (k < pattern.size() && pattern[k] == '}') {
+                repeat(std::max<std::size_t>({lo, hi, 1}) + 1);
+                i = k;
+                continue;
+            }
+        }
+        if (ch == '|') { g.total = std::min(cap, g.total + 1); g.last = 0; continue; }
+        atom(1);
+    }
+    std::size_t states = 0;
+    for (const group& g : stack) states = std::min(cap, states + g.total);
+    if (states > max_rule_automaton_states)
+        return "an automaton of about " + (states >= cap ? std::string("2^40") : std::to_string(states)) +
+               " states (up to " + std::to_string(max_rule_automaton_states) + " are accepted; a count inside a "
+               "count multiplies)";
+    return "";
+}
+
 /// `pattern` with its ASCII letters lower-cased, except the one after a backslash (`\W`,
 /// `\B` keep their meaning), so that searching it case-sensitively in a lower-cased
 /// name finds what searching `pattern` case-insensitively in the name finds: libstdc++'s
@@ -146,6 +232,9 @@ struct kernel_rule {
             throw usage_error((origin.empty() ? std::string("kernel rule") : origin) + ": pattern \"" + pattern +
                               "\" has a count too large (" + big +
                               "; repetitions up to 1000 and back-references up to 999 are accepted)");
+        if (const auto why = oversized_regex(pattern); !why.empty())
+            throw usage_error((origin.empty() ? std::string("kernel rule") : origin) + ": pattern \"" +
+                              pattern.substr(0, 80) + (pattern.size() > 80 ? "..." : "") + "\" is too large: " + why);
         if (const auto low = lowered_pattern(pattern)) {
             try {
                 regex = std::regex(*low, std::regex::ECMAScript | std::regex::optimize);

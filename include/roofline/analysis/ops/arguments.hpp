@@ -33,6 +33,9 @@ struct op_argument {
     std::string concrete;      ///< `Concrete Inputs` text: "True", "0.", "" (unknown)
     double element_bytes = 0;  ///< 0 for non-tensors
     std::optional<dtype> element_dtype;  ///< for float types the models know
+    /// `Input Strides` of a tensor, in elements, one per dimension of `shape()`; empty when not
+    /// recorded or not matching the shape (then the tensor is taken as dense).
+    std::vector<std::int64_t> strides;
 
     bool is_tensor() const { return element_bytes > 0 && !shapes.empty(); }
     /// Elements of a tensor (a 0-dimensional tensor has one); summed over a TensorList.
@@ -45,7 +48,21 @@ struct op_argument {
         }
         return n;
     }
-    double bytes() const { return is_tensor() ? elements() * element_bytes : 0.0; }
+    /// Distinct elements of storage a tensor addresses: `elements()` for a dense tensor; fewer
+    /// for a broadcast view (a stride-0 dimension, `expand`): the extent 1 + sum (size-1) x
+    /// |stride| where that is smaller. Memory traffic counts these; FLOP counts `elements()`.
+    double distinct_elements() const {
+        const double n = elements();
+        const auto& s = shape();
+        if (strides.empty() || strides.size() != s.size() || n == 0) return n;
+        double extent = 1;
+        for (std::size_t i = 0; i < s.size(); ++i)
+            if (s[i] > 1) extent += static_cast<double>(s[i] - 1) * static_cast<double>(strides[i] < 0 ? -strides[i] : strides[i]);
+        return extent < n ? extent : n;
+    }
+    /// Bytes of storage the tensor addresses (`distinct_elements()` x element size); 0 for
+    /// non-tensors.
+    double bytes() const { return is_tensor() ? distinct_elements() * element_bytes : 0.0; }
     /// The single shape of a tensor argument (empty for lists and non-tensors).
     const std::vector<std::int64_t>& shape() const {
         static const std::vector<std::int64_t> none;
@@ -401,6 +418,11 @@ ROOFLINE_INLINE std::optional<std::vector<op_argument>> op_arguments(const cpu_o
     std::vector<bool> lists;
     if (!list_reader(op.input_dims).dims(dims, lists)) return std::nullopt;
     std::vector<std::string> types, concrete;
+    std::vector<std::vector<std::vector<std::int64_t>>> strides;
+    std::vector<bool> stride_lists;
+    if (!op.input_strides.empty() && (!list_reader(op.input_strides).dims(strides, stride_lists) ||
+                                      strides.size() != dims.size()))
+        strides.clear();  // unreadable or not one per input: dense, as without strides
     if (!op.input_types.empty() && !list_reader(op.input_types).strings(types)) types.clear();
     if (!op.concrete_inputs.empty() && !list_reader(op.concrete_inputs).strings(concrete))
         concrete.clear();
@@ -409,6 +431,9 @@ ROOFLINE_INLINE std::optional<std::vector<op_argument>> op_arguments(const cpu_o
         auto& a = args[i];
         a.shapes = std::move(dims[i]);
         a.is_list = lists[i];
+        if (i < strides.size() && !a.is_list && !stride_lists[i] && strides[i].size() == 1 && a.shapes.size() == 1 &&
+            strides[i][0].size() == a.shapes[0].size())
+            a.strides = std::move(strides[i][0]);
         if (i < types.size()) a.type = types[i];
         if (i < concrete.size()) a.concrete = concrete[i];
         double b = 0;

@@ -4,7 +4,9 @@
 //
 //   norms      rms_norm, layer_norm, group_norm, softmax: input read, output written, weights
 //                and bias read (bytes only)
-//   gathers    embedding, index_select, gather: index read, the gathered rows read and written;
+//   gathers    embedding, index_select, gather: index read, the gathered rows read (each at most
+//                once: a repeated row re-reads from L2) and written; broadcast (stride-0) inputs count
+//                their distinct elements (`op_argument::distinct_elements`);
 //                _index_put_impl_: values read and scattered (indices not recorded: bounded);
 //                index_add_: index and source read, the slices of self they hit read and written;
 //                index_copy_: index and source read, source's slices written
@@ -158,7 +160,9 @@ ROOFLINE_INLINE std::optional<op_work> price_index_select(const std::vector<op_a
     auto o = S->shape();
     o[*at] = static_cast<std::int64_t>(I->elements());
     const double out_bytes = product(o, 0, o.size()) * S->element_bytes;
-    return bytes_work("copy", I->bytes() + 2.0 * out_bytes,
+    // Selected slices are read at most once each from DRAM (a repeated index re-reads from L2).
+    const double read = std::min(out_bytes, S->bytes());
+    return bytes_work("copy", I->bytes() + read + out_bytes,
                       "index_select " + std::to_string(static_cast<long long>(I->elements())) +
                           " of " + shape_text(S->shape()) + " " + S->type);
 }
@@ -166,8 +170,11 @@ ROOFLINE_INLINE std::optional<op_work> price_index_select(const std::vector<op_a
 ROOFLINE_INLINE std::optional<op_work> price_gather(const std::vector<op_argument>& args) {
     const op_argument *S = tensor_at(args, 0), *I = tensor_at(args, 2);
     if (!S || !I) return std::nullopt;
+    // DRAM reads each gathered element of self at most once: a gather of more elements than
+    // self holds re-reads them (from L2), so the read is the smaller of the two.
+    const double read = std::min(I->elements(), S->distinct_elements()) * S->element_bytes;
     return bytes_work(
-        "copy", I->bytes() + 2.0 * I->elements() * S->element_bytes,
+        "copy", I->bytes() + read + I->elements() * S->element_bytes,
         "gather " + shape_text(I->shape()) + " from " + shape_text(S->shape()) + " " + S->type);
 }
 

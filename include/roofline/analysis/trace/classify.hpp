@@ -34,9 +34,12 @@ std::pair<std::string, double> top_roof(const analysis_row& r, double compute_no
 /// Utilisation, verdict and consistency of a filled row (see the file comment). `comm_share`:
 /// the exposed share of the row's critical path (collective rows); `power`: its evidence;
 /// `max_clock_hz`: the log's maximum SM clock. A row without priced time gets an unknown reason.
+/// `above_roof_unknown`: a row measured above a roof its tensors cannot explain (not L2-resident)
+/// gets no bound (unknown, its reason saying an input is wrong) rather than the bound of the roof
+/// it beat; kernel and op rows do this, phase rows (which mix kernels) keep their bound and warn.
 void classify_row(analysis_row& r, const trace_gpu_context& c, std::optional<double> comm_share,
                   std::optional<power_evidence> power, std::optional<double> max_clock_hz,
-                  std::vector<std::string>* warnings);
+                  std::vector<std::string>* warnings, bool above_roof_unknown = false);
 
 }  // namespace roofline
 
@@ -105,7 +108,8 @@ inline std::vector<std::string> latency_hints(const analysis_row& r, const trace
 }
 
 /// Consistency: achieved above a roof is a wrong input, unless the DRAM bytes fit in L2.
-inline void check_above_roof(analysis_row& r, const trace_gpu_context& c, std::vector<std::string>* warnings) {
+inline void check_above_roof(analysis_row& r, const trace_gpu_context& c, std::vector<std::string>* warnings,
+                             bool above_roof_unknown) {
     using detail::trace_an::pct;
     using detail::trace_an::num;
     using detail::trace_an::dur;
@@ -132,15 +136,22 @@ inline void check_above_roof(analysis_row& r, const trace_gpu_context& c, std::v
     const std::string w = r.name + ": " + msg +
                           ": above the roof, so an input is wrong (GPU or SKU: --gpu; dtype; shapes) or "
                           "the work is less than modeled";
-    r.notes.push_back(w);
     if (warnings) note_once(*warnings, w);
+    if (above_roof_unknown) {  // no bound: the roof it "hit" is one it cannot have reached
+        r.unknown_reason = "inconsistent: " + msg + ": above the roof, so an input is wrong (GPU or SKU: --gpu; "
+                           "dtype; shapes) or the work is less than modeled";
+        r.result.reset();
+        r.roof.clear();
+        return;
+    }
+    r.notes.push_back(w);
 }
 
 }  // namespace detail::trace_cls
 
 ROOFLINE_INLINE void classify_row(analysis_row& r, const trace_gpu_context& c, std::optional<double> comm_share,
                                   std::optional<power_evidence> power, std::optional<double> max_clock_hz,
-                                  std::vector<std::string>* warnings) {
+                                  std::vector<std::string>* warnings, bool above_roof_unknown) {
     using detail::trace_an::pct;
     using detail::trace_an::num;
     using detail::trace_an::dur;
@@ -192,7 +203,7 @@ ROOFLINE_INLINE void classify_row(analysis_row& r, const trace_gpu_context& c, s
         r.roof = memory_roof_name(m);
     }
     if (v.what == bound::communication) r.roof = link_top ? roof : "collectives";
-    detail::trace_cls::check_above_roof(r, c, warnings);
+    detail::trace_cls::check_above_roof(r, c, warnings, above_roof_unknown);
 }
 
 }  // namespace roofline

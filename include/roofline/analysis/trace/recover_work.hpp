@@ -294,7 +294,7 @@ namespace detail::trace_work {
 /// stored. The readers intern these strings (`string_pool`), so the same views mean the same
 /// op, and a trace's ten thousand decode steps price one op each; a copy elsewhere only misses.
 struct op_shape_key {
-    std::array<std::string_view, 5> fields;
+    std::array<std::string_view, 6> fields;
     bool operator==(const op_shape_key& o) const {
         for (std::size_t i = 0; i < fields.size(); ++i)
             if (fields[i].data() != o.fields[i].data() || fields[i].size() != o.fields[i].size()) return false;
@@ -328,7 +328,7 @@ ROOFLINE_INLINE void recover_from_shapes(const trace_gpu_context& c, recovered_w
     }
     for (auto& [op, idx] : by_op) {
         const auto& o = t.ops[static_cast<std::size_t>(op)];
-        const op_shape_key key{{o.name, o.input_dims, o.input_types, o.concrete_inputs, o.allocations}};
+        const op_shape_key key{{o.name, o.input_dims, o.input_types, o.concrete_inputs, o.allocations, o.input_strides}};
         auto it = priced.find(key);
         if (it == priced.end()) it = priced.emplace(key, priced_op{price_op(o, *c.gpu), {-1, -1}}).first;
         if (!it->second.work) continue;

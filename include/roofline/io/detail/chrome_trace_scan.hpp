@@ -83,6 +83,7 @@ static_assert(std::is_trivially_copyable_v<chrome_event_fields>);
 /// One trace event as the parsers fill it: the fields above, and the op shapes as text.
 struct chrome_event : chrome_event_fields {
     std::string input_dims, input_types;  ///< compact JSON text ("" when absent)
+    std::string input_strides;            ///< `Input Strides` (PyTorch >= 2.1), compact JSON text
     std::string concrete_inputs;          ///< `Concrete Inputs`, compact JSON text ("" when absent)
 
     /// Back to a default event; the strings keep their capacity.
@@ -91,6 +92,7 @@ struct chrome_event : chrome_event_fields {
         static_cast<chrome_event_fields&>(*this) = defaults;
         input_dims.clear();
         input_types.clear();
+        input_strides.clear();
         concrete_inputs.clear();
     }
 };
@@ -643,6 +645,7 @@ private:
                 if (k == "In msg nelems") real(v, ev.in_msg_nelems);
                 else if (k == "Input Dims") ev.input_dims = v.dump();
                 else if (k == "Input type") ev.input_types = v.dump();
+                else if (k == "Input Strides") ev.input_strides = v.dump();
                 break;
             case 'O': if (k == "Out msg nelems") real(v, ev.out_msg_nelems); break;
             case 'G': if (k == "Group size") integer(v, ev.group_size); break;
@@ -890,6 +893,7 @@ private:
                     if (key_is(k, "In msg nelems")) e = real(a, ev.in_msg_nelems);
                     else if (key_is(k, "Input Dims")) e = raw(a, ev.input_dims);
                     else if (key_is(k, "Input type")) e = raw(a, ev.input_types);
+                    else if (key_is(k, "Input Strides")) e = raw(a, ev.input_strides);
                     break;
                 case 'O': if (key_is(k, "Out msg nelems")) e = real(a, ev.out_msg_nelems); break;
                 case 'G': if (key_is(k, "Group size")) e = integer(a, ev.group_size); break;
