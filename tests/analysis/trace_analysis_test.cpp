@@ -144,8 +144,8 @@ TEST_CASE("allreduce_2gpu: exposed 256 MiB all-reduces make the step communicati
 }
 
 namespace {
-// A synthetic trace on an H200: compute kernels on stream 7, collectives on stream 8.
-kernel_trace two_streams(double comm_start_s) {
+// An empty synthetic Kineto trace of one H200 (device 0).
+kernel_trace h200_trace() {
     kernel_trace t;
     t.file = "synthetic";
     t.format = "kineto";
@@ -153,6 +153,12 @@ kernel_trace two_streams(double comm_start_s) {
     d.id = 0;
     d.name = "NVIDIA H200";
     t.devices.push_back(d);
+    return t;
+}
+
+// A synthetic trace on an H200: compute kernels on stream 7, collectives on stream 8.
+kernel_trace two_streams(double comm_start_s) {
+    kernel_trace t = h200_trace();
     auto add = [&](std::string_view name, kernel_phase p, std::int64_t stream, double start,
                    double dur) {
         kernel_event e;
@@ -310,13 +316,7 @@ TEST_CASE("a kernel measured above a roof its tensors cannot explain gets no bou
     // A device copy of 1 GiB "in" 100 us: 2 GiB of DRAM traffic at 21.5 TB/s, 4.5x the H200's
     // 4.8 TB/s, and 1 GiB is far above its 50 MB L2. The kernel row is unknown ("inconsistent"),
     // not memory-bound; a 64 MiB copy in 30 us (4.47 TB/s, 93% of DRAM) stays memory-bound.
-    kernel_trace t;
-    t.file = "synthetic";
-    t.format = "kineto";
-    device_properties d;
-    d.id = 0;
-    d.name = "NVIDIA H200";
-    t.devices.push_back(d);
+    kernel_trace t = h200_trace();
     auto add = [&](std::string_view name, double start, double dur, double bytes) {
         kernel_event e;
         e.name = t.strings->intern(name);

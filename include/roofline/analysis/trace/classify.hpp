@@ -133,13 +133,12 @@ inline void check_above_roof(analysis_row& r, const trace_gpu_context& c, std::v
                           mb(l2) + " L2, so repeated reads need not reach DRAM");
         return;
     }
-    const std::string w = r.name + ": " + msg +
-                          ": above the roof, so an input is wrong (GPU or SKU: --gpu; dtype; shapes) or "
-                          "the work is less than modeled";
+    const std::string why = msg + ": above the roof, so an input is wrong (GPU or SKU: --gpu; dtype; shapes) or "
+                                  "the work is less than modeled";
+    const std::string w = r.name + ": " + why;
     if (warnings) note_once(*warnings, w);
     if (above_roof_unknown) {  // no bound: the roof it "hit" is one it cannot have reached
-        r.unknown_reason = "inconsistent: " + msg + ": above the roof, so an input is wrong (GPU or SKU: --gpu; "
-                           "dtype; shapes) or the work is less than modeled";
+        r.unknown_reason = "inconsistent: " + why;
         r.result.reset();
         r.roof.clear();
         return;
