@@ -321,8 +321,8 @@ void add_analyze_command(CLI::App& app, common_options& common) {
     cmd->add_option("--ep", o.ep, "expert parallel degree")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--pp", o.pp, "pipeline parallel degree")->check(finite_positive_at_most(max_plausible_count));
-    cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV or nvidia-smi dmon log taken during the run");
-    cmd->add_option("--smi-fields", o.smi_fields, "--query-gpu field list of a header-less --power log");
+    auto* power_opt = cmd->add_option("--power", o.power, "nvidia-smi --query-gpu CSV or nvidia-smi dmon log taken during the run");
+    cmd->add_option("--smi-fields", o.smi_fields, "--query-gpu field list of a header-less --power log")->needs(power_opt);
     cmd->add_option("--isl", o.isl, "input tokens per request (overrides the bench file)")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--osl", o.osl, "output tokens per request (overrides the bench file)")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--concurrency", o.concurrency, "requests in flight (overrides the bench file)")
@@ -366,6 +366,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
         s.layout.dp = o.dp;
         s.layout.pp = o.pp;
         s.layout.tp = o.tp > 0 ? o.tp : std::max(1, o.count / (o.dp * o.pp));
+        s.layout.validate_for(m, "--tp/--ep/--dp/--pp");
         s.isl = o.isl;
         s.osl = o.osl;
         s.concurrency = o.concurrency;

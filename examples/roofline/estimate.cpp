@@ -12,6 +12,7 @@
 // tpot_s, tokens_per_s_per_gpu, tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s,
 // roof_tpot_s, kv_transfer_s, balanced_prefill_per_decode, memory_headroom, efficiency, notes[].
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -69,6 +70,8 @@ std::string human_ms(double s) { return std::isfinite(s) ? fmt::format("{:.1f} m
 parallel_layout parse_layout(const std::string& text, const std::string& option) {
     parallel_layout l;
     int* parts[] = {&l.tp, &l.ep, &l.dp, &l.pp};
+    if (std::count(text.begin(), text.end(), ',') != 3)  // "4" or "4,1,1,1,9": not four degrees
+        throw usage_error(option + " \"" + text + "\": expected tp,ep,dp,pp (four whole numbers >= 1)");
     std::size_t start = 0, i = 0;
     for (; i < 4 && start <= text.size(); ++i) {
         const auto comma = text.find(',', start);
@@ -197,13 +200,14 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     rq.osl = o.osl;
     rq.concurrency = o.concurrency;
     rq.layout = {o.tp, o.ep, o.dp, o.pp};
-    rq.layout.validate();
+    rq.layout.validate_for(m, "--tp/--ep/--dp/--pp");
     rq.speed_of_light = o.sol;
     if (!o.kv_dtype.empty()) rq.kv_cache = parse_dtype_or_throw(o.kv_dtype);
     if (o.disagg) {
         disaggregated_pools d;
         d.decode = rq.layout;
         d.prefill = o.prefill_layout.empty() ? rq.layout : parse_layout(o.prefill_layout, "--prefill-layout");
+        d.prefill.validate_for(m, "--prefill-layout");
         d.prefill_workers = o.prefill_workers;
         d.decode_workers = o.decode_workers;
         d.prefill_batch = o.prefill_batch;
@@ -317,16 +321,26 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     cmd->add_option("--model-dir", o.model_dirs, "folder of <org>--<name>_config.json files (repeatable)");
     cmd->add_option("--out", o.out, "--from-csv: write every run's predicted TTFT/TPOT beside the measured ones");
     cmd->add_option("--fit-out", o.fit_out, "--from-csv: write the efficiency table fitted on every run");
-    cmd->add_option("--limit", o.limit, "--from-csv: the first N runs only");
+    cmd->add_option("--limit", o.limit, "--from-csv: the first N runs only")->check(CLI::NonNegativeNumber);
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->callback([&common, cmd] {
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
         if (!o.from_csv.empty()) {
             if (o.model_dirs.empty()) throw usage_error("--from-csv needs --model-dir");
+            // Each run of the CSV brings its own configuration: a flag of one configuration would be ignored.
+            for (const char* f : {"--model", "--quant", "--gpu", "--isl", "--osl", "--tp", "--ep", "--dp", "--pp",
+                                  "--concurrency", "--kv-dtype", "--sol", "--efficiency", "--backend", "--disagg",
+                                  "--prefill-layout", "--prefill-workers", "--decode-workers", "--prefill-batch",
+                                  "--kv-link-gbps", "--mtp", "--acceptance", "--emit"})
+                if (cmd->count(f) > 0)
+                    throw usage_error(std::string(f) + " sets one configuration; --from-csv takes each run's from its "
+                                                       "CSV columns (and fits its own efficiencies)");
             run_estimate_csv(o.from_csv, o.model_dirs, o.out, o.fit_out, o.limit, o.json, catalog);
             return;
         }
+        for (const char* f : {"--model-dir", "--out", "--fit-out", "--limit"})
+            if (cmd->count(f) > 0) throw usage_error(std::string(f) + " needs --from-csv");
         if (o.model.empty() || o.gpu.empty() || !(o.isl > 0) || !(o.osl > 0) || !(o.concurrency > 0))
             throw usage_error("estimate needs --model, --gpu, --isl, --osl and --concurrency (or --from-csv)");
         if ((o.mtp > 0) != (o.acceptance > 0) && o.mtp == 0)

@@ -34,7 +34,9 @@
 //  changed by --calibration; predicted_time_s uses the overlay's fitted link, else a measured
 //  all-reduce profile of the GPU and link, else the datasheet link (`predicted_by` says which).
 // JSON keys (stable): predicted_time_s, lower_bound_s, bound, flops, executed_flops, bytes, link_bytes,
-// arithmetic_intensity, ceilings {datasheet, used}, efficiency, roof_times, notes, and a
+// arithmetic_intensity, ceilings {datasheet, used}, efficiency, roof_times, notes, `unpriced` (only
+// when work on a rate the GPU lacks or has no known ceiling for was left out: then `bound` is
+// "unknown" and the times are lower bounds), and a
 // per-kernel object (gemm, moe, attention, copy, collective); with a curve also `calibrated`
 // {family, peak, clock_hz, clock_source, time_s, parts, curve, fit}.
 
@@ -332,6 +334,18 @@ nlohmann::json report(const std::string& title, const workload& w, const pricing
                         fmt::format("{:.0f} MHz", pj.front()["clock_hz"].get<double>() / 1e6) + " (" +
                         pj.front()["clock_source"].get<std::string>() + ")");
     }
+    // Work the GPU has no units for (V100 bf16, L4 fp64) or whose ceiling is unknown is left out
+    // of the roofs (time_lower_bound): the time is then a lower bound of unknown tightness and
+    // no roof can be named. Curves price their parts themselves, so this is the uncalibrated path.
+    if (!all_curves) {
+        const std::string unpriced = unpriced_summary(pr, p.used);
+        if (!unpriced.empty()) {
+            j["bound"] = "unknown";
+            j["unpriced"] = unpriced;
+            notes.push_back(unpriced + ": that work is not in the roofs, so the time is a lower bound and "
+                            "the bound is unknown (pick a --dtype the GPU has units for)");
+        }
+    }
     j["flops"] = w.total_flops();
     nlohmann::json by = nlohmann::json::object();
     for (auto k : all_peak_keys)
@@ -369,9 +383,11 @@ void print(const nlohmann::json& j, const kernel_common& o, const std::vector<st
         fmt::print("{}\n", j.dump(2));
         return;
     }
-    fmt::print("{} on {}: predicted {} ({}-bound); lower bound {} at datasheet ceilings\n",
-               j["kernel"].get<std::string>(), j["gpu"].get<std::string>(),
-               human_time_3dp(j["predicted_time_s"].get<double>()), j["bound"].get<std::string>(),
+    const bool unknown = j["bound"] == "unknown";
+    fmt::print("{} on {}: predicted {}{} ({}); lower bound {} at datasheet ceilings\n", j["kernel"].get<std::string>(),
+               j["gpu"].get<std::string>(), unknown ? "at least " : "",
+               human_time_3dp(j["predicted_time_s"].get<double>()),
+               unknown ? std::string("bound unknown") : j["bound"].get<std::string>() + "-bound",
                human_time_3dp(j["lower_bound_s"].get<double>()));
     std::string flops;
     for (auto it = j["flops_by_rate"].begin(); it != j["flops_by_rate"].end(); ++it)

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 #if defined(__GLIBC__)
 #include <malloc.h>  // mallopt
 #endif
@@ -43,8 +44,27 @@ int run_program(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        // Bad usage: one line, like every other input error.
-        std::fprintf(stderr, "roofline: error: %s (see --help)\n", e.what());
+        // Bad usage: one line, like every other input error. A word that is no command where a
+        // command is expected ("roofline analyse", "kernel matmul") is named, with the commands.
+        std::string why = e.what();
+        CLI::App* cur = &app;
+        for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+            const std::string word = argv[i];
+            CLI::App* next = nullptr;
+            std::string names;
+            for (CLI::App* sub : cur->get_subcommands([](CLI::App*) { return true; })) {
+                names += (names.empty() ? "" : ", ") + sub->get_name();
+                if (sub->get_name() == word) next = sub;
+            }
+            if (names.empty()) break;  // a command that takes files and values, not commands
+            if (!next) {
+                why = "unknown command \"" + word + "\" (" + (cur == &app ? "commands" : cur->get_name() + " takes") +
+                      ": " + names + ")";
+                break;
+            }
+            cur = next;
+        }
+        std::fprintf(stderr, "roofline: error: %s (see --help)\n", why.c_str());
         return 2;
     } catch (const roofline::error& e) {
         std::fprintf(stderr, "roofline: error: %s\n", e.what());

@@ -100,6 +100,29 @@ void print_summary_only(const trace_summary& s, const trace_cli_options& o) {
         std::puts(j.dump(2).c_str());
         return;
     }
+    if (o.csv) {  // the columns of a trace's --csv; what needs shapes or a timeline stays empty
+        report::csv_writer w(std::cout);
+        w.row({"level", "name", "phase", "count", "total_s", "mean_s", "share", "bound", "compute",
+               "memory", "communication", "power", "lower_bound_s", "achievable_s", "flops",
+               "dram_bytes", "link_bytes", "reason", "roof", "l2_bytes", "shared_memory_bytes",
+               "input_dims", "input_types"});
+        const std::vector<std::string> unknown_cells(9);  // compute .. link_bytes
+        const auto rec = [&](const char* level, const std::string& name, const std::string& phase, double count,
+                             double total_s, double mean_s, double share) {
+            std::vector<std::string> f = {level, name, phase, std::to_string(as_count(count)),
+                                          fmt::format("{}", total_s), fmt::format("{}", mean_s),
+                                          fmt::format("{}", share), "unknown"};
+            f.insert(f.end(), unknown_cells.begin(), unknown_cells.end());
+            f.insert(f.end(), {why, "", "", "", "", ""});
+            w.row(f);
+        };
+        for (const auto& p : s.phases)
+            rec("phase", std::string(to_string(p.phase)), std::string(to_string(p.phase)), p.count, p.total_s,
+                p.count > 0 ? p.total_s / p.count : 0.0, p.share);
+        for (const auto& k : s.kernels)
+            rec("kernel", k.name, std::string(to_string(k.phase)), k.count, k.total_s, k.mean_s(), k.share);
+        return;
+    }
     // A summary report has no timeline: times add up per event, overlap between streams is unknown.
     fmt::print("{} ({}): {:.0f} kernels, {:.3f} ms of kernel time, {:.3f} ms of GPU work summed over kernels, "
                "copies and memsets (no timeline: overlap unknown)\n",
@@ -225,6 +248,17 @@ void add_trace_command(CLI::App& app, common_options& common) {
         }
         const auto format = ncu_alone ? trace_format::kineto : detect_trace_format(o.path);
         if (format == trace_format::nsys_cuda_gpu_kern_sum) {
+            // What needs a timeline, shapes or a device is an error here, not silently ignored.
+            const std::vector<std::pair<bool, const char*>> needs_timeline = {
+                {!o.svg.empty(), "--svg"},   {!o.html.empty(), "--html"}, {!o.power.empty(), "--power"},
+                {!o.model.empty(), "--model"}, {!o.ncu.empty(), "--ncu"},   {!o.calibration.empty(), "--calibration"},
+                {o.device >= 0, "--device"}};
+            for (const auto& [given, flag] : needs_timeline)
+                if (given)
+                    throw usage_error(std::string(flag) + ": " + o.path +
+                                      " is an nsys cuda_gpu_kern_sum report (time per kernel name, no timeline, "
+                                      "shapes or devices); export cuda_gpu_trace or SQLite (nsys export --type "
+                                      "sqlite) for it");
             print_summary_only(read_nsys_kern_sum(o.path, rules), o);
             return;
         }

@@ -143,3 +143,10 @@ roofline_cli_test(analyze_roof_utilization_line ARGS ${_glm_args}
     PASS "datasheet roofs busy at the achieved rate: compute 7%, memory 22%, communication 22%\n")
 roofline_cli_test(analyze_roof_utilization_basis ARGS ${_glm_args} --json
     PASS "\"communication\": 0\\.223[0-9]*,[^}]*\"compute\": 0\\.070[0-9]*,[^}]*\"memory\": 0\\.217[0-9]*[^}]*},[^}]*\"roof_utilization_basis\": \"achieved_rate\"")
+# A run dated 2020 (benchmark_start_time_unix) and a log of 2026: not one sample in the run's
+# window at any zone offset, so the log is another run's and is not used (a warning says when
+# each was), where it had been taken as the run's power evidence.
+roofline_cli_test(analyze_power_log_of_another_time ARGS analyze tests/cli/data/bench_dated_2020.jsonl --gpu h200-sxm --count 8
+    --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --power data/samples/h200/gemm_power/nvidia_smi.csv.gz
+    PASS "no sample of the log falls in the run's window \\(benchmark_start_time_unix/benchmark_end_time_unix: 2020-09-13 12:26 UTC.*the log spans 2026-.*not used as this run's power evidence")

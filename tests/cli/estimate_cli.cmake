@@ -47,3 +47,20 @@ if(EXISTS "${_trace_samples}/aiconfigurator/silicon_sample.csv")
     roofline_cli_test(estimate_csv_no_models ARGS estimate --from-csv "${_trace_samples}/aiconfigurator/silicon_sample.csv"
         --model-dir tests/cli EXIT 2 PASS "none of its 5221 runs could be estimated \\([0-9]+ of them: model: no config for \"")
 endif()
+# A dense model's dp is dp replicas of the model (TP4 DP2: two TP4 copies), not TP8; a layout the
+# model cannot run (more stages than layers, EP without experts) and a --prefill-layout of other
+# than four degrees are refused; flags of one configuration are refused beside --from-csv.
+set(_est_dense --model data/models/llama-3.1-70b/config.json --quant fp8 --gpu h200-sxm --isl 1024 --osl 1024 --concurrency 16)
+roofline_cli_test(estimate_dense_dp_named ARGS estimate ${_est_dense} --tp 4 --dp 2
+    PASS "on 8 GPUs of h200-sxm: TP4 DP2 at 16 requests")
+roofline_cli_test(estimate_pp_over_layers ARGS estimate ${_est_dense} --tp 1 --pp 96 EXIT 2
+    PASS "pp 96 is more pipeline stages than the model's 80 layers")
+roofline_cli_test(estimate_ep_on_dense ARGS estimate ${_est_dense} --tp 4 --ep 2 EXIT 2
+    PASS "ep 2 on a model without experts")
+roofline_cli_test(estimate_prefill_layout_short ARGS estimate ${_est_glm} --disagg --prefill-layout 4 EXIT 2)
+roofline_cli_test(estimate_prefill_layout_long ARGS estimate ${_est_glm} --disagg --prefill-layout 4,1,1,1,9 EXIT 2)
+roofline_cli_test(estimate_csv_with_gpu ARGS estimate --from-csv tests/cli/data/none.csv --model-dir tests --gpu b200 EXIT 2)
+roofline_cli_test(estimate_out_without_csv ARGS estimate ${_est_glm} --out /tmp/x.csv EXIT 2)
+# TP that does not divide the heads: estimate notes it as analyze warns (engines refuse or pad).
+roofline_cli_test(estimate_tp_not_dividing_heads ARGS estimate ${_est_dense} --tp 3
+    PASS "TP3 does not divide the model's 64 query heads and the 8 KV heads")

@@ -100,3 +100,6 @@ roofline_cli_test(plan_disagg_json_keys ARGS ${_plan_disagg} --json
 roofline_cli_test(plan_disagg_csv ARGS ${_plan_disagg} --csv EXIT 2)
 roofline_cli_test(plan_disagg_rate ARGS ${_plan_disagg} --rate 2 EXIT 2)
 roofline_cli_test(plan_kv_link_without_disagg ARGS ${_plan_glm} --kv-link-gbps 400 EXIT 2)
+# V100 has no bf16 units: 16-bit work priced at its fp16 rate (and said), not every layout unpriced.
+roofline_cli_test(plan_v100_fp16 ARGS plan --model data/models/llama-3.1-70b/config.json --quant fp8 --gpus v100-sxm2-16gb
+    --counts 8 --isl 1024 --osl 1024 PASS "v100-sxm2-16gb +8 +TP8 .*v100-sxm2-16gb has no bf16 units: bf16 work is priced at its fp16 rate")

@@ -18,6 +18,11 @@ endif()
 if(EXISTS "${_trace_samples}/nsys/rtx5090_dsocr_decode_cuda_gpu_kern_sum.csv")
     roofline_cli_test(trace_nsys_kern_sum ARGS trace "${_trace_samples}/nsys/rtx5090_dsocr_decode_cuda_gpu_kern_sum.csv" --json
                       PASS "\"format\": \"nsys-cuda-gpu-kern-sum\",[^}]*\"kernel_count\": 78016")
+    # --csv in the columns of a trace's CSV (bound unknown); --svg cannot chart it: exit 2.
+    roofline_cli_test(trace_nsys_kern_sum_csv ARGS trace "${_trace_samples}/nsys/rtx5090_dsocr_decode_cuda_gpu_kern_sum.csv" --csv
+        PASS "^level,name,phase,count,total_s,mean_s,share,bound,[^\n]*\nphase,gemm,gemm,19648,0\.089730009,[^\n]*,unknown,")
+    roofline_cli_test(trace_nsys_kern_sum_svg ARGS trace "${_trace_samples}/nsys/rtx5090_dsocr_decode_cuda_gpu_kern_sum.csv" --svg x.svg
+        EXIT 2 PASS "--svg: .* is an nsys cuda_gpu_kern_sum report")
 endif()
 if(EXISTS "${_trace_samples}/bench/inferencex_agg_kimik2.5_1k1k_conc4.json")
     # JSON without traceEvents: a one-line error and exit code 2.

@@ -1,10 +1,20 @@
 // Tests of io/input.hpp and io/csv.hpp: gzip on the fly, lines, RFC 4180 records.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <sys/stat.h>  // mkfifo
+#include <unistd.h>    // getpid
+
 #include "io/io_test_support.hpp"
+#include "roofline/io/kineto.hpp"
+#include "roofline/io/nsys_sqlite.hpp"
+#include "roofline/io/trace_file.hpp"
+#include "test_support.hpp"
 #include "roofline/io/csv.hpp"
 #include "roofline/io/input.hpp"
 
@@ -145,4 +155,31 @@ TEST_CASE("read_all stops at its size limit (a small gzip file can inflate to gi
     CHECK(io::read_all(t.path()).size() == 100000);
     CHECK_THROWS_WITH_AS(io::read_all(t.path(), 65536), doctest::Contains("byte 65536 (decompressed): larger than 65536 bytes"),
                          parse_error);
+}
+
+TEST_CASE("a pipe is read once and kept: format detection, then the reader, see the same bytes") {
+    // `roofline trace <(zcat f)`: the readers open an input more than once (is_sqlite_file,
+    // the format's first bytes, then parsing); a pipe gives its bytes once, and the second open
+    // had read an empty file.
+    const auto sample = test::repo_data("samples/h200/gemm_power/trace.json.gz");
+    const std::string bytes = io::detail::raw_head(sample.string(), std::size_t(1) << 24);
+    REQUIRE(bytes.size() > 1000);
+    const auto dir = std::filesystem::temp_directory_path() / ("roofline_fifo_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / "trace.json.gz").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer([&] {
+        if (std::FILE* f = std::fopen(fifo.c_str(), "wb")) {
+            std::fwrite(bytes.data(), 1, bytes.size(), f);
+            std::fclose(f);
+        }
+    });
+    CHECK(io::detail::raw_head(fifo, 2) == bytes.substr(0, 2));  // looking does not consume
+    CHECK(!is_sqlite_file(fifo));
+    CHECK(detect_trace_format(fifo) == trace_format::kineto);
+    const auto t = read_kineto(fifo);
+    CHECK(t.stats.events_kept == read_kineto(sample.string()).stats.events_kept);
+    CHECK(t.events.size() == 30);  // 15 GEMMs and 15 memsets (the sample's README)
+    writer.join();
+    std::filesystem::remove_all(dir);
 }

@@ -79,7 +79,8 @@ kineto_count count_kineto(const std::string& path) {
         if (e.value("ph", "") != "X" || !io::detail::kineto_used_category(cat)) continue;
         const auto ts = e.find("ts"), dur = e.find("dur");
         const bool ts_ok = ts != e.end() && ts->is_number() && std::isfinite(ts->get<double>());
-        const bool dur_ok = dur != e.end() && dur->is_number() && std::isfinite(dur->get<double>()) && dur->get<double>() >= 0;
+        const bool dur_ok = dur != e.end() && dur->is_number() && std::isfinite(dur->get<double>()) && dur->get<double>() >= 0 &&
+                            dur->get<double>() <= 86400e6;  // a day of microseconds: longer is implausible
         if (!ts_ok || !dur_ok) {
             ++c.skipped;
             continue;
@@ -129,7 +130,7 @@ TEST_CASE("read_stats: Kineto traces, every event of traceEvents accounted for")
         check_kineto((entry.path() / "trace.json.gz").string());
     for (const char* name : {"kineto_negative_dur.json", "kineto_nan_inf_times.json", "kineto_wrong_types.json",
                              "kineto_not_objects.json", "kineto_missing_name.json", "kineto_duplicate_keys.json",
-                             "kineto_huge_numbers.json"})
+                             "kineto_huge_numbers.json", "kineto_implausible_dur.json"})
         check_kineto(bad_input(name));
 }
 

@@ -248,6 +248,10 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
     const auto t = detail::estimate::counts_of(c, rq);
     const auto domain = scale_up_domain(rq.gpu).first;
 
+    for (const auto* l : {&rq.layout, rq.disaggregated ? &rq.disaggregated->prefill : nullptr})
+        if (l)
+            if (std::string w = tp_head_split_problem(c, l->tp); !w.empty() && std::find(out.notes.begin(), out.notes.end(), w) == out.notes.end())
+                out.notes.push_back(std::move(w));
     if (!rq.disaggregated) {
         const auto& l = rq.layout;
         out.gpus = l.gpus() * rq.instances;

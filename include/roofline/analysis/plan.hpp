@@ -81,12 +81,13 @@ namespace roofline {
 // Layouts
 // =============================================================================================
 
-/// "TP8" (dense), "attention TP1 DP8, MoE TP4 x EP2" (MoE): attention and MoE layouts named
-/// apart, since the MoE runs TP (tp dp / ep) x EP whatever attention does. PP appended as " PP2".
+/// "TP8", "TP4 DP2" (dense: dp replicas of the model, each serving its share of the requests),
+/// "attention TP1 DP8, MoE TP4 x EP2" (MoE): attention and MoE layouts named apart, since the
+/// MoE runs TP (tp dp / ep) x EP whatever attention does. PP appended as " PP2".
 inline std::string describe_layout(const parallel_layout& l, bool moe) {
     std::string s;
     if (!moe) {
-        s = "TP" + std::to_string(l.tp * l.dp);
+        s = "TP" + std::to_string(l.tp) + (l.dp > 1 ? " DP" + std::to_string(l.dp) : std::string());
     } else {
         s = "attention TP" + std::to_string(l.tp) + (l.dp > 1 ? " DP" + std::to_string(l.dp) : std::string()) +
             ", MoE TP" + std::to_string(l.moe_tp()) + " x EP" + std::to_string(l.ep);
@@ -472,6 +473,8 @@ struct step_coefficients {
         bool missing = false;
         std::string missing_what;
         const auto rate = [&](peak_key p, double& s_per_flop, double& j_per_flop) {
+            // A GPU without BF16 units (V100, T4) serves 16-bit models in FP16 (plan notes it).
+            if (p == peak_key::bf16 && !(peak_of_gpu(g, p) > 0) && peak_of_gpu(g, peak_key::fp16) > 0) p = peak_key::fp16;
             const double peak = peak_of_gpu(g, p);
             if (!(peak > 0)) {
                 missing = true;
@@ -1222,6 +1225,9 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
             gpus.back().scale_up_source = "as requested";
         }
         out.gpu_ids.push_back(g.id);
+        if (!g.peak(peak_key::bf16).supported && g.peak(peak_key::fp16).supported)
+            out.notes.push_back(g.id + " has no bf16 units: bf16 work is priced at its fp16 rate (engines serve "
+                                       "16-bit models in fp16 there)");
         if (rq.calibrated && !rq.speed_of_light && gpus.back().unpriced.empty() &&
             (rq.calibrated->gpu.empty() || rq.calibrated->gpu == g.id)) {
             // As `analyze --calibration`: measured ceilings in, each kernel at the graph launch floor.

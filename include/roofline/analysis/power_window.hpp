@@ -15,7 +15,9 @@
 // Per GPU: in TP/EP every step waits for the slowest rank, so a GPU at its limit with the cap
 // active and its SM clock lowered gates the run even when the median over GPUs looks fine.
 
-#include <cmath>     // std::isfinite
+#include <algorithm>  // std::min, std::max
+#include <cmath>     // std::isfinite, std::floor
+#include <limits>    // std::numeric_limits
 #include <cstdio>    // std::snprintf
 #include <map>       // std::map
 #include <optional>  // std::optional
@@ -36,10 +38,13 @@ struct run_power_window {
     bool from_bench = false;            ///< the bench file's own window was used
     std::optional<double> start_log_s, end_log_s;  ///< the window on the log's clock
     std::string note;                              ///< which window, for people
+    /// The bench file dates the run and no sample of the log falls in its window at any zone
+    /// offset: the log is of another time; `samples` is empty and `note` says when each was.
+    bool outside = false;
 };
 
 /// The samples of `log` inside `run`'s own window (see the file comment); all samples, and a
-/// note saying so, when the run gives no window or none of the log falls in it.
+/// note saying so, when the run gives no window; none (`outside`) when none of the log falls in it.
 run_power_window run_window_samples(const power_log& log, const bench_run& run);
 
 /// Evidence of one GPU over a run.
@@ -79,6 +84,25 @@ inline std::optional<double> vllm_date_s(const std::string& d) {
     return days * 86400.0 + hh * 3600.0 + mm * 60.0 + ss;
 }
 
+/// "2026-02-13 14:05" for seconds `s` since 1970 on a clock without zone (civil from days,
+/// Howard Hinnant's algorithm).
+inline std::string utc_day(double s) {
+    const double days_f = std::floor(s / 86400.0);
+    const long long z0 = static_cast<long long>(days_f) + 719468;
+    const long long era = (z0 >= 0 ? z0 : z0 - 146096) / 146097;
+    const long long doe = z0 - era * 146097;
+    const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const long long mp = (5 * doy + 2) / 153;
+    const long long d = doy - (153 * mp + 2) / 5 + 1;
+    const long long m = mp < 10 ? mp + 3 : mp - 9;
+    const long long y = yoe + era * 400 + (m <= 2);
+    const long long sec = static_cast<long long>(s - days_f * 86400.0);
+    char b[48];
+    std::snprintf(b, sizeof b, "%04lld-%02lld-%02lld %02lld:%02lld", y, m, d, sec / 3600, (sec / 60) % 60);
+    return b;
+}
+
 inline std::string hours(double s) {
     char b[32];
     std::snprintf(b, sizeof b, "%+.2f h", s / 3600.0);
@@ -116,6 +140,13 @@ ROOFLINE_INLINE run_power_window run_window_samples(const power_log& log, const 
                  "duration): every sample of the log is used";
         return w;
     }
+    bool timed = false;
+    for (const auto& s : log.samples) timed = timed || std::isfinite(s.wall_time_s);
+    if (!timed) {  // nothing to align by: the log is taken as the run's, and said so
+        w.samples = log.samples;
+        w.note = "the log has no timestamps to align with the run's window (" + from + "): every sample is used";
+        return w;
+    }
     double best_shift = 0;
     std::size_t best_busy = 0, best_n = 0;
     for (int q = local ? 0 : -48; q <= (local ? 0 : 56); ++q) {  // 15-min steps, -12 h .. +14 h
@@ -128,8 +159,15 @@ ROOFLINE_INLINE run_power_window run_window_samples(const power_log& log, const 
         }
     }
     if (best_n == 0) {
-        w.samples = log.samples;
-        w.note = "no sample of the log falls in the run's window (" + from + "): every sample is used";
+        double t0 = std::numeric_limits<double>::infinity(), t1 = -t0;
+        for (const auto& s : log.samples)
+            if (std::isfinite(s.wall_time_s)) t0 = std::min(t0, s.wall_time_s), t1 = std::max(t1, s.wall_time_s);
+        w.outside = true;
+        w.note = "no sample of the log falls in the run's window (" + from + ": " + utc_day(*start) +
+                 (local ? " local time" : " UTC") + (local ? "" : ", at any zone offset from -12 h to +14 h") + ")" +
+                 (t1 >= t0 ? std::string("; the log spans ") + utc_day(t0) + " to " + utc_day(t1) + " on its own clock"
+                           : std::string()) +
+                 ": a log of another run, so it is not used as this run's power evidence";
         return w;
     }
     w.from_bench = true;

@@ -306,21 +306,7 @@ ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const mod
     const double c_instance = a.concurrency / a.instances;
     // Tensor parallelism splits the attention heads: say what does not divide (engines refuse
     // such a layout, or pad / replicate heads); the model splits evenly regardless.
-    {
-        const int tp = setup.layout.tp;
-        std::string bad;
-        if (tp > 1 && m.num_attention_heads > 0 && m.num_attention_heads % tp != 0)
-            bad = std::to_string(m.num_attention_heads) + " query heads";
-        if (tp > 1 && m.attention != attention_kind::mla && m.num_kv_heads > 0 &&
-            ((m.num_kv_heads >= tp && m.num_kv_heads % tp != 0) || (m.num_kv_heads < tp && tp % m.num_kv_heads != 0)))
-            bad += (bad.empty() ? "" : " and the ") + std::to_string(m.num_kv_heads) + " KV heads";
-        if (!bad.empty())
-            a.warnings.push_back("TP" + std::to_string(tp) + " does not divide the model's " + bad +
-                                 " (per GPU: " + fmt_num(static_cast<double>(m.num_attention_heads) / tp, 2) +
-                                 " query, " + fmt_num(static_cast<double>(m.num_kv_heads) / tp, 2) +
-                                 " KV heads): serving engines refuse this layout or pad heads; the model "
-                                 "splits the work evenly, as if it divided");
-    }
+    if (std::string w = tp_head_split_problem(m, setup.layout.tp); !w.empty()) a.warnings.push_back(std::move(w));
     // Pipeline stages each hold one of pp micro-batches (analysis/steady_state.hpp).
 
     // --- ceilings and links ---
@@ -562,10 +548,16 @@ ROOFLINE_INLINE serving_analysis analyze_serving(const bench_run& run, const mod
             a.warnings.push_back(power->file + " was logged on \"" + power->gpu_names.front() + "\", not on " + g.id +
                                  " (\"" + g.device_names.front() + "\"): check --gpu or the log");
     }
-    if (power && !power->samples.empty()) {
-        // The run's window: samples with a kernel resident at least half the sample period. Logs
-        // usually start before and end after the benchmark; idle samples would dilute the draw.
-        const auto win = run_window_samples(*power, run);
+    // The run's window: samples with a kernel resident at least half the sample period. Logs
+    // usually start before and end after the benchmark; idle samples would dilute the draw.
+    const std::optional<run_power_window> win_opt =
+        power && !power->samples.empty() ? std::optional<run_power_window>(run_window_samples(*power, run)) : std::nullopt;
+    if (win_opt && win_opt->outside) {  // another time's log: no evidence about this run
+        a.power_window = win_opt->note;
+        a.warnings.push_back(power->file + ": " + win_opt->note);
+    }
+    if (win_opt && !win_opt->outside) {
+        const auto& win = *win_opt;
         a.power_window = win.note;
         a.notes.push_back(win.note);
         // A log that cannot cover the run is probably another run's: said, as the evidence is

@@ -51,7 +51,6 @@
 #include <fstream>     // std::ifstream, std::ofstream
 #include <system_error>  // std::error_code
 #include <initializer_list>  // std::initializer_list
-#include <iterator>  // std::istreambuf_iterator
 #include <limits>    // std::numeric_limits
 #include <map>       // std::map
 #include <optional>  // std::optional
@@ -90,6 +89,7 @@ calibration read_calibration(const std::string& path);
 #if ROOFLINE_BODIES_IO
 #include <nlohmann/json.hpp>
 #include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/input.hpp"
 #include "roofline/io/detail/text.hpp"
 
 namespace roofline {
@@ -277,8 +277,7 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
     if (std::filesystem::is_directory(path, dir_ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open the calibration file");
-    io::detail::check_json_file_size(path, "calibration file");
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = io::detail::read_json_text(path, "calibration file");
     io::detail::check_json_nesting(path, text);
     nlohmann::json doc;
     try {

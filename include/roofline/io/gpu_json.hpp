@@ -49,7 +49,6 @@
 #include <filesystem>  // std::filesystem::is_directory
 #include <fstream>     // std::ifstream
 #include <system_error>  // std::error_code
-#include <iterator>  // std::istreambuf_iterator
 #include <map>       // std::map
 #include <optional>  // std::optional
 #include <set>       // std::set
@@ -98,6 +97,7 @@ gpu_catalog load_gpu_catalog(const std::string& path = {});
 #if ROOFLINE_BODIES_IO
 #include <nlohmann/json.hpp>
 #include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/input.hpp"
 
 namespace roofline {
 namespace detail {
@@ -557,8 +557,7 @@ ROOFLINE_INLINE void load_gpu_overlay(gpu_catalog& catalog, const std::string& p
     if (std::filesystem::is_directory(path, dir_ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open the GPU file");
-    io::detail::check_json_file_size(path, "GPU file");
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = io::detail::read_json_text(path, "GPU file");
     io::detail::check_json_nesting(path, text);
     nlohmann::json doc;
     try {

@@ -28,7 +28,6 @@
 #include <system_error>  // std::error_code
 #include <fstream>      // std::ifstream
 #include <initializer_list>  // std::initializer_list
-#include <iterator>     // std::istreambuf_iterator
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <utility>      // std::move
@@ -60,6 +59,7 @@ void apply_hf_quant_config(model_config& cfg, const std::string& path);
 #if ROOFLINE_BODIES_IO
 #include <nlohmann/json.hpp>
 #include "roofline/io/detail/json_text.hpp"
+#include "roofline/io/input.hpp"
 
 namespace roofline {
 namespace detail::hf {
@@ -72,8 +72,7 @@ inline json read_json_file(const std::string& path) {
     if (std::filesystem::is_directory(path, ec)) throw parse_error(path, "", "", "is a folder, not a JSON file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw parse_error(path, "", "", "cannot open file");
-    io::detail::check_json_file_size(path, "model config");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = io::detail::read_json_text(path, "model config");
     if (text.empty()) throw parse_error(path, "", "", "file is empty");
     io::detail::check_json_nesting(path, text);
     try {
@@ -322,6 +321,11 @@ ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
     }
     const json root = read_json_file(path);
     if (!root.is_object()) throw parse_error(path, "", "", "expected a JSON object at the top level");
+    // A ModelOpt hf_quant_config.json given as the model: said as that, with the flag it goes to.
+    if (!root.contains("hidden_size") && !root.contains("text_config") && root.contains("quantization") &&
+        root.at("quantization").is_object())
+        throw parse_error(path, "", "", "a ModelOpt hf_quant_config.json (\"quantization\"), not a model config: "
+                                        "pass it with --quant and the model's config.json with --model");
     const bool nested = root.contains("text_config") && root.at("text_config").is_object();
     const json& j = nested ? root.at("text_config") : root;
     const std::string place = nested ? "text_config" : "";

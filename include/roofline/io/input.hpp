@@ -6,7 +6,8 @@
 // magic bytes 1f 8b, concatenated members allowed) and never holds more than one chunk.
 // `line_reader` splits the stream into lines for the text formats (CSV, nvidia-smi, nccl-tests).
 // Errors (missing file, corrupt or truncated gzip) are `parse_error`s naming the file and the
-// byte offset in the decompressed stream.
+// byte offset in the decompressed stream. A pipe or device (`<(zcat f)`) is read to its end
+// once, at most 1 GiB, and kept for the process: readers open an input more than once.
 
 #include <algorithm>    // std::min
 #include <cerrno>       // errno
@@ -20,11 +21,90 @@
 #include <utility>      // std::move
 #include <vector>       // std::vector
 
+#include <map>          // std::map
+#include <mutex>        // std::mutex
+
+#include <sys/stat.h>  // fstat, S_ISREG: a pipe is read once and kept
 #include <zlib.h>
 
 #include "roofline/core/error.hpp"
 
 namespace roofline::io {
+
+namespace detail {
+/// Most bytes a pipe or device (`<(zcat f)`, /dev/stdin) is read to: 1 GiB, the limit of a file
+/// read whole (`read_all`).
+inline constexpr std::uint64_t max_spooled_bytes = std::uint64_t(1) << 30;
+
+/// The content of the pipe or device `path` (open as `f`), read to its end once per process and
+/// kept: readers open an input more than once (format detection, then parsing), and a pipe
+/// cannot be read twice. Throws `parse_error` past `max_spooled_bytes` (/dev/zero never ends).
+struct spool_registry {
+    std::mutex m;
+    std::map<std::string, std::shared_ptr<const std::vector<unsigned char>>> kept;
+    static spool_registry& get() {
+        static spool_registry r;
+        return r;
+    }
+};
+
+/// The kept content of the pipe or device `path` when it was read before, else null. Checked
+/// before opening: a named pipe (mkfifo) opened again would wait for a writer that is gone.
+inline std::shared_ptr<const std::vector<unsigned char>> kept_input(const std::string& path) {
+    auto& r = spool_registry::get();
+    const std::lock_guard<std::mutex> lock(r.m);
+    const auto it = r.kept.find(path);
+    return it == r.kept.end() ? nullptr : it->second;
+}
+
+inline std::shared_ptr<const std::vector<unsigned char>> spooled_input(const std::string& path, std::FILE* f) {
+    auto& r = spool_registry::get();
+    const std::lock_guard<std::mutex> lock(r.m);
+    auto& kept = r.kept;
+    if (const auto it = kept.find(path); it != kept.end()) return it->second;
+    auto bytes = std::make_shared<std::vector<unsigned char>>();
+    std::vector<unsigned char> buf(1 << 16);
+    for (;;) {
+        const std::size_t n = std::fread(buf.data(), 1, buf.size(), f);
+        if (n == 0) {
+            if (std::ferror(f)) throw parse_error(path, "", "", std::string("read error: ") + std::strerror(errno));
+            break;
+        }
+        if (bytes->size() + n > max_spooled_bytes)
+            throw parse_error(path, "byte " + std::to_string(max_spooled_bytes), "",
+                              "a pipe or device is read into memory, at most " +
+                                  std::to_string(max_spooled_bytes >> 30) + " GiB, and this one goes on: write it to a file");
+        bytes->insert(bytes->end(), buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    kept.emplace(path, bytes);
+    return bytes;
+}
+
+/// The first `n` raw bytes of `path` (gzip not inflated): of the kept content for a pipe or
+/// device (`spooled_input`), so that looking does not consume it. Empty when it cannot be opened.
+inline std::string raw_head(const std::string& path, std::size_t n) {
+    if (const auto bytes = kept_input(path))
+        return std::string(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(std::min(n, bytes->size())));
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return {};
+    std::string out;
+    struct stat st {};
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        try {
+            const auto bytes = spooled_input(path, f);
+            out.assign(bytes->begin(), bytes->begin() + static_cast<std::ptrdiff_t>(std::min(n, bytes->size())));
+        } catch (...) {
+            std::fclose(f);
+            throw;
+        }
+    } else {
+        out.resize(n);
+        out.resize(std::fread(out.data(), 1, n, f));
+    }
+    std::fclose(f);
+    return out;
+}
+}  // namespace detail
 
 /// A byte stream over a file, inflating gzip transparently. Not copyable.
 class input_file {
@@ -32,9 +112,8 @@ public:
     /// Opens `path`. Throws `parse_error` when the file cannot be opened.
     explicit input_file(std::string path, std::size_t chunk_bytes = 1 << 16)
         : path_(std::move(path)), in_(chunk_bytes) {
-        file_ = std::fopen(path_.c_str(), "rb");
-        if (!file_) throw parse_error(path_, "", "", std::string("cannot open: ") + std::strerror(errno));
-        std::setvbuf(file_, nullptr, _IONBF, 0);  // we buffer ourselves
+        spool_ = detail::kept_input(path_);  // a pipe read before: not opened again
+        if (!spool_) open_file();
         fill();
         gzip_ = avail_ >= 2 && in_[0] == 0x1f && in_[1] == 0x8b;
         if (gzip_) {
@@ -53,6 +132,28 @@ public:
     }
     input_file(const input_file&) = delete;
     input_file& operator=(const input_file&) = delete;
+
+private:
+    /// Opens the file; a pipe or device is read whole into the registry and closed again.
+    void open_file() {
+        file_ = std::fopen(path_.c_str(), "rb");
+        if (!file_) throw parse_error(path_, "", "", std::string("cannot open: ") + std::strerror(errno));
+        std::setvbuf(file_, nullptr, _IONBF, 0);  // we buffer ourselves
+        struct stat st {};
+        if (fstat(fileno(file_), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+            try {
+                spool_ = detail::spooled_input(path_, file_);
+            } catch (...) {
+                std::fclose(file_);
+                file_ = nullptr;
+                throw;
+            }
+            std::fclose(file_);
+            file_ = nullptr;
+        }
+    }
+
+public:
 
     /// Copies up to `n` bytes of (decompressed) content into `out`; returns 0 only at the end.
     /// Throws `parse_error` on a read error or on corrupt or truncated gzip data.
@@ -117,6 +218,12 @@ public:
 private:
     bool fill() {
         pos_ = 0;
+        if (spool_) {
+            avail_ = std::min(in_.size(), spool_->size() - spool_pos_);
+            std::memcpy(in_.data(), spool_->data() + spool_pos_, avail_);
+            spool_pos_ += avail_;
+            return avail_ != 0;
+        }
         avail_ = std::fread(in_.data(), 1, in_.size(), file_);
         if (avail_ == 0 && std::ferror(file_))
             throw parse_error(path_, place(), "", std::string("read error: ") + std::strerror(errno));
@@ -131,6 +238,8 @@ private:
 
     std::string path_;
     std::FILE* file_ = nullptr;
+    std::shared_ptr<const std::vector<unsigned char>> spool_;  ///< a pipe's content (spooled_input)
+    std::size_t spool_pos_ = 0;
     std::vector<unsigned char> in_;
     std::size_t avail_ = 0, pos_ = 0;
     bool gzip_ = false, member_done_ = false;
@@ -141,9 +250,14 @@ private:
 /// Splits an `input_file` into lines (without the trailing "\n" or "\r\n"), counting them.
 class line_reader {
 public:
+    /// The longest line a text format needs: 64 MiB (a file without line breaks, /dev/zero,
+    /// is refused there rather than read whole into one line).
+    static constexpr std::size_t max_line_bytes = std::size_t(64) << 20;
+
     explicit line_reader(input_file& in) : in_(in), buf_(1 << 16) {}
 
-    /// Next line into `line`; false at the end. The last line may lack a newline.
+    /// Next line into `line`; false at the end. The last line may lack a newline. Throws
+    /// `parse_error` for a line longer than `max_line_bytes`.
     bool next(std::string& line) {
         line.clear();
         for (;;) {
@@ -164,6 +278,10 @@ public:
                 line.append(start, end_ - pos_);
                 partial_ = true;
                 pos_ = end_;
+                if (line.size() > max_line_bytes)
+                    throw parse_error(in_.path(), "line " + std::to_string(line_no_ + 1), "",
+                                      "longer than " + std::to_string(max_line_bytes >> 20) +
+                                          " MiB without a line break: not a text file of lines");
                 continue;
             }
             const std::size_t k = static_cast<const char*>(nl) - start;
@@ -207,5 +325,29 @@ inline std::string read_all(const std::string& path, std::uint64_t max_bytes = s
     }
     return out;
 }
+
+namespace detail {
+/// The (gzip-inflated) text of a JSON document read whole: a calibration, a GPU file, a model
+/// config. Throws `parse_error` naming `what` past `max_bytes` (64 MiB) of content, checked
+/// before reading for a regular file and while reading for a pipe or device (/dev/zero).
+inline std::string read_json_text(const std::string& path, const char* what,
+                                  std::uint64_t max_bytes = std::uint64_t(64) << 20) {
+    const auto too_large = [&](const std::string& n) {
+        return parse_error(path, "", "", n + ": larger than the " + std::to_string(max_bytes >> 20) + " MiB any " +
+                                             what + " needs");
+    };
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && std::uint64_t(st.st_size) > max_bytes)
+        throw too_large(std::to_string(st.st_size) + " bytes");
+    input_file in(path);
+    std::string text;
+    std::vector<char> buf(1 << 16);
+    for (std::size_t n; (n = in.read(buf.data(), buf.size())) > 0;) {
+        if (text.size() + n > max_bytes) throw too_large("over " + std::to_string(max_bytes) + " bytes of content");
+        text.append(buf.data(), n);
+    }
+    return text;
+}
+}  // namespace detail
 
 }  // namespace roofline::io

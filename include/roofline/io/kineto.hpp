@@ -121,7 +121,11 @@ inline std::int64_t profiler_step_number(std::string_view name) {
     return n ? *n : -1;
 }
 
-/// Why an `X` event's times are unusable ("negative_dur", ...), or nullptr when they are fine.
+/// Longest duration a Kineto event may have: one day, in microseconds.
+inline constexpr double kineto_max_dur_us = 86400.0 * 1e6;
+
+/// Why an `X` event's times are unusable ("negative_dur", "implausible_dur" past a day, ...), or
+/// nullptr when they are fine.
 inline const char* kineto_time_problem(const chrome_event& e) {
     if (e.ts_wrong_type) return "wrong_type(ts)";
     if (e.dur_wrong_type) return "wrong_type(dur)";
@@ -129,6 +133,9 @@ inline const char* kineto_time_problem(const chrome_event& e) {
     if (std::isnan(e.dur)) return "missing_dur";
     if (!std::isfinite(e.ts) || !std::isfinite(e.dur)) return "non_finite_time";
     if (e.dur < 0) return "negative_dur";
+    // A profiler records seconds to hours; a duration past a day (8.64e10 us) is a corrupt or
+    // hand-made value that would stretch the window (and every share) by orders of magnitude.
+    if (e.dur > kineto_max_dur_us) return "implausible_dur";
     return nullptr;
 }
 

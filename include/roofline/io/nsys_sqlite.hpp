@@ -56,6 +56,7 @@
 
 #include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
+#include "roofline/io/input.hpp"
 #include "roofline/trace/kernel_event.hpp"
 #include "roofline/trace/kernel_rules.hpp"
 
@@ -73,12 +74,8 @@ inline constexpr bool have_sqlite = false;
 inline bool is_sqlite_file(const std::string& path) {
     static constexpr char magic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f',
                                        'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    char head[16];
-    const std::size_t n = std::fread(head, 1, sizeof head, f);
-    std::fclose(f);
-    return n == sizeof head && std::memcmp(head, magic, sizeof head) == 0;
+    const std::string head = io::detail::raw_head(path, sizeof magic);  // a pipe: its kept content
+    return head.size() == sizeof magic && std::memcmp(head.data(), magic, sizeof magic) == 0;
 }
 
 /// Reads an `nsys export --type sqlite` database into a `kernel_trace` (format "nsys-sqlite"):

@@ -262,6 +262,8 @@ ROOFLINE_INLINE rank_summary read_rank_summary(const std::string& path) {
         char buf[1 << 16];
         for (std::size_t n; (n = in.read(buf, sizeof buf)) > 0;) {
             text.append(buf, n);
+            if (text.size() > (std::size_t{64} << 20))  // a pipe or device that never ends (/dev/zero)
+                throw parse_error(path, in.place(), "", "over 64 MiB: larger than any rank summary");
             // A gzip trace given by mistake may be gigabytes: its first MiB tells.
             if (text.size() >= (std::size_t{1} << 20) && text.find("\"traceEvents\"") != std::string::npos) break;
         }

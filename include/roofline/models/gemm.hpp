@@ -49,7 +49,8 @@ inline bool gpu_has(const gpu_spec& g, peak_key k) { return g.peak(k).supported;
 ///    activations' rate, weights dequantised in the kernel;
 ///  * a dtype the GPU lacks (FP4 on Hopper): the weights are dequantised and the product runs
 ///    at FP8 when the activations are FP8-or-narrower and the GPU has FP8, else at BF16 (as
-///    vLLM/SGLang serve NVFP4 checkpoints on Hopper through Marlin W4A16). The weights still
+///    vLLM/SGLang serve NVFP4 checkpoints on Hopper through Marlin W4A16), FP16 where the GPU
+///    has no BF16 units (V100, T4). The weights still
 ///    stream at their storage width; the note says so.
 inline compute_path gemm_compute_path(dtype weights, dtype activations, const gpu_spec& g) {
     using detail::gpu_has;
@@ -57,13 +58,16 @@ inline compute_path gemm_compute_path(dtype weights, dtype activations, const gp
     const auto narrowest_16 = [&](dtype d) {
         return d == dtype::fp16 ? peak_key::fp16 : (d == dtype::fp32 ? peak_key::tf32 : peak_key::bf16);
     };
+    // The 16-bit path a fallback runs at: BF16, or FP16 on a GPU without BF16 units (V100, T4),
+    // as dequantising kernels there compute in half precision.
+    const peak_key fallback_16 = !gpu_has(g, peak_key::bf16) && gpu_has(g, peak_key::fp16) ? peak_key::fp16 : peak_key::bf16;
     if (detail::is_fp4(weights) || weights == dtype::fp6) {
         const peak_key native = peak_of(weights);
         if (!gpu_has(g, native)) {
             p.native = false;
             const bool fp8_acts = detail::is_fp4(activations) || detail::is_fp8(activations);
             p.peak = fp8_acts && gpu_has(g, peak_key::fp8) && !detail::is_fp4(activations)
-                         ? peak_key::fp8 : peak_key::bf16;
+                         ? peak_key::fp8 : fallback_16;
             p.note = std::string(to_string(weights)) + " has no tensor-core path on " + g.id + " (" +
                      g.sm_arch + "): falls back to a " + std::string(to_string(p.peak)) +
                      " compute path (weights dequantised in the kernel, e.g. Marlin W4A16); weights "
@@ -86,8 +90,9 @@ inline compute_path gemm_compute_path(dtype weights, dtype activations, const gp
                 return p;
             }
             p.native = false;
-            p.peak = peak_key::bf16;
-            p.note = "fp8 has no tensor-core path on " + g.id + ": BF16 compute path";
+            p.peak = fallback_16;
+            p.note = "fp8 has no tensor-core path on " + g.id + ": " +
+                     std::string(fallback_16 == peak_key::fp16 ? "FP16" : "BF16") + " compute path";
             return p;
         }
         p.peak = narrowest_16(activations);

@@ -36,6 +36,7 @@
 #include <algorithm>  // std::max, std::min
 #include <array>      // std::array
 #include <cmath>      // std::ceil
+#include <cstdio>     // std::snprintf
 #include <cstdint>    // std::uint8_t
 #include <optional>   // std::optional
 #include <string>     // std::string
@@ -128,7 +129,42 @@ struct parallel_layout {
             throw usage_error("parallel layout: ep (" + std::to_string(ep) + ") must divide tp x dp (" +
                               std::to_string(tp * dp) + ")");
     }
+    /// Throws `usage_error` (naming `what`, e.g. "--pp") unless the layout can run `m`: at most one
+    /// pipeline stage per decoder layer (a stage would hold none), and no expert parallelism on a
+    /// model without experts.
+    void validate_for(const model_config& m, const std::string& what = "layout") const {
+        validate();
+        if (m.num_layers > 0 && pp > m.num_layers)
+            throw usage_error(what + ": pp " + std::to_string(pp) + " is more pipeline stages than the model's " +
+                              std::to_string(m.num_layers) + " layers: a stage would hold none");
+        if (!m.is_moe() && ep > 1)
+            throw usage_error(what + ": ep " + std::to_string(ep) + " on a model without experts (dense): expert "
+                                     "parallelism needs MoE layers");
+    }
 };
+
+/// What tensor parallelism `tp` does not divide evenly among `m`'s attention heads, as a
+/// sentence ("TP3 does not divide the model's 64 query heads ..."); empty when it divides (MLA
+/// shares one latent, so only its query heads count). Engines refuse such a layout or pad heads;
+/// the step model splits the work evenly regardless.
+inline std::string tp_head_split_problem(const model_config& m, int tp) {
+    std::string bad;
+    if (tp > 1 && m.num_attention_heads > 0 && m.num_attention_heads % tp != 0)
+        bad = std::to_string(m.num_attention_heads) + " query heads";
+    if (tp > 1 && m.attention != attention_kind::mla && m.num_kv_heads > 0 &&
+        ((m.num_kv_heads >= tp && m.num_kv_heads % tp != 0) || (m.num_kv_heads < tp && tp % m.num_kv_heads != 0)))
+        bad += (bad.empty() ? "" : " and the ") + std::to_string(m.num_kv_heads) + " KV heads";
+    if (bad.empty()) return {};
+    const auto per = [&](int heads) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.2f", static_cast<double>(heads) / tp);
+        return std::string(b);
+    };
+    return "TP" + std::to_string(tp) + " does not divide the model's " + bad + " (per GPU: " +
+           per(m.num_attention_heads) + " query, " + per(m.num_kv_heads) +
+           " KV heads): serving engines refuse this layout or pad heads; the model splits the work evenly, as if "
+           "it divided";
+}
 
 /// Options of the step model.
 struct step_options {

@@ -16,11 +16,8 @@ namespace roofline::io::detail {
 /// Throws what `io::input_file` throws for an unreadable file.
 inline std::string input_head(const std::string& path, bool& gzip, std::size_t bytes = 4096) {
     gzip = false;  // `io::input_file` inflates transparently: look at the raw first bytes
-    if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
-        unsigned char m[2] = {0, 0};
-        gzip = std::fread(m, 1, 2, f) == 2 && m[0] == 0x1f && m[1] == 0x8b;
-        std::fclose(f);
-    }
+    const std::string m = raw_head(path, 2);  // a pipe: its kept content, not consumed
+    gzip = m.size() == 2 && static_cast<unsigned char>(m[0]) == 0x1f && static_cast<unsigned char>(m[1]) == 0x8b;
     std::string head(bytes, '\0');
     io::input_file in(path);
     head.resize(in.read(head.data(), head.size()));
