@@ -806,6 +806,8 @@ void add_collective(CLI::App* kernel) {
         const auto op = parse_collective_op(o.op);
         require_positive("--bytes", o.bytes, false, 1e15);
         require_positive("--ranks", o.ranks);
+        if (o.ranks < 2)  // priced, it read "0 steps x 16 us + 3.6 us base" and predicted 0
+            throw usage_error("--ranks 1: a collective needs at least 2 ranks (one rank exchanges nothing)");
         if (o.gpus_per_node != 0) require_positive("--gpus-per-node", o.gpus_per_node);
         auto p = make_context(o.c, "collective", std::nullopt);
         std::vector<std::string> notes;

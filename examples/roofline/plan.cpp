@@ -153,7 +153,8 @@ std::string plan_time_text(double s) {
     if (!std::isfinite(s)) return "n/a";
     if (s >= 1.0) return fmt::format("{:.2f} s", s);
     if (s >= 1e-3) return fmt::format("{:.1f} ms", s * 1e3);
-    return fmt::format("{:.0f} us", s * 1e6);
+    if (s >= 1e-6 || s == 0) return fmt::format("{:.0f} us", s * 1e6);
+    return fmt::format("{:.3g} us", s * 1e6);  // a limit below 1 us ("0 us" had hidden it)
 }
 
 /// One point of `plan --json` (the `--json` contract keys of a point), appended to `out` as an

@@ -16,3 +16,5 @@ roofline_cli_test(unknown_kernel ARGS kernel matmul EXIT 2 PASS "unknown command
 # A ModelOpt quant config given as the model is named as that.
 roofline_cli_test(model_quant_config_as_model ARGS model --model data/models/glm-5/hf_quant_config.json EXIT 2
     PASS "a ModelOpt hf_quant_config.json .* pass it with --quant")
+roofline_cli_test(kernel_collective_one_rank ARGS kernel collective --op all_reduce --ranks 1 --bytes 1e6 --gpu h200-sxm
+    EXIT 2 PASS "--ranks 1: a collective needs at least 2 ranks")

@@ -103,3 +103,6 @@ roofline_cli_test(plan_kv_link_without_disagg ARGS ${_plan_glm} --kv-link-gbps 4
 # V100 has no bf16 units: 16-bit work priced at its fp16 rate (and said), not every layout unpriced.
 roofline_cli_test(plan_v100_fp16 ARGS plan --model data/models/llama-3.1-70b/config.json --quant fp8 --gpus v100-sxm2-16gb
     --counts 8 --isl 1024 --osl 1024 PASS "v100-sxm2-16gb +8 +TP8 .*v100-sxm2-16gb has no bf16 units: bf16 work is priced at its fp16 rate")
+# A limit below 1 us keeps its digits ("TPOT <= 0 us" had read as no limit).
+roofline_cli_test(plan_sub_us_slo ARGS plan --model data/models/llama-3.1-70b/config.json --quant fp8 --gpus h200-sxm
+    --counts 8 --isl 1024 --osl 1024 --tpot-slo-ms 0.0001 PASS "0 meet the SLOs[ \n]+\\(TPOT <= 0.1 us\\)")
