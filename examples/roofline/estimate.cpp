@@ -122,6 +122,7 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
         std::string s = fmt::format("python -m sglang.launch_server --model-path {} --tp-size {}", model_path, l.gpus() / l.pp);
         if (l.pp > 1) s += fmt::format(" --pp-size {}", l.pp);
         if (l.dp > 1) s += fmt::format(" --dp-size {} --enable-dp-attention", l.dp);
+        if (!moe && !rq.disaggregated && rq.instances > 1) s += fmt::format(" --dp-size {}", rq.instances);  // replicas
         if (moe && l.ep > 1) s += fmt::format(" --ep-size {}", l.ep);
         s += fmt::format(" --max-running-requests {:.0f} --chunked-prefill-size {:.0f} --kv-cache-dtype {}", per_rank,
                          rq.prefill_chunk_tokens, kv == "fp8" ? "fp8_e4m3" : "auto");
@@ -131,6 +132,7 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
     if (engine == "vllm") {
         std::string s = fmt::format("vllm serve {} --tensor-parallel-size {}", model_path, l.tp);
         if (l.dp > 1) s += fmt::format(" --data-parallel-size {}", l.dp);
+        if (!moe && !rq.disaggregated && rq.instances > 1) s += fmt::format(" --data-parallel-size {}", rq.instances);
         if (l.pp > 1) s += fmt::format(" --pipeline-parallel-size {}", l.pp);
         if (moe && l.ep > 1) s += " --enable-expert-parallel";
         s += fmt::format(" --max-num-seqs {:.0f} --max-num-batched-tokens {:.0f} --kv-cache-dtype {} "
@@ -150,6 +152,8 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
                          kv == "fp8" ? ", kv_cache_config.dtype: fp8" : "");
         if (rq.speculative) s += fmt::format(", speculative_config: {{decoding_type: MTP, num_nextn_predict_layers: {}}}",
                                              rq.speculative->draft_tokens);
+        if (!moe && !rq.disaggregated && rq.instances > 1)
+            s += fmt::format("; run {} instances of this behind a router (data parallel replicas)", rq.instances);
         return s;
     }
     throw usage_error("--emit \"" + engine + "\": expected sglang, vllm or trtllm");
@@ -163,12 +167,17 @@ std::string engine_model_note(const std::string& config_path) {
                : std::string();
 }
 
+/// The layout as `describe_layout` names it, with a dense model's replicas as DP ("TP4 DP2").
+std::string shown_layout(const parallel_layout& l, const model_config& m, int replicas) {
+    return describe_layout(l, m.is_moe()) + (!m.is_moe() && replicas > 1 ? " DP" + std::to_string(replicas) : "");
+}
+
 nlohmann::json estimate_json(const estimate_result& r, const estimate_request& rq, const model_config& m,
                              const serving_efficiency& e) {
     using report::json_number;
     const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
     return {{"gpu", rq.gpu.id},
-            {"layout", describe_layout(l, m.is_moe())},
+            {"layout", shown_layout(l, m, rq.disaggregated ? 1 : rq.instances)},
             {"prefill_layout", rq.disaggregated ? nlohmann::json(describe_layout(rq.disaggregated->prefill, m.is_moe()))
                                                 : nlohmann::json(nullptr)},
             {"mode", rq.disaggregated ? "disagg" : "agg"},
@@ -201,6 +210,13 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     rq.concurrency = o.concurrency;
     rq.layout = {o.tp, o.ep, o.dp, o.pp};
     rq.layout.validate_for(m, "--tp/--ep/--dp/--pp");
+    // A dense model has no attention DP: --dp is that many independent replicas (vLLM
+    // --data-parallel-size, SGLang --dp-size without --enable-dp-attention), priced as instances
+    // that share the requests.
+    if (!m.is_moe() && rq.layout.dp > 1 && !o.disagg) {
+        rq.instances = rq.layout.dp;
+        rq.layout.dp = 1;
+    }
     rq.speed_of_light = o.sol;
     if (!o.kv_dtype.empty()) rq.kv_cache = parse_dtype_or_throw(o.kv_dtype);
     if (o.disagg) {
@@ -252,7 +268,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
     fmt::print("roofline estimate: {} on {} GPUs of {}: {}{} at {} requests in flight, ISL {} / OSL {}\n",
                display_name(o.model), r.gpus, rq.gpu.id, rq.disaggregated ? "decode " : "",
-               describe_layout(l, m.is_moe()), rq.concurrency, rq.isl, rq.osl);
+               shown_layout(l, m, rq.disaggregated ? 1 : rq.instances), rq.concurrency, rq.isl, rq.osl);
     if (rq.disaggregated)
         fmt::print("  prefill pool: {} x {} workers; decode pool: {} workers\n",
                    describe_layout(rq.disaggregated->prefill, m.is_moe()), rq.disaggregated->prefill_workers,

@@ -252,7 +252,10 @@ void add_trace_command(CLI::App& app, common_options& common) {
             const std::vector<std::pair<bool, const char*>> needs_timeline = {
                 {!o.svg.empty(), "--svg"},   {!o.html.empty(), "--html"}, {!o.power.empty(), "--power"},
                 {!o.model.empty(), "--model"}, {!o.ncu.empty(), "--ncu"},   {!o.calibration.empty(), "--calibration"},
-                {o.device >= 0, "--device"}};
+                {o.device >= 0, "--device"}, {!o.gpu.empty(), "--gpu"}, {!o.quant.empty(), "--quant"},
+                {o.batch.has_value(), "--batch"}, {o.context.has_value(), "--context"},
+                {o.prefill_tokens.has_value(), "--prefill-tokens"}, {o.steps.has_value(), "--steps"},
+                {o.tp != 1 || o.ep != 1 || o.dp != 1, "--tp/--ep/--dp"}};
             for (const auto& [given, flag] : needs_timeline)
                 if (given)
                     throw usage_error(std::string(flag) + ": " + o.path +

@@ -64,3 +64,6 @@ roofline_cli_test(estimate_out_without_csv ARGS estimate ${_est_glm} --out /tmp/
 # TP that does not divide the heads: estimate notes it as analyze warns (engines refuse or pad).
 roofline_cli_test(estimate_tp_not_dividing_heads ARGS estimate ${_est_dense} --tp 3
     PASS "TP3 does not divide the model's 64 query heads and the 8 KV heads")
+# Dense replicas launch as data parallel replicas: vLLM --data-parallel-size, each at its share.
+roofline_cli_test(estimate_dense_dp_emit ARGS estimate ${_est_dense} --tp 4 --dp 2 --emit vllm
+    PASS "--tensor-parallel-size 4 --data-parallel-size 2 --max-num-seqs 8 ")

@@ -233,3 +233,7 @@ roofline_cli_test(trace_calibration_named ARGS trace "${_h200}/gemm_power/trace.
     --calibration data/calibration/h200-sxm.json PASS "at achievable ones \\(calibrated: data/calibration/h200-sxm.json\\)")
 roofline_cli_test(trace_calibration_named_json ARGS trace "${_h200}/gemm_power/trace.json.gz"
     --calibration data/calibration/h200-sxm.json --json PASS "\"calibration\": \"data/calibration/h200-sxm.json\"")
+if(EXISTS "${_trace_samples}/nsys/rtx5090_dsocr_decode_cuda_gpu_kern_sum.csv")
+    roofline_cli_test(trace_nsys_kern_sum_gpu ARGS trace "${_trace_samples}/nsys/rtx5090_dsocr_decode_cuda_gpu_kern_sum.csv" --gpu h200-sxm
+        EXIT 2 PASS "--gpu: .* is an nsys cuda_gpu_kern_sum report")
+endif()

@@ -11,6 +11,7 @@
 #include <unistd.h>    // getpid
 
 #include "io/io_test_support.hpp"
+#include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/kineto.hpp"
 #include "roofline/io/nsys_sqlite.hpp"
 #include "roofline/io/trace_file.hpp"
@@ -180,6 +181,28 @@ TEST_CASE("a pipe is read once and kept: format detection, then the reader, see 
     const auto t = read_kineto(fifo);
     CHECK(t.stats.events_kept == read_kineto(sample.string()).stats.events_kept);
     CHECK(t.events.size() == 30);  // 15 GEMMs and 15 memsets (the sample's README)
+    writer.join();
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("an SQLite database through a pipe is refused, not waited on") {
+    const auto dir = std::filesystem::temp_directory_path() / ("roofline_fifo_sql_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string fifo = (dir / "run.sqlite").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer([&] {
+        if (std::FILE* f = std::fopen(fifo.c_str(), "wb")) {
+            const std::string head("SQLite format 3\0 and then not much", 34);
+            std::fwrite(head.data(), 1, head.size(), f);
+            std::fclose(f);
+        }
+    });
+    CHECK(is_sqlite_file(fifo));  // the kept bytes say SQLite
+    if (have_sqlite) {
+        // libsqlite3 opens the path again: a named pipe would wait for a writer that is gone.
+        CHECK_THROWS_WITH_AS(read_nsys_sqlite(fifo, load_kernel_rules()), doctest::Contains("must be a regular file"),
+                             parse_error);
+    }
     writer.join();
     std::filesystem::remove_all(dir);
 }

@@ -42,6 +42,9 @@ inline constexpr std::uint64_t max_spooled_bytes = std::uint64_t(1) << 30;
 struct spool_registry {
     std::mutex m;
     std::map<std::string, std::shared_ptr<const std::vector<unsigned char>>> kept;
+    /// Pipes that could not be kept (past the limit, a read error): the error again, not a
+    /// second open that would wait for a writer that is gone.
+    std::map<std::string, std::pair<std::string, std::string>> failed;  ///< path -> (place, message)
     static spool_registry& get() {
         static spool_registry r;
         return r;
@@ -53,6 +56,8 @@ struct spool_registry {
 inline std::shared_ptr<const std::vector<unsigned char>> kept_input(const std::string& path) {
     auto& r = spool_registry::get();
     const std::lock_guard<std::mutex> lock(r.m);
+    if (const auto f = r.failed.find(path); f != r.failed.end())
+        throw parse_error(path, f->second.first, "", f->second.second);
     const auto it = r.kept.find(path);
     return it == r.kept.end() ? nullptr : it->second;
 }
@@ -66,14 +71,18 @@ inline std::shared_ptr<const std::vector<unsigned char>> spooled_input(const std
     std::vector<unsigned char> buf(1 << 16);
     for (;;) {
         const std::size_t n = std::fread(buf.data(), 1, buf.size(), f);
+        const auto fail = [&](std::string place, std::string message) {
+            r.failed[path] = {place, message};
+            return parse_error(path, std::move(place), "", std::move(message));
+        };
         if (n == 0) {
-            if (std::ferror(f)) throw parse_error(path, "", "", std::string("read error: ") + std::strerror(errno));
+            if (std::ferror(f)) throw fail("", std::string("read error: ") + std::strerror(errno));
             break;
         }
         if (bytes->size() + n > max_spooled_bytes)
-            throw parse_error(path, "byte " + std::to_string(max_spooled_bytes), "",
-                              "a pipe or device is read into memory, at most " +
-                                  std::to_string(max_spooled_bytes >> 30) + " GiB, and this one goes on: write it to a file");
+            throw fail("byte " + std::to_string(max_spooled_bytes),
+                       "a pipe or device is read into memory, at most " + std::to_string(max_spooled_bytes >> 30) +
+                           " GiB, and this one goes on: write it to a file");
         bytes->insert(bytes->end(), buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
     }
     kept.emplace(path, bytes);

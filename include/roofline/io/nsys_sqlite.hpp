@@ -253,6 +253,12 @@ ROOFLINE_INLINE kernel_trace read_nsys_sqlite(const std::string& path, const ker
     kernel_trace t;
     t.file = path;
     t.format = "nsys-sqlite";
+    {  // libsqlite3 opens the file by path and seeks: a pipe (already read, or waited on) cannot serve
+        struct stat st {};
+        if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw parse_error(path, "", "", "an SQLite database is opened by path and read at random, so it must be "
+                                            "a regular file, not a pipe or device: write it to a file first");
+    }
     const sqlite_db db(path);
     const auto tables = sqlite_tables(db);
     if (!tables.count(kernel_table))
