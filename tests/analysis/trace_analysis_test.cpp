@@ -196,13 +196,8 @@ TEST_CASE("host copies are priced over PCIe and device copies in DRAM, whichever
     const double bytes = 64.0 * (1 << 20);
     for (const char* format : {"kineto", "nsys-cuda-gpu-trace"}) {
         const bool nsys = std::string(format) != "kineto";
-        kernel_trace t;
-        t.file = "synthetic";
+        kernel_trace t = h200_trace();
         t.format = format;
-        device_properties d;
-        d.id = 0;
-        d.name = "NVIDIA H200";
-        t.devices.push_back(d);
         auto add = [&](std::string_view name, double start) {
             kernel_event e;
             e.name = t.strings->intern(name);

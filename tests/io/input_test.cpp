@@ -158,6 +158,31 @@ TEST_CASE("read_all stops at its size limit (a small gzip file can inflate to gi
                          parse_error);
 }
 
+namespace {
+/// A named pipe in a fresh folder and a thread that writes `bytes` into it once, then closes it.
+struct fifo_with_writer {
+    std::filesystem::path dir;
+    std::string path;
+    std::thread writer;
+    fifo_with_writer(const std::string& name, std::string bytes)
+        : dir(std::filesystem::temp_directory_path() / ("roofline_fifo_" + std::to_string(::getpid()) + "_" + name)) {
+        std::filesystem::create_directories(dir);
+        path = (dir / name).string();
+        REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+        writer = std::thread([p = path, b = std::move(bytes)] {
+            if (std::FILE* f = std::fopen(p.c_str(), "wb")) {
+                std::fwrite(b.data(), 1, b.size(), f);
+                std::fclose(f);
+            }
+        });
+    }
+    ~fifo_with_writer() {
+        writer.join();
+        std::filesystem::remove_all(dir);
+    }
+};
+}  // namespace
+
 TEST_CASE("a pipe is read once and kept: format detection, then the reader, see the same bytes") {
     // `roofline trace <(zcat f)`: the readers open an input more than once (is_sqlite_file,
     // the format's first bytes, then parsing); a pipe gives its bytes once, and the second open
@@ -165,44 +190,23 @@ TEST_CASE("a pipe is read once and kept: format detection, then the reader, see 
     const auto sample = test::repo_data("samples/h200/gemm_power/trace.json.gz");
     const std::string bytes = io::detail::raw_head(sample.string(), std::size_t(1) << 24);
     REQUIRE(bytes.size() > 1000);
-    const auto dir = std::filesystem::temp_directory_path() / ("roofline_fifo_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const std::string fifo = (dir / "trace.json.gz").string();
-    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    std::thread writer([&] {
-        if (std::FILE* f = std::fopen(fifo.c_str(), "wb")) {
-            std::fwrite(bytes.data(), 1, bytes.size(), f);
-            std::fclose(f);
-        }
-    });
+    const fifo_with_writer pipe("trace.json.gz", bytes);
+    const std::string& fifo = pipe.path;
     CHECK(io::detail::raw_head(fifo, 2) == bytes.substr(0, 2));  // looking does not consume
     CHECK(!is_sqlite_file(fifo));
     CHECK(detect_trace_format(fifo) == trace_format::kineto);
     const auto t = read_kineto(fifo);
     CHECK(t.stats.events_kept == read_kineto(sample.string()).stats.events_kept);
     CHECK(t.events.size() == 30);  // 15 GEMMs and 15 memsets (the sample's README)
-    writer.join();
-    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("an SQLite database through a pipe is refused, not waited on") {
-    const auto dir = std::filesystem::temp_directory_path() / ("roofline_fifo_sql_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const std::string fifo = (dir / "run.sqlite").string();
-    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    std::thread writer([&] {
-        if (std::FILE* f = std::fopen(fifo.c_str(), "wb")) {
-            const std::string head("SQLite format 3\0 and then not much", 34);
-            std::fwrite(head.data(), 1, head.size(), f);
-            std::fclose(f);
-        }
-    });
+    const fifo_with_writer pipe("run.sqlite", std::string("SQLite format 3\0 and then not much", 34));
+    const std::string& fifo = pipe.path;
     CHECK(is_sqlite_file(fifo));  // the kept bytes say SQLite
     if (have_sqlite) {
         // libsqlite3 opens the path again: a named pipe would wait for a writer that is gone.
         CHECK_THROWS_WITH_AS(read_nsys_sqlite(fifo, load_kernel_rules()), doctest::Contains("must be a regular file"),
                              parse_error);
     }
-    writer.join();
-    std::filesystem::remove_all(dir);
 }
