@@ -6,7 +6,7 @@
 //                     [--disagg --prefill-layout tp,ep,dp,pp --prefill-workers N --decode-workers N
 //                      [--kv-link-gbps X]] [--mtp K --acceptance A] [--emit sglang|vllm|trtllm] [--json]
 //   roofline estimate --from-csv FILE --model-dir DIR [--model-dir DIR] [--out PRED.csv]
-//                     [--fit-out TABLE.json] [--limit N] [--json]
+//                     [--fit-out TABLE.json] [--limit N] [--run-facts FACTS.csv] [--json]
 //
 // `--json` keys (stable) of one estimate: gpu, layout, gpus, concurrency, fits, reason, ttft_s,
 // tpot_s, tokens_per_s_per_gpu, tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s,
@@ -44,7 +44,7 @@ namespace {
 
 struct estimate_options {
     std::string model, quant, gpu, kv_dtype, efficiency, backend, emit, prefill_layout;
-    std::string from_csv, out, fit_out;
+    std::string from_csv, out, fit_out, run_facts;
     std::vector<std::string> model_dirs;
     double isl = 0, osl = 0, concurrency = 0, acceptance = 0, prefill_batch = 1;
     std::optional<double> kv_link_gbps;
@@ -299,7 +299,8 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
 }  // namespace
 
 void run_estimate_csv(const std::string& csv, const std::vector<std::string>& model_dirs, const std::string& out,
-                      const std::string& fit_out, std::size_t limit, bool json, const gpu_catalog& catalog);
+                      const std::string& fit_out, std::size_t limit, bool json, const gpu_catalog& catalog,
+                      const std::string& facts_path);
 
 void add_estimate_command(CLI::App& app, common_options& common) {
     auto* cmd = app.add_subcommand("estimate", "One serving configuration (layout, concurrency) estimated, or every "
@@ -338,6 +339,9 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     cmd->add_option("--out", o.out, "--from-csv: write every run's predicted TTFT/TPOT beside the measured ones");
     cmd->add_option("--fit-out", o.fit_out, "--from-csv: write the efficiency table fitted on every run");
     cmd->add_option("--limit", o.limit, "--from-csv: the first N runs only")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--run-facts", o.run_facts,
+                    "--from-csv: a CSV of facts the runs file lacks, by run id (same column names; a non-empty cell "
+                    "replaces the run's)");
     cmd->add_option("--gpu-file", common.gpu_file, "JSON that adds or overrides GPU entries");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->callback([&common, cmd] {
@@ -352,10 +356,10 @@ void add_estimate_command(CLI::App& app, common_options& common) {
                 if (cmd->count(f) > 0)
                     throw usage_error(std::string(f) + " sets one configuration; --from-csv takes each run's from its "
                                                        "CSV columns (and fits its own efficiencies)");
-            run_estimate_csv(o.from_csv, o.model_dirs, o.out, o.fit_out, o.limit, o.json, catalog);
+            run_estimate_csv(o.from_csv, o.model_dirs, o.out, o.fit_out, o.limit, o.json, catalog, o.run_facts);
             return;
         }
-        for (const char* f : {"--model-dir", "--out", "--fit-out", "--limit"})
+        for (const char* f : {"--model-dir", "--out", "--fit-out", "--limit", "--run-facts"})
             if (cmd->count(f) > 0) throw usage_error(std::string(f) + " needs --from-csv");
         if (o.model.empty() || o.gpu.empty() || !(o.isl > 0) || !(o.osl > 0) || !(o.concurrency > 0))
             throw usage_error("estimate needs --model, --gpu, --isl, --osl and --concurrency (or --from-csv)");

@@ -97,6 +97,8 @@ estimate_request run_request(const measured_serving_run& r, const gpu_spec& g, c
     rq.osl = r.osl;
     rq.concurrency = r.concurrency;
     if (r.precision == "fp8" || r.precision == "fp4") rq.kv_cache = dtype::fp8_e4m3;
+    if (!r.spec_decoding.empty())
+        rq.speculative = speculative_decoding{std::max(1, r.draft_tokens), r.acceptance_rate.value_or(default_mtp_acceptance_rate)};
     const auto fix = [&](parallel_layout l) {
         if (!m.is_moe()) {  // dense: the MoE columns mean nothing
             l.tp *= l.dp;
@@ -180,8 +182,27 @@ void print_table(const std::string& title, const std::map<std::string, row_error
 }  // namespace
 
 void run_estimate_csv(const std::string& csv, const std::vector<std::string>& model_dirs, const std::string& out,
-                      const std::string& fit_out, std::size_t limit, bool json, const gpu_catalog& catalog) {
-    auto runs = read_serving_runs(csv);
+                      const std::string& fit_out, std::size_t limit, bool json, const gpu_catalog& catalog,
+                      const std::string& facts_path) {
+    std::optional<serving_run_facts> facts;
+    if (!facts_path.empty()) facts = read_serving_run_facts(facts_path);
+    auto runs = read_serving_runs(csv, facts ? &*facts : nullptr);
+    // What the facts gave, and what speculating runs assume.
+    std::size_t with_facts = 0, speculating = 0, assumed_acceptance = 0, assumed_draft = 0;
+    for (const auto& r : runs) {
+        with_facts += r.facts_applied > 0;
+        if (r.spec_decoding.empty()) continue;
+        ++speculating;
+        assumed_acceptance += !r.acceptance_rate.has_value();
+        assumed_draft += r.draft_tokens < 1;
+    }
+    const std::size_t facts_unused = facts ? facts->cells.size() - std::min(facts->cells.size(), with_facts) : 0;
+    const std::string speculation_line =
+        speculating == 0 ? std::string()
+                         : fmt::format("{} runs speculate (spec_decoding), each priced as the planner prices MTP heads; {} at "
+                                       "the assumed acceptance {:g} per drafted token (DeepSeek-V3 report, 85-90% for the "
+                                       "second token), {} at 1 draft token (none given)",
+                                       speculating, assumed_acceptance, default_mtp_acceptance_rate, assumed_draft);
     if (limit > 0 && runs.size() > limit) runs.resize(limit);
     const auto index = index_model_dirs(model_dirs);
     std::map<std::string, std::optional<model_config>> models;  // by run model_path + preset
@@ -332,6 +353,12 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         j["estimated"] = samples.size();
         j["skipped"] = skipped_why;
         j["model_problems"] = model_problems;
+        if (facts)
+            j["facts"] = {{"file", facts->file}, {"ids", facts->cells.size()}, {"runs_with_facts", with_facts},
+                          {"ids_not_in_runs", facts_unused}};
+        j["speculating_runs"] = speculating;
+        j["assumed_acceptance_runs"] = assumed_acceptance;
+        j["assumed_draft_tokens_runs"] = assumed_draft;
         const auto summary = [](const std::map<std::string, row_errors>& by) {
             nlohmann::json o = nlohmann::json::object();
             for (const auto& [k, e] : by) {
@@ -353,6 +380,10 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     fmt::print("roofline estimate --from-csv: {} runs, {} estimated; errors |predicted / measured - 1| with each model "
                "held out of the fitted efficiencies (leave-one-model-out); roof: the planner's model alone\n",
                runs.size(), samples.size());
+    if (facts)
+        fmt::print("  facts: {} runs took cells from {} ({} of its {} ids are not in the runs file)\n", with_facts, facts->file,
+                   facts_unused, facts->cells.size());
+    if (!speculation_line.empty()) fmt::print("  {}\n", speculation_line);
     for (const auto& [why, n] : skipped_why) fmt::print("  skipped {}: {}\n", n, why);
     print_table("Overall (held out)", by_mode, true);
     print_table("Per GPU and mode", by_gpu, true);

@@ -51,6 +51,12 @@ struct speculative_decoding {
     }
 };
 
+/// Acceptance rate per drafted token assumed for a run that speculates with MTP heads but
+/// records no rate (`estimate --from-csv`): DeepSeek-V3's second-token acceptance, "between 85%
+/// and 90%" (DeepSeek-V3 technical report, arXiv:2412.19437, section 5.4.3), at its low end; the
+/// same rate for every later drafted token (`speculative_decoding::tokens_per_step`).
+inline constexpr double default_mtp_acceptance_rate = 0.85;
+
 /// The prefill step of the steady state.
 struct prefill_chunk {
     sequence_group group;          ///< the prompts of one chunk step (one model instance)

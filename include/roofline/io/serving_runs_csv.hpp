@@ -16,6 +16,7 @@
 #include <cctype>    // std::isdigit
 #include <cmath>     // std::isfinite, std::floor
 #include <optional>  // std::optional
+#include <utility>   // std::pair
 #include <string>    // std::string
 #include <unordered_map>  // std::unordered_map
 #include <vector>    // std::vector
@@ -45,12 +46,35 @@ struct measured_serving_run {
     bool disaggregated = false;
     measured_layout agg, prefill, decode;
     double ttft_s = 0, tpot_s = 0;  ///< measured
+    /// Speculative decoding (`spec_decoding` column): "" when off or not recorded ("none" reads
+    /// as ""), else the method as written ("mtp", "eagle", "draft", ...).
+    std::string spec_decoding;
+    int draft_tokens = 0;  ///< `draft_tokens`: tokens proposed per step (k); 0 when not given
+    std::optional<double> acceptance_rate;  ///< `acceptance_rate` per drafted token, in [0, 1)
+    std::size_t facts_applied = 0;  ///< cells a `serving_run_facts` file gave this run
 };
+
+/// Facts about runs that their own file lacks (worker counts, the real layout, speculative
+/// decoding), keyed by run id: a CSV with an `id` column, any of the run columns read by
+/// `read_serving_runs` (same names) and optionally `source` (free text: where the facts come
+/// from). A non-empty cell replaces the run's cell of that column; an empty cell changes
+/// nothing. The measured columns (silicon_ttft_ms, silicon_tpot_ms) cannot be given.
+struct serving_run_facts {
+    std::string file;
+    /// id -> column -> text.
+    std::unordered_map<std::string, std::unordered_map<std::string, std::string>> cells;
+    std::unordered_map<std::string, std::string> sources;  ///< id -> `source` cell
+};
+
+/// Reads a facts file. Throws `parse_error` naming the file, line and column for a missing `id`
+/// column, an empty or repeated id, a column that is not a run column, or a measured column.
+serving_run_facts read_serving_run_facts(const std::string& path);
 
 /// Reads every run of `path`. Throws `parse_error` naming the file, line and column for a
 /// missing column, an unreadable number or a mode other than agg/disagg; a degree of 0 or an
-/// empty cell reads as 1 (aiconfigurator writes 0 for "not used").
-std::vector<measured_serving_run> read_serving_runs(const std::string& path);
+/// empty cell reads as 1 (aiconfigurator writes 0 for "not used"). With `facts`, a run whose id
+/// it lists reads those cells from it instead (their errors name the facts file's cell).
+std::vector<measured_serving_run> read_serving_runs(const std::string& path, const serving_run_facts* facts = nullptr);
 
 }  // namespace roofline
 
@@ -88,9 +112,57 @@ inline std::optional<double> concurrency_in_text(const std::string& source, cons
     return std::nullopt;
 }
 
+/// The columns `read_serving_runs` reads (a facts file may give any of them but the measured).
+inline bool is_run_column(const std::string& c) {
+    static const char* const plain[] = {"id", "backend", "model_path", "system", "precision", "mode", "isl", "osl",
+                                        "gemm_quant_mode", "moe_quant_mode", "concurrency", "silicon_data_source",
+                                        "spec_decoding", "draft_tokens", "acceptance_rate"};
+    static const char* const pooled[] = {"batch_size", "num_workers", "tp_size", "pp_size", "attention_dp_size",
+                                         "moe_tp_size", "moe_ep_size"};
+    for (const char* p : plain)
+        if (c == p) return true;
+    for (const char* prefix : {"", "prefill_", "decode_"})
+        for (const char* p : pooled)
+            if (c == std::string(prefix) + p && (*prefix || std::string(p) != "num_workers")) return true;
+    return false;
+}
+
 }  // namespace detail::serving_csv
 
-ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::string& path) {
+ROOFLINE_INLINE serving_run_facts read_serving_run_facts(const std::string& path) {
+    io::input_file in(path);
+    io::csv_reader reader(in);
+    std::vector<std::string> fields, header;
+    std::string raw;
+    if (!reader.next(header, raw)) throw parse_error(path, "line 1", "", "empty file: no header");
+    serving_run_facts f;
+    f.file = path;
+    std::size_t id_col = header.size(), source_col = header.size();
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        const auto& c = header[i];
+        if (c == "id") id_col = i;
+        else if (c == "source") source_col = i;
+        else if (c == "silicon_ttft_ms" || c == "silicon_tpot_ms")
+            throw parse_error(path, "line 1", c, "a facts file cannot change what was measured");
+        else if (!detail::serving_csv::is_run_column(c))
+            throw parse_error(path, "line 1", c, "not a column of the runs file (facts replace run cells by name)");
+    }
+    if (id_col == header.size()) throw parse_error(path, "line 1", "id", "missing column (facts are keyed by run id)");
+    while (reader.next(fields, raw)) {
+        if (fields.size() == 1 && fields[0].empty()) continue;
+        const std::string place = reader.place();
+        const std::string id = id_col < fields.size() ? fields[id_col] : std::string();
+        if (id.empty()) throw parse_error(path, place, "id", "empty id");
+        if (f.cells.count(id)) throw parse_error(path, place, "id", "\"" + id + "\" is listed twice");
+        auto& row = f.cells[id];
+        for (std::size_t i = 0; i < header.size() && i < fields.size(); ++i)
+            if (i != id_col && i != source_col && !fields[i].empty()) row[header[i]] = fields[i];
+        if (source_col < fields.size()) f.sources[id] = fields[source_col];
+    }
+    return f;
+}
+
+ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::string& path, const serving_run_facts* facts) {
     using detail::serving_csv::number;
     io::input_file in(path);
     io::csv_reader reader(in);
@@ -106,20 +178,43 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
     while (reader.next(fields, raw)) {
         if (fields.size() == 1 && fields[0].empty()) continue;
         const std::string place = reader.place();
-        const auto text = [&](const std::string& name) -> std::string {
+        const auto own = [&](const std::string& name) -> std::string {
             auto it = col.find(name);
             return it == col.end() || it->second >= fields.size() ? std::string() : fields[it->second];
         };
+        // The run's facts, if the facts file lists its id: their cells replace the file's.
+        const std::unordered_map<std::string, std::string>* fact = nullptr;
+        if (facts)
+            if (auto it = facts->cells.find(own("id")); it != facts->cells.end()) fact = &it->second;
+        const auto from_facts = [&](const std::string& name) -> const std::string* {
+            if (!fact) return nullptr;
+            auto it = fact->find(name);
+            return it == fact->end() ? nullptr : &it->second;
+        };
+        const auto text = [&](const std::string& name) -> std::string {
+            if (const auto* v = from_facts(name)) return *v;
+            return own(name);
+        };
+        // Where a cell's value came from, for errors: this file's line, or the facts file's id.
+        const auto where = [&](const std::string& name) -> std::pair<std::string, std::string> {
+            if (from_facts(name)) return {facts->file, "id " + own("id")};
+            return {path, place};
+        };
         const auto need_number = [&](const std::string& name) {
             auto v = number(text(name));
-            if (!v || !(*v > 0)) throw parse_error(path, place, name, "\"" + text(name) + "\" is not a positive number");
+            if (!v || !(*v > 0)) {
+                const auto [file, at] = where(name);
+                throw parse_error(file, at, name, "\"" + text(name) + "\" is not a positive number");
+            }
             return *v;
         };
         const auto degree = [&](const std::string& name) {
             const std::string t = text(name);
             auto v = number(t);
-            if (!t.empty() && (!v || *v < 0 || *v != std::floor(*v) || *v > 100000))
-                throw parse_error(path, place, name, "\"" + t + "\" is not a whole number of GPUs");
+            if (!t.empty() && (!v || *v < 0 || *v != std::floor(*v) || *v > 100000)) {
+                const auto [file, at] = where(name);
+                throw parse_error(file, at, name, "\"" + t + "\" is not a whole number of GPUs");
+            }
             return v && *v >= 1 ? static_cast<int>(*v) : 1;
         };
         const auto layout = [&](const std::string& prefix, const std::string& batch_col) {
@@ -161,6 +256,29 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         if (!(r.concurrency >= 1))
             throw parse_error(path, place, "concurrency", "no concurrency: no concurrency column, silicon_concurrency= "
                               "in silicon_data_source, _cN_ in the id, or batch size");
+        r.spec_decoding = text("spec_decoding");
+        if (r.spec_decoding == "none") r.spec_decoding.clear();
+        if (const std::string t = text("draft_tokens"); !t.empty()) {
+            auto v = number(t);
+            if (!v || *v < 1 || *v != std::floor(*v) || *v > 64) {
+                const auto [file, at] = where("draft_tokens");
+                throw parse_error(file, at, "draft_tokens", "\"" + t + "\" is not a whole number of tokens from 1 to 64");
+            }
+            r.draft_tokens = static_cast<int>(*v);
+        }
+        if (const std::string t = text("acceptance_rate"); !t.empty()) {
+            auto v = number(t);
+            if (!v || *v < 0 || *v >= 1) {
+                const auto [file, at] = where("acceptance_rate");
+                throw parse_error(file, at, "acceptance_rate", "\"" + t + "\" is not a rate in [0, 1)");
+            }
+            r.acceptance_rate = *v;
+        }
+        if ((r.draft_tokens > 0 || r.acceptance_rate) && r.spec_decoding.empty()) {
+            const auto [file, at] = where(r.draft_tokens > 0 ? "draft_tokens" : "acceptance_rate");
+            throw parse_error(file, at, "spec_decoding", "draft tokens or an acceptance rate without a spec_decoding method");
+        }
+        if (fact) r.facts_applied = fact->size();
         out.push_back(std::move(r));
     }
     return out;

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Facts the aiconfigurator silicon CSV lacks for the runs SemiAnalysis' InferenceX benchmark
+measured (its rows from source_file=2026-03-25.csv and 2026-04-06.csv), recovered from that
+benchmark's public configuration history, written as a `roofline estimate --run-facts` file.
+
+The silicon CSV gives a disaggregated InferenceX run's pool layouts garbled (the decode pool's MoE
+EP copied from the prefill pool) and no worker counts, and no run says whether it speculated. The
+benchmark's launch configuration (.github/configs/nvidia-master.yaml, one entry per model, GPU,
+precision and framework, each search-space point with its concurrencies, layouts, worker counts,
+`spec-decoding` and, for disaggregated runs, the recipe file) says all of it. A run is matched to
+the entries of every version of that file by model, GPU, framework, precision, ISL/OSL,
+concurrency and layout (aggregated: TP/EP/DP attention; disaggregated: the prefill and decode
+TP), then by the container image where the run names one, then by date (the newest version on or
+before the run's `measured=` date, else the oldest). A run whose candidates disagree on any fact
+is left out (ambiguous), as is one no entry matches. The MTP depth comes from the recipe name
+(`..._mtp3.yaml`), the srt-slurm recipe (`speculative-num-steps`, `num_nextn_predict_layers`), or
+the single-node launch script of the matched version (`MTP=` / `SPECULATIVE_NUM_STEPS=`, with its
+DP-attention branch).
+
+    inferencex_run_facts.py SILICON_CSV INFERENCEX_GIT_DIR SRT_SLURM_GIT_DIR OUT_CSV [CACHE.pkl]
+
+Every InferenceX run also gets its mean lengths: the benchmark draws each request's input and
+output lengths uniformly from [0.8 L, L] (.github/workflows/benchmark-tmpl.yml and
+benchmark-multinode-tmpl.yml: RANDOM_RANGE_RATIO 0.8, the default since the first version;
+utils/bench_serving/benchmark_serving.py sample_uniform), so ISL and OSL are 0.9 L on average.
+CACHE.pkl (optional) keeps the parsed configuration history between runs (5 minutes to parse).
+
+The two git directories are clones (bare is fine) of github.com/SemiAnalysisAI/InferenceX and
+github.com/NVIDIA/srt-slurm. Needs PyYAML and pandas (Debian: python3-yaml, python3-pandas).
+"""
+import re
+import subprocess
+import sys
+
+import pandas as pd
+import yaml
+
+CONFIG = ".github/configs/nvidia-master.yaml"
+PREFIX = {"deepseek-ai/DeepSeek-R1": {"dsr1", "DeepSeek-R1-0528", "dsr1-fp8"}, "zhipuai/GLM-5": {"glm5"},
+          "openai/gpt-oss-120b": {"gptoss"}, "moonshotai/Kimi-K2.5": {"kimik2.5"},
+          "Qwen/Qwen3.5-397B-A17B": {"qwen3.5"}, "MiniMaxAI/MiniMax-M2.5": {"minimaxm2.5"}}
+FRAMEWORKS = {"trtllm": {"trt", "dynamo-trt"}, "sglang": {"sglang", "dynamo-sglang"}, "vllm": {"vllm", "dynamo-vllm"}}
+INFERENCEX_SOURCES = {"2026-03-25.csv", "2026-04-06.csv"}
+RANGE_RATIO = 0.8  # RANDOM_RANGE_RATIO of the benchmark workflows: lengths uniform in [0.8 L, L]
+FACTS = ["spec", "config_file", "tp", "ep", "dpa", "p_workers", "p_tp", "p_ep", "p_dpa", "d_workers", "d_tp", "d_ep", "d_dpa"]
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, text=True).stdout
+
+
+def concurrencies(point):
+    if "conc-list" in point:
+        return [int(c) for c in point["conc-list"]]
+    if "conc-start" in point:
+        out, c = [], int(point["conc-start"])
+        while c <= int(point["conc-end"]):
+            out.append(c)
+            c *= 2
+        return out
+    return []
+
+
+def config_entries(repo):
+    """Every (version, entry, concurrency) of the configuration's history, one dict each."""
+    rows = []
+    for line in git(repo, "log", "--format=%h %cs", "--", CONFIG).split("\n"):
+        if not line:
+            continue
+        commit, date = line.split()
+        try:
+            doc = yaml.safe_load(git(repo, "show", f"{commit}:{CONFIG}"))
+        except (yaml.YAMLError, subprocess.CalledProcessError):
+            continue
+        for key, v in (doc or {}).items():
+            if not isinstance(v, dict) or "seq-len-configs" not in v:
+                continue
+            for slc in v["seq-len-configs"] or []:
+                for s in slc.get("search-space") or []:
+                    base = dict(date=date, commit=commit, key=key, image=str(v.get("image") or "").replace("#", "/"),
+                                prefix=v.get("model-prefix"), runner=str(v.get("runner")).split("-")[0],
+                                precision=v.get("precision"), framework=v.get("framework"), disagg=bool(v.get("disagg")),
+                                isl=slc.get("isl"), osl=slc.get("osl"), spec=s.get("spec-decoding", "none"))
+                    if "prefill" in s or "decode" in s:
+                        p, d = s.get("prefill") or {}, s.get("decode") or {}
+                        cfg = ""
+                        for a in (p.get("additional-settings") or []) + (d.get("additional-settings") or []):
+                            m = re.search(r"CONFIG_FILE=(\S+)", str(a))
+                            cfg = m.group(1) if m else cfg
+                        base.update(p_workers=p.get("num-worker"), p_tp=p.get("tp"), p_ep=p.get("ep", 1),
+                                    p_dpa=bool(p.get("dp-attn")), d_workers=d.get("num-worker"), d_tp=d.get("tp"),
+                                    d_ep=d.get("ep", 1), d_dpa=bool(d.get("dp-attn")), config_file=cfg)
+                    else:
+                        base.update(tp=s.get("tp"), ep=s.get("ep", 1), dpa=bool(s.get("dp-attn")))
+                    for c in concurrencies(s):
+                        rows.append(dict(base, conc=c))
+    return pd.DataFrame(rows)
+
+
+def recipe_depth(srt, path):
+    """Draft tokens of an srt-slurm recipe (its newest version), or None."""
+    for commit in git(srt, "log", "--all", "--format=%h", "--", f"recipes/{path}").split():
+        try:
+            text = git(srt, "show", f"{commit}:recipes/{path}")
+        except subprocess.CalledProcessError:
+            continue  # the commit that deleted it
+        m = re.search(r"(speculative-num-steps|num_nextn_predict_layers):\s*(\d+)", text)
+        return int(m.group(2)) if m else None
+    return None
+
+
+def script_depth(repo, commit, key, dpa):
+    """Draft tokens of the single-node launch script of `key` at `commit` (its DP-attention
+    branch when `dpa`), or None."""
+    prefix, precision, runner, *rest = key.split("-")
+    fw = [w for w in rest if w not in ("mtp",)]
+    names = [n for n in git(repo, "ls-tree", "-r", "--name-only", commit).split("\n")
+             if re.search(rf"/{re.escape(prefix)}_{precision}_{runner}(_{'_'.join(fw)})?_mtp(_slurm)?\.sh$", n)
+             or re.search(rf"/{re.escape(prefix)}_{precision}_{runner}_mtp\.sh$", n)]
+    if not names:
+        return None
+    default = branch_true = branch_false = None
+    state = None  # None: outside, "t": in the DP-attention branch, "f": in its else branch
+    for line in git(repo, "show", f"{commit}:{names[0]}").split("\n"):
+        s = line.strip()
+        if re.match(r'if \[\[ "\$DP_ATTENTION" == "true" \]\]', s):
+            state = "t"
+            continue
+        if state and s == "else":
+            state = "f"
+            continue
+        if state and s == "fi":
+            state = None
+            continue
+        m = re.match(r"(MTP|SPECULATIVE_NUM_STEPS)=(\d+)", s) or re.search(r"--speculative-num-steps (\d+)", s)
+        if not m:
+            continue
+        v = int(m.group(m.lastindex))
+        if state == "t":
+            branch_true = v
+        elif state == "f":
+            branch_false = v
+        else:
+            default = v
+    if dpa and branch_true is not None:
+        return branch_true
+    if not dpa and branch_false is not None:
+        return branch_false
+    return default
+
+
+def pool(tp, ep, dpa):
+    """aiconfigurator's columns of a pool: attention TP of one DP rank, attention DP, MoE TP x EP."""
+    tp, ep = int(tp), int(ep or 1)
+    return (1, tp, tp // ep, ep) if dpa else (tp, 1, tp // ep, ep)
+
+
+def main():
+    silicon, repo, srt, out = sys.argv[1:5]
+    cache = sys.argv[5] if len(sys.argv) > 5 else None
+    runs = pd.read_csv(silicon)
+    src = runs.silicon_data_source.str.split(";").str[0].str.replace("source_file=", "")
+    runs = runs[src.isin(INFERENCEX_SOURCES)].copy()
+    runs["measured"] = runs.silicon_data_source.str.extract(r"measured=([0-9-]+)")[0].fillna("")
+    runs["image"] = runs.silicon_data_source.str.extract(r"image=([^;]+)")[0].fillna("").str.replace("#", "/").str.strip()
+    runs["conc"] = runs.silicon_data_source.str.extract(r"silicon_concurrency=(\d+)")[0].astype(float)
+    try:
+        entries = pd.read_pickle(cache) if cache else config_entries(repo)
+    except FileNotFoundError:
+        entries = config_entries(repo)
+        entries.to_pickle(cache)
+    rows, outcome = [], {}
+    mean = (1 + RANGE_RATIO) / 2
+    lengths = "mean lengths 0.9 L (InferenceX RANDOM_RANGE_RATIO 0.8)"
+    for _, r in runs.iterrows():
+        base = {"id": r.id, "isl": round(r.isl * mean, 1), "osl": round(r.osl * mean, 1), "source": lengths}
+        c = entries[entries.prefix.isin(PREFIX.get(r.model_path, set())) & (entries.runner == r.system.replace("_sxm", ""))
+                    & entries.framework.isin(FRAMEWORKS[r.backend]) & (entries.disagg == (r["mode"] == "disagg"))
+                    & (entries.precision == r.precision) & (entries.isl == r.isl) & (entries.osl == r.osl)
+                    & (entries.conc == r.conc)]
+        if r["mode"] == "agg":
+            dp = r.attention_dp_size if r.attention_dp_size > 0 else 1
+            c = c[(c.tp == r.tp_size * dp) & (c.ep == r.moe_ep_size) & (c.dpa == (dp > 1))]
+        else:
+            c = c[(c.d_tp == r.decode_tp_size) & (c.p_tp == r.prefill_tp_size)]
+        if len(c) and r.image and (c.image == r.image).any():
+            c = c[c.image == r.image]
+        if not len(c):
+            outcome["no entry matches"] = outcome.get("no entry matches", 0) + 1
+            rows.append(base)
+            continue
+        before = c[c.date <= r.measured]
+        c = before[before.date == before.date.max()] if len(before) else c[c.date == c.date.min()]
+        distinct = c[[f for f in FACTS if f in c]].drop_duplicates()
+        if len(distinct) > 1:
+            outcome["ambiguous"] = outcome.get("ambiguous", 0) + 1
+            rows.append(base)
+            continue
+        f = c.iloc[0]
+        fact = dict(base)
+        if r["mode"] == "disagg":
+            for name, (tp, ep, dpa, w) in (("prefill_", (f.p_tp, f.p_ep, f.p_dpa, f.p_workers)),
+                                           ("decode_", (f.d_tp, f.d_ep, f.d_dpa, f.d_workers))):
+                a_tp, a_dp, m_tp, m_ep = pool(tp, ep, dpa)
+                fact.update({name + "num_workers": int(w), name + "tp_size": a_tp, name + "attention_dp_size": a_dp,
+                             name + "moe_tp_size": m_tp, name + "moe_ep_size": m_ep})
+        depth, where = None, ""
+        cfg = f.get("config_file")
+        cfg = "" if pd.isna(cfg) else str(cfg)
+        spec = f.spec
+        if m := re.search(r"mtp(\d+)", cfg.split("/")[-1]):
+            depth, where = int(m.group(1)), "recipe name"
+            spec = "mtp" if depth > 0 else "none"
+        elif spec == "mtp" and cfg:
+            depth, where = recipe_depth(srt, cfg.replace("recipes/", "", 1)), "srt-slurm recipe"
+        elif spec == "mtp":
+            depth, where = script_depth(repo, f.commit, f.key, bool(f.get("dpa"))), "launch script"
+        fact["spec_decoding"] = spec  # "none" recorded too: the run is known not to speculate
+        fact["draft_tokens"] = depth if spec != "none" and depth else ""
+        fact["source"] = (lengths + f"; nvidia-master.yaml@{f.commit} ({f.date}) {f.key}" + (f" {cfg}" if cfg else "")
+                          + (f"; draft tokens from the {where}" if fact["draft_tokens"] else ""))
+        rows.append(fact)
+        outcome["matched"] = outcome.get("matched", 0) + 1
+    cols = ["id", "isl", "osl", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
+            "prefill_moe_ep_size", "decode_num_workers", "decode_tp_size", "decode_attention_dp_size",
+            "decode_moe_tp_size", "decode_moe_ep_size", "spec_decoding", "draft_tokens", "source"]
+    pd.DataFrame(rows, columns=cols).to_csv(out, index=False)
+    print(f"{len(runs)} InferenceX runs, each with its mean lengths; configuration: "
+          + ", ".join(f"{v} {k}" for k, v in sorted(outcome.items())))
+
+
+if __name__ == "__main__":
+    main()
