@@ -244,7 +244,8 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                 const auto slash = key.find('/');
                 if (slash == std::string::npos) continue;
                 const std::string b = key.substr(slash + 1, key.find('/', slash + 1) - slash - 1);
-                if (key.rfind("decode/", 0) == 0 || key.rfind("agg/", 0) == 0 || key.rfind("disagg/", 0) == 0) {
+                if (key.rfind("agg/", 0) == 0 || key.rfind("disagg/", 0) == 0 ||
+                    (key.rfind("decode/", 0) == 0 && std::count(key.begin(), key.end(), '/') == 2)) {  // older tables: decode/backend/mode
                     known = known || b == o.backend;
                     if (have.find(b) == std::string::npos) have += (have.empty() ? "" : ", ") + b;
                 }
@@ -253,10 +254,12 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                 throw usage_error("--backend " + o.backend + ": " + o.efficiency + " has no group for it (it has: " + have + ")");
         }
         // Longest level the table has (analysis/serving_fit.hpp): TTFT of mode/backend, TPOT of
-        // decode/backend/mode (a decode step is the same work aggregated or disaggregated).
+        // decode/mode (a decode step is the same work aggregated or disaggregated; tables before
+        // 2026-12-05 fitted TPOT per decode/backend/mode, still read).
         const std::string mode = o.disagg ? "disagg" : "agg";
-        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend,
-                           o.backend.empty() ? std::string("decode") : "decode/" + o.backend + "/" + mode);
+        const std::string tpot_key = o.backend.empty() || !table.count("decode/" + o.backend + "/" + mode)
+                                         ? "decode/" + mode : "decode/" + o.backend + "/" + mode;
+        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend, tpot_key);
     }
     const auto r = estimate_serving(m, rq, e);
     if (o.json) {

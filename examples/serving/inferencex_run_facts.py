@@ -10,7 +10,8 @@ precision and framework, each search-space point with its concurrencies, layouts
 `spec-decoding` and, for disaggregated runs, the recipe file) says all of it. A run is matched to
 the entries of every version of that file by model, GPU, framework, precision, ISL/OSL,
 concurrency and layout (aggregated: TP/EP/DP attention; disaggregated: the prefill and decode
-TP), then by the container image where the run names one, then by date (the newest version on or
+TP; a GB200/GB300 run labeled aggregated whose "TP" is a disaggregated entry's GPU count: that
+entry, and the run becomes disaggregated), then by the container image where the run names one, then by date (the newest version on or
 before the run's `measured=` date, else the oldest). A run whose candidates disagree on any fact
 is left out (ambiguous), as is one no entry matches. The MTP depth comes from the recipe name
 (`..._mtp3.yaml`), the srt-slurm recipe (`speculative-num-steps`, `num_nextn_predict_layers`), or
@@ -178,9 +179,19 @@ def main():
                     & entries.framework.isin(FRAMEWORKS[r.backend]) & (entries.disagg == (r["mode"] == "disagg"))
                     & (entries.precision == r.precision) & (entries.isl == r.isl) & (entries.osl == r.osl)
                     & (entries.conc == r.conc)]
+        relabeled = False
         if r["mode"] == "agg":
             dp = r.attention_dp_size if r.attention_dp_size > 0 else 1
             c = c[(c.tp == r.tp_size * dp) & (c.ep == r.moe_ep_size) & (c.dpa == (dp > 1))]
+            if not len(c) and r.system in ("gb200", "gb300"):
+                # Labeled aggregated with "TP" the deployment's GPU count: InferenceX runs these
+                # racks disaggregated only; match a disaggregated entry of that many GPUs.
+                d = entries[entries.prefix.isin(PREFIX.get(r.model_path, set())) & (entries.runner == r.system)
+                            & entries.framework.isin(FRAMEWORKS[r.backend]) & entries.disagg
+                            & (entries.precision == r.precision) & (entries.isl == r.isl) & (entries.osl == r.osl)
+                            & (entries.conc == r.conc)]
+                c = d[d.p_workers * d.p_tp + d.d_workers * d.d_tp == r.tp_size * dp]
+                relabeled = len(c) > 0
         else:
             c = c[(c.d_tp == r.decode_tp_size) & (c.p_tp == r.prefill_tp_size)]
         if len(c) and r.image and (c.image == r.image).any():
@@ -198,7 +209,9 @@ def main():
             continue
         f = c.iloc[0]
         fact = dict(base)
-        if r["mode"] == "disagg":
+        if relabeled:
+            fact["mode"] = "disagg"
+        if r["mode"] == "disagg" or relabeled:
             for name, (tp, ep, dpa, w) in (("prefill_", (f.p_tp, f.p_ep, f.p_dpa, f.p_workers)),
                                            ("decode_", (f.d_tp, f.d_ep, f.d_dpa, f.d_workers))):
                 a_tp, a_dp, m_tp, m_ep = pool(tp, ep, dpa)
@@ -218,10 +231,13 @@ def main():
         fact["spec_decoding"] = spec  # "none" recorded too: the run is known not to speculate
         fact["draft_tokens"] = depth if spec != "none" and depth else ""
         fact["source"] = (lengths + f"; nvidia-master.yaml@{f.commit} ({f.date}) {f.key}" + (f" {cfg}" if cfg else "")
+                          + ("; labeled agg with TP the deployment's GPUs: a disaggregated entry of as many GPUs" if relabeled else "")
                           + (f"; draft tokens from the {where}" if fact["draft_tokens"] else ""))
         rows.append(fact)
         outcome["matched"] = outcome.get("matched", 0) + 1
-    cols = ["id", "isl", "osl", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
+        if relabeled:
+            outcome["relabeled disaggregated"] = outcome.get("relabeled disaggregated", 0) + 1
+    cols = ["id", "mode", "isl", "osl", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
             "prefill_moe_ep_size", "decode_num_workers", "decode_tp_size", "decode_attention_dp_size",
             "decode_moe_tp_size", "decode_moe_ep_size", "spec_decoding", "draft_tokens", "source"]
     pd.DataFrame(rows, columns=cols).to_csv(out, index=False)

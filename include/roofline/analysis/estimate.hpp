@@ -252,13 +252,23 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         if (l)
             if (std::string w = tp_head_split_problem(c, l->tp); !w.empty() && std::find(out.notes.begin(), out.notes.end(), w) == out.notes.end())
                 out.notes.push_back(std::move(w));
+    // Instances wider than one scale-up domain: the planner prices their collectives as NCCL's
+    // hierarchy (plan.hpp `step_coefficients::spanning`).
+    const auto fabric = default_network_fabric(rq.gpu);
+    for (const auto* l : {rq.disaggregated ? &rq.disaggregated->prefill : &rq.layout,
+                          rq.disaggregated ? &rq.disaggregated->decode : nullptr})
+        if (l && domain > 0 && l->gpus() > domain) {
+            std::string w = (rq.disaggregated ? (l == &rq.disaggregated->prefill ? "a prefill worker" : "a decode worker")
+                                              : "an instance") +
+                            std::string(" spans ") + std::to_string(l->gpus()) + " GPUs, more than one " +
+                            std::to_string(domain) + "-GPU scale-up domain: collectives over more ranks than a domain "
+                            "priced as NCCL's hierarchy, the scale-up link inside a domain and " +
+                            (fabric ? fabric->name : std::string("an unknown network")) + " between (models/collective.hpp)";
+            out.notes.push_back(std::move(w));
+        }
     if (!rq.disaggregated) {
         const auto& l = rq.layout;
         out.gpus = l.gpus() * rq.instances;
-        if (domain > 0 && l.gpus() > domain)
-            out.notes.push_back("an instance spans " + std::to_string(l.gpus()) + " GPUs, more than one " +
-                                std::to_string(domain) + "-GPU scale-up domain: collectives priced at the scale-up "
-                                "link (between domains they are slower)");
         auto [p, r] = plan_one(c, rq, l, rq.instances, rq.concurrency);
         out.decode_point = p;
         out.decode_plan = std::move(r);

@@ -297,6 +297,13 @@ struct plan_gpu {
     double top_clock_hz = 0;   ///< highest SM clock priced: min(max clock, clock of the peaks)
     double peak_clock_hz = 0;  ///< the clock the tensor peaks assume
     double memory_bytes = std::numeric_limits<double>::quiet_NaN();
+    /// GPUs of one scale-up domain (`scale_up_domain`), whatever `scale_up_gpus` allows, and the
+    /// scale-out network between domains (core/network.hpp `default_network_fabric`; nullopt:
+    /// unknown): an instance allowed to span domains (`plan_request::max_gpus_per_instance`, as
+    /// `estimate` does) prices its collectives over more ranks than a domain holds as NCCL's
+    /// hierarchy (`hierarchical_link_params`).
+    int domain_gpus = 0;
+    std::optional<link_params> network;
     /// GPUs one model instance may span: the scale-up (NVLink or one host's PCIe) domain; 0 = no
     /// limit known. Collectives between domains (InfiniBand, Ethernet) are not modeled.
     int scale_up_gpus = 0;
@@ -349,6 +356,8 @@ inline plan_gpu prepare_gpu(const gpu_spec& g, const kernel_efficiency& e = {}, 
     p.memory_bytes = g.memory_bytes.value_or(std::numeric_limits<double>::quiet_NaN());
     if (!(p.memory_bytes > 0)) p.unpriced = g.id + ": memory capacity is unknown";
     std::tie(p.scale_up_gpus, p.scale_up_source) = scale_up_domain(g);
+    p.domain_gpus = p.scale_up_gpus;
+    if (const auto f = default_network_fabric(g)) p.network = network_link_params(*f);
     p.power = default_power_coefficients(g);
     p.power_limit_w = g.power_limit_w.value_or(std::numeric_limits<double>::quiet_NaN());
     p.peak_clock_hz = g.tensor_clock_hz.value_or(g.boost_clock_hz.value_or(0.0));
@@ -425,7 +434,29 @@ struct step_coefficients {
     double launch_s = 0, dram_bytes_per_s = 0, link_bytes_per_s = 0;
     double s_per_dram_byte = 0, s_per_link_byte = 0;  ///< reciprocals: a multiply per term, not a divide
     link_params link;
+    /// Collectives whose ranks span more than one scale-up domain: {op, ranks} and the link
+    /// NCCL's hierarchy folds into (`hierarchical_link_params`); empty when the layout fits one
+    /// domain. `collective` prices them.
+    struct spanning_link {
+        collective_op op;
+        int ranks;
+        link_params params;
+    };
+    std::vector<spanning_link> spanning;
     double e_dram = 0;
+
+    /// `op` on `bytes` over `ranks` (`fast_collective`): at `link`, or at the hierarchy's folded
+    /// link where the ranks span domains, its link bytes restated at `link`'s bandwidth (the
+    /// step prices every link byte at one rate).
+    detail::plan::collective_terms collective(collective_op op, double bytes, int ranks) const {
+        for (const auto& s : spanning)
+            if (s.op == op && s.ranks == ranks) {
+                auto r = detail::plan::fast_collective(op, bytes, ranks, s.params);
+                r.link_bytes *= link.beta_bytes_per_s / s.params.beta_bytes_per_s;
+                return r;
+            }
+        return detail::plan::fast_collective(op, bytes, ranks, link);
+    }
     // lm_head on the last stage, per sampled row on this GPU
     double head_s_row = 0, head_b0 = 0, head_b_row = 0, head_j_row = 0;
     /// ln(1 - k/E): E[active experts] = E (1 - (1 - k/E)^T) = E (1 - exp(T ln(1 - k/E))).
@@ -456,6 +487,21 @@ struct step_coefficients {
             return k;
         }
         if (g.link) k.link = *g.link;
+        if (g.link && g.domain_gpus > 0 && l.gpus() > g.domain_gpus) {
+            if (!g.network || !g.network->known()) {
+                k.unpriced = g.spec->id + ": an instance of " + std::to_string(l.gpus()) + " GPUs spans more than one " +
+                             std::to_string(g.domain_gpus) + "-GPU scale-up domain and no network between domains is "
+                             "known";
+                return k;
+            }
+            const int tp = l.tp, td = l.tp * l.dp, ep = l.ep;
+            for (const auto& [op, ranks] : {std::pair{collective_op::all_reduce, tp}, std::pair{collective_op::all_gather, tp},
+                                            std::pair{collective_op::all_to_all, ep}, std::pair{collective_op::all_gather, td},
+                                            std::pair{collective_op::reduce_scatter, td}})
+                if (ranks > g.domain_gpus)
+                    k.spanning.push_back({op, ranks, hierarchical_link_params(op, layout_of(ranks, g.domain_gpus), *g.link,
+                                                                              *g.network)});
+        }
         k.act_b = bytes_per_element(m.activations);
         k.launch_s = g.modeled.launch_latency_s;
         k.dram_bytes_per_s = g.modeled.bytes_at(memory_level::dram);
@@ -669,7 +715,7 @@ inline void build_terms(const step_coefficients& k, const sequence_group& group,
 
     // Collectives of one layer, by class kind.
     const double msg = T_dp * h * b;
-    const auto ar = fast_collective(collective_op::all_reduce, msg, l.tp, k.link);
+    const auto ar = k.collective(collective_op::all_reduce, msg, l.tp);
     collective_terms moe_comm;
     {
         const auto add = [&](const collective_terms& x) {
@@ -681,11 +727,11 @@ inline void build_terms(const step_coefficients& k, const sequence_group& group,
             const double disp = T_dp * c.experts_per_token * h;
             const dtype dd = detail::is_fp4(c.quant.activations) || detail::is_fp8(c.quant.activations)
                                  ? c.quant.activations : k.model->activations;
-            add(fast_collective(collective_op::all_to_all, disp * bytes_per_element(dd), l.ep, k.link));
-            add(fast_collective(collective_op::all_to_all, disp * b, l.ep, k.link));
+            add(k.collective(collective_op::all_to_all, disp * bytes_per_element(dd), l.ep));
+            add(k.collective(collective_op::all_to_all, disp * b, l.ep));
         } else {
-            add(fast_collective(collective_op::all_gather, T * h * b, l.tp * l.dp, k.link));
-            add(fast_collective(collective_op::reduce_scatter, T * h * b, l.tp * l.dp, k.link));
+            add(k.collective(collective_op::all_gather, T * h * b, l.tp * l.dp));
+            add(k.collective(collective_op::reduce_scatter, T * h * b, l.tp * l.dp));
         }
     }
     const double E = c.num_experts, topk = c.experts_per_token;
@@ -761,7 +807,7 @@ inline void build_terms(const step_coefficients& k, const sequence_group& group,
         ne_launch += 1;
         out.add(ph(step_phase::dense_gemm), 1, k.head_s_row * rows, k.head_b0 + k.head_b_row * rows, 0, launch,
                 k.head_j_row * rows, k);
-        const auto ag = fast_collective(collective_op::all_gather, rows * c.vocab_size * b, l.tp, k.link);
+        const auto ag = k.collective(collective_op::all_gather, rows * c.vocab_size * b, l.tp);
         comm_link += ag.link_bytes;
         comm_lat += ag.latency_s;
         comm_launch += ag.launches;

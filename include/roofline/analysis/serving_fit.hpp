@@ -14,9 +14,9 @@
 // fit of its longest level with at least `min_group_runs` runs left after holding out (else
 // the mode's fit over every backend). TPOT may be grouped apart from TTFT (`tpot_group`): a
 // decode step is the same work in an aggregated instance and in a disaggregated decode worker,
-// so `roofline estimate --from-csv` fits TPOT per "decode/backend/mode" under "decode/backend",
-// where a disaggregated run whose decode batch is known borrows the aggregated runs' fit when
-// its own mode has too few runs.
+// so `roofline estimate --from-csv` fits TPOT per "decode/mode" under "decode" across backends
+// (held out, that generalises better than per backend: README), where a disaggregated run whose
+// decode batch is known borrows the fit of every decode step when its own mode has too few runs.
 
 #include <algorithm>  // std::sort, std::nth_element
 #include <array>      // std::array
@@ -36,7 +36,7 @@ struct fit_sample {
     serving_features features;
     double tpot_s = 0, ttft_s = 0;  ///< measured
     std::string group;              ///< fit group (TTFT; TPOT too unless `tpot_group`), levels by '/': "agg/trtllm"
-    /// TPOT's fit group when it differs from `group` ("decode/trtllm/agg": a decode step is the
+    /// TPOT's fit group when it differs from `group` ("decode/agg": a decode step is the
     /// same work in an aggregated instance and in a disaggregated decode worker); "" = `group`.
     std::string tpot_group;
     std::string model;              ///< the held-out unit

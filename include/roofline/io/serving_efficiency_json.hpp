@@ -1,6 +1,6 @@
 #pragma once
 // The serving efficiency table (data/serving/aiconfigurator_fit.json): per group ("agg/trtllm",
-// "decode/trtllm/agg", ...) the coefficients of the estimate's TPOT and TTFT terms
+// "decode/agg", ...) the coefficients of the estimate's TPOT and TTFT terms
 // (analysis/estimate.hpp), fitted to measured runs by `roofline estimate --from-csv FILE
 // --fit-out TABLE` (analysis/serving_fit.hpp).
 //
