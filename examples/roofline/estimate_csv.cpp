@@ -203,8 +203,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         speculating == 0 ? std::string()
                          : fmt::format("{} runs speculate (spec_decoding), each priced as the planner prices MTP heads; {} at "
                                        "the assumed acceptance {:g} per drafted token (DeepSeek-V3 report, 85-90% for the "
-                                       "second token), {} at 1 draft token (none given)",
-                                       speculating, assumed_acceptance, default_mtp_acceptance_rate, assumed_draft);
+                                       "second token){}",
+                                       speculating, assumed_acceptance, default_mtp_acceptance_rate,
+                                       assumed_draft ? fmt::format(", {} at 1 draft token (none given)", assumed_draft) : "");
     if (limit > 0 && runs.size() > limit) runs.resize(limit);
     const auto index = index_model_dirs(model_dirs);
     std::map<std::string, std::optional<model_config>> models;  // by run model_path + preset

@@ -14,7 +14,7 @@ TP; a GB200/GB300 run labeled aggregated whose "TP" is a disaggregated entry's G
 entry, and the run becomes disaggregated), then by the container image where the run names one, then by date (the newest version on or
 before the run's `measured=` date, else the oldest). A run whose candidates disagree on any fact
 is left out (ambiguous), as is one no entry matches. The MTP depth comes from the recipe name
-(`..._mtp3.yaml`), the srt-slurm recipe (`speculative-num-steps`, `num_nextn_predict_layers`), or
+(`..._mtp3.yaml`) or the entry's `DECODE_MTP_SIZE`, the srt-slurm recipe (`speculative-num-steps`, `num_nextn_predict_layers`), or
 the single-node launch script of the matched version (`MTP=` / `SPECULATIVE_NUM_STEPS=`, with its
 DP-attention branch).
 
@@ -43,7 +43,7 @@ PREFIX = {"deepseek-ai/DeepSeek-R1": {"dsr1", "DeepSeek-R1-0528", "dsr1-fp8"}, "
 FRAMEWORKS = {"trtllm": {"trt", "dynamo-trt"}, "sglang": {"sglang", "dynamo-sglang"}, "vllm": {"vllm", "dynamo-vllm"}}
 INFERENCEX_SOURCES = {"2026-03-25.csv", "2026-04-06.csv"}
 RANGE_RATIO = 0.8  # RANDOM_RANGE_RATIO of the benchmark workflows: lengths uniform in [0.8 L, L]
-FACTS = ["spec", "config_file", "tp", "ep", "dpa", "p_workers", "p_tp", "p_ep", "p_dpa", "d_workers", "d_tp", "d_ep", "d_dpa"]
+FACTS = ["spec", "config_file", "mtp_size", "tp", "ep", "dpa", "p_workers", "p_tp", "p_ep", "p_dpa", "d_workers", "d_tp", "d_ep", "d_dpa"]
 
 
 def git(repo, *args):
@@ -84,13 +84,16 @@ def config_entries(repo):
                                 isl=slc.get("isl"), osl=slc.get("osl"), spec=s.get("spec-decoding", "none"))
                     if "prefill" in s or "decode" in s:
                         p, d = s.get("prefill") or {}, s.get("decode") or {}
-                        cfg = ""
+                        cfg, mtp_size = "", None
                         for a in (p.get("additional-settings") or []) + (d.get("additional-settings") or []):
                             m = re.search(r"CONFIG_FILE=(\S+)", str(a))
                             cfg = m.group(1) if m else cfg
+                            m = re.search(r"DECODE_MTP_SIZE=(\d+)", str(a))
+                            mtp_size = int(m.group(1)) if m else mtp_size
                         base.update(p_workers=p.get("num-worker"), p_tp=p.get("tp"), p_ep=p.get("ep", 1),
                                     p_dpa=bool(p.get("dp-attn")), d_workers=d.get("num-worker"), d_tp=d.get("tp"),
-                                    d_ep=d.get("ep", 1), d_dpa=bool(d.get("dp-attn")), config_file=cfg)
+                                    d_ep=d.get("ep", 1), d_dpa=bool(d.get("dp-attn")), config_file=cfg,
+                                    mtp_size=mtp_size)
                     else:
                         base.update(tp=s.get("tp"), ep=s.get("ep", 1), dpa=bool(s.get("dp-attn")))
                     for c in concurrencies(s):
@@ -221,7 +224,10 @@ def main():
         cfg = f.get("config_file")
         cfg = "" if pd.isna(cfg) else str(cfg)
         spec = f.spec
-        if m := re.search(r"mtp(\d+)", cfg.split("/")[-1]):
+        if spec == "mtp" and not pd.isna(f.get("mtp_size")):
+            depth, where = int(f.mtp_size), "configuration (DECODE_MTP_SIZE)"
+            spec = "mtp" if depth > 0 else "none"
+        elif m := re.search(r"mtp(\d+)", cfg.split("/")[-1]):
             depth, where = int(m.group(1)), "recipe name"
             spec = "mtp" if depth > 0 else "none"
         elif spec == "mtp" and cfg:

@@ -491,6 +491,126 @@ TEST_CASE("serving runs CSV: columns by name, concurrency from the source text, 
     std::remove(path.c_str());
 }
 
+TEST_CASE("run facts: cells by run id replace the runs file's, speculative columns, errors name the facts file") {
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto runs_path = (dir / "roofline_facts_runs_test.csv").string();
+    const auto facts_path = (dir / "roofline_facts_test.csv").string();
+    {
+        std::ofstream f(runs_path);
+        f << "id,backend,model_path,system,precision,mode,isl,osl,tp_size,moe_ep_size,decode_tp_size,decode_moe_tp_size,"
+             "decode_moe_ep_size,silicon_ttft_ms,silicon_tpot_ms\n"
+             "r1_c24_x,trtllm,m/M,gb200,fp4,disagg,1024,1024,,,8,2,4,300,4.3\n"
+             "r2_c8_x,vllm,m/M,h200_sxm,fp8,agg,1024,1024,8,1,,,,100,9\n"
+             "r3_c36_x,trtllm,m/M,gb200,fp4,agg,1024,1024,36,1,,,,230,8.4\n";
+    }
+    {
+        std::ofstream f(facts_path);
+        // r1: the decode pool as the recipe ran it (TEP8, 4 workers, MTP 3); r2: mean lengths, no
+        // speculation; r3: labeled aggregated, a disaggregated deployment; r9 is not in the runs.
+        f << "id,mode,isl,osl,decode_num_workers,decode_tp_size,decode_moe_tp_size,decode_moe_ep_size,spec_decoding,"
+             "draft_tokens,source\n"
+             "r1_c24_x,,921.6,921.6,4,8,1,8,mtp,3,recipe ctx1_gen4_tep8_batch8_eplb0_mtp3\n"
+             "r2_c8_x,,921.6,921.6,,,,,none,,lengths\n"
+             "r3_c36_x,disagg,,,2,16,1,16,,,relabeled\n"
+             "r9_c1_x,,100,100,,,,,,,absent\n";
+    }
+    const auto facts = read_serving_run_facts(facts_path);
+    CHECK(facts.cells.size() == 4);
+    CHECK(facts.sources.at("r1_c24_x") == "recipe ctx1_gen4_tep8_batch8_eplb0_mtp3");
+    const auto plain = read_serving_runs(runs_path);
+    REQUIRE(plain.size() == 3);
+    CHECK(plain[0].decode.moe_ep == 4);  // as the runs file garbles it
+    CHECK(plain[0].spec_decoding.empty());
+    const auto runs = read_serving_runs(runs_path, &facts);
+    REQUIRE(runs.size() == 3);
+    CHECK(runs[0].facts_applied == 8);  // the non-empty cells of its row
+    CHECK(runs[0].decode.workers == 4);
+    CHECK(runs[0].decode.tp == 8);
+    CHECK(runs[0].decode.moe_tp == 1);
+    CHECK(runs[0].decode.moe_ep == 8);
+    CHECK(runs[0].isl == doctest::Approx(921.6));
+    CHECK(runs[0].spec_decoding == "mtp");
+    CHECK(runs[0].draft_tokens == 3);
+    CHECK_FALSE(runs[0].acceptance_rate.has_value());
+    CHECK(runs[0].tpot_s == doctest::Approx(4.3e-3));  // what was measured stays
+    CHECK(runs[1].spec_decoding.empty());  // "none"
+    CHECK(runs[1].osl == doctest::Approx(921.6));
+    CHECK(runs[1].agg.tp == 8);  // no fact: the file's
+    CHECK(runs[2].disaggregated);
+    CHECK(runs[2].decode.tp == 16);
+    CHECK(runs[2].decode.workers == 2);
+    // A fact of the wrong kind names the facts file and the run.
+    {
+        std::ofstream f(facts_path);
+        f << "id,draft_tokens\nr2_c8_x,0\n";
+    }
+    const auto bad = read_serving_run_facts(facts_path);
+    const std::string where = facts_path + ": id r2_c8_x: \"draft_tokens\"";
+    CHECK_THROWS_WITH_AS(read_serving_runs(runs_path, &bad), doctest::Contains(where.c_str()), parse_error);
+    {
+        std::ofstream f(facts_path);
+        f << "id,acceptance_rate\nr2_c8_x,0.8\n";
+    }
+    const auto no_method = read_serving_run_facts(facts_path);
+    CHECK_THROWS_WITH_AS(read_serving_runs(runs_path, &no_method), doctest::Contains("without a spec_decoding method"),
+                         parse_error);
+    // The facts file itself: measured columns, unknown columns, ids missing or repeated.
+    for (const char* text : {"id,silicon_tpot_ms\nr1_c24_x,4\n", "id,decode_workers\nr1_c24_x,4\n",
+                             "mode,isl\nagg,10\n", "id,isl\nr1_c24_x,10\nr1_c24_x,11\n", "id,isl\n,10\n"}) {
+        {
+            std::ofstream f(facts_path);
+            f << text;
+        }
+        CHECK_THROWS_AS(read_serving_run_facts(facts_path), parse_error);
+    }
+    std::remove(runs_path.c_str());
+    std::remove(facts_path.c_str());
+}
+
+TEST_CASE("speculative decoding from the runs file: tokens per step at the stated or assumed acceptance") {
+    // 1 + a + a^2 + a^3 at the DeepSeek-V3 report's 0.85 (the assumption for runs without a rate).
+    const speculative_decoding s{3, default_mtp_acceptance_rate};
+    CHECK(s.tokens_per_step() == doctest::Approx(1 + 0.85 + 0.7225 + 0.614125));
+}
+
+TEST_CASE("an instance wider than one NVLink domain: its collectives priced as NCCL's hierarchy") {
+    // DeepSeek-V3-like MoE on B200 (8-GPU HGX domains): TP16 spans two nodes. The all-reduce of
+    // 16 ranks then runs over InfiniBand between the nodes (400 Gb/s per GPU) as well as NVLink,
+    // so the decode step's communication must cost more than the same collectives priced flat
+    // over NVLink, and the step cannot get faster than TP8's by more than the weights' halving.
+    const auto cfg = shared_sample("model_configs/deepseek-ai--DeepSeek-V3_config.json");
+    if (!have_sample(cfg)) return;
+    auto m = read_hf_config(cfg.string());
+    apply_quant_option(m, "fp8");
+    const auto b200 = gpu_catalog::builtin().at("b200");
+    estimate_request rq;
+    rq.gpu = b200;
+    rq.isl = 1024;
+    rq.osl = 1024;
+    rq.concurrency = 64;
+    rq.kv_cache = dtype::fp8_e4m3;
+    rq.layout = {16, 1, 1, 1};
+    const auto wide = estimate_serving(m, rq);
+    REQUIRE(wide.fits);
+    bool noted = false;
+    for (const auto& n : wide.notes) noted = noted || n.find("NCCL's hierarchy") != std::string::npos;
+    CHECK(noted);
+    // The same layout on a GPU entry whose domain is unknown (no hierarchy): flat NVLink.
+    auto flat_gpu = b200;
+    flat_gpu.id = "b200-custom";  // not an HGX id: scale_up_domain() knows no domain size
+    rq.gpu = flat_gpu;
+    const auto flat = estimate_serving(m, rq);
+    REQUIRE(flat.fits);
+    const auto comm = [](const estimate_result& r) {
+        return r.decode_point.decode_step_s * r.decode_point.decode_phase_share[static_cast<std::size_t>(step_phase::communication)];
+    };
+    // The all-reduce of T x h bf16 per layer: 16 ranks over 2 nodes move 2 (N-1)/N = 1 x S per
+    // node over 8 NICs at 50 GB/s (400 GB/s a node) against 2 x 15/16 S per GPU at NVLink's
+    // measured-profile rate: the network level bounds it, several times the flat NVLink time.
+    CHECK(comm(wide) > 2.0 * comm(flat));
+    CHECK(wide.decode_point.decode_step_s > flat.decode_point.decode_step_s);
+}
+
 TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1024 at 4 in flight") {
     const auto cfg = shared_sample("model_configs/meta-llama--Meta-Llama-3.1-70B_config.json");
     if (!have_sample(cfg)) return;

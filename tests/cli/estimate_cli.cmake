@@ -39,6 +39,7 @@ add_test(NAME cli_estimate_csv_subset
                  -DCSV=${_samples}/aiconfigurator/silicon_sample.csv
                  -DDIR1=${_samples}/aiconfigurator/model_configs -DDIR2=${_samples}/model_configs
                  -DSUBSET=${CMAKE_CURRENT_BINARY_DIR}/silicon_subset.csv
+                 -DFACTS=${PROJECT_SOURCE_DIR}/data/serving/inferencex_run_facts.csv
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/estimate_csv_subset.cmake)
 set_tests_properties(cli_estimate_csv_subset PROPERTIES LABELS cli TIMEOUT 300 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 # A --model-dir that holds none of the file's models estimates nothing: exit 2 with the commonest
@@ -61,6 +62,13 @@ roofline_cli_test(estimate_prefill_layout_short ARGS estimate ${_est_glm} --disa
 roofline_cli_test(estimate_prefill_layout_long ARGS estimate ${_est_glm} --disagg --prefill-layout 4,1,1,1,9 EXIT 2)
 roofline_cli_test(estimate_csv_with_gpu ARGS estimate --from-csv tests/cli/data/none.csv --model-dir tests --gpu b200 EXIT 2)
 roofline_cli_test(estimate_out_without_csv ARGS estimate ${_est_glm} --out /tmp/x.csv EXIT 2)
+roofline_cli_test(estimate_facts_without_csv ARGS estimate ${_est_glm} --run-facts data/serving/inferencex_run_facts.csv EXIT 2
+    PASS "--run-facts needs --from-csv")
+# A facts file that would change a measurement, or is not a facts file at all (a runs file has
+# silicon_*_ms columns): exit 2 naming the file and the column.
+roofline_cli_test(estimate_facts_of_wrong_kind ARGS estimate --from-csv tests/cli/data/none.csv --model-dir tests
+    --run-facts tests/cli/data/facts_with_measured.csv EXIT 2
+    PASS "facts_with_measured.csv: line 1: .silicon_ttft_ms.: a facts file cannot change what was measured")
 # TP that does not divide the heads: estimate notes it as analyze warns (engines refuse or pad).
 roofline_cli_test(estimate_tp_not_dividing_heads ARGS estimate ${_est_dense} --tp 3
     PASS "TP3 does not divide the model's 64 query heads and the 8 KV heads")

@@ -1,7 +1,7 @@
 # `roofline estimate --from-csv` on a 100-run subset of the shared aiconfigurator CSV, generated
 # here at test time (every 52nd run, so every model and mode appears; never committed). Skips,
-# passing with a message, when ../shared/samples is absent. Checks the summary tables and that
-# the held-out errors are computed for both modes.
+# passing with a message, when ../shared/samples is absent. Checks the summary tables, that the
+# held-out errors are computed for both modes, and that the run facts are applied and said.
 if(NOT EXISTS "${CSV}")
     message(STATUS "skipped: sample file absent: ${CSV}")
     return()
@@ -19,12 +19,15 @@ foreach(i RANGE 1 ${last} 52)
 endforeach()
 file(WRITE "${SUBSET}" "${out}")
 execute_process(COMMAND ${ROOFLINE} estimate --from-csv "${SUBSET}" --model-dir "${DIR1}" --model-dir "${DIR2}"
-                        --out "${SUBSET}.pred.csv"
+                        --run-facts "${FACTS}" --out "${SUBSET}.pred.csv"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "exit ${rc}\n${stdout}\n${stderr}")
 endif()
-foreach(want "roofline estimate --from-csv: ${kept} runs" "### Overall \\(held out\\)" "\\| agg \\| [0-9]+ \\| [0-9.]+% \\|"
+# The facts file lists runs of the whole file: the subset's InferenceX runs take theirs, the rest
+# of its ids are said to be absent (not an error: one facts file serves any subset).
+foreach(want "roofline estimate --from-csv: ${kept} runs" "facts: [0-9]+ runs took cells from .*inferencex_run_facts.csv \\([0-9]+ of its 3368 ids are not in the runs file\\)"
+             "runs speculate \\(spec_decoding\\)" "### Overall \\(held out\\)" "\\| agg \\| [0-9]+ \\| [0-9.]+% \\|"
              "\\| disagg \\| [0-9]+ \\| [0-9.]+% \\|" "### Per \\(GPU, model\\)")
     if(NOT stdout MATCHES "${want}")
         message(FATAL_ERROR "missing \"${want}\" in:\n${stdout}")
