@@ -73,10 +73,11 @@ bool solve(std::array<std::array<double, N>, N>& a, std::array<double, N>& b, st
 }  // namespace detail::fit
 
 /// Non-negative coefficients minimising sum_i w_i (x_i . a / y_i - 1)^2 (exact, by subsets; w
-/// empty: all 1). Rows with a non-finite term or y <= 0 are skipped. All zeros when nothing fits.
+/// empty: all 1), using only the terms whose bits are set in `allowed` (the others stay 0). Rows
+/// with a non-finite term or y <= 0 are skipped. All zeros when nothing fits.
 template <std::size_t N>
 std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<double, N>>& x, const std::vector<double>& y,
-                                               const std::vector<double>& w = {}) {
+                                               const std::vector<double>& w = {}, unsigned allowed = ~0u) {
     // Normal equations of z_i = x_i / y_i against 1: G = sum z z^T, h = sum z, residual
     // sum (z.a - 1)^2 = a^T G a - 2 h.a + n.
     std::array<std::array<double, N>, N> G{};
@@ -99,6 +100,7 @@ std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<doub
     std::array<double, N> best{};
     double best_res = n;  // a = 0
     for (unsigned mask = 1; mask < (1u << N); ++mask) {
+        if (mask & ~allowed) continue;  // a term the fit may not use
         std::array<std::size_t, N> idx{};
         std::size_t m = 0;
         for (std::size_t j = 0; j < N; ++j)
@@ -133,9 +135,10 @@ std::array<double, N> fit_nonnegative_relative(const std::vector<std::array<doub
 /// objective, less swayed by a few runs the terms cannot explain than squares are): iteratively
 /// reweighted least squares, 8 rounds of weights 1 / max(|relative error|, 2%).
 template <std::size_t N>
-std::array<double, N> fit_nonnegative_relative_l1(const std::vector<std::array<double, N>>& x, const std::vector<double>& y) {
+std::array<double, N> fit_nonnegative_relative_l1(const std::vector<std::array<double, N>>& x, const std::vector<double>& y,
+                                                  unsigned allowed = ~0u) {
     std::vector<double> w(y.size(), 1.0);
-    std::array<double, N> a = fit_nonnegative_relative(x, y);
+    std::array<double, N> a = fit_nonnegative_relative(x, y, {}, allowed);
     for (int round = 0; round < 8; ++round) {
         for (std::size_t i = 0; i < y.size(); ++i) {
             double p = 0;
@@ -143,12 +146,13 @@ std::array<double, N> fit_nonnegative_relative_l1(const std::vector<std::array<d
             const double e = y[i] > 0 ? std::abs(p / y[i] - 1.0) : 1.0;
             w[i] = 1.0 / std::max(std::isfinite(e) ? e : 1.0, 0.02);
         }
-        a = fit_nonnegative_relative(x, y, w);
+        a = fit_nonnegative_relative(x, y, w, allowed);
     }
     return a;
 }
 
-/// TPOT coefficients fitted to `samples` (L1 on relative error).
+/// TPOT coefficients fitted to `samples` (L1 on relative error), over the terms of
+/// `tpot_fitted_terms` (models/serving_terms.hpp; the others stay 0).
 inline std::array<double, serving_features::tpot_terms> fit_tpot(const std::vector<const fit_sample*>& samples) {
     std::vector<std::array<double, serving_features::tpot_terms>> x;
     std::vector<double> y;
@@ -156,7 +160,7 @@ inline std::array<double, serving_features::tpot_terms> fit_tpot(const std::vect
         x.push_back(s->features.tpot);
         y.push_back(s->tpot_s);
     }
-    return fit_nonnegative_relative_l1(x, y);
+    return fit_nonnegative_relative_l1(x, y, tpot_fitted_terms);
 }
 
 /// TTFT coefficients fitted to `samples` (L1 on relative error).
