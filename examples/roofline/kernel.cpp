@@ -706,10 +706,22 @@ void add_attention(CLI::App* kernel) {
             d_qk = d_v = o.head_dim;
         }
         const sequence_group g{o.batch, o.q_len, o.kv_len - o.q_len};
-        const peak_key math = peak_of(d);
-        const auto w = attention_workload(s, {g}, kv, d, math,
-                                          p.gpu.peak(peak_key::fp8).supported ? peak_key::fp8 : peak_key::bf16);
         std::vector<std::string> notes, lines;
+        // A rate the GPU lacks (fp8 on A100 and V100): engines dequantise the operands in the
+        // kernel and compute at 16 bits (BF16, FP16 without BF16 units), as the GEMM and MoE
+        // kernels' fallbacks (models/gemm.hpp `gemm_compute_path`); the bytes stay at --dtype.
+        peak_key math = peak_of(d);
+        if (!p.gpu.peak(math).supported) {
+            const peak_key fallback = p.gpu.peak(peak_key::bf16).supported ? peak_key::bf16 : peak_key::fp16;
+            if (p.gpu.peak(fallback).supported) {
+                notes.push_back(std::string(to_string(d)) + " has no tensor-core path on " + p.gpu.id + " (" +
+                                p.gpu.sm_arch + "): attention computes at " + std::string(to_string(fallback)) +
+                                " (operands dequantised in the kernel); bytes still at " + std::string(to_string(d)));
+                math = fallback;
+            }
+        }
+        const auto w = attention_workload(s, {g}, kv, d, math,
+                                          p.gpu.peak(peak_key::fp8).supported ? peak_key::fp8 : math);
         const std::string title = fmt::format("attention B={:g} q={:g} kv={:g} H={:g}{} {}", o.batch, o.q_len, o.kv_len,
                                               o.heads, o.mla ? " MLA" : "", to_string(d));
         auto j = report(title, w, p, notes,

@@ -127,3 +127,9 @@ roofline_cli_test(kernel_collective_gpus_per_node ARGS kernel collective --op al
     --gpu h100-sxm --gpus-per-node 4 PASS "4 nodes x 4 GPUs.*= 7.500 ms: the network level")
 roofline_cli_test(kernel_collective_gpus_per_node_pcie ARGS kernel collective --op all_reduce --bytes 1e9 --ranks 16
     --gpu h100-sxm --gpus-per-node 4 --link pcie EXIT 2 PASS "--gpus-per-node lays ranks out on nodes joined by the network")
+# fp8 attention on a GPU without fp8 units (A100): engines dequantise in the kernel and compute at
+# 16 bits, as the GEMM and MoE fallbacks do; the bound is known, the bytes stay at fp8.
+roofline_cli_test(kernel_attention_fp8_fallback ARGS kernel attention --gpu a100-sxm4-80gb --dtype fp8 --batch 8 --heads 32
+    --kv-heads 8 --head-dim 128 --kv-len 4096 --q-len 1
+    PASS "\\(memory-bound\\).*fp8_e4m3 has no tensor-core path on a100-sxm4-80gb \\(sm80\\): attention computes at bf16"
+    FAIL "bound unknown")

@@ -324,6 +324,24 @@ TEST_CASE("C05: 72 FP8 MoE decodes on one RTX PRO 6000 Server: the roofline is f
     CHECK(t.at(step_phase::attention).predicted == bound::memory);
 }
 
+TEST_CASE("a GPU without BF16 units prices a 16-bit model's step at its FP16 rate, with a note") {
+    // V100: no BF16 tensor cores, 125 TFLOP/s FP16 (datasheet). The step's 16-bit work must land
+    // on the FP16 roof (engines serve such models in FP16), not be left out of the roofs; the
+    // FLOP are the same as on an H100, only the rate they are priced at moves.
+    const auto c = tiny_dense();
+    parallel_layout tp2;
+    tp2.tp = 2;
+    const auto v100 = gpus::v100_sxm2(32);
+    const auto s = model_step(c, step_batch::decode(8, 1024), tp2, v100);
+    const auto h = model_step(c, step_batch::decode(8, 1024), tp2, gpus::h100_sxm());
+    CHECK(s.total().flops_at(peak_key::bf16) == 0.0);
+    CHECK(s.total().flops_at(peak_key::fp16) == doctest::Approx(h.total().flops_at(peak_key::bf16)));
+    bool noted = false;
+    for (const auto& n : s.notes) noted = noted || n.find("has no bf16 units: bf16 work is priced at its fp16 rate") != std::string::npos;
+    CHECK(noted);
+    CHECK(step_unpriced(price_step(s, datasheet_ceilings(v100))).fully_priced());
+}
+
 TEST_CASE("every catalog GPU prices a GEMM, a decode step and a collective without an exception") {
     // A missing ceiling never aborts: work it cannot price is left out and recorded. Hand check
     // on GB10 (BF16 unknown): a bf16 GEMM of 2 x 4096 x 4096 x 4096 = 137.4 GFLOP is unpriced,

@@ -485,6 +485,24 @@ inline step_model model_step(const model_config& c, const step_batch& batch, con
         p2p.launches = 1;
         at(step_phase::communication) += p2p;
     }
+    // A GPU without BF16 units (V100, T4) serves 16-bit models in FP16: its BF16 work runs at the
+    // FP16 rate (as the planner prices it, analysis/plan.hpp), not left out of the roofs.
+    if (!g.peak(peak_key::bf16).supported && g.peak(peak_key::fp16).supported) {
+        bool moved = false;
+        const auto move = [&](workload& w) {
+            const double f = w.flops_at(peak_key::bf16);
+            if (!(f > 0)) return;
+            w.flops_at(peak_key::fp16) += f;
+            w.flops_at(peak_key::bf16) = 0;
+            moved = true;
+        };
+        for (auto& ls : s.layers)
+            for (auto& w : ls.phases) move(w);
+        for (auto& w : s.extras) move(w);
+        if (moved)
+            note_once(s.notes, g.id + " has no bf16 units: bf16 work is priced at its fp16 rate (engines serve "
+                                      "16-bit models in fp16 there)");
+    }
     for (std::size_t p = 0; p < step_phase_count; ++p) {
         s.totals[p] = s.extras[p];
         for (const auto& ls : s.layers) s.totals[p] += ls.phases[p];
