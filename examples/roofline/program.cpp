@@ -2,9 +2,13 @@
 
 #include "program.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
+#include <vector>
 #if defined(__GLIBC__)
 #include <malloc.h>  // mallopt
 #endif
@@ -16,6 +20,57 @@
 #include "roofline/core/version.hpp"
 
 namespace roofline::cli {
+
+namespace {
+
+/// Lower-case letters and digits of `s` ("--KV_len" -> "kvlen").
+std::string folded(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+/// Levenshtein distance of two short words.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+/// The first `--word` of argv that neither `cmd` nor a command above it knows, as "unknown
+/// option "--kvlen" (did you mean --kv-len?)"; "" when every option is known.
+std::string unknown_option(const CLI::App* cmd, int argc, char** argv) {
+    std::vector<std::string> known;
+    for (const CLI::App* a = cmd; a != nullptr; a = a->get_parent())
+        for (const CLI::Option* o : a->get_options())
+            for (const auto& n : o->get_lnames()) known.push_back(n);
+    for (int i = 1; i < argc; ++i) {
+        std::string word = argv[i];
+        if (word.rfind("--", 0) != 0 || word.size() < 3) continue;
+        std::string name = word.substr(2, word.find('=') == std::string::npos ? std::string::npos : word.find('=') - 2);
+        if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+        std::string best;
+        std::size_t best_d = 3;  // suggest within two edits of the letters
+        for (const auto& k : known) {
+            const std::size_t d = edit_distance(folded(name), folded(k));
+            if (d < best_d) best_d = d, best = k;
+        }
+        return "unknown option \"--" + name + "\"" + (best.empty() ? std::string() : " (did you mean --" + best + "?)");
+    }
+    return {};
+}
+
+}  // namespace
 
 int run_program(int argc, char** argv) {
 #if defined(__GLIBC__)
@@ -64,6 +119,10 @@ int run_program(int argc, char** argv) {
             }
             cur = next;
         }
+        // A required option reported missing because its name was mistyped ("--kvlen" for
+        // "--kv-len"): name the word the command does not know, and the option it resembles.
+        if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr)
+            if (std::string unknown = unknown_option(cur, argc, argv); !unknown.empty()) why = unknown;
         std::fprintf(stderr, "roofline: error: %s (see --help)\n", why.c_str());
         return 2;
     } catch (const roofline::error& e) {

@@ -133,3 +133,7 @@ roofline_cli_test(kernel_attention_fp8_fallback ARGS kernel attention --gpu a100
     --kv-heads 8 --head-dim 128 --kv-len 4096 --q-len 1
     PASS "\\(memory-bound\\).*fp8_e4m3 has no tensor-core path on a100-sxm4-80gb \\(sm80\\): attention computes at bf16"
     FAIL "bound unknown")
+# A mistyped required option is named as unknown, with the option it resembles, not reported as
+# the required one missing (a new user's break test).
+roofline_cli_test(kernel_typo_of_required ARGS kernel attention --gpu h100-sxm --batch 8 --heads 32 --head-dim 128
+    --kvlen 4096 --q-len 1 EXIT 2 PASS "unknown option .--kvlen. \\(did you mean --kv-len\\?\\)")
