@@ -316,7 +316,7 @@ void add_analyze_command(CLI::App& app, common_options& common) {
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)")->required();
     cmd->add_option("--count", o.count, "GPUs serving the run")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--model", o.model, "Hugging Face config.json of the served model (or its folder)")->required();
-    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, int4, bf16");
     cmd->add_option("--tp", o.tp, "tensor parallel degree (default: --count / (dp x pp))")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--ep", o.ep, "expert parallel degree")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--dp", o.dp, "data parallel attention degree")->check(finite_positive_at_most(max_plausible_count));

@@ -311,7 +311,7 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     static estimate_options o;
     o = {};  // fresh values each registration (the Python module registers once per call)
     cmd->add_option("--model", o.model, "Hugging Face config.json of the model");
-    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, int4, bf16");
     cmd->add_option("--gpu", o.gpu, "GPU id (see `roofline gpus`)");
     cmd->add_option("--isl", o.isl, "input tokens per request")->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--osl", o.osl, "output tokens per request")->check(finite_positive_at_most(max_plausible_count));

@@ -84,7 +84,7 @@ const gpu_spec* system_gpu(const gpu_catalog& catalog, std::string system) {
 std::pair<std::string, std::string> precision_preset(const measured_serving_run& r) {
     if (r.precision == "fp4" || r.gemm_quant == "nvfp4") return {"nvfp4", ""};
     if (r.precision == "fp8") return {"fp8", ""};
-    if (r.precision == "int4") return {"mxfp4", "int4 weight-only priced as 4-bit weights with bf16 activations (mxfp4 preset)"};
+    if (r.precision == "int4") return {"int4", ""};
     if (r.precision == "bf16") return {"bf16", ""};
     return {"", ""};
 }
@@ -229,7 +229,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             } else {
                 try {
                     model_config m = read_hf_config(it->second);
-                    apply_quant_option(m, preset);
+                    // A checkpoint already in the run's int4 scheme keeps its own (its exclusions).
+                    if (!(preset == "int4" && m.quant.weights == dtype::int4)) apply_quant_option(m, preset);
                     models[mkey] = m;
                 } catch (const error& ex) {
                     problems_by_key[mkey] = ex.what();

@@ -56,7 +56,7 @@ void add_model_command(CLI::App& app, common_options& common) {
     o = {};  // fresh values each registration (the Python module registers once per call)
     auto* cmd = app.add_subcommand("model", "Parameters, weight bytes and KV cache of a Hugging Face model");
     cmd->add_option("--model", o.model, "Hugging Face config.json")->required();
-    cmd->add_option("--quant", o.quant, "hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
+    cmd->add_option("--quant", o.quant, "hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, int4, bf16");
     cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype (default: the checkpoint's)");
     cmd->add_option("--tp", o.tp, "tensor-parallel degree for the per-GPU KV cache");
     cmd->add_flag("--json", o.json, "Print JSON");

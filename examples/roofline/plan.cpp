@@ -586,7 +586,7 @@ void add_plan_command(CLI::App& app, common_options& common) {
     static plan_options o;
     o = {};  // fresh values each registration (the Python module registers once per call)
     cmd->add_option("--model", o.model, "Hugging Face config.json of the model")->required();
-    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, bf16");
+    cmd->add_option("--quant", o.quant, "ModelOpt hf_quant_config.json, or a preset: nvfp4, fp8, mxfp4, int4, bf16");
     cmd->add_option("--gpus", o.gpus, "GPU ids, comma-separated, or \"all\" (see `roofline gpus`)")->required();
     cmd->add_option("--counts", o.counts, "GPUs per deployment, e.g. 1,2,4,8 or 1-64")->required();
     cmd->add_option("--isl", o.isl, "input tokens per request")->required()->check(finite_positive_at_most(max_plausible_count));

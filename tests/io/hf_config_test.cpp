@@ -192,6 +192,30 @@ TEST_CASE("quantization_config variants inside config.json: modelopt and compres
         CHECK(c.quant.weights == dtype::nvfp4);
         CHECK(c.quant.activations == dtype::nvfp4);
     }
+    SUBCASE("compressed-tensors 4-bit int groups of 32 (Kimi-K2.5): W4A16 int4, its exclusions kept") {
+        const auto p = temp_json("ct_int4", R"({"model_type":"kimi_k25","text_config":{"model_type":"kimi_k2",
+            "hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100,"n_routed_experts":8,
+            "num_experts_per_tok":2,"moe_intermediate_size":32,"intermediate_size":128,
+            "quantization_config":{"quant_method":"compressed-tensors","config_groups":{"group_0":{
+              "input_activations":null,"weights":{"num_bits":4,"type":"int","group_size":32,"strategy":"group",
+              "symmetric":true}}},"ignore":["lm_head","re:.*self_attn.*"]}}})");
+        const auto c = read_hf_config(p);
+        CHECK(c.quant.method == "int4");
+        CHECK(c.quant.weights == dtype::int4);
+        CHECK(c.quant.activations == dtype::bf16);  // input_activations null: W4A16
+        CHECK(c.quant.group_size == 32);
+        CHECK(c.quant.exclude_patterns == std::vector<std::string>{"lm_head", "re:.*self_attn.*"});
+        // 4-bit values and one BF16 scale per 32: 4.5 bits a weight.
+        CHECK(bytes_per_element(dtype::int4) == doctest::Approx(4.5 / 8));
+    }
+    SUBCASE("compressed-tensors 8-bit int: named as unsupported, with what is") {
+        const auto p = temp_json("ct_int8", R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,
+            "num_attention_heads":4,"vocab_size":100,"intermediate_size":128,
+            "quantization_config":{"quant_method":"compressed-tensors","config_groups":{"group_0":{
+              "weights":{"num_bits":8,"type":"int"}}}}})");
+        CHECK_THROWS_WITH_AS((void)read_hf_config(p), doctest::Contains("8-bit int (accepted: 4-bit float NVFP4, 8-bit float FP8, 4-bit int W4A16)"),
+                             parse_error);
+    }
 }
 
 TEST_CASE("bad configs fail with parse_error naming the file and the key") {

@@ -72,6 +72,12 @@ TEST_CASE("compute paths: NVFP4 on Hopper falls back to BF16 and says so") {
     p = gemm_compute_path(dtype::mxfp4, dtype::bf16, b);
     CHECK(p.peak == peak_key::bf16);
     CHECK(p.note.find("W4A16") != std::string::npos);
+    // int4 W4A16 (Kimi-K2.5): dequantised to 16 bits on every GPU, FP16 where there is no BF16.
+    p = gemm_compute_path(dtype::int4, dtype::bf16, b);
+    CHECK(p.peak == peak_key::bf16);
+    CHECK_FALSE(p.native);
+    CHECK(p.note.find("W4A16") != std::string::npos);
+    CHECK(gemm_compute_path(dtype::int4, dtype::bf16, gpus::v100_sxm2(32)).peak == peak_key::fp16);
 }
 
 TEST_CASE("tile shared memory: bytes per stage incl. block scales, with 1024-B alignment") {

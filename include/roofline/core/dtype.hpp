@@ -60,9 +60,10 @@ enum class dtype : std::uint8_t {
     nvfp4,
     mxfp4,
     int8,
+    int4,  ///< W4A16 integer weights (compressed-tensors pack-quantized, GPTQ, AWQ): group scales
 };
 
-inline constexpr std::size_t dtype_count = 12;
+inline constexpr std::size_t dtype_count = 13;
 
 /// Static facts about one dtype.
 struct dtype_traits {
@@ -97,6 +98,10 @@ inline constexpr std::array<dtype_traits, dtype_count> dtype_table = {{
     {dtype::nvfp4, "nvfp4", 4, 16, 8, peak_key::fp4},
     {dtype::mxfp4, "mxfp4", 4, 32, 8, peak_key::fp4},
     {dtype::int8, "int8", 8, 0, 0, peak_key::int8},
+    // Integer 4-bit weights with one BF16 scale per group of 32 (compressed-tensors "int" 4-bit,
+    // group strategy, symmetric: Kimi-K2.5's experts): 4 + 16 / 32 = 4.5 bits. No tensor core
+    // multiplies them: kernels dequantise to 16 bits (Marlin W4A16), so their math is BF16.
+    {dtype::int4, "int4", 4, 32, 16, peak_key::bf16},
 }};
 
 /// Traits of a dtype.
@@ -124,14 +129,14 @@ constexpr bool iequals(std::string_view a, std::string_view b) {
 /// Parses a dtype name, case-insensitively. Accepts the canonical names and the spellings that
 /// appear in the wild: "fp8"/"e4m3"/"float8_e4m3fn" -> fp8_e4m3, "e5m2" -> fp8_e5m2,
 /// "fp4"/"nvfp4" -> nvfp4, "bfloat16"/"c10::BFloat16" -> bf16, "half"/"float16" -> fp16,
-/// "float"/"float32" -> fp32, "double"/"float64" -> fp64, "mxfp6"/"fp6" -> fp6.
+/// "float"/"float32" -> fp32, "double"/"float64" -> fp64, "mxfp6"/"fp6" -> fp6, "w4a16" -> int4.
 /// Returns nullopt for anything else.
 constexpr std::optional<dtype> parse_dtype(std::string_view s) {
     struct alias {
         std::string_view name;
         dtype id;
     };
-    constexpr std::array<alias, 28> aliases = {{
+    constexpr std::array<alias, 30> aliases = {{
         {"fp64", dtype::fp64},         {"float64", dtype::fp64},      {"double", dtype::fp64},
         {"fp32", dtype::fp32},         {"float32", dtype::fp32},      {"float", dtype::fp32},
         {"tf32", dtype::tf32},         {"bf16", dtype::bf16},         {"bfloat16", dtype::bf16},
@@ -141,7 +146,7 @@ constexpr std::optional<dtype> parse_dtype(std::string_view s) {
         {"fp8_e5m2", dtype::fp8_e5m2}, {"e5m2", dtype::fp8_e5m2},     {"mxfp8", dtype::mxfp8},
         {"fp6", dtype::fp6},           {"mxfp6", dtype::fp6},         {"fp4", dtype::nvfp4},
         {"nvfp4", dtype::nvfp4},       {"mxfp4", dtype::mxfp4},       {"int8", dtype::int8},
-        {"float8_e5m2", dtype::fp8_e5m2},
+        {"float8_e5m2", dtype::fp8_e5m2}, {"int4", dtype::int4},      {"w4a16", dtype::int4},
     }};
     for (const auto& a : aliases)
         if (detail::iequals(a.name, s)) return a.id;

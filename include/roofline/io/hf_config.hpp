@@ -264,7 +264,7 @@ inline void read_quantization_config(model_config& cfg, const json& jq, const st
         if (auto kv = kv_algo_dtype(r, "kv_cache_quant_algo")) q.kv_cache = *kv;
     } else if (*method == "compressed-tensors") {
         // One config group's weights describe the scheme: 4-bit float group 16 = NVFP4,
-        // 8-bit float = FP8. Integer schemes (W4A16 int4) have no dtype here yet.
+        // 8-bit float = FP8, 4-bit int = W4A16 int4 (activations stay 16-bit).
         if (!r.has("config_groups")) throw parse_error(file, place, "config_groups", "required key is missing");
         const json& groups = r.at("config_groups");
         if (!groups.is_object() || groups.empty())
@@ -282,10 +282,15 @@ inline void read_quantization_config(model_config& cfg, const json& jq, const st
         } else if (type == "float" && bits == 8) {
             q.method = "fp8";
             q.weights = dtype::fp8_e4m3;
+        } else if (type == "int" && bits == 4) {
+            // W4A16 integer groups (Kimi-K2.5: group 32, symmetric): dtype int4, BF16 scales.
+            q.method = "int4";
+            q.weights = dtype::int4;
+            q.group_size = w.count("group_size", 32);
         } else {
             throw parse_error(file, gplace + ".weights", "num_bits",
                               "unsupported scheme: " + std::to_string(bits) + "-bit " + type +
-                                  " (accepted: 4-bit float NVFP4, 8-bit float FP8)");
+                                  " (accepted: 4-bit float NVFP4, 8-bit float FP8, 4-bit int W4A16)");
         }
         q.activations = q.weights;
         if (g.has("input_activations")) {

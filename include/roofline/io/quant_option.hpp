@@ -18,7 +18,7 @@
 namespace roofline {
 
 /// Applies `q` to `c`: an existing file is read as `hf_quant_config.json`; otherwise `q` must be
-/// one of the presets nvfp4, fp8, mxfp4, bf16 (none). An empty `q` changes nothing.
+/// one of the presets nvfp4, fp8, mxfp4, int4, bf16 (none). An empty `q` changes nothing.
 /// Throws `usage_error` for anything else and `parse_error` for a malformed file.
 void apply_quant_option(model_config& c, const std::string& q);
 
@@ -51,6 +51,13 @@ ROOFLINE_INLINE void apply_quant_option(model_config& c, const std::string& q) {
         w.activations = dtype::bf16;
         w.group_size = 32;
         w.exclude_patterns = {"lm_head", "model.layers.*.self_attn"};
+    } else if (q == "int4") {
+        // W4A16 integer groups of 32 (compressed-tensors, GPTQ, AWQ): attention left in 16 bits.
+        w.method = "int4";
+        w.weights = dtype::int4;
+        w.activations = dtype::bf16;
+        w.group_size = 32;
+        w.exclude_patterns = {"lm_head", "model.layers.*.self_attn"};
     } else if (q == "fp8") {
         w.method = "fp8";
         w.weights = w.activations = dtype::fp8_e4m3;
@@ -58,7 +65,7 @@ ROOFLINE_INLINE void apply_quant_option(model_config& c, const std::string& q) {
     } else {
         throw usage_error("--quant \"" + q +
                           "\": neither a file nor a preset (accepted: a hf_quant_config.json path, nvfp4, fp8, "
-                          "mxfp4, bf16)");
+                          "mxfp4, int4, bf16)");
     }
     c.quant = w;
 }

@@ -61,6 +61,14 @@ inline compute_path gemm_compute_path(dtype weights, dtype activations, const gp
     // The 16-bit path a fallback runs at: BF16, or FP16 on a GPU without BF16 units (V100, T4),
     // as dequantising kernels there compute in half precision.
     const peak_key fallback_16 = !gpu_has(g, peak_key::bf16) && gpu_has(g, peak_key::fp16) ? peak_key::fp16 : peak_key::bf16;
+    if (weights == dtype::int4) {
+        // W4A16: integer weights dequantised in the kernel (Marlin, Machete), 16-bit math.
+        p.native = false;
+        p.peak = gpu_has(g, narrowest_16(activations)) ? narrowest_16(activations) : fallback_16;
+        p.note = "int4 weights dequantised to " + std::string(to_string(p.peak)) +
+                 " in the kernel (W4A16, e.g. Marlin); weights still stream at 4.5 bits";
+        return p;
+    }
     if (detail::is_fp4(weights) || weights == dtype::fp6) {
         const peak_key native = peak_of(weights);
         if (!gpu_has(g, native)) {
