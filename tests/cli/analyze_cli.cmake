@@ -150,3 +150,15 @@ roofline_cli_test(analyze_power_log_of_another_time ARGS analyze tests/cli/data/
     --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
     --power data/samples/h200/gemm_power/nvidia_smi.csv.gz
     PASS "no sample of the log falls in the run's window \\(benchmark_start_time_unix/benchmark_end_time_unix: 2020-09-13 12:26 UTC.*the log spans 2026-.*not used as this run's power evidence")
+# Bench times that cannot be a run's window are refused naming the field (they had been read as
+# another run's log): an end before the start, Unix times in milliseconds, a duration that
+# disagrees with the window (a unit off).
+roofline_cli_test(analyze_bench_times_inverted ARGS analyze tests/cli/data/bench_times_inverted.jsonl --gpu h200-sxm
+    --count 8 --model data/models/llama-3.1-70b/config.json EXIT 2
+    PASS "line 1: .benchmark_end_time_unix.: is before benchmark_start_time_unix")
+roofline_cli_test(analyze_bench_times_ms ARGS analyze tests/cli/data/bench_times_ms.jsonl --gpu h200-sxm
+    --count 8 --model data/models/llama-3.1-70b/config.json EXIT 2
+    PASS "line 1: .benchmark_start_time_unix.: is not Unix seconds \\(above 1e11: milliseconds\\?\\)")
+roofline_cli_test(analyze_bench_duration_mismatch ARGS analyze tests/cli/data/bench_duration_mismatch.jsonl --gpu h200-sxm
+    --count 8 --model data/models/llama-3.1-70b/config.json EXIT 2
+    PASS "line 1: .duration.: is 6e\\+05 s, but benchmark_start/end_time_unix span 600 s")

@@ -14,11 +14,14 @@
 // and `-Infinity` literals (Python's json.dumps) are accepted; a JSONL file or appended objects
 // give one run each; a top-level array gives one run per element.
 
-#include <cmath>        // std::isnan, std::isfinite
+#include <algorithm>    // std::max
+#include <cmath>        // std::isnan, std::isfinite, std::abs
+#include <cstdio>       // std::snprintf
 #include <cstddef>      // std::size_t
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <utility>      // std::pair
 #include <vector>       // std::vector
 
 #include "roofline/core/compilation.hpp"
@@ -228,6 +231,30 @@ inline std::string fill_bench_run(const nlohmann::json& o, bench_run& r, std::st
     if (r.duration_s && *r.duration_s == 0) {
         field = "duration";
         return "zero";
+    }
+    // Unix times are seconds: above 1e11 (the year 5138) they are milliseconds or microseconds
+    // (the power log would be aligned 1,000 years away); an end before the start is no window.
+    for (const auto& [key, t] : {std::pair{"benchmark_start_time_unix", r.benchmark_start_time_unix_s},
+                                 std::pair{"benchmark_end_time_unix", r.benchmark_end_time_unix_s}})
+        if (t && *t > 1e11) {
+            field = key;
+            return "not Unix seconds (above 1e11: milliseconds?)";
+        }
+    if (r.benchmark_start_time_unix_s && r.benchmark_end_time_unix_s) {
+        const double span = *r.benchmark_end_time_unix_s - *r.benchmark_start_time_unix_s;
+        if (span < 0) {
+            field = "benchmark_end_time_unix";
+            return "before benchmark_start_time_unix (start and end swapped?)";
+        }
+        // The window and the duration must tell the same time (the runner writes both; 10% and
+        // a second of slack for warm-up and rounding).
+        if (r.duration_s && std::abs(span - *r.duration_s) > std::max(1.0, 0.1 * *r.duration_s)) {
+            field = "duration";
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "%.4g s, but benchmark_start/end_time_unix span %.4g s (a unit off?)",
+                          *r.duration_s, span);
+            return buf;
+        }
     }
 
     // Latency statistics: unit by suffix. NaN means "no request produced this metric" (SGLang
