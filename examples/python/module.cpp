@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../roofline/commands.hpp"
+#include "../roofline/program.hpp"
 #include "roofline/core/error.hpp"
 #include "roofline/core/version.hpp"
 
@@ -100,7 +101,8 @@ std::string run_command(const std::vector<std::string>& args) {
         app.exit(e);
     } catch (const CLI::ParseError& e) {
         capture.take();
-        throw roofline::usage_error(std::string(e.what()) + " (see --help)");
+        throw roofline::usage_error(roofline::cli::parse_error_message(app, e, static_cast<int>(argv.size()), argv.data()) +
+                                    " (see --help)");
     }
     return capture.take();
 }

@@ -118,6 +118,10 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
     const double per_rank = std::ceil(rq.concurrency / std::max(1, rq.disaggregated ? rq.disaggregated->decode_workers : rq.instances));
     const std::string kv = to_string(rq.kv_cache.value_or(m.quant.kv_cache)) == "fp8_e4m3" ? "fp8" : "auto";
     const bool moe = m.is_moe();
+    // An instance wider than one scale-up domain runs on several nodes: the engines' multi-node
+    // flags (SGLang --nnodes/--node-rank, vLLM over a Ray cluster, TensorRT-LLM under mpirun).
+    const int domain = scale_up_domain(rq.gpu).first;
+    const int nodes = domain > 0 && l.gpus() > domain ? (l.gpus() + domain - 1) / domain : 1;
     if (engine == "sglang") {
         std::string s = fmt::format("python -m sglang.launch_server --model-path {} --tp-size {}", model_path, l.gpus() / l.pp);
         if (l.pp > 1) s += fmt::format(" --pp-size {}", l.pp);
@@ -127,6 +131,9 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
         s += fmt::format(" --max-running-requests {:.0f} --chunked-prefill-size {:.0f} --kv-cache-dtype {}", per_rank,
                          rq.prefill_chunk_tokens, kv == "fp8" ? "fp8_e4m3" : "auto");
         if (rq.speculative) s += fmt::format(" --speculative-algorithm EAGLE --speculative-num-steps {}", rq.speculative->draft_tokens);
+        if (nodes > 1)
+            s += fmt::format(" --nnodes {} --node-rank <0..{}> --dist-init-addr <HEAD_IP>:<PORT>  # on each of the {} nodes",
+                             nodes, nodes - 1, nodes);
         return s;
     }
     if (engine == "vllm") {
@@ -141,6 +148,8 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
         if (rq.speculative)
             s += fmt::format(" --speculative-config '{{\"method\": \"mtp\", \"num_speculative_tokens\": {}}}'",
                              rq.speculative->draft_tokens);
+        if (nodes > 1)
+            s += fmt::format(" --distributed-executor-backend ray  # on the head of a Ray cluster of {} nodes", nodes);
         return s;
     }
     if (engine == "trtllm") {
@@ -154,6 +163,9 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
                                              rq.speculative->draft_tokens);
         if (!moe && !rq.disaggregated && rq.instances > 1)
             s += fmt::format("; run {} instances of this behind a router (data parallel replicas)", rq.instances);
+        if (nodes > 1)
+            s += fmt::format("; {} GPUs on {} nodes: start it under mpirun -n {} across them (trtllm-llmapi-launch)",
+                             l.gpus(), nodes, l.gpus());
         return s;
     }
     throw usage_error("--emit \"" + engine + "\": expected sglang, vllm or trtllm");
@@ -234,6 +246,8 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     serving_efficiency e = roof_efficiency();
     if (!o.backend.empty() && o.efficiency.empty())
         throw usage_error("--backend " + o.backend + " picks a row of an efficiency table: pass --efficiency FILE too");
+    if (!o.efficiency.empty() && o.sol)
+        throw usage_error("--sol prices the speed of light (no efficiency): it and --efficiency exclude each other");
     if (!o.efficiency.empty()) {
         const auto table = read_serving_efficiency(o.efficiency);
         if (!o.backend.empty()) {  // a backend the table has no group for would fall back silently
@@ -257,8 +271,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         // decode/mode (a decode step is the same work aggregated or disaggregated; tables before
         // 2026-12-05 fitted TPOT per decode/backend/mode, still read).
         const std::string mode = o.disagg ? "disagg" : "agg";
-        const std::string tpot_key = o.backend.empty() || !table.count("decode/" + o.backend + "/" + mode)
-                                         ? "decode/" + mode : "decode/" + o.backend + "/" + mode;
+        // An older table (per-backend TPOT groups) walks decode/backend/mode -> decode/backend.
+        const bool per_backend = !o.backend.empty() && (table.count("decode/" + o.backend + "/" + mode) ||
+                                                        table.count("decode/" + o.backend));
+        const std::string tpot_key = per_backend ? "decode/" + o.backend + "/" + mode : "decode/" + mode;
         e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend, tpot_key);
     }
     const auto r = estimate_serving(m, rq, e);

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -189,24 +190,20 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     std::optional<serving_run_facts> facts;
     if (!facts_path.empty()) facts = read_serving_run_facts(facts_path);
     auto runs = read_serving_runs(csv, facts ? &*facts : nullptr);
-    // What the facts gave, and what speculating runs assume.
-    std::size_t with_facts = 0, speculating = 0, assumed_acceptance = 0, assumed_draft = 0;
-    for (const auto& r : runs) {
-        with_facts += r.facts_applied > 0;
-        if (r.spec_decoding.empty()) continue;
-        ++speculating;
-        assumed_acceptance += !r.acceptance_rate.has_value();
-        assumed_draft += r.draft_tokens < 1;
-    }
-    const std::size_t facts_unused = facts ? facts->cells.size() - std::min(facts->cells.size(), with_facts) : 0;
-    const std::string speculation_line =
-        speculating == 0 ? std::string()
-                         : fmt::format("{} runs speculate (spec_decoding), each priced as the planner prices MTP heads; {} at "
-                                       "the assumed acceptance {:g} per drafted token (DeepSeek-V3 report, 85-90% for the "
-                                       "second token){}",
-                                       speculating, assumed_acceptance, default_mtp_acceptance_rate,
-                                       assumed_draft ? fmt::format(", {} at 1 draft token (none given)", assumed_draft) : "");
     if (limit > 0 && runs.size() > limit) runs.resize(limit);
+    // What the facts gave: runs that took cells, and the facts' ids no run of the file has.
+    std::size_t with_facts = 0, facts_unused = 0;
+    if (facts) {
+        std::unordered_set<std::string> ids;
+        for (const auto& r : runs) {
+            with_facts += r.facts_applied > 0;
+            ids.insert(r.id);
+        }
+        for (const auto& [id, cells] : facts->cells) facts_unused += !ids.count(id);
+        if (with_facts == 0)
+            std::cerr << "roofline: warning: " << facts->file << ": none of its " << facts->cells.size()
+                      << " ids names a run of " << csv << " with a cell to give: the facts change nothing\n";
+    }
     const auto index = index_model_dirs(model_dirs);
     std::map<std::string, std::optional<model_config>> models;  // by run model_path + preset
     std::map<std::string, std::string> model_problems;      // by model_path as written (--json)
@@ -238,6 +235,11 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             }
         }
         const gpu_spec* g = system_gpu(catalog, r.system);
+        if (preset.empty() && !r.precision.empty()) {
+            e.skipped = "precision \"" + r.precision + "\" is not one the estimator knows (fp4, fp8, int4, bf16)";
+            ++skipped_why[e.skipped];
+            continue;
+        }
         if (!models[mkey]) {
             model_problems[r.model_path] = problems_by_key[mkey];
             e.skipped = "model: " + problems_by_key[mkey];
@@ -254,12 +256,18 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             e.est = estimate_serving(m, rq);
             if (!e.est.fits && r.disaggregated && r.decode.workers < 1) e.est = with_fewest_decode_workers(m, rq, e.est);
             if (!approx.empty()) e.est.notes.push_back(approx);
+            for (const auto* l : {&r.agg, &r.prefill, &r.decode})
+                if (l->moe_ep > 1 && (l->tp * l->dp) % l->moe_ep != 0 && m.is_moe())
+                    detail::step::note_once(e.est.notes, "moe_ep_size " + std::to_string(l->moe_ep) + " does not divide tp x dp = " +
+                                               std::to_string(l->tp * l->dp) + ": priced as EP1");
         } catch (const error& ex) {
-            e.skipped = std::string("estimate: ") + ex.what();
+            const std::string what = ex.what();
+            e.skipped = what.rfind("estimate: ", 0) == 0 ? what : "estimate: " + what;
         }
         if (e.skipped.empty() && !e.est.fits) e.skipped = "does not fit: " + e.est.reason;
         if (!e.skipped.empty()) {
-            ++skipped_why[e.skipped.substr(0, e.skipped.find(':'))];
+            // "does not fit: <numbers>" groups by its label; other reasons count whole.
+            ++skipped_why[e.skipped.rfind("does not fit", 0) == 0 ? std::string("does not fit") : e.skipped];
             continue;
         }
         fit_sample s;
@@ -283,6 +291,24 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         throw usage_error(csv + ": none of its " + std::to_string(runs.size()) + " runs could be estimated" +
                           (why.empty() ? std::string() : " (" + std::to_string(most) + " of them: " + why + ")"));
     }
+    // Runs that speculate, how many were estimated, and how many of those assume the rate or depth.
+    std::size_t speculating = 0, speculating_estimated = 0, assumed_acceptance = 0, assumed_draft = 0;
+    for (const auto& e : ev) {
+        if (e.run->spec_decoding.empty()) continue;
+        ++speculating;
+        if (e.sample >= samples.size()) continue;
+        ++speculating_estimated;
+        assumed_acceptance += !e.run->acceptance_rate.has_value();
+        assumed_draft += e.run->draft_tokens < 1;
+    }
+    const std::string speculation_line =
+        speculating == 0
+            ? std::string()
+            : fmt::format("{} runs speculate (spec_decoding), {} of them estimated, each priced as the planner prices "
+                          "MTP heads; {} at the assumed acceptance {:g} per drafted token (DeepSeek-V3 report, 85-90% for "
+                          "the second token){}",
+                          speculating, speculating_estimated, assumed_acceptance, default_mtp_acceptance_rate,
+                          assumed_draft ? fmt::format(", {} at 1 draft token (none given)", assumed_draft) : "");
     const auto held = leave_one_model_out(samples);
     const auto all_fit = fit_groups(samples);
 
@@ -319,6 +345,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             }
             w.row(row);
         }
+        f.flush();
+        if (!f) throw usage_error("cannot write " + out + " (the write failed: disk full?)");
     }
     if (!fit_out.empty()) {
         std::map<std::string, std::size_t> counts;
@@ -361,6 +389,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             j["facts"] = {{"file", facts->file}, {"ids", facts->cells.size()}, {"runs_with_facts", with_facts},
                           {"ids_not_in_runs", facts_unused}};
         j["speculating_runs"] = speculating;
+        j["speculating_runs_estimated"] = speculating_estimated;
         j["assumed_acceptance_runs"] = assumed_acceptance;
         j["assumed_draft_tokens_runs"] = assumed_draft;
         const auto summary = [](const std::map<std::string, row_errors>& by) {

@@ -462,7 +462,10 @@ void add_gemm(CLI::App* kernel) {
         const auto p = make_context(o.c, "gemm", kernel_family::gemm);
         if (o.dtype_name.empty() && o.act_dtype.empty())
             throw usage_error("kernel gemm: give --dtype (both operands) or --act-dtype (and --weight-dtype)");
-        const dtype a = parse_dtype_or_throw(o.act_dtype.empty() ? o.dtype_name : o.act_dtype);
+        dtype a = parse_dtype_or_throw(o.act_dtype.empty() ? o.dtype_name : o.act_dtype);
+        // int4 is a weight format (W4A16): its activations are 16-bit unless --act-dtype says.
+        if (o.act_dtype.empty() && a == dtype::int4) a = dtype::bf16;
+        if (a == dtype::int4) throw usage_error("kernel gemm: --act-dtype int4: int4 is a weight format (W4A16), not an activation dtype");
         const dtype b = o.weight_dtype.empty() ? (o.dtype_name.empty() ? a : parse_dtype_or_throw(o.dtype_name))
                                                : parse_dtype_or_throw(o.weight_dtype);
         const gemm_shape s{o.m, o.n, o.k, o.batch};
@@ -551,6 +554,10 @@ void add_moe(CLI::App* kernel) {
         m.weights = parse_dtype_or_throw(o.weight_dtype.empty() ? o.dtype_name : o.weight_dtype);
         m.activations = o.act_dtype.empty() ? m.weights : parse_dtype_or_throw(o.act_dtype);
         if (o.act_dtype.empty() && (m.weights == dtype::bf16 || m.weights == dtype::fp16)) m.activations = m.weights;
+        // int4 is a weight format (W4A16): its activations are 16-bit unless --act-dtype says.
+        if (o.act_dtype.empty() && m.weights == dtype::int4) m.activations = dtype::bf16;
+        if (m.activations == dtype::int4)
+            throw usage_error("kernel moe: --act-dtype int4: int4 is a weight format (W4A16), not an activation dtype");
         m.ep = o.ep;
         m.tp = o.tp;
         m.routing = parse_routing(o.routing);
@@ -674,6 +681,9 @@ void add_attention(CLI::App* kernel) {
         const auto p = make_context(o.c, "attention", kernel_family::attention_prefill);
         const dtype d = parse_dtype_or_throw(o.dtype_name);
         const dtype kv = o.kv_dtype.empty() ? d : parse_dtype_or_throw(o.kv_dtype);
+        if (d == dtype::int4 || kv == dtype::int4)
+            throw usage_error("kernel attention: int4 is a weight format (W4A16), not an attention or KV-cache dtype "
+                              "(accepted: bf16, fp16, fp8)");
         if (o.kv_len < o.q_len) throw usage_error("attention: --kv-len must include the queries (>= --q-len)");
         attention_shape s;
         s.heads = o.heads;
@@ -847,6 +857,13 @@ void add_collective(CLI::App* kernel) {
                                         o.ranks, domain, domain_source, to_string(p.datasheet.link),
                                         o.c.link.empty() ? " (no network fabric known for " + p.gpu.id + ")"
                                                          : std::string(" as --link asks (--link network for the hierarchy)")));
+        }
+        if (p.datasheet.link == link_kind::network && o.gpus_per_node >= o.ranks && p.gpu.default_link() != link_kind::network) {
+            // Every rank on one node: nothing crosses the network (it was priced as a ring over the
+            // NICs, slower than the same ranks on two nodes).
+            p = make_context(o.c, "collective", std::nullopt, p.gpu.default_link());
+            notes.push_back(fmt::format("{} ranks fit one node of {} GPUs: nothing crosses the network, priced at {}",
+                                        o.ranks, o.gpus_per_node, to_string(p.datasheet.link)));
         }
         const bool network = p.datasheet.link == link_kind::network;
         // The nodes: --gpus-per-node, else the domain when the ranks exceed it, else one rank per

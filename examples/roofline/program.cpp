@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <exception>
+#include <iostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,7 +50,7 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 /// The first `--word` of argv that neither `cmd` nor a command above it knows, as "unknown
 /// option "--kvlen" (did you mean --kv-len?)"; "" when every option is known.
-std::string unknown_option(const CLI::App* cmd, int argc, char** argv) {
+std::string unknown_option(const CLI::App* cmd, int argc, const char* const* argv) {
     std::vector<std::string> known;
     for (const CLI::App* a = cmd; a != nullptr; a = a->get_parent())
         for (const CLI::Option* o : a->get_options())
@@ -72,6 +73,34 @@ std::string unknown_option(const CLI::App* cmd, int argc, char** argv) {
 
 }  // namespace
 
+std::string parse_error_message(CLI::App& app, const CLI::ParseError& e, int argc, const char* const* argv) {
+    // Bad usage: one line, like every other input error. A word that is no command where a
+    // command is expected ("roofline analyse", "kernel matmul") is named, with the commands.
+    std::string why = e.what();
+    CLI::App* cur = &app;
+    for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+        const std::string word = argv[i];
+        CLI::App* next = nullptr;
+        std::string names;
+        for (CLI::App* sub : cur->get_subcommands([](CLI::App*) { return true; })) {
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+            if (sub->get_name() == word) next = sub;
+        }
+        if (names.empty()) break;  // a command that takes files and values, not commands
+        if (!next) {
+            return "unknown command \"" + word + "\" (" + (cur == &app ? "commands" : cur->get_name() + " takes") +
+                   ": " + names + ")";
+        }
+        cur = next;
+    }
+    // A mistyped option ("--kvlen" for "--kv-len"): reported by CLI11 as the required option
+    // missing, or as arguments not expected; name the word the command does not know, and the
+    // option it resembles.
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr || dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+        if (std::string unknown = unknown_option(cur, argc, argv); !unknown.empty()) why = unknown;
+    return why;
+}
+
 int run_program(int argc, char** argv) {
 #if defined(__GLIBC__)
     // The program's heap, not the library's: glibc gives blocks over 128 KB (the trace reader's
@@ -92,6 +121,10 @@ int run_program(int argc, char** argv) {
     add_all_commands(app, common);
     try {
         app.parse(argc, argv);
+        // Output that could not be written (a full disk, a closed pipe) is an error, not exit 0.
+        std::cout.flush();
+        if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout))
+            throw roofline::usage_error("writing the output failed (disk full or pipe closed?)");
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
@@ -99,30 +132,7 @@ int run_program(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        // Bad usage: one line, like every other input error. A word that is no command where a
-        // command is expected ("roofline analyse", "kernel matmul") is named, with the commands.
-        std::string why = e.what();
-        CLI::App* cur = &app;
-        for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
-            const std::string word = argv[i];
-            CLI::App* next = nullptr;
-            std::string names;
-            for (CLI::App* sub : cur->get_subcommands([](CLI::App*) { return true; })) {
-                names += (names.empty() ? "" : ", ") + sub->get_name();
-                if (sub->get_name() == word) next = sub;
-            }
-            if (names.empty()) break;  // a command that takes files and values, not commands
-            if (!next) {
-                why = "unknown command \"" + word + "\" (" + (cur == &app ? "commands" : cur->get_name() + " takes") +
-                      ": " + names + ")";
-                break;
-            }
-            cur = next;
-        }
-        // A required option reported missing because its name was mistyped ("--kvlen" for
-        // "--kv-len"): name the word the command does not know, and the option it resembles.
-        if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr)
-            if (std::string unknown = unknown_option(cur, argc, argv); !unknown.empty()) why = unknown;
+        const std::string why = parse_error_message(app, e, argc, argv);
         std::fprintf(stderr, "roofline: error: %s (see --help)\n", why.c_str());
         return 2;
     } catch (const roofline::error& e) {

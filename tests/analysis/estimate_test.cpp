@@ -19,6 +19,7 @@
 #include "roofline/analysis/plan_disaggregated.hpp"
 #include "roofline/analysis/serving_fit.hpp"
 #include "roofline/core/catalog.hpp"
+#include "roofline/core/network.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/quant_option.hpp"
 #include "roofline/io/serving_efficiency_json.hpp"
@@ -563,6 +564,44 @@ TEST_CASE("run facts: cells by run id replace the runs file's, speculative colum
         }
         CHECK_THROWS_AS(read_serving_run_facts(facts_path), parse_error);
     }
+    // Not a facts file or a malformed one: a runs file (measured columns, said first), a column
+    // named twice, a row with more cells than the header names.
+    const auto facts_error = [&](const char* text) -> std::string {
+        {
+            std::ofstream f(facts_path);
+            f << text;
+        }
+        try {
+            (void)read_serving_run_facts(facts_path);
+        } catch (const parse_error& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    CHECK(facts_error("id,unknown_col,silicon_ttft_ms\nr1_c24_x,1,2\n").find("a runs file given as --run-facts?") !=
+          std::string::npos);
+    CHECK(facts_error("id,isl,isl\nr1_c24_x,10,11\n").find("\"isl\": column named twice") != std::string::npos);
+    CHECK(facts_error("id,isl\nr1_c24_x,10,11\n").find("line 2: 3 cells, the header names 2") != std::string::npos);
+    // A BOM before the header (Excel's "CSV UTF-8") is not part of the id column's name;
+    // "None" (as Python writes it) turns speculation off like "none".
+    {
+        std::ofstream f(facts_path);
+        f << "\xEF\xBB\xBFid,spec_decoding,draft_tokens\nr1_c24_x,None,\n";
+    }
+    const auto bom = read_serving_run_facts(facts_path);
+    CHECK(bom.cells.count("r1_c24_x") == 1);
+    const auto off = read_serving_runs(runs_path, &bom);
+    CHECK(off[0].spec_decoding.empty());
+    // Worker counts, batch sizes and concurrency that are not numbers of their kind: errors.
+    for (const char* text : {"id,decode_num_workers\nr1_c24_x,2.5\n", "id,decode_num_workers\nr1_c24_x,four\n",
+                             "id,concurrency\nr1_c24_x,0\n", "id,decode_batch_size\nr1_c24_x,-1\n"}) {
+        {
+            std::ofstream f(facts_path);
+            f << text;
+        }
+        const auto wrong = read_serving_run_facts(facts_path);
+        CHECK_THROWS_WITH_AS(read_serving_runs(runs_path, &wrong), doctest::Contains("id r1_c24_x"), parse_error);
+    }
     std::remove(runs_path.c_str());
     std::remove(facts_path.c_str());
 }
@@ -609,6 +648,42 @@ TEST_CASE("an instance wider than one NVLink domain: its collectives priced as N
     // measured-profile rate: the network level bounds it, several times the flat NVLink time.
     CHECK(comm(wide) > 2.0 * comm(flat));
     CHECK(wide.decode_point.decode_step_s > flat.decode_point.decode_step_s);
+}
+
+TEST_CASE("a dense instance over two H200 nodes: the hierarchy's inner stage runs at NVLink, so TP16 beats TP8") {
+    // Llama-3.1-70B fp8 at 4 in flight: TP16 halves the weights each GPU reads (17.6 -> 8.8 GB a
+    // step at 4.8 TB/s: 3.7 -> 1.8 ms) and adds an all-reduce of 4 x 8192 bf16 (64 KiB) per
+    // layer over two nodes, latency-bound at tens of microseconds a layer. Its inner stage had been
+    // priced with a PCIe card's ring profile, which made TP16 slower than TP8 by 10x in its
+    // communication; at NVLink it is faster.
+    const auto cfg = shared_sample("model_configs/meta-llama--Meta-Llama-3.1-70B_config.json");
+    if (!have_sample(cfg)) return;
+    auto m = read_hf_config(cfg.string());
+    apply_quant_option(m, "fp8");
+    estimate_request rq;
+    rq.gpu = gpus::h200_sxm();
+    rq.isl = 1024;
+    rq.osl = 1024;
+    rq.concurrency = 4;
+    rq.kv_cache = dtype::fp8_e4m3;
+    rq.layout = {8, 1, 1, 1};
+    const auto tp8 = estimate_serving(m, rq);
+    rq.layout = {16, 1, 1, 1};
+    const auto tp16 = estimate_serving(m, rq);
+    REQUIRE(tp8.fits);
+    REQUIRE(tp16.fits);
+    CHECK(tp16.roof_tpot_s < tp8.roof_tpot_s);
+    CHECK(tp16.roof_tpot_s > 1.8e-3);
+}
+
+TEST_CASE("the network assumed between nodes: 800 Gb/s ConnectX-8 for B300 and GB300, 400 Gb/s for the others, none for PCIe cards") {
+    const auto& cat = gpu_catalog::builtin();
+    CHECK(default_network_fabric(cat.at("b300"))->id == "ib-xdr-800");
+    CHECK(default_network_fabric(cat.at("b300"))->bytes_per_s_per_gpu == doctest::Approx(100e9));
+    CHECK(default_network_fabric(cat.at("gb300"))->id == "ib-xdr-800");
+    CHECK(default_network_fabric(cat.at("b200"))->id == "ib-ndr-400");
+    CHECK(default_network_fabric(cat.at("h200-sxm"))->bytes_per_s_per_gpu == doctest::Approx(50e9));
+    CHECK_FALSE(default_network_fabric(cat.at("rtx-pro-6000")).has_value());
 }
 
 TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1024 at 4 in flight") {

@@ -75,3 +75,19 @@ roofline_cli_test(estimate_tp_not_dividing_heads ARGS estimate ${_est_dense} --t
 # Dense replicas launch as data parallel replicas: vLLM --data-parallel-size, each at its share.
 roofline_cli_test(estimate_dense_dp_emit ARGS estimate ${_est_dense} --tp 4 --dp 2 --emit vllm
     PASS "--tensor-parallel-size 4 --data-parallel-size 2 --max-num-seqs 8 ")
+# --sol is the speed of light: with a fitted table beside it one would be silently dropped.
+roofline_cli_test(estimate_sol_with_efficiency ARGS estimate ${_est_dense} --tp 4 --sol
+    --efficiency data/serving/aiconfigurator_fit.json EXIT 2 PASS "--sol prices the speed of light \\(no efficiency\\)")
+# A GPU without BF16 units (V100): the estimate prices 16-bit work at FP16 and says so, as plan does.
+roofline_cli_test(estimate_v100_bf16_priced_fp16 ARGS estimate --model data/models/llama-3.1-70b/config.json --quant bf16
+    --gpu v100-sxm2-32gb --isl 512 --osl 128 --tp 8 --concurrency 4
+    PASS "TPOT [0-9.]+ ms.*v100-sxm2-32gb has no bf16 units: bf16 work is priced at its fp16 rate")
+# int4 is a weight format: a GEMM's activations stay 16-bit (weights at 4.5 bits: 8192 x 8192 x
+# 0.5625 B = 37.7 MB of the 38.27 MB), and it is refused as an attention or KV-cache dtype.
+roofline_cli_test(kernel_gemm_int4_weights ARGS kernel gemm --m 16 --n 8192 --k 8192 --dtype int4 --gpu h200-sxm
+    PASS "DRAM 38.27 MB")
+roofline_cli_test(kernel_attention_int4_refused ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
+    --dtype int4 --gpu h200-sxm EXIT 2 PASS "int4 is a weight format \\(W4A16\\), not an attention or KV-cache dtype")
+# Ranks that fit one node cross no network: priced at the node's own link, with a note.
+roofline_cli_test(kernel_collective_network_one_node ARGS kernel collective --op all_reduce --bytes 1048576 --ranks 4
+    --gpu h200-sxm --link network --gpus-per-node 8 PASS "4 ranks fit one node of 8 GPUs: nothing crosses the network, priced at nvlink")

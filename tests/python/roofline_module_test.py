@@ -59,11 +59,22 @@ assert p == cli_json("plan", "--model", M + "config.json", "--quant", M + "hf_qu
                      "--counts", "8", "--isl", "1024", "--osl", "256", "--concurrency", "64")
 assert p["pareto"] and all(x["gpu"] == "h200-sxm" and x["count"] == 8 for x in p["pareto"]), p["pareto"]
 
+# estimate(): one configuration, as the CLI's --json; a list of a repeated option repeats the flag.
+e = roofline.estimate(model=M + "config.json", quant=M + "hf_quant_config.json", gpu="b200", isl=1024, osl=1024,
+                      tp=1, dp=8, ep=8, concurrency=256)
+assert e == cli_json("estimate", "--model", M + "config.json", "--quant", M + "hf_quant_config.json", "--gpu", "b200",
+                     "--isl", "1024", "--osl", "1024", "--tp", "1", "--dp", "8", "--ep", "8", "--concurrency", "256")
+assert e["tpot_s"] > 0 and e["gpus"] == 8, e
+assert roofline._argv("estimate", (), {"model_dir": ["a", "b"]}) == ["estimate", "--model-dir", "a", "--model-dir", "b"]
+
 # Errors: roofline.Error (a ValueError) with the CLI's one-line message.
 for call, expected in [
     (lambda: roofline.trace("no/such/trace.json"), "no/such/trace.json"),
     (lambda: roofline.gpus(compare="b200,h300"), "h300"),
     (lambda: roofline.kernel("gemm", m=1, n=1, k=1, dtype="bf16"), "--gpu"),
+    # A mistyped required option: named as the CLI names it, with the option it resembles.
+    (lambda: roofline.kernel("attention", batch=1, q_len=1, kvlen=10, heads=8, head_dim=64, gpu="h100-sxm"),
+     'unknown option "--kvlen" (did you mean --kv-len?)'),
 ]:
     try:
         call()

@@ -8,7 +8,8 @@ the same numbers, no second implementation.
 Arguments map onto the command line: positional arguments stay positional, a keyword argument
 ``name=value`` becomes ``--name value`` (underscores become dashes: ``power_offset=0.5`` is
 ``--power-offset 0.5``), ``True`` is a bare flag, ``False``/``None`` leave it out, and a list or
-tuple is joined with commas (``gpus=["h200-sxm", "b200"]`` is ``--gpus h200-sxm,b200``).
+tuple is joined with commas (``gpus=["h200-sxm", "b200"]`` is ``--gpus h200-sxm,b200``), except
+for the options given once per value (``model_dir=["a", "b"]`` is ``--model-dir a --model-dir b``).
 
 Bad input raises ``roofline.Error`` (a ValueError) carrying the one-line message the CLI prints
 after "roofline: error: ".
@@ -24,8 +25,11 @@ from . import _roofline
 from ._roofline import Error, fast_paths, models, version_line
 
 __version__ = _roofline.__version__
-__all__ = ["Error", "analyze", "fast_paths", "gpus", "inspect", "kernel", "model", "models", "plan", "roof",
-           "run", "to_pandas", "trace", "version_line"]
+__all__ = ["Error", "analyze", "estimate", "fast_paths", "gpus", "inspect", "kernel", "model", "models", "plan",
+           "roof", "run", "to_pandas", "trace", "version_line"]
+
+# Options the CLI takes once per value (CLI11 vectors without a delimiter): a list repeats them.
+_REPEATED = {"model_dir"}
 
 
 def _value(v):
@@ -44,6 +48,9 @@ def _argv(command, args, flags):
         flag = "--" + name.replace("_", "-")
         if v is True:
             argv.append(flag)
+        elif name in _REPEATED and isinstance(v, (list, tuple)):
+            for x in v:
+                argv += [flag, _value(x)]
         else:
             argv += [flag, _value(v)]
     return argv
@@ -113,6 +120,14 @@ def trace(path, **flags):
 def plan(**flags):
     """Capacity planning: ``roofline plan --model CONFIG --gpus IDS --counts N,.. --isl N --osl N ... --json``."""
     return _json("plan", (), flags)
+
+
+def estimate(**flags):
+    """One serving configuration, or measured runs beside their estimates: ``roofline estimate
+    --model CONFIG --gpu ID --isl N --osl N --tp N --concurrency C ... --json`` (ttft_s, tpot_s,
+    tokens_per_s_per_gpu, ...), or ``estimate(from_csv="runs.csv", model_dir=["a", "b"],
+    run_facts="facts.csv")`` (the held-out error tables by_mode, by_gpu, ...)."""
+    return _json("estimate", (), flags)
 
 
 def to_pandas(result, table=None):

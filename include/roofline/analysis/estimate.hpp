@@ -190,10 +190,23 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     const double kv_bytes = kv_bytes_for_context(c, rq.isl, kv_dtype);
     double bw = d.kv_transfer_bytes_per_s.value_or(0.0);
     if (!(bw > 0)) {
-        bw = link_bandwidth_bytes_per_s(rq.gpu, rq.gpu.default_link());
-        if (link_note)
-            *link_note = "KV transfer priced at the GPU's scale-up link (" + rq.gpu.id +
-                         "); pass a network rate for pools on different nodes";
+        // A prefill worker and a decode worker that cannot share one scale-up domain are on
+        // different nodes: the KV cache crosses the network (each GPU's NIC), not NVLink.
+        const int domain = scale_up_domain(rq.gpu).first;
+        const auto fabric = default_network_fabric(rq.gpu);
+        if (domain > 0 && d.prefill.gpus() + d.decode.gpus() > domain && fabric) {
+            bw = fabric->bytes_per_s_per_gpu;
+            if (link_note)
+                *link_note = "KV transfer priced at " + fabric->name + ": a prefill worker (" +
+                             std::to_string(d.prefill.gpus()) + " GPUs) and a decode worker (" +
+                             std::to_string(d.decode.gpus()) + ") do not fit one " + std::to_string(domain) +
+                             "-GPU scale-up domain; pass --kv-link-gbps for another network";
+        } else {
+            bw = link_bandwidth_bytes_per_s(rq.gpu, rq.gpu.default_link());
+            if (link_note)
+                *link_note = "KV transfer priced at the GPU's scale-up link (" + rq.gpu.id +
+                             "); pass a network rate for pools on different nodes";
+        }
     }
     out.kv_transfer_s = (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0;
     const double t_pre = prefill_s_per_token(pp);
@@ -221,6 +234,14 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
     out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;
     out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
     out.tokens_per_s_per_user = 1.0 / tpot;
+}
+
+/// The planner's notes on how it priced the GPU that an estimate must say too (a GPU without
+/// BF16 units priced at FP16), appended to `notes` once each.
+inline void forward_pricing_notes(const plan_result& r, std::vector<std::string>& notes) {
+    for (const auto& n : r.notes)
+        if (n.find("has no bf16 units") != std::string::npos && std::find(notes.begin(), notes.end(), n) == notes.end())
+            notes.push_back(n);
 }
 
 /// The input checks of `estimate_serving` (usage_error on bad input).
@@ -257,13 +278,13 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
     const auto fabric = default_network_fabric(rq.gpu);
     for (const auto* l : {rq.disaggregated ? &rq.disaggregated->prefill : &rq.layout,
                           rq.disaggregated ? &rq.disaggregated->decode : nullptr})
-        if (l && domain > 0 && l->gpus() > domain) {
+        if (l && domain > 0 && l->gpus() > domain && fabric) {
             std::string w = (rq.disaggregated ? (l == &rq.disaggregated->prefill ? "a prefill worker" : "a decode worker")
                                               : "an instance") +
                             std::string(" spans ") + std::to_string(l->gpus()) + " GPUs, more than one " +
                             std::to_string(domain) + "-GPU scale-up domain: collectives over more ranks than a domain "
                             "priced as NCCL's hierarchy, the scale-up link inside a domain and " +
-                            (fabric ? fabric->name : std::string("an unknown network")) + " between (models/collective.hpp)";
+                            fabric->name + " between (models/collective.hpp)";
             out.notes.push_back(std::move(w));
         }
     if (!rq.disaggregated) {
@@ -272,6 +293,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         auto [p, r] = plan_one(c, rq, l, rq.instances, rq.concurrency);
         out.decode_point = p;
         out.decode_plan = std::move(r);
+        detail::estimate::forward_pricing_notes(out.decode_plan, out.notes);
         if (!p.fits()) {
             out.reason = describe_rejection(p, out.decode_plan);
             return out;
@@ -293,6 +315,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         out.decode_point = pd;
         out.prefill_point = pp;
         out.decode_plan = std::move(rd);
+        detail::estimate::forward_pricing_notes(out.decode_plan, out.notes);
         if (!pd.fits()) {
             out.reason = "decode pool: " + describe_rejection(pd, out.decode_plan);
             return out;

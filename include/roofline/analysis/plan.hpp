@@ -304,6 +304,11 @@ struct plan_gpu {
     /// hierarchy (`hierarchical_link_params`).
     int domain_gpus = 0;
     std::optional<link_params> network;
+    /// The scale-up link as a hierarchy's inside-a-node level prices it: `link`'s bandwidth, but
+    /// NCCL's per-hop latency (`default_link_params`): a measured profile's alpha is the per-call
+    /// overhead of a 2-GPU all-reduce (16 us on the H200), which the hierarchy would charge on
+    /// every one of its 2 (G - 1) ring hops.
+    std::optional<link_params> domain_link;
     /// GPUs one model instance may span: the scale-up (NVLink or one host's PCIe) domain; 0 = no
     /// limit known. Collectives between domains (InfiniBand, Ethernet) are not modeled.
     int scale_up_gpus = 0;
@@ -358,6 +363,18 @@ inline plan_gpu prepare_gpu(const gpu_spec& g, const kernel_efficiency& e = {}, 
     std::tie(p.scale_up_gpus, p.scale_up_source) = scale_up_domain(g);
     p.domain_gpus = p.scale_up_gpus;
     if (const auto f = default_network_fabric(g)) p.network = network_link_params(*f);
+    if (p.link) {
+        p.domain_link = *p.link;
+        if (!link_override) {
+            try {
+                const link_params nccl = default_link_params(g, lk);
+                p.domain_link->alpha_s = nccl.alpha_s;
+                p.domain_link->base_latency_s = nccl.base_latency_s;
+            } catch (const usage_error&) {
+                // no datasheet link: keep the profile's latencies
+            }
+        }
+    }
     p.power = default_power_coefficients(g);
     p.power_limit_w = g.power_limit_w.value_or(std::numeric_limits<double>::quiet_NaN());
     p.peak_clock_hz = g.tensor_clock_hz.value_or(g.boost_clock_hz.value_or(0.0));
@@ -499,7 +516,7 @@ struct step_coefficients {
                                             std::pair{collective_op::all_to_all, ep}, std::pair{collective_op::all_gather, td},
                                             std::pair{collective_op::reduce_scatter, td}})
                 if (ranks > g.domain_gpus)
-                    k.spanning.push_back({op, ranks, hierarchical_link_params(op, layout_of(ranks, g.domain_gpus), *g.link,
+                    k.spanning.push_back({op, ranks, hierarchical_link_params(op, layout_of(ranks, g.domain_gpus), *g.domain_link,
                                                                               *g.network)});
         }
         k.act_b = bytes_per_element(m.activations);
@@ -1285,6 +1302,7 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
             if (const auto* l = cal.link_for(pg.modeled.link); l && !rq.link_override) {
                 pg.link = l->params;
                 pg.modeled.link_bytes_per_s = l->params.beta_bytes_per_s;
+                if (pg.domain_link) pg.domain_link->beta_bytes_per_s = l->params.beta_bytes_per_s;
             }
             if (auto pc = calibrated_power_coefficients(cal)) pg.power = *pc;
             out.notes.push_back(g.id + ": calibrated by " + (cal.source.empty() ? std::string("an overlay") : cal.source));

@@ -108,6 +108,9 @@ public:
     bool next(std::vector<std::string>& fields, std::string& raw) {
         if (!lines_.next(raw)) return false;
         first_line_ = lines_.line_number();
+        // A UTF-8 byte order mark before the first record (Excel's "CSV UTF-8") is not part of
+        // the first column's name.
+        if (first_line_ == 1 && raw.rfind("\xEF\xBB\xBF", 0) == 0) raw.erase(0, 3);
         fields.clear();
         std::size_t open = detail::split_csv_from(raw, 0, fields, delimiter_);
         // A quoted field spans lines: append lines, scanning only the new text for its closing

@@ -3,8 +3,9 @@
 // quantises a Hugging Face config the way the common checkpoints do.
 //
 // Presets quantise every linear layer except lm_head (routers, embeddings and norms never are),
-// the ModelOpt default; MXFP4 also keeps attention in the unquantised dtype (gpt-oss); "bf16" (or
-// "none") removes any quantisation.
+// the ModelOpt default; MXFP4 also keeps attention in the unquantised dtype (gpt-oss); int4 is
+// W4A16 integer groups of 32 over every linear layer but lm_head (AWQ, GPTQ); "bf16" (or "none")
+// removes any quantisation. A preset replaces the checkpoint's own quantisation, exclusions too.
 
 #include <filesystem>  // std::filesystem::exists
 #include <string>      // std::string
@@ -52,12 +53,14 @@ ROOFLINE_INLINE void apply_quant_option(model_config& c, const std::string& q) {
         w.group_size = 32;
         w.exclude_patterns = {"lm_head", "model.layers.*.self_attn"};
     } else if (q == "int4") {
-        // W4A16 integer groups of 32 (compressed-tensors, GPTQ, AWQ): attention left in 16 bits.
+        // W4A16 integer groups of 32, every linear layer but lm_head (as AWQ and GPTQ quantise
+        // by default); a checkpoint that keeps more in 16 bits (Kimi-K2.5's attention and shared
+        // experts) says so in its own config.json, read without --quant.
         w.method = "int4";
         w.weights = dtype::int4;
         w.activations = dtype::bf16;
         w.group_size = 32;
-        w.exclude_patterns = {"lm_head", "model.layers.*.self_attn"};
+        w.exclude_patterns = {"lm_head"};
     } else if (q == "fp8") {
         w.method = "fp8";
         w.weights = w.activations = dtype::fp8_e4m3;

@@ -83,6 +83,8 @@ ROOFLINE_INLINE void write_serving_efficiency(const std::string& path, const std
     std::ofstream f(path);
     if (!f) throw usage_error("cannot write " + path);
     f << j.dump(1) << "\n";
+    f.flush();
+    if (!f) throw usage_error("cannot write " + path + " (the write failed: disk full?)");
 }
 
 }  // namespace roofline

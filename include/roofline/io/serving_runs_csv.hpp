@@ -13,7 +13,9 @@
 // Layout semantics (aiconfigurator): tp_size is the attention TP of one attention-DP rank, the
 // instance spans tp x dp x pp GPUs and the MoE runs moe_tp x moe_ep = tp x dp.
 
-#include <cctype>    // std::isdigit
+#include <algorithm>  // std::find
+#include <cctype>    // std::isdigit, std::tolower
+#include <cstddef>   // std::ptrdiff_t
 #include <cmath>     // std::isfinite, std::floor
 #include <optional>  // std::optional
 #include <utility>   // std::pair
@@ -137,13 +139,17 @@ ROOFLINE_INLINE serving_run_facts read_serving_run_facts(const std::string& path
     if (!reader.next(header, raw)) throw parse_error(path, "line 1", "", "empty file: no header");
     serving_run_facts f;
     f.file = path;
+    for (const char* measured : {"silicon_ttft_ms", "silicon_tpot_ms"})
+        if (std::find(header.begin(), header.end(), measured) != header.end())
+            throw parse_error(path, "line 1", measured,
+                              "a facts file cannot change what was measured (a runs file given as --run-facts?)");
     std::size_t id_col = header.size(), source_col = header.size();
     for (std::size_t i = 0; i < header.size(); ++i) {
         const auto& c = header[i];
+        if (std::find(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(i), c) != header.begin() + static_cast<std::ptrdiff_t>(i))
+            throw parse_error(path, "line 1", c, "column named twice");
         if (c == "id") id_col = i;
         else if (c == "source") source_col = i;
-        else if (c == "silicon_ttft_ms" || c == "silicon_tpot_ms")
-            throw parse_error(path, "line 1", c, "a facts file cannot change what was measured");
         else if (!detail::serving_csv::is_run_column(c))
             throw parse_error(path, "line 1", c, "not a column of the runs file (facts replace run cells by name)");
     }
@@ -151,6 +157,9 @@ ROOFLINE_INLINE serving_run_facts read_serving_run_facts(const std::string& path
     while (reader.next(fields, raw)) {
         if (fields.size() == 1 && fields[0].empty()) continue;
         const std::string place = reader.place();
+        if (fields.size() > header.size())
+            throw parse_error(path, place, "", std::to_string(fields.size()) + " cells, the header names " +
+                                                   std::to_string(header.size()));
         const std::string id = id_col < fields.size() ? fields[id_col] : std::string();
         if (id.empty()) throw parse_error(path, place, "id", "empty id");
         if (f.cells.count(id)) throw parse_error(path, place, "id", "\"" + id + "\" is listed twice");
@@ -224,8 +233,23 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
             l.dp = degree(prefix + "attention_dp_size");
             l.moe_tp = degree(prefix + "moe_tp_size");
             l.moe_ep = degree(prefix + "moe_ep_size");
-            l.batch = number(text(batch_col)).value_or(0.0);
-            l.workers = prefix.empty() ? 0 : static_cast<int>(number(text(prefix + "num_workers")).value_or(0.0));
+            if (const std::string t = text(batch_col); !t.empty()) {
+                const auto v = number(t);
+                if (!v || *v < 0 || *v > 1e9) {
+                    const auto [file, at] = where(batch_col);
+                    throw parse_error(file, at, batch_col, "\"" + t + "\" is not a batch size (a number from 0 to 1e9)");
+                }
+                l.batch = *v;
+            }
+            if (!prefix.empty())
+                if (const std::string t = text(prefix + "num_workers"); !t.empty()) {
+                    const auto v = number(t);
+                    if (!v || *v < 0 || *v != std::floor(*v) || *v > 100000) {
+                        const auto [file, at] = where(prefix + "num_workers");
+                        throw parse_error(file, at, prefix + "num_workers", "\"" + t + "\" is not a whole number of workers");
+                    }
+                    l.workers = static_cast<int>(*v);
+                }
             return l;
         };
         measured_serving_run r;
@@ -238,8 +262,10 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         r.mode = text("mode");
         r.gemm_quant = text("gemm_quant_mode");
         r.moe_quant = text("moe_quant_mode");
-        if (r.mode != "agg" && r.mode != "disagg")
-            throw parse_error(path, place, "mode", "\"" + r.mode + "\" is neither agg nor disagg");
+        if (r.mode != "agg" && r.mode != "disagg") {
+            const auto [file, at] = where("mode");
+            throw parse_error(file, at, "mode", "\"" + r.mode + "\" is neither agg nor disagg");
+        }
         r.disaggregated = r.mode == "disagg";
         r.isl = need_number("isl");
         r.osl = need_number("osl");
@@ -248,8 +274,14 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         r.agg = layout("", "batch_size");
         r.prefill = layout("prefill_", "prefill_batch_size");
         r.decode = layout("decode_", "decode_batch_size");
-        if (auto c = number(text("concurrency")); c && *c >= 1) r.concurrency = *c;
-        else if (auto t = detail::serving_csv::concurrency_in_text(text("silicon_data_source"), r.id)) r.concurrency = *t;
+        if (const std::string t = text("concurrency"); !t.empty()) {
+            const auto c = number(t);
+            if (!c || *c < 1 || *c > 1e9) {
+                const auto [file, at] = where("concurrency");
+                throw parse_error(file, at, "concurrency", "\"" + t + "\" is not a number of requests (1 to 1e9)");
+            }
+            r.concurrency = *c;
+        } else if (auto t = detail::serving_csv::concurrency_in_text(text("silicon_data_source"), r.id)) r.concurrency = *t;
         else if (!r.disaggregated && r.agg.batch >= 1) r.concurrency = r.agg.batch * r.agg.dp;
         else if (r.disaggregated && r.decode.batch >= 1)
             r.concurrency = r.decode.batch * r.decode.dp * std::max(1, r.decode.workers);
@@ -257,7 +289,13 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
             throw parse_error(path, place, "concurrency", "no concurrency: no concurrency column, silicon_concurrency= "
                               "in silicon_data_source, _cN_ in the id, or batch size");
         r.spec_decoding = text("spec_decoding");
-        if (r.spec_decoding == "none") r.spec_decoding.clear();
+        {
+            std::string lower;
+            for (char ch : r.spec_decoding) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            // "none" as Python writes it ("None") and the other ways of saying off.
+            for (const char* off : {"none", "off", "false", "no", "0", "disabled", "null"})
+                if (lower == off) r.spec_decoding.clear();
+        }
         if (const std::string t = text("draft_tokens"); !t.empty()) {
             auto v = number(t);
             if (!v || *v < 1 || *v != std::floor(*v) || *v > 64) {

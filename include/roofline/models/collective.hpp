@@ -308,7 +308,10 @@ inline collective_cost best_collective(collective_op op, double bytes, int ranks
 
 /// GPUs in one scale-up domain of `g`, the most one model instance spans here, and the source:
 ///  * HGX baseboards (h100-sxm, h200-sxm, b200, b300): 8 GPUs on one NVLink switch tray
-///    ([S8] NVIDIA HGX platform, [S5] DGX B200: eight GPUs);
+///    ([S8] NVIDIA HGX platform, [S5] DGX B200: eight GPUs); A100 and A800 SXM4: the HGX A100
+///    8-GPU NVSwitch board ([S31], [S33]); H800: 8 GPUs a node with NVLink and NVSwitch inside
+///    (DeepSeek-V3 technical report, arXiv:2412.19437, section 3.1). H20 and V100: no source
+///    here gives their board, so no domain size (0);
 ///  * GB200 / GB300 NVL72: 72 GPUs in one NVLink domain ([S6] GB200 NVL72);
 ///  * GB10 (DGX Spark): 1, two systems meet over Ethernet, not GPU links ([S19]);
 ///  * PCIe cards (RTX PRO 6000 editions, RTX 5090): 8, one host, the size of the measured
@@ -318,6 +321,10 @@ inline std::pair<int, std::string> scale_up_domain(const gpu_spec& g) {
     const auto is = [&](std::string_view prefix) { return g.id.rfind(prefix, 0) == 0; };
     if (g.id == "h100-sxm" || g.id == "h200-sxm" || g.id == "b200" || g.id == "b300")
         return {8, "an HGX baseboard [S8][S5]"};
+    if (is("a100-sxm4") || is("a800-sxm4")) return {8, "an HGX A100/A800 8-GPU NVSwitch baseboard [S31][S33]"};
+    if (g.id == "h800")
+        return {8, "an 8-GPU H800 node, NVLink and NVSwitch inside (DeepSeek-V3 technical report, "
+                   "arXiv:2412.19437, section 3.1)"};
     if (is("gb200") || is("gb300")) return {72, "an NVL72 NVLink domain [S6]"};
     if (g.id == "gb10") return {1, "one GPU per DGX Spark [S19]"};
     if (is("rtx-pro-6000") || g.id == "rtx-5090") return {8, "one PCIe host, as the measured collective profiles"};
