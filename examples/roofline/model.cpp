@@ -5,7 +5,7 @@
 //
 // JSON keys (stable): total_params, active_params, active_params_with_embedding, mtp_params,
 // embedding_params, lm_head_params, total_weight_bytes, active_weight_bytes, kv_bytes_per_token,
-// kv_bytes_per_token_full_layers, kv_dtype, quantization {...}, params_by_class, bytes_by_class,
+// kv_bytes_per_token_full_layers, linear_attention_layers, linear_state_bytes_per_sequence, kv_dtype, quantization {...}, params_by_class, bytes_by_class,
 // layers[] (per layer: layer, mlp, attention, mtp, params, active_params, weight_bytes,
 // params_by_class, weight_dtypes), and kv_per_gpu under --tp.
 
@@ -84,6 +84,8 @@ void add_model_command(CLI::App& app, common_options& common) {
         j["kv_dtype"] = std::string(to_string(kv));
         j["kv_bytes_per_token"] = kv_bytes_per_token(c, kv);
         j["kv_bytes_per_token_full_layers"] = kv_bytes_per_token_full_layers(c, kv);
+        j["linear_attention_layers"] = c.linear_layers();
+        j["linear_state_bytes_per_sequence"] = linear_state_bytes_per_sequence(c);
         j["kv_per_gpu"] = {{"tp", o.tp}, {"bytes_per_token", shard.bytes_per_token_per_gpu},
                            {"replication", shard.replication}, {"note", shard.note}};
         j["quantization"] = {{"method", c.quant.method},
@@ -108,7 +110,7 @@ void add_model_command(CLI::App& app, common_options& common) {
             j["layers"].push_back({{"layer", l.layer},
                                    {"mtp", l.mtp},
                                    {"mlp", l.mlp == mlp_kind::moe ? "moe" : "dense"},
-                                   {"attention", l.span == layer_attention::sliding ? "sliding" : "full"},
+                                   {"attention", to_string(l.span)},
                                    {"params", l.total_params()},
                                    {"active_params", l.total_active_params()},
                                    {"weight_bytes", l.total_weight_bytes()},
@@ -127,7 +129,12 @@ void add_model_command(CLI::App& app, common_options& common) {
                    c.quant.quantized() ? c.quant.method + " from " + c.quant.source : "unquantised",
                    gb(pc.active_weight_bytes));
         fmt::print("  KV cache {:.0f} B per token ({}, {} layers; {:.0f} B per token on full-attention layers)\n",
-                   kv_bytes_per_token(c, kv), to_string(kv), c.num_layers, kv_bytes_per_token_full_layers(c, kv));
+                   kv_bytes_per_token(c, kv), to_string(kv), kv_layers(c), kv_bytes_per_token_full_layers(c, kv));
+        if (c.linear_layers() > 0)
+            fmt::print("  linear attention: {} Gated DeltaNet layers cache no tokens; they hold {} of state per sequence "
+                       "({} heads of {}x{} at {}, and conv inputs)\n",
+                       c.linear_layers(), gb(linear_state_bytes_per_sequence(c)), c.linear_num_value_heads,
+                       c.linear_key_head_dim, c.linear_value_head_dim, to_string(c.linear_state));
         if (o.tp > 1)
             fmt::print("  per GPU at TP{}: {:.0f} B per token{}\n", o.tp, shard.bytes_per_token_per_gpu,
                        shard.note.empty() ? "" : " (" + shard.note + ")");
@@ -149,7 +156,7 @@ void add_model_command(CLI::App& app, common_options& common) {
             const std::string range = k == i ? std::to_string(a.layer)
                                              : fmt::format("{}-{} (x{})", a.layer, pc.layers[k].layer, k - i + 1);
             fmt::print("  {:<12} {:<6} {:<8} {:>10} {:>10} {:>11}  {}\n", range + (a.mtp ? " mtp" : ""),
-                       a.mlp == mlp_kind::moe ? "moe" : "dense", a.span == layer_attention::sliding ? "sliding" : "full",
+                       a.mlp == mlp_kind::moe ? "moe" : "dense", to_string(a.span),
                        billions(a.total_params()), billions(a.total_active_params()), gb(a.total_weight_bytes()), dts);
             i = k + 1;
         }

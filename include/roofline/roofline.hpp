@@ -38,6 +38,7 @@
 #include "roofline/models/host_topology.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/kv_cache.hpp"
+#include "roofline/models/linear_attention.hpp"
 #include "roofline/models/memory.hpp"
 #include "roofline/models/model_config.hpp"
 #include "roofline/models/moe.hpp"

@@ -204,6 +204,21 @@ TEST_CASE("the fast path equals price_step(model_step(...)) to 1e-9 over models,
     for (int i = 0; i < 32; i += 2) sliding.layer_types[static_cast<std::size_t>(i)] = layer_attention::sliding;
     models.push_back(sliding);
     models.push_back(glm5());  // MLA + DSA + MoE + NVFP4 with excluded attention
+    // Hybrid linear attention (Qwen3.5-shaped: three Gated DeltaNet layers to one full layer with
+    // an output gate), MoE.
+    auto hybrid = llama8b();
+    hybrid.num_experts = 64;
+    hybrid.experts_per_token = 4;
+    hybrid.moe_intermediate_size = 512;
+    hybrid.attn_output_gate = true;
+    hybrid.layer_types = std::vector<layer_attention>(32, layer_attention::linear);
+    for (int i = 3; i < 32; i += 4) hybrid.layer_types[static_cast<std::size_t>(i)] = layer_attention::full;
+    hybrid.linear_num_key_heads = 16;
+    hybrid.linear_num_value_heads = 32;
+    hybrid.linear_key_head_dim = 128;
+    hybrid.linear_value_head_dim = 128;
+    hybrid.linear_conv_kernel_dim = 4;
+    models.push_back(hybrid);
     for (const char* f : {"deepseek-ai--DeepSeek-V3_config.json", "openai--gpt-oss-120b_config.json",
                           "Qwen--Qwen3-30B-A3B_config.json"}) {
         const auto path = shared_sample(std::string("model_configs/") + f);

@@ -5,6 +5,7 @@
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/models/attention.hpp"
+#include "roofline/models/linear_attention.hpp"
 
 using namespace roofline;
 
@@ -100,4 +101,30 @@ TEST_CASE("C07: a 128x64 extend-attention block needs 106,496 B and is rejected 
     s.head_dim = 128;
     const sequence_group prompt{1, 8192, 0};
     CHECK(attention_tile_kv_reads(s, prompt, 64) > 1.9 * attention_tile_kv_reads(s, prompt, 128));
+}
+
+TEST_CASE("Gated DeltaNet: decode reads and writes each sequence's state, prefill adds the chunk's intra-block work") {
+    // Qwen3.5-shaped layer on one GPU of TP4: 4 key heads and 16 value heads of 128, conv 4.
+    linear_attention_shape s;
+    s.key_heads = 4;
+    s.value_heads = 16;
+    s.key_head_dim = 128;
+    s.value_head_dim = 128;
+    s.conv_kernel = 4;
+    // conv_dim = 2 x 512 + 2048 = 3072; state 16 x 128 x 128 x 4 B = 1,048,576 B; conv inputs
+    // 3 x 3072 x 2 B = 18,432 B.
+    CHECK(s.conv_dim() == 3072);
+    CHECK(s.state_bytes() == 1048576.0 + 18432.0);
+    // Decode of 8 sequences: per token 16 x 6 x 128 x 128 + 2 x 3072 x 4 FLOP; bytes 2 x state per
+    // sequence + per token (3 x 3072 + 2048 + 32) x 2 B.
+    const auto d = linear_attention_workload(s, {{8, 1, 4000}});
+    CHECK(d.flops_at(peak_key::bf16) == doctest::Approx(8 * (16.0 * 6 * 128 * 128 + 2.0 * 3072 * 4)));
+    CHECK(d.bytes_at(memory_level::dram) == doctest::Approx(8 * (2 * 1067008.0 + (3 * 3072 + 2048 + 32) * 2.0)));
+    CHECK(d.launches == 2);
+    // The context does not matter (no KV cache): 4,000 or 40 cached tokens cost the same.
+    CHECK(linear_attention_workload(s, {{8, 1, 40}}).bytes_at(memory_level::dram) == d.bytes_at(memory_level::dram));
+    // A 1,024-token prefill chunk: blocks of 64 add 2 x 64 x (128 + 128) per token per value head.
+    const auto p = linear_attention_workload(s, {{1, 1024, 0}});
+    CHECK(p.flops_at(peak_key::bf16) ==
+          doctest::Approx(1024 * (16.0 * (6 * 128 * 128 + 2 * 64 * 256) + 2.0 * 3072 * 4)));
 }

@@ -2,9 +2,13 @@
 // totals the vendors publish, and weight bytes under NVFP4 / MXFP4 / FP8 quantisation.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "roofline/io/hf_config.hpp"
+#include "roofline/models/kv_cache.hpp"
 #include "roofline/models/parameters.hpp"
 #include "test_support.hpp"
 
@@ -57,6 +61,55 @@ TEST_CASE("Llama-3.1-70B has 70,553,706,496 parameters") {
     // 128,256 x 8,192 = 1,050,673,152 each; final norm 8,192. Meta's model card: 70.6B.
     CHECK(pc.total_params == 70553706496.0);
     CHECK(pc.total_params == doctest::Approx(70.6e9).epsilon(0.002));
+}
+
+TEST_CASE("Qwen3.5-397B-A17B: Gated DeltaNet and gated full attention, 396.35B total, 16.33B active, its state per sequence") {
+    const auto path = shared_sample("aiconfigurator/model_configs/Qwen--Qwen3.5-397B-A17B_config.json");
+    if (!have_sample(path)) return;
+    const auto c = read_hf_config(path.string());
+    CHECK(c.linear_layers() == 45);  // three linear layers to each full one (full_attention_interval 4)
+    CHECK(c.attention_at(3) == layer_attention::full);
+    CHECK(c.attn_output_gate);
+    const auto pc = count_parameters(c);
+    // By hand (hidden 4096, key_dim 16 x 128 = 2048, value_dim 64 x 128 = 8192):
+    //   linear layer: in_proj_qkvz 4096 x (2 x 2048 + 2 x 8192) = 83,886,080; in_proj_ba 4096 x 128 =
+    //     524,288; conv1d 12,288 x 4 = 49,152; dt_bias, A_log 64 each; norm 128; out_proj 8192 x
+    //     4096 = 33,554,432 -> 118,014,208
+    //   full layer: q_proj 4096 x 32 x 256 x 2 (gate) = 67,108,864; k, v 2 x 4096 x 512 =
+    //     4,194,304; o_proj 8192 x 4096 = 33,554,432; q_norm, k_norm 256 each -> 104,858,112
+    //   every layer: 2 norms 8,192; router 4096 x 512 = 2,097,152; 512 experts x 3 x 4096 x 1024 =
+    //     6,442,450,944; shared expert 3 x 4096 x 1024 = 12,582,912
+    //   45 x 118,014,208 + 15 x 104,858,112 + 60 x 6,457,139,200 + 2 x 248,320 x 4096 + 4096
+    //     = 396,346,104,576 ("397B"); active: 10 of 512 experts -> 16,331,676,416 ("A17B" with the
+    //     embedding: 17,348,795,136).
+    CHECK(pc.total_params == 396346104576.0);
+    CHECK(pc.active_params == 16331676416.0);
+    CHECK(pc.active_params_with_embedding == 17348795136.0);
+    // State: 45 layers x (64 x 128 x 128 x 4 B fp32 + 3 x 12,288 x 2 B conv) = 192,061,440 B per
+    // sequence; the KV cache only on the 15 full layers: 2 KV heads x 256 x 2 x 15 = 15,360
+    // values per token.
+    CHECK(linear_state_bytes_per_sequence(c) == 192061440.0);
+    CHECK(kv_bytes_per_token(c, dtype::fp8_e4m3) == 15360.0);
+    CHECK(kv_bytes_for_context(c, 1000, dtype::fp8_e4m3) == 15360.0 * 1000 + 192061440.0);
+    // TP4: a GPU holds 16 of the 64 value heads' state and one of the two KV heads (replicated).
+    CHECK(kv_bytes_for_context_per_gpu(c, 1000, dtype::fp8_e4m3, 4) == doctest::Approx(7680.0 * 1000 + 192061440.0 / 4));
+}
+
+TEST_CASE("a layer type the reader does not know is an error naming the layer") {
+    const auto path = shared_sample("aiconfigurator/model_configs/Qwen--Qwen3.5-397B-A17B_config.json");
+    if (!have_sample(path)) return;
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find("\"linear_attention\"");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 18, "\"mamba_attention\"");
+    const auto tmp = std::filesystem::temp_directory_path() / "roofline_qwen35_bad_layer.json";
+    {
+        std::ofstream out(tmp);
+        out << text;
+    }
+    CHECK_THROWS_WITH_AS(read_hf_config(tmp.string()), doctest::Contains("unknown layer type \"mamba_attention\""), parse_error);
+    std::filesystem::remove(tmp);
 }
 
 TEST_CASE("DeepSeek-V3: 671B total, 37B active, MTP counted apart") {

@@ -68,6 +68,7 @@
 #include "roofline/models/gemm.hpp"
 #include "roofline/models/kernel_time.hpp"
 #include "roofline/models/kv_cache.hpp"
+#include "roofline/models/linear_attention.hpp"
 #include "roofline/models/memory.hpp"
 #include "roofline/models/model_config.hpp"
 #include "roofline/models/moe.hpp"
@@ -203,7 +204,7 @@ inline linear_term make_term(const model_config& c, const weight_tensor& t, dtyp
     l.activations = gemm_activations(c, l.weights, act);
     const bool gqa_kv = c.attention == attention_kind::gqa && (ends_with(t.name, "k_proj") || ends_with(t.name, "v_proj"));
     l.how = gqa_kv ? share::kv_proj : (t.tp_split ? share::tp_split : share::replicated);
-    l.row_parallel = ends_with(t.name, "o_proj") || ends_with(t.name, "down_proj");
+    l.row_parallel = ends_with(t.name, "o_proj") || ends_with(t.name, "out_proj") || ends_with(t.name, "down_proj");
     l.kv_b = ends_with(t.name, "kv_b_proj");
     return l;
 }
@@ -435,6 +436,9 @@ struct step_coefficients {
         double dg_launches = 0;
         // attention
         attention_shape shape;
+        bool linear = false;           ///< Gated DeltaNet layers: `la` prices the attention phase
+        linear_attention_shape la;
+        double la_b_tok = 0;           ///< linear attention: activation bytes per new token
         double kv_tok_bytes = 0, fpp_absorbed = 0, fpp_expanded = 0, qo_absorbed = 0, qo_expanded = 0;
         double s_per_math_flop = 0, s_per_index_flop = 0, j_per_math_flop = 0, j_per_index_flop = 0;
         // norm_elementwise bytes per T_dp token and launches
@@ -610,12 +614,24 @@ struct step_coefficients {
             // norms and elementwise, all per T_dp token (pairs = T k / ep = T_dp dp k / ep)
             kc.ne_b_tdp = 2 * 4 * h * b;
             kc.ne_launches = 2;
-            if (mla) {
+            if (r.span == layer_attention::linear) {
+                // Gated DeltaNet: its state instead of a KV cache, the gated RMSNorm of its output
+                // (read o and z, write), no rope (models/transformer.hpp `model_step`).
+                kc.linear = true;
+                kc.la = linear_attention_shape_per_gpu(c, tp);
+                kc.la_b_tok = linear_attention_bytes_per_token(kc.la, m.activations);
+                kc.ne_b_tdp += 3.0 * kc.la.value_dim() * b;
+                kc.ne_launches += 1;
+            } else if (mla) {
                 kc.ne_b_tdp += 2.0 * (c.q_lora_rank + c.kv_lora_rank) * b + 2.0 * (a.heads + 1) * c.qk_rope_head_dim * b;
                 kc.ne_launches += 2;
             } else {
                 kc.ne_b_tdp += 2.0 * (a.heads + a.kv_heads) * c.head_dim * b;
                 kc.ne_launches += 1;
+                if (c.attn_output_gate) {  // sigmoid(gate) x output: read both, write
+                    kc.ne_b_tdp += 3.0 * a.heads * c.head_dim * b;
+                    kc.ne_launches += 1;
+                }
             }
             if (!kc.moe) {
                 kc.ne_b_tdp += 3.0 * (static_cast<double>(c.intermediate_size) / tp) * b;
@@ -763,7 +779,13 @@ inline void build_terms(const step_coefficients& k, const sequence_group& group,
                 kc.dg_b0 + kc.dg_b_tok * T_dp + kc.dg_b_kvb * kvb_tokens, 0, kc.dg_launches * launch,
                 kc.dg_j_tok * T_dp + kc.dg_j_kvb * kvb_tokens, k);
         // attention (one group)
-        if (g_dp.count > 0 && g_dp.new_tokens > 0) {
+        if (kc.linear && g_dp.count > 0 && g_dp.new_tokens > 0) {
+            const double nn = g_dp.new_tokens;
+            const double flops = g_dp.count * nn * linear_attention_flops_per_token(kc.la, nn);
+            out.add(ph(step_phase::attention), n, flops * kc.s_per_math_flop,
+                    g_dp.count * (2.0 * kc.la.state_bytes() + nn * kc.la_b_tok), 0, 2 * launch,
+                    flops * kc.j_per_math_flop, k);
+        } else if (g_dp.count > 0 && g_dp.new_tokens > 0) {
             const auto& a = kc.shape;
             const double cap = a.index_topk > 0 ? a.index_topk : a.window;
             const double nn = g_dp.new_tokens, total = g_dp.context_tokens + g_dp.new_tokens;
@@ -1319,7 +1341,8 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
                             "measured, and the RTX PRO 6000 editions', from a published power-limit sweep): power "
                             "not modeled; energy per token at the power limit is an upper bound");
     // KV bytes of one full-length sequence (ISL + OSL tokens), and each TP degree's share of it.
-    const double kv_full = kv_bytes_for_context(model, rq.isl + rq.osl, model.quant.kv_cache);
+    const double kv_full = kv_token_bytes_for_context(model, rq.isl + rq.osl, model.quant.kv_cache);
+    const double state_full = linear_state_bytes_per_sequence(model);  // linear-attention layers
     int max_count = 1;
     for (int n : rq.counts) max_count = std::max(max_count, n);
     std::vector<double> kv_share(static_cast<std::size_t>(max_count) + 1, -1.0);
@@ -1345,7 +1368,8 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
                 const double weight_bytes = pm.weights.bytes_per_gpu(pl.layout);
                 double& share = kv_share[static_cast<std::size_t>(pl.layout.tp)];
                 if (share < 0) share = kv_share_per_gpu(model, model.quant.kv_cache, pl.layout.tp);
-                const double kv_seq = kv_full * share / pl.layout.pp;
+                const double kv_seq =
+                    (kv_full * share + state_full * linear_state_share_per_gpu(model, pl.layout.tp)) / pl.layout.pp;
                 detail::plan::prefill_cache cache;
                 // The sweep's concurrencies, then the KV-limited maximum the points report when
                 // it lies inside the sweep and is not one of its values (`evaluate_kv_limit`).

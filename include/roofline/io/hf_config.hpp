@@ -13,7 +13,8 @@
 //   MLA                      | q_lora_rank, kv_lora_rank, qk_nope/rope_head_dim, v_head_dim | - | - | -
 //   DSA indexer              | index_topk, index_n_heads, index_head_dim (V3.2, GLM-5) | - | - | -
 //   sliding window           | -                                | sliding_window if use_sliding_window | layer_types + sliding_window | -
-//   MTP                      | num_nextn_predict_layers         | -                      | -                     | -
+//   linear attention         | -                                | layer_types linear_attention + linear_* (Qwen3-Next, Qwen3.5) | - | -
+//   MTP                      | num_nextn_predict_layers         | mtp_num_hidden_layers  | -                     | -
 //
 // Multimodal configs nest the language model under `text_config` (Qwen3.5/VL): the reader
 // descends into it. Quantisation comes from `quantization_config` inside config.json (FP8
@@ -362,6 +363,7 @@ ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
 
     // Family-specific extras that carry parameters.
     c.qk_norm = c.family.rfind("qwen3", 0) == 0;  // Qwen3 dense and MoE: q_norm, k_norm per head
+    c.attn_output_gate = r.boolean("attn_output_gate", false);  // Qwen3.5: q_proj emits q and a gate
     c.attention_sinks = c.family == "gpt_oss";
     c.expert_bias = c.family == "gpt_oss";
 
@@ -393,10 +395,27 @@ ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
         for (std::size_t i = 0; i < types.size(); ++i) {
             if (types[i] == "sliding_attention") c.layer_types.push_back(layer_attention::sliding);
             else if (types[i] == "full_attention") c.layer_types.push_back(layer_attention::full);
+            else if (types[i] == "linear_attention") c.layer_types.push_back(layer_attention::linear);
             else
                 throw parse_error(path, place, "layer_types[" + std::to_string(i) + "]",
                                   "unknown layer type \"" + types[i] +
-                                      "\" (accepted: sliding_attention, full_attention)");
+                                      "\" (accepted: sliding_attention, full_attention, linear_attention)");
+        }
+        if (c.linear_layers() > 0) {
+            // Gated DeltaNet (Qwen3-Next, Qwen3.5: transformers' Qwen3NextGatedDeltaNet).
+            c.linear_num_key_heads = r.required_positive("linear_num_key_heads");
+            c.linear_num_value_heads = r.required_positive("linear_num_value_heads");
+            c.linear_key_head_dim = r.required_positive("linear_key_head_dim");
+            c.linear_value_head_dim = r.required_positive("linear_value_head_dim");
+            c.linear_conv_kernel_dim = r.required_positive("linear_conv_kernel_dim");
+            if (c.linear_num_value_heads % c.linear_num_key_heads != 0)
+                throw parse_error(path, place, "linear_num_value_heads",
+                                  "must be a multiple of linear_num_key_heads (" + std::to_string(c.linear_num_key_heads) + ")");
+            if (const auto sd = r.opt_string("mamba_ssm_dtype")) {
+                const auto d = parse_dtype(*sd);
+                if (!d) throw parse_error(path, place, "mamba_ssm_dtype", "unknown dtype \"" + *sd + "\"");
+                c.linear_state = *d;
+            }
         }
         bool any_sliding = false;
         for (auto t : c.layer_types) any_sliding |= t == layer_attention::sliding;

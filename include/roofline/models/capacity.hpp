@@ -57,10 +57,7 @@ inline kv_capacity kv_capacity_limit(const model_config& c, double weight_bytes,
     k.note = shard.note;
     k.free_bytes_per_gpu = memory_bytes * usable_fraction - weight_bytes / (tp * pp);
     // One sequence's KV on one GPU: its TP share (or the replicated latent), its PP share of layers.
-    const double full = kv_bytes_for_context(c, context_tokens, kv);
-    const double per_token_all = kv_bytes_per_token(c, kv);
-    const double share = per_token_all > 0 ? shard.bytes_per_token_per_gpu / per_token_all : 0.0;
-    k.bytes_per_sequence_per_gpu = full * share / pp;
+    k.bytes_per_sequence_per_gpu = kv_bytes_for_context_per_gpu(c, context_tokens, kv, tp) / pp;
     const double per_replica = k.free_bytes_per_gpu > 0 && k.bytes_per_sequence_per_gpu > 0
                                    ? k.free_bytes_per_gpu / k.bytes_per_sequence_per_gpu
                                    : 0.0;

@@ -143,7 +143,7 @@ inline double kv_share_per_gpu(const model_config& c, dtype kv, int tp) {
 /// KV-cache bytes one sequence of `context_tokens` occupies on one GPU under `l`.
 inline double kv_bytes_per_sequence_per_gpu(const model_config& c, dtype kv, const parallel_layout& l,
                                             double context_tokens) {
-    return kv_bytes_for_context(c, context_tokens, kv) * kv_share_per_gpu(c, kv, l.tp) / l.pp;
+    return kv_bytes_for_context_per_gpu(c, context_tokens, kv, l.tp) / l.pp;
 }
 
 /// Activation bytes one GPU holds for a step of `tokens` new tokens (all DP replicas of the

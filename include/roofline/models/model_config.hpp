@@ -17,6 +17,11 @@
 //    `index_topk` of them for the main attention.
 //  * Sliding window (gpt-oss, Mistral): listed per layer in `layer_types`; such a layer attends to
 //    (and caches) at most `sliding_window` tokens.
+//  * Linear attention (Gated DeltaNet: Qwen3-Next, Qwen3.5): `linear_attention` layers in
+//    `layer_types` keep no per-token cache but a recurrent state per sequence (`linear_*` fields:
+//    one linear_key_head_dim x linear_value_head_dim matrix per value head, and a short
+//    convolution's last kernel - 1 inputs); the other layers are full attention, whose query
+//    projection doubles when `attn_output_gate` gates its output per head.
 
 #include <cstdint>      // std::uint8_t
 #include <string>       // std::string
@@ -37,7 +42,13 @@ enum class attention_kind : std::uint8_t {
 enum class layer_attention : std::uint8_t {
     full,     ///< attends to the whole context
     sliding,  ///< attends to the last `sliding_window` tokens
+    linear,   ///< Gated DeltaNet linear attention: a recurrent state per sequence, no KV cache
 };
+
+/// "full", "sliding" or "linear" (the `model --json` layers' "attention").
+constexpr const char* to_string(layer_attention a) {
+    return a == layer_attention::sliding ? "sliding" : a == layer_attention::linear ? "linear" : "full";
+}
 
 /// Feed-forward block of one layer.
 enum class mlp_kind : std::uint8_t {
@@ -133,6 +144,15 @@ struct model_config {
     /// Per-layer span; empty means every layer is `full`.
     std::vector<layer_attention> layer_types;
 
+    // --- linear attention (Gated DeltaNet; 0 when the model has no `linear` layers) ---
+    int linear_num_key_heads = 0;    ///< HF `linear_num_key_heads` (q and k heads)
+    int linear_num_value_heads = 0;  ///< HF `linear_num_value_heads` (v heads; one state each)
+    int linear_key_head_dim = 0;     ///< HF `linear_key_head_dim`
+    int linear_value_head_dim = 0;   ///< HF `linear_value_head_dim`
+    int linear_conv_kernel_dim = 0;  ///< HF `linear_conv_kernel_dim` (causal depthwise conv over q, k, v)
+    dtype linear_state = dtype::fp32;  ///< HF `mamba_ssm_dtype` (the recurrent state's dtype; float32 default)
+    bool attn_output_gate = false;   ///< HF `attn_output_gate`: full-attention q_proj also emits a per-head gate
+
     // --- feed-forward ---
     int intermediate_size = 0;      ///< dense MLP width
     int num_experts = 0;            ///< routed experts; 0 = dense model
@@ -158,6 +178,12 @@ struct model_config {
     // --- derived ---
     bool is_moe() const { return num_experts > 0; }
     bool has_indexer() const { return index_topk > 0; }
+    /// Main layers whose span is `linear` (Gated DeltaNet).
+    int linear_layers() const {
+        int n = 0;
+        for (int i = 0; i < num_layers; ++i) n += attention_at(i) == layer_attention::linear;
+        return n;
+    }
 
     /// Span of layer `i` (0-based).
     layer_attention attention_at(int i) const {

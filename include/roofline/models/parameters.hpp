@@ -159,7 +159,23 @@ inline std::vector<weight_tensor> layer_weights(const model_config& c, int layer
 
     // --- attention ---
     const std::string a = p + "self_attn.";
-    if (c.attention == attention_kind::mla) {
+    if (c.attention_at(layer) == layer_attention::linear) {
+        // Gated DeltaNet (transformers' Qwen3NextGatedDeltaNet, under `linear_attn.`): q, k, v and
+        // the output gate z in one projection, the per-head beta and decay inputs b, a in
+        // another, a depthwise causal conv over q, k, v (conv_dim x kernel weights), dt_bias and
+        // A_log per value head, a gated RMSNorm of head_v_dim, out_proj back to hidden.
+        const std::string la = p + "linear_attn.";
+        const double key_dim = static_cast<double>(c.linear_num_key_heads) * c.linear_key_head_dim;
+        const double value_dim = static_cast<double>(c.linear_num_value_heads) * c.linear_value_head_dim;
+        const double hv = c.linear_num_value_heads;
+        w.push_back(linear(la + "in_proj_qkvz", module_class::attention, h, 2 * key_dim + 2 * value_dim, false));
+        w.push_back(linear(la + "in_proj_ba", module_class::attention, h, 2 * hv, false));
+        w.push_back(vector_param(la + "conv1d", (2 * key_dim + value_dim) * c.linear_conv_kernel_dim));
+        w.push_back(vector_param(la + "dt_bias", hv));
+        w.push_back(vector_param(la + "A_log", hv));
+        w.push_back(vector_param(la + "norm", c.linear_value_head_dim));
+        w.push_back(linear(la + "out_proj", module_class::attention, value_dim, h, false));
+    } else if (c.attention == attention_kind::mla) {
         const double qk = c.qk_nope_head_dim + c.qk_rope_head_dim;
         if (c.q_lora_rank > 0) {
             // q_a_proj and kv_a_proj_with_mqa are replicated under TP (vLLM/SGLang ReplicatedLinear).
@@ -178,7 +194,8 @@ inline std::vector<weight_tensor> layer_weights(const model_config& c, int layer
     } else {
         const double hd = c.head_dim, kv = c.num_kv_heads;
         const bool b = c.attention_bias;
-        w.push_back(linear(a + "q_proj", module_class::attention, h, H * hd, b));
+        // attn_output_gate (Qwen3.5): q_proj emits a sigmoid gate per query value beside q.
+        w.push_back(linear(a + "q_proj", module_class::attention, h, H * hd * (c.attn_output_gate ? 2 : 1), b));
         w.push_back(linear(a + "k_proj", module_class::attention, h, kv * hd, b));
         w.push_back(linear(a + "v_proj", module_class::attention, h, kv * hd, b));
         w.push_back(linear(a + "o_proj", module_class::attention, H * hd, h, b));

@@ -50,6 +50,7 @@
 #include "roofline/core/roofline.hpp"
 #include "roofline/core/workload.hpp"
 #include "roofline/models/attention.hpp"
+#include "roofline/models/linear_attention.hpp"
 #include "roofline/models/collective.hpp"
 #include "roofline/models/gemm.hpp"
 #include "roofline/models/kv_cache.hpp"
@@ -242,7 +243,7 @@ inline workload linear_work(const model_config& c, const weight_tensor& t, doubl
     const dtype ad = (wd == c.quant.weights && c.quant.quantized()) ? c.quant.activations : act;
     const auto path = gemm_compute_path(wd, ad, g);
     note_once(notes, path.note.empty() ? "" : t.name.substr(t.name.rfind('.') + 1) + ": " + path.note);
-    const bool row_parallel = ends_with(t.name, "o_proj") || ends_with(t.name, "down_proj");
+    const bool row_parallel = ends_with(t.name, "o_proj") || ends_with(t.name, "out_proj") || ends_with(t.name, "down_proj");
     workload w;
     w.flops_at(path.peak) = 2.0 * tokens * t.in_features * t.out_features * shard;
     const double act_b = bytes_per_element(act);
@@ -352,29 +353,47 @@ inline step_model model_step(const model_config& c, const step_batch& batch, con
         // --- attention ---
         attention_shape a = attention_shape_per_gpu(c, tp, kv_shard.kv_heads_per_gpu, ls.span);
         const dtype kvd = s.kv_cache;
-        if (!decode_groups.empty()) {
+        auto& ne = ls.at(step_phase::norm_elementwise);
+        if (ls.span == layer_attention::linear) {
+            // Gated DeltaNet (models/linear_attention.hpp): the recurrence over every group, its
+            // state instead of a KV cache; then the gated RMSNorm of the output (read o and z,
+            // write), and the two fused add+RMSNorms below. No rope.
+            const auto la = linear_attention_shape_per_gpu(c, tp);
+            std::vector<sequence_group> all = decode_groups;
+            all.insert(all.end(), prefill_groups.begin(), prefill_groups.end());
+            ls.at(step_phase::attention) += linear_attention_workload(la, all, opt.activations, peak_of(opt.activations));
+            ne.bytes_at(memory_level::dram) += 2 * 4 * T_dp * h * act_b + 3 * T_dp * la.value_dim() * act_b;
+            ne.launches += 3;
+        } else if (!decode_groups.empty()) {
             a.absorbed = opt.mla_absorbed_decode;
             ls.at(step_phase::attention) += attention_workload(a, decode_groups, kvd, opt.activations,
                                                                peak_of(opt.activations), index_math);
         }
-        if (!prefill_groups.empty()) {
+        if (!prefill_groups.empty() && ls.span != layer_attention::linear) {
             a.absorbed = false;
             ls.at(step_phase::attention) += attention_workload(a, prefill_groups, kvd, opt.activations,
                                                                peak_of(opt.activations), index_math);
         }
 
         // --- norms and elementwise (bytes only: arithmetic intensity far below 1 FLOP/B) ---
-        auto& ne = ls.at(step_phase::norm_elementwise);
-        ne.bytes_at(memory_level::dram) += 2 * 4 * T_dp * h * act_b;  // 2 fused add+RMSNorm: read x, r; write y, r
-        ne.launches += 2;
         const double q_heads = a.heads;
-        if (c.attention == attention_kind::mla) {
+        if (ls.span == layer_attention::linear) {
+            // counted above
+        } else if (c.attention == attention_kind::mla) {
+            ne.bytes_at(memory_level::dram) += 2 * 4 * T_dp * h * act_b;  // 2 fused add+RMSNorm: read x, r; write y, r
+            ne.launches += 2;
             ne.bytes_at(memory_level::dram) += 2 * T_dp * (c.q_lora_rank + c.kv_lora_rank) * act_b;  // latent norms
             ne.bytes_at(memory_level::dram) += 2 * T_dp * (q_heads + 1) * c.qk_rope_head_dim * act_b;  // rope
             ne.launches += 2;
         } else {
+            ne.bytes_at(memory_level::dram) += 2 * 4 * T_dp * h * act_b;  // 2 fused add+RMSNorm: read x, r; write y, r
+            ne.launches += 2;
             ne.bytes_at(memory_level::dram) += 2 * T_dp * (q_heads + a.kv_heads) * c.head_dim * act_b;  // rope
             ne.launches += 1;
+            if (c.attn_output_gate) {  // sigmoid(gate) x output: read both, write
+                ne.bytes_at(memory_level::dram) += 3 * T_dp * q_heads * c.head_dim * act_b;
+                ne.launches += 1;
+            }
         }
 
         // --- feed-forward ---
