@@ -212,6 +212,37 @@ public:
         return got;
     }
 
+    /// Moves to content offset `offset` (>= `offset()`): a seek in a plain file or a kept pipe,
+    /// inflating and dropping the bytes before it in a gzip file (zlib cannot seek). Throws
+    /// `parse_error` when the content ends first, or as `read`.
+    void skip_to(std::uint64_t offset) {
+        if (offset < offset_) throw parse_error(path_, place(), "", "cannot move back to byte " + std::to_string(offset));
+        if (!gzip_) {
+            const std::uint64_t ahead = offset - offset_;
+            if (ahead <= avail_ - pos_) {  // within the chunk already read
+                pos_ += static_cast<std::size_t>(ahead);
+                offset_ = offset;
+                return;
+            }
+            bool ok = false;
+            if (spool_) {
+                ok = offset <= spool_->size();
+                spool_pos_ = static_cast<std::size_t>(offset);
+            } else {
+                ok = fseeko(file_, static_cast<off_t>(offset), SEEK_SET) == 0;
+            }
+            if (!ok) throw parse_error(path_, place_at(offset), "", "cannot move to this byte");
+            pos_ = avail_ = 0;
+            offset_ = offset;
+            return;
+        }
+        std::vector<char> scratch(std::size_t(1) << 16);
+        while (offset_ < offset) {
+            const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(scratch.size(), offset - offset_));
+            if (read(scratch.data(), want) == 0) throw parse_error(path_, place_at(offset), "", "the content ends before this byte");
+        }
+    }
+
     const std::string& path() const { return path_; }
     /// True when the file is gzip-compressed.
     bool compressed() const { return gzip_; }

@@ -73,6 +73,17 @@ struct kineto_options {
     /// negative: one less than the hardware threads, at most 3; 0: a single thread. The result
     /// is the same for every value.
     int parse_workers = -1;
+    /// Bytes of the tables kept until the end of the file (GPU events, launch calls, CPU ops)
+    /// past which `read_kineto` stops with `trace_too_large`; 0: no limit. `roofline trace` reads
+    /// a trace that passes it with the streaming analysis (analysis/trace_stream.hpp).
+    std::size_t max_table_bytes = 0;
+};
+
+/// `read_kineto` stopped: the trace's tables passed `kineto_options::max_table_bytes`.
+class trace_too_large : public error {
+public:
+    trace_too_large(const std::string& file, std::size_t limit_bytes)
+        : error(file + ": the trace's tables pass " + std::to_string(limit_bytes) + " bytes") {}
 };
 
 /// Reads a Kineto / PyTorch profiler trace (`.json` or `.json.gz`) into a `kernel_trace`.
@@ -160,6 +171,103 @@ inline bool kineto_used_category(std::string_view c) {
            key_is(c, "gpu_user_annotation");
 }
 
+/// What a Kineto event is to the readers.
+enum class kineto_kind : std::uint8_t { ignore, gpu, runtime, op, annotation, gpu_annotation };
+
+/// The kind of `e` by its `ph` and category (`activity` set for GPU events); `ignore` for the
+/// events no reader uses (not complete `X` events, other categories). Counts nothing.
+inline kineto_kind kineto_kind_of(const chrome_event& e, gpu_activity& activity) {
+    activity = gpu_activity::kernel;
+    if (!key_is(e.ph, "X")) return kineto_kind::ignore;  // metadata, instants, flows, counters
+    const std::string_view c = kineto_category(e.cat);
+    if (key_is(c, "kernel")) return kineto_kind::gpu;
+    if (key_is(c, "gpu_memcpy")) return activity = gpu_activity::memcpy, kineto_kind::gpu;
+    if (key_is(c, "gpu_memset")) return activity = gpu_activity::memset, kineto_kind::gpu;
+    if (key_is(c, "cuda_runtime") || key_is(c, "cuda_driver")) return kineto_kind::runtime;
+    if (key_is(c, "cpu_op")) return kineto_kind::op;
+    if (key_is(c, "user_annotation")) return kineto_kind::annotation;
+    if (key_is(c, "gpu_user_annotation")) return kineto_kind::gpu_annotation;
+    return kineto_kind::ignore;
+}
+
+/// The fields of GPU event `ev` that come straight from `e` (device, stream, duration, ids, grid,
+/// block, registers, shared memory, occupancy, bytes); name, phase and start are the caller's.
+inline void fill_gpu_event(const chrome_event& e, gpu_activity activity, kernel_event& ev) {
+    ev.activity = activity;
+    ev.device = e.device >= 0 ? static_cast<int>(e.device) : e.has_pid && e.pid_text.empty() ? static_cast<int>(e.pid) : -1;
+    ev.stream = e.stream >= 0 ? e.stream : e.has_tid && e.tid_text.empty() ? e.tid : -1;
+    ev.duration_s = e.dur * 1e-6;
+    ev.correlation = e.correlation;
+    ev.external_id = e.external_id;
+    for (int i = 0; i < 3; ++i) {
+        ev.grid[i] = e.grid[i] >= 0 ? static_cast<std::uint32_t>(e.grid[i]) : 0;
+        ev.block[i] = e.block[i] >= 0 ? static_cast<std::uint32_t>(e.block[i]) : 0;
+    }
+    ev.registers_per_thread = static_cast<int>(e.registers_per_thread);
+    ev.shared_memory_bytes = e.shared_memory;
+    ev.blocks_per_sm = static_cast<float>(e.blocks_per_sm);
+    ev.warps_per_sm = static_cast<float>(e.warps_per_sm);
+    ev.occupancy_pct = static_cast<float>(e.occupancy_pct);
+    ev.bytes = e.bytes;
+}
+
+/// The NCCL collective metadata of GPU event `e` (strings interned in `pool`).
+inline collective_info collective_of_event(const chrome_event& e, string_pool& pool) {
+    collective_info ci;
+    ci.name = pool.intern(e.collective_name);
+    ci.dtype = pool.intern(e.dtype);
+    ci.in_msg_nelems = e.in_msg_nelems;
+    ci.out_msg_nelems = e.out_msg_nelems;
+    ci.group_size = static_cast<int>(e.group_size);
+    ci.process_group_name = pool.intern(e.pg_name);
+    ci.process_group_desc = pool.intern(e.pg_desc);
+    ci.seq = e.seq;
+    return ci;
+}
+
+/// The thread of a CPU event as one key: numeric pid and tid, or the hashes of their texts.
+inline std::pair<std::int64_t, std::int64_t> kineto_thread_key(const chrome_event& e) {
+    const std::int64_t p = e.pid_text.empty() ? e.pid : static_cast<std::int64_t>(std::hash<std::string_view>{}(e.pid_text));
+    const std::int64_t t = e.tid_text.empty() ? e.tid : static_cast<std::int64_t>(std::hash<std::string_view>{}(e.tid_text));
+    return {p, t};
+}
+
+/// Kernel names as the readers keep them: demangled where mangled, interned in `pool`, each with
+/// its phase by `rules` (memcpy and memset events are phases of their own). Caches both.
+class kernel_name_table {
+public:
+    kernel_name_table(string_pool& pool, const kernel_rules& rules) : pool_(pool), rules_(rules) {}
+
+    /// The interned (demangled) name of raw trace name `raw`.
+    std::string_view name(std::string_view raw) {
+        if (raw.size() > 2 && raw[0] == '_' && raw[1] == 'Z') {
+            const auto raw_id = pool_.id(raw);
+            const auto it = demangled_.find(raw_id);
+            if (it != demangled_.end()) return it->second;
+            const auto v = pool_.intern(demangle(raw));
+            demangled_.emplace(raw_id, v);
+            return v;
+        }
+        return pool_.intern(raw);
+    }
+    /// The phase of an activity named `interned_name` (a view `name` returned).
+    kernel_phase phase(std::string_view interned_name, gpu_activity a) {
+        if (a == gpu_activity::memcpy) return kernel_phase::memcpy;
+        if (a == gpu_activity::memset) return kernel_phase::memset;
+        const auto it = phases_.find(interned_name.data());
+        if (it != phases_.end()) return it->second;
+        const auto p = rules_.classify(interned_name);
+        phases_.emplace(interned_name.data(), p);
+        return p;
+    }
+
+private:
+    string_pool& pool_;
+    const kernel_rules& rules_;
+    std::unordered_map<std::uint32_t, std::string_view> demangled_;
+    std::unordered_map<const char*, kernel_phase> phases_;
+};
+
 /// Assembles a `kernel_trace` from scanned events, then links and classifies (see read_kineto).
 class kineto_builder {
 public:
@@ -232,18 +340,9 @@ public:
             return;
         }
         count_category(e);
-        if (!key_is(e.ph, "X")) return;  // metadata, instants, flows, counters: nothing to keep
-        enum class kind { gpu, runtime, op, annotation, gpu_annotation, ignore } k = kind::ignore;
-        const std::string_view c = kineto_category(e.cat);
         gpu_activity activity = gpu_activity::kernel;
-        if (key_is(c, "kernel")) k = kind::gpu;
-        else if (key_is(c, "gpu_memcpy")) k = kind::gpu, activity = gpu_activity::memcpy;
-        else if (key_is(c, "gpu_memset")) k = kind::gpu, activity = gpu_activity::memset;
-        else if (key_is(c, "cuda_runtime") || key_is(c, "cuda_driver")) k = kind::runtime;
-        else if (key_is(c, "cpu_op")) k = kind::op;
-        else if (key_is(c, "user_annotation")) k = kind::annotation;
-        else if (key_is(c, "gpu_user_annotation")) k = kind::gpu_annotation;
-        if (k == kind::ignore) return;
+        const kineto_kind k = kineto_kind_of(e, activity);
+        if (k == kineto_kind::ignore) return;
 
         // Validate the times of every event we keep or use.
         if (const char* problem = kineto_time_problem(e)) return st.skip(problem);
@@ -253,54 +352,29 @@ public:
         }
         const double start_us = e.ts - t_.time_origin_us;
         if (start_us < min_start_us_) min_start_us_ = start_us;
+        if (budget_bytes_ > 0) check_budget();
 
         switch (k) {
-            case kind::gpu: {
+            case kineto_kind::gpu: {
                 if (e.name.empty()) return st.skip("missing_name");
                 kernel_event ev;
-                ev.name = kernel_name(e.name);
-                ev.activity = activity;
-                ev.phase = activity == gpu_activity::memcpy ? kernel_phase::memcpy
-                           : activity == gpu_activity::memset ? kernel_phase::memset
-                                                              : phase_of(ev.name);
-                ev.device = e.device >= 0 ? static_cast<int>(e.device) : e.has_pid && e.pid_text.empty() ? static_cast<int>(e.pid) : -1;
-                ev.stream = e.stream >= 0 ? e.stream : e.has_tid && e.tid_text.empty() ? e.tid : -1;
+                ev.name = names_.name(e.name);
+                fill_gpu_event(e, activity, ev);
+                ev.phase = names_.phase(ev.name, activity);
                 ev.start_s = start_us * 1e-6;
-                ev.duration_s = e.dur * 1e-6;
-                ev.correlation = e.correlation;
-                ev.external_id = e.external_id;
-                for (int i = 0; i < 3; ++i) {
-                    ev.grid[i] = e.grid[i] >= 0 ? static_cast<std::uint32_t>(e.grid[i]) : 0;
-                    ev.block[i] = e.block[i] >= 0 ? static_cast<std::uint32_t>(e.block[i]) : 0;
-                }
-                ev.registers_per_thread = static_cast<int>(e.registers_per_thread);
-                ev.shared_memory_bytes = e.shared_memory;
-                ev.blocks_per_sm = static_cast<float>(e.blocks_per_sm);
-                ev.warps_per_sm = static_cast<float>(e.warps_per_sm);
-                ev.occupancy_pct = static_cast<float>(e.occupancy_pct);
-                ev.bytes = e.bytes;
                 if (!e.collective_name.empty()) {
-                    collective_info ci;
-                    ci.name = t_.strings->intern(e.collective_name);
-                    ci.dtype = t_.strings->intern(e.dtype);
-                    ci.in_msg_nelems = e.in_msg_nelems;
-                    ci.out_msg_nelems = e.out_msg_nelems;
-                    ci.group_size = static_cast<int>(e.group_size);
-                    ci.process_group_name = t_.strings->intern(e.pg_name);
-                    ci.process_group_desc = t_.strings->intern(e.pg_desc);
-                    ci.seq = e.seq;
                     ev.collective = static_cast<std::int32_t>(t_.collectives.size());
-                    t_.collectives.push_back(ci);
+                    t_.collectives.push_back(collective_of_event(e, *t_.strings));
                 }
                 events_.push_back(ev);
                 ++st.events_kept;
                 return;
             }
-            case kind::runtime:
+            case kineto_kind::runtime:
                 if (link_ops_ && e.correlation >= 0)
-                    runtimes_.push_back({e.correlation, start_us, thread_of(e), t_.strings->id(e.name), c == "cuda_runtime", e.dur});
+                    runtimes_.push_back({e.correlation, start_us, thread_of(e), t_.strings->id(e.name), kineto_category(e.cat) == "cuda_runtime", e.dur});
                 return;
-            case kind::op:
+            case kineto_kind::op:
                 if (link_ops_) {
                     op_record r;
                     r.start_us = start_us;
@@ -316,13 +390,13 @@ public:
                     ops_.push_back(r);
                 }
                 return;
-            case kind::annotation:
-            case kind::gpu_annotation: {
+            case kineto_kind::annotation:
+            case kineto_kind::gpu_annotation: {
                 annotation a;
                 a.name = t_.strings->intern(e.name);
                 a.start_s = start_us * 1e-6;
                 a.duration_s = e.dur * 1e-6;
-                a.gpu = k == kind::gpu_annotation;
+                a.gpu = k == kineto_kind::gpu_annotation;
                 a.device = a.gpu && e.has_pid && e.pid_text.empty() ? static_cast<int>(e.pid) : -1;
                 t_.annotations.push_back(a);
                 if (!a.gpu) {
@@ -331,7 +405,7 @@ public:
                 }
                 return;
             }
-            case kind::ignore:
+            case kineto_kind::ignore:
                 return;
         }
     }
@@ -552,10 +626,7 @@ private:
     std::size_t last_cat_ = 0;
 
     std::uint32_t thread_of(const chrome_event& e) {
-        // Numeric pid/tid are the common case; strings are hashed into the same key space.
-        const std::int64_t p = e.pid_text.empty() ? e.pid : static_cast<std::int64_t>(std::hash<std::string_view>{}(e.pid_text));
-        const std::int64_t t = e.tid_text.empty() ? e.tid : static_cast<std::int64_t>(std::hash<std::string_view>{}(e.tid_text));
-        const auto key = std::pair<std::int64_t, std::int64_t>(p, t);
+        const auto key = kineto_thread_key(e);  // numeric pid/tid, or hashes of their texts
         const auto it = threads_.find(key);
         if (it != threads_.end()) return it->second;
         const auto id = static_cast<std::uint32_t>(threads_.size());
@@ -563,24 +634,11 @@ private:
         return id;
     }
 
-    std::string_view kernel_name(std::string_view raw) {
-        if (raw.size() > 2 && raw[0] == '_' && raw[1] == 'Z') {
-            const auto raw_id = t_.strings->id(raw);
-            const auto it = demangled_.find(raw_id);
-            if (it != demangled_.end()) return it->second;
-            const auto v = t_.strings->intern(demangle(raw));
-            demangled_.emplace(raw_id, v);
-            return v;
-        }
-        return t_.strings->intern(raw);
-    }
-
-    kernel_phase phase_of(std::string_view interned_name) {
-        const auto it = phases_.find(interned_name.data());
-        if (it != phases_.end()) return it->second;
-        const auto p = rules_.classify(interned_name);
-        phases_.emplace(interned_name.data(), p);
-        return p;
+    // Throws `trace_too_large` once the tables kept until the end pass the budget.
+    void check_budget() const {
+        const std::size_t bytes = events_.size() * sizeof(kernel_event) + runtimes_.size() * sizeof(runtime_record) +
+                                  ops_.size() * sizeof(op_record);
+        if (bytes > budget_bytes_) throw trace_too_large(t_.file, budget_bytes_);
     }
 
     // Every op's index sorted by (thread, start, longest first): the order of the sweeps below.
@@ -690,8 +748,12 @@ private:
         }
     };
     std::unordered_map<std::pair<std::int64_t, std::int64_t>, std::uint32_t, pair_hash> threads_;
-    std::unordered_map<std::uint32_t, std::string_view> demangled_;
-    std::unordered_map<const char*, kernel_phase> phases_;
+    kernel_name_table names_{*t_.strings, rules_};
+    std::size_t budget_bytes_ = 0;
+
+public:
+    /// Bytes of kept tables past which `event` throws `trace_too_large` (0: no limit).
+    void set_budget(std::size_t bytes) { budget_bytes_ = bytes; }
 };
 
 }  // namespace io::detail
@@ -704,6 +766,7 @@ ROOFLINE_INLINE kernel_trace read_kineto(const std::string& path, const kineto_o
     if (!options.rules) builtin = load_kernel_rules();
     const kernel_rules& rules = options.rules ? *options.rules : builtin;
     io::detail::kineto_builder b(t, rules, options.link_ops);
+    b.set_budget(options.max_table_bytes);
     io::detail::scan_chrome_trace(
         path, [&](std::string_view key, std::string_view json, std::uint64_t off) { b.top_level(key, json, off); },
         [&](const io::detail::chrome_event& e, std::uint64_t off, std::size_t i) { b.event(e, off, i); },

@@ -247,6 +247,19 @@ public:
         }
     }
 
+    /// Scans the events of the `traceEvents` array from content offset `offset`, which must be
+    /// where an event (or the blanks and comma before one) starts, up to the array's end: a
+    /// second reader of a file the first scan validated (io/kineto_stream.hpp). `on_event` as in
+    /// `run`; offsets are of the whole content. Throws as `run`, and `parse_error` when `offset`
+    /// lies past the content.
+    template <class OnEvent>
+    void run_events_at(std::uint64_t offset, OnEvent&& on_event) {
+        in_.skip_to(offset);
+        base_ = offset;
+        pos_ = end_ = 0;
+        events(on_event, true);
+    }
+
     /// Bytes of the (decompressed) stream consumed so far.
     std::uint64_t offset() const { return base_ + pos_; }
     std::size_t events_seen() const { return index_; }
@@ -366,12 +379,13 @@ private:
         return i - start;
     }
 
+    // `inside`: the stream starts inside the array (run_events_at), not at its '['.
     template <class OnEvent>
-    void events(OnEvent& on_event) {
+    void events(OnEvent& on_event, bool inside = false) {
 #if defined(__SSE2__)
-        if (simd_) return events_simd(on_event);
+        if (simd_) return events_simd(on_event, inside);
 #endif
-        ++pos_;  // '['
+        if (!inside) ++pos_;  // '['
         for (;;) {
             if (!skip_ws()) throw error_here("truncated file: the traceEvents array is not closed after event " + std::to_string(index_));
             const char c = buf_[pos_];
@@ -426,8 +440,8 @@ private:
     }
 
     template <class OnEvent>
-    void events_simd(OnEvent& on_event) {
-        ++pos_;  // '['
+    void events_simd(OnEvent& on_event, bool inside) {
+        if (!inside) ++pos_;  // '['
         int depth = 0;
         bool in_string = false, escaped = false, done = false;
         std::size_t start = pos_;  // start of the current element, or of the gap before it
