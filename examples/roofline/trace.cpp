@@ -27,6 +27,7 @@
 
 #include "cli.hpp"
 #include "roofline/analysis/trace_analysis.hpp"
+#include "roofline/analysis/trace_stream.hpp"
 #include "roofline/io/gpu_json.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/calibration.hpp"
@@ -267,10 +268,22 @@ void add_trace_command(CLI::App& app, common_options& common) {
         }
         kineto_options ko;
         ko.rules = &rules;
-        const kernel_trace t = ncu_alone                             ? ncu_report_trace(*ncu, rules)
-                               : format == trace_format::kineto        ? read_kineto(o.path, ko)
-                               : format == trace_format::nsys_sqlite ? read_nsys_sqlite(o.path, rules)
-                                                                     : read_nsys_gpu_trace(o.path, rules);
+        // A Kineto trace is read whole while its tables stay small, else analysed as a stream in
+        // bounded memory (analysis/trace_stream.hpp) once the options are read.
+        bool streamed = false;
+        const kernel_trace t = [&] {
+            if (ncu_alone) return ncu_report_trace(*ncu, rules);
+            if (format == trace_format::nsys_sqlite) return read_nsys_sqlite(o.path, rules);
+            if (format != trace_format::kineto) return read_nsys_gpu_trace(o.path, rules);
+            kineto_options budget = ko;
+            budget.max_table_bytes = default_whole_trace_table_bytes;
+            try {
+                return read_kineto(o.path, budget);
+            } catch (const trace_too_large&) {
+                streamed = true;
+                return kernel_trace{};
+            }
+        }();
         const gpu_catalog catalog = load_gpu_catalog(common.gpu_file);
 
         trace_analysis_options ao;
@@ -305,7 +318,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
             cal = read_calibration(o.calibration);
             ao.calibrated = &*cal;
         }
-        const auto a = analyze_trace(t, catalog, ao);
+        const auto a = streamed ? analyze_kineto_stream_or_whole(o.path, catalog, ao, ko) : analyze_trace(t, catalog, ao);
         const gpu_spec g = a.gpu.id.empty() ? unknown_gpu_spec(a.gpu.reason) : catalog.at(a.gpu.id);
 
         if (!o.svg.empty())

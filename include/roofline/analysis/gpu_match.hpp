@@ -72,6 +72,11 @@ const gpu_spec* gpu_of_device_name(std::string_view name, const gpu_catalog& cat
 /// catalog lacks the entry; `reason` then says to pass --gpu.
 gpu_resolution resolve_by_kernel_names(const kernel_trace& t, const gpu_catalog& catalog);
 
+/// The same from kernel names in order of first appearance with their counts (a trace read as
+/// a stream keeps these instead of its events).
+gpu_resolution resolve_by_kernel_names(const std::vector<std::pair<std::string_view, std::size_t>>& names,
+                                       const gpu_catalog& catalog);
+
 /// A stand-in for a GPU nobody could name: every value unknown with `reason` as its note, no
 /// rate class supported as known, so every roof priced with it is unpriced and said.
 gpu_spec unknown_gpu_spec(const std::string& reason);
@@ -292,17 +297,29 @@ inline std::string kernel_name_arch(std::string_view name) {
 }  // namespace detail::gpu_match
 
 ROOFLINE_INLINE gpu_resolution resolve_by_kernel_names(const kernel_trace& t, const gpu_catalog& catalog) {
+    std::vector<std::pair<std::string_view, std::size_t>> names;  // first appearance order
+    std::unordered_map<std::string_view, std::size_t> slot;
+    for (const auto& e : t.events) {
+        if (e.activity != gpu_activity::kernel) continue;
+        const auto [it, fresh] = slot.emplace(e.name, names.size());
+        if (fresh) names.emplace_back(e.name, 0);
+        ++names[it->second].second;
+    }
+    return resolve_by_kernel_names(names, catalog);
+}
+
+ROOFLINE_INLINE gpu_resolution resolve_by_kernel_names(const std::vector<std::pair<std::string_view, std::size_t>>& names,
+                                                       const gpu_catalog& catalog) {
     using namespace detail::gpu_match;
     std::vector<std::pair<std::string, std::size_t>> counts;
     std::size_t kernels = 0;
-    for (const auto& e : t.events) {
-        if (e.activity != gpu_activity::kernel) continue;
-        ++kernels;
-        const std::string arch = kernel_name_arch(e.name);
+    for (const auto& [name, n] : names) {
+        kernels += n;
+        const std::string arch = kernel_name_arch(name);
         if (arch.empty()) continue;
         auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == arch; });
-        if (it == counts.end()) counts.push_back({arch, 1});
-        else ++it->second;
+        if (it == counts.end()) counts.push_back({arch, n});
+        else it->second += n;
     }
     gpu_resolution r;
     if (counts.empty()) {

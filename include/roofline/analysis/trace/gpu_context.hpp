@@ -3,6 +3,7 @@
 // ceilings every later stage prices against. Nothing is priced or grouped here.
 
 #include <algorithm>  // std::sort
+#include <functional>  // std::function
 #include <cstddef>    // std::size_t
 #include <limits>     // std::numeric_limits
 #include <map>        // std::map
@@ -59,6 +60,15 @@ trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& cat
                                    const trace_analysis_options& options,
                                    trace_analysis& a);
 
+/// `select_trace_gpu` for a trace read as a stream (analysis/trace_stream.hpp), whose events are
+/// not in `t`: the device from `time_by_device` (summed activity time per device, in file
+/// order), the architecture from `by_kernel_names` when the trace has no device properties.
+/// `c.mine` stays empty. Throws as `select_trace_gpu`.
+trace_gpu_context select_trace_gpu_from(const kernel_trace& t, const std::map<int, double>& time_by_device,
+                                        const std::function<gpu_resolution()>& by_kernel_names,
+                                        const gpu_catalog& catalog, const trace_analysis_options& options,
+                                        trace_analysis& a);
+
 }  // namespace roofline
 
 #if ROOFLINE_BODIES_ANALYSIS
@@ -74,7 +84,23 @@ ROOFLINE_INLINE int power_log_index(const power_log* log, int device) {
 ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const gpu_catalog& catalog,
                                                    const trace_analysis_options& options,
                                                    trace_analysis& a) {
-    if (t.events.empty()) {
+    std::map<int, double> time_by_device;
+    for (const auto& e : t.events) time_by_device[e.device] += e.duration_s;
+    trace_gpu_context c = select_trace_gpu_from(
+        t, time_by_device, [&] { return resolve_by_kernel_names(t, catalog); }, catalog, options, a);
+    for (std::size_t i = 0; i < t.events.size(); ++i)
+        if (t.events[i].device == c.device) c.mine.push_back(i);
+    std::sort(c.mine.begin(), c.mine.end(), [&](std::size_t x, std::size_t y) {
+        return t.events[x].start_s < t.events[y].start_s;
+    });
+    return c;
+}
+
+ROOFLINE_INLINE trace_gpu_context select_trace_gpu_from(const kernel_trace& t, const std::map<int, double>& time_by_device,
+                                                        const std::function<gpu_resolution()>& by_kernel_names,
+                                                        const gpu_catalog& catalog, const trace_analysis_options& options,
+                                                        trace_analysis& a) {
+    if (time_by_device.empty()) {
         // Say what the reader left out, so "no activity" is not a mystery (an ncu section export
         // without durations, a trace of CPU ops only).
         std::string why;
@@ -92,8 +118,6 @@ ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const 
     trace_gpu_context c;
     c.trace = &t;
     c.options = &options;
-    std::map<int, double> time_by_device;
-    for (const auto& e : t.events) time_by_device[e.device] += e.duration_s;
     for (const auto& [d, s] : time_by_device) c.devices.push_back(d);
     if (options.device >= 0) {
         if (!time_by_device.count(options.device))
@@ -125,7 +149,7 @@ ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const 
     // else every roof stays unknown and the timeline, phases, steps and overlap still come out.
     if (a.gpu.id.empty() && c.props && a.gpu.reason.find("AMD GPU") != std::string::npos)
         throw usage_error(t.file + ": " + a.gpu.reason);
-    if (a.gpu.id.empty() && !c.props) a.gpu = resolve_by_kernel_names(t, catalog);
+    if (a.gpu.id.empty() && !c.props) a.gpu = by_kernel_names();
     if (a.gpu.assumed && !a.gpu.ambiguous) a.notes.push_back("GPU " + a.gpu.reason);
     if (a.gpu.id.empty()) {
         a.warnings.push_back("no GPU known: " + a.gpu.reason);
@@ -160,11 +184,6 @@ ROOFLINE_INLINE trace_gpu_context select_trace_gpu(const kernel_trace& t, const 
     c.pcie = a.datasheet;
     c.pcie.link = link_kind::pcie;
     c.pcie.link_bytes_per_s = link_bandwidth_bytes_per_s(g, link_kind::pcie);
-    for (std::size_t i = 0; i < t.events.size(); ++i)
-        if (t.events[i].device == c.device) c.mine.push_back(i);
-    std::sort(c.mine.begin(), c.mine.end(), [&](std::size_t x, std::size_t y) {
-        return t.events[x].start_s < t.events[y].start_s;
-    });
     return c;
 }
 

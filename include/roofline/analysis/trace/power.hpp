@@ -60,6 +60,14 @@ std::optional<power_evidence> row_power(const trace_power_context& pc, const tra
                                         const std::vector<std::size_t>& idx, double share_of_busy,
                                         analysis_row& r);
 
+/// `row_power` outside window mode (the busy-period evidence, or none): needs no activities.
+std::optional<power_evidence> row_power_steady(const trace_power_context& pc, double share_of_busy, analysis_row& r);
+
+/// `row_power` in window mode from `overlap_s[k]`: seconds of the row's busy time in sample k's
+/// period (`pc.samples[k]`), as `length_within_s` gives them. Sets `r.energy_j`.
+std::optional<power_evidence> row_power_from_overlaps(const trace_power_context& pc, const trace_gpu_context& c,
+                                                      const std::vector<double>& overlap_s, analysis_row& r);
+
 }  // namespace roofline
 
 #if ROOFLINE_BODIES_ANALYSIS
@@ -213,24 +221,21 @@ ROOFLINE_INLINE trace_power_context align_trace_power(const trace_gpu_context& c
     return pc;
 }
 
-ROOFLINE_INLINE std::optional<power_evidence> row_power(const trace_power_context& pc, const trace_gpu_context& c,
-                                                        const std::vector<std::size_t>& idx, double share_of_busy,
-                                                        analysis_row& r) {
-    if (pc.samples.empty()) return std::nullopt;
-    if (!pc.window_mode) {
-        if (pc.steady_draw_w) r.energy_j = *pc.steady_draw_w * r.total_s;
-        if (share_of_busy >= 0.5) return pc.steady;
-        return std::nullopt;
-    }
-    const auto& t = *c.trace;
-    std::vector<time_interval> iv;
-    for (auto i : idx) iv.push_back({t.events[i].start_s, t.events[i].end_s()});
-    const auto set = merge_intervals(iv);
+ROOFLINE_INLINE std::optional<power_evidence> row_power_steady(const trace_power_context& pc, double share_of_busy,
+                                                               analysis_row& r) {
+    if (pc.steady_draw_w) r.energy_j = *pc.steady_draw_w * r.total_s;
+    if (share_of_busy >= 0.5) return pc.steady;
+    return std::nullopt;
+}
+
+ROOFLINE_INLINE std::optional<power_evidence> row_power_from_overlaps(const trace_power_context& pc,
+                                                                      const trace_gpu_context& c,
+                                                                      const std::vector<double>& overlap_s,
+                                                                      analysis_row& r) {
     std::vector<double> w(pc.samples.size());
     double energy = 0;
     for (std::size_t k = 0; k < pc.samples.size(); ++k) {
-        const double b = pc.samples[k].wall_time_s - pc.origin_log_s;
-        const double in = length_within_s(set, b - pc.period_s, b);
+        const double in = overlap_s[k];
         w[k] = in / pc.period_s;
         if (std::isfinite(pc.samples[k].power_draw_w)) energy += pc.samples[k].power_draw_w * in;
     }
@@ -238,6 +243,23 @@ ROOFLINE_INLINE std::optional<power_evidence> row_power(const trace_power_contex
     auto e = detail::trace_pw::weighted_power(pc.samples, w, c.gpu);
     if (e.samples == 0) return std::nullopt;
     return e;
+}
+
+ROOFLINE_INLINE std::optional<power_evidence> row_power(const trace_power_context& pc, const trace_gpu_context& c,
+                                                        const std::vector<std::size_t>& idx, double share_of_busy,
+                                                        analysis_row& r) {
+    if (pc.samples.empty()) return std::nullopt;
+    if (!pc.window_mode) return row_power_steady(pc, share_of_busy, r);
+    const auto& t = *c.trace;
+    std::vector<time_interval> iv;
+    for (auto i : idx) iv.push_back({t.events[i].start_s, t.events[i].end_s()});
+    const auto set = merge_intervals(iv);
+    std::vector<double> in(pc.samples.size());
+    for (std::size_t k = 0; k < pc.samples.size(); ++k) {
+        const double b = pc.samples[k].wall_time_s - pc.origin_log_s;
+        in[k] = length_within_s(set, b - pc.period_s, b);
+    }
+    return row_power_from_overlaps(pc, c, in, r);
 }
 
 }  // namespace roofline

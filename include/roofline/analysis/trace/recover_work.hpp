@@ -90,6 +90,31 @@ bool add_uncounted_tensor_flops(const kernel_profile& k, const gpu_spec& g, work
 /// grids differ (a report of another run, batch or shape). Unmatched profiles are noted.
 void recover_from_ncu(const trace_gpu_context& c, recovered_work& r);
 
+/// The matching of `recover_from_ncu`, one trace kernel at a time: give it the kernels in start
+/// order; it says which profile each takes and writes the notes. Holds the report.
+class ncu_matcher {
+public:
+    explicit ncu_matcher(const ncu_report& report);
+    /// The index into the report's kernels of the profile the next kernel named `name` with grid
+    /// `grid` takes, or -1 (none left for its name, or another grid: counted for the notes).
+    int next(std::string_view name, const std::array<std::uint32_t, 3>& grid);
+    /// How `price_kernel` went.
+    enum class priced : std::uint8_t { no_work, measured, tensor_estimated };
+    /// Prices kernel `i` of `c` from profile `j` (`next`'s answer); counts `r.ncu_matched`.
+    priced price_kernel(const trace_gpu_context& c, std::size_t i, int j, recovered_work& r) const;
+    /// The notes of `recover_from_ncu`, after every kernel went through `next`: `matched` kernels
+    /// priced, `estimated` of them with tensor FLOP from the pipe's activity.
+    void notes(const trace_gpu_context& c, recovered_work& r, std::size_t matched, std::size_t estimated) const;
+
+private:
+    const ncu_report& report_;
+    std::map<std::string_view, std::vector<std::size_t>> profiles_;  // match key -> profiles, report order
+    std::map<std::string_view, std::size_t> seen_;                   // match key -> trace kernels so far
+    std::size_t grid_mismatch_ = 0;
+    std::size_t example_profile_ = ~std::size_t(0);  // the first mismatch in report order
+    std::string grid_example_;
+};
+
 /// An fp32 GEMM whose kernel ran on TF32 tensor cores (CUTLASS `tensorop_s1688gemm`, cuBLAS
 /// `..._tf32...` names: the m16n8k8 TF32 MMA) is priced at the TF32 rate, not the fp32 vector
 /// pipe the op's dtype alone suggests (PyTorch's matmul default is TF32 off, but cuDNN's and
@@ -99,6 +124,30 @@ void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec& g);
 /// Source "shapes": ops with recorded `Input Dims` and a shape model price their kernels (each
 /// distinct op once, `op_shape_key`).
 void recover_from_shapes(const trace_gpu_context& c, recovered_work& r);
+
+/// Each distinct op's `price_op` result, by content (name, shapes, types, strides, scalars,
+/// allocations), for traces read in pieces (the streaming analysis): at most `capacity` entries,
+/// then it starts again (pricing is pure, so this only costs time).
+class op_price_cache {
+public:
+    static constexpr std::size_t capacity = 4096;
+    /// `price_op(o, g)`, computed once per distinct content while kept.
+    const std::optional<op_work>& price(const cpu_op& o, const gpu_spec& g);
+    /// The content key of `o`.
+    static std::string key(const cpu_op& o);
+
+private:
+    std::unordered_map<std::string, std::optional<op_work>> map_;
+};
+
+/// Source "shapes" for a piece of a trace whose reader marked each op's longest kernel
+/// (`longest[i]`, io/kineto_stream.hpp: the same rule as `recover_from_shapes`' longest kernel,
+/// decided once the op's kernels were all read) and gave that kernel's name (`longest_name[i]`,
+/// for the TF32 retiming): a kernel of an op that `price_op` prices carries the op's work when
+/// marked, else it is a helper.
+void recover_from_marked_shapes(const trace_gpu_context& c, const std::vector<char>& longest,
+                                const std::vector<std::string_view>& longest_name, op_price_cache& cache,
+                                recovered_work& r);
 
 /// Source "collective": NCCL kernels with collective metadata, over the default link; the
 /// example text is stored in `strings`.
@@ -113,9 +162,47 @@ void recover_bytes(const trace_gpu_context& c, std::size_t i, event_price& p, st
 /// a sibling that is a helper makes it a helper too.
 void recover_from_siblings(const trace_gpu_context& c, recovered_work& r);
 
+/// True when kernel `e` priced as `p` can lend its price to siblings (priced from its op's shapes,
+/// or a helper of such an op).
+bool sibling_donor(const kernel_event& e, const event_price& p);
+/// True when kernel `e`, unpriced as `p`, may take a sibling's price (no launching op, or
+/// replayed from a CUDA graph).
+bool sibling_recipient(const kernel_event& e, const event_price& p);
+/// The note for `n` kernels priced from siblings.
+std::string sibling_note(std::size_t n);
+
 /// Source "model": `--model` and a batch price each step phase's still-unpriced kernels with the
 /// phase's work x `steps`, spread by kernel time; phases that shapes priced keep their shapes.
 void recover_from_model(const trace_gpu_context& c, double steps, recovered_work& r);
+
+/// What `--model` pricing needs of the whole window before it prices a kernel, gathered one
+/// activity at a time (after every other source priced it): per kernel phase, whether shapes or
+/// siblings priced any of it and whether it has kernels; per step phase, the time of its
+/// kernels still unpriced.
+struct model_plan {
+    std::array<bool, kernel_phase_count> shape_priced{}, has_kernels{};
+    std::array<double, step_phase_count> unpriced_s{};
+    /// Adds activity `e` as priced `p`.
+    void add(const kernel_event& e, const event_price& p);
+    /// True when step phase `sp` keeps its shapes (a kernel phase of it was shape-priced).
+    bool shapes_there(step_phase sp) const;
+};
+/// The kernels `model_plan` counts as still unpriced (`--model` prices them).
+bool model_priceable(const kernel_event& e, const event_price& p);
+/// Prices kernel `i` of `c` from `--model` (`model_priceable` and its phase not keeping shapes):
+/// its step phase's work x `steps`, times its share of the phase's unpriced time in `plan`.
+/// `sm`: the model's step; the example text goes to `r.strings`.
+void price_from_model(const trace_gpu_context& c, const step_model& sm, double steps, const model_plan& plan,
+                      std::size_t i, recovered_work& r);
+/// The model's step for `c`'s options (`--model`, `--batch`); nullopt without them.
+std::optional<step_model> model_step_of(const trace_gpu_context& c);
+/// The notes and tokens of `--model` pricing.
+void model_notes(const trace_gpu_context& c, const step_model& sm, double steps, recovered_work& r);
+
+/// The notes on what no source priced (by op, longest first) and on kernels without a launching
+/// op; `r.unpriced` is sorted here. `unlinked`: such kernels left unpriced, `unlinked_s` their
+/// time, `all_s` the window's activity time (`r.unlinked_share` is set).
+void unpriced_notes(recovered_work& r, std::size_t unlinked, double unlinked_s, double all_s);
 
 /// Runs every source over the analysed device's activities (see the file comment). `steps`:
 /// the steps the window holds, for `--model`.
@@ -211,66 +298,96 @@ ROOFLINE_INLINE bool add_uncounted_tensor_flops(const kernel_profile& k, const g
     return true;
 }
 
-ROOFLINE_INLINE void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
-    using namespace detail::trace_work;
-    if (!c.options->ncu) return;
-    const auto& t = *c.trace;
-    std::map<std::string_view, std::vector<std::size_t>> by_key;  // key -> events, by start
-    for (auto i : c.mine)
-        if (t.events[i].activity == gpu_activity::kernel) by_key[match_key(t.events[i].name)].push_back(i);
-    std::map<std::string_view, std::size_t> used;
-    std::size_t unmatched = 0, tensor_estimated = 0, grid_mismatch = 0;
-    std::string grid_example;
-    for (const auto& k : c.options->ncu->kernels) {
-        const auto key = match_key(k.name);
-        const auto it = by_key.find(key);
-        std::size_t& n = used[key];
-        if (it == by_key.end() || n >= it->second.size()) {
-            ++unmatched;
-            continue;
-        }
-        const std::size_t i = it->second[n++];
-        // The same name in the same order is not the same launch when the grid differs: the
-        // report is of another run, batch or shape, and its counters do not measure this kernel.
-        const auto ncu_grid = parse_dim3(k.grid_size);
-        const auto& trace_grid = t.events[i].grid;
-        if (ncu_grid != std::array<std::uint32_t, 3>{0, 0, 0} && trace_grid != std::array<std::uint32_t, 3>{0, 0, 0} &&
-            ncu_grid != trace_grid) {
-            ++grid_mismatch;
-            if (grid_example.empty())
-                grid_example = std::string(t.events[i].name.substr(0, 60)) + ": grid " + k.grid_size + " in the report, (" +
-                               std::to_string(trace_grid[0]) + ", " + std::to_string(trace_grid[1]) + ", " +
-                               std::to_string(trace_grid[2]) + ") in the trace";
-            continue;
-        }
-        workload w = k.work();
-        const bool estimated = add_uncounted_tensor_flops(k, *c.gpu, w);
-        if (!(w.total_flops() > 0) && !(w.dram_bytes() > 0)) continue;
-        price(r.prices[i], w, "ncu", c);
-        r.prices[i].example = r.strings->intern("measured by Nsight Compute (launch " + std::to_string(k.id) + ")" +
-                                                (estimated ? ", tensor FLOP from tensor pipe activity" : ""));
-        ++r.ncu_matched;
-        if (estimated) ++tensor_estimated;
+ROOFLINE_INLINE ncu_matcher::ncu_matcher(const ncu_report& report) : report_(report) {
+    for (std::size_t j = 0; j < report.kernels.size(); ++j)
+        profiles_[detail::trace_work::match_key(report.kernels[j].name)].push_back(j);
+}
+
+ROOFLINE_INLINE int ncu_matcher::next(std::string_view name, const std::array<std::uint32_t, 3>& grid) {
+    const auto key = detail::trace_work::match_key(name);
+    const auto it = profiles_.find(key);
+    if (it == profiles_.end()) return -1;
+    std::size_t& n = seen_[it->first];
+    if (n >= it->second.size()) {
+        ++n;
+        return -1;
     }
-    r.notes.push_back(c.options->ncu->file + ": " + std::to_string(r.ncu_matched) + " of " +
-                      std::to_string(c.options->ncu->kernels.size()) +
+    const std::size_t j = it->second[n++];
+    const auto& k = report_.kernels[j];
+    // The same name in the same order is not the same launch when the grid differs: the
+    // report is of another run, batch or shape, and its counters do not measure this kernel.
+    const auto ncu_grid = parse_dim3(k.grid_size);
+    if (ncu_grid != std::array<std::uint32_t, 3>{0, 0, 0} && grid != std::array<std::uint32_t, 3>{0, 0, 0} &&
+        ncu_grid != grid) {
+        ++grid_mismatch_;
+        if (j < example_profile_) {
+            example_profile_ = j;
+            grid_example_ = std::string(name.substr(0, 60)) + ": grid " + k.grid_size + " in the report, (" +
+                            std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
+                            ") in the trace";
+        }
+        return -1;
+    }
+    return static_cast<int>(j);
+}
+
+ROOFLINE_INLINE ncu_matcher::priced ncu_matcher::price_kernel(const trace_gpu_context& c, std::size_t i, int j,
+                                                             recovered_work& r) const {
+    const auto& k = report_.kernels[static_cast<std::size_t>(j)];
+    workload w = k.work();
+    const bool estimated = add_uncounted_tensor_flops(k, *c.gpu, w);
+    if (!(w.total_flops() > 0) && !(w.dram_bytes() > 0)) return priced::no_work;
+    detail::trace_work::price(r.prices[i], w, "ncu", c);
+    r.prices[i].example = r.strings->intern("measured by Nsight Compute (launch " + std::to_string(k.id) + ")" +
+                                            (estimated ? ", tensor FLOP from tensor pipe activity" : ""));
+    ++r.ncu_matched;
+    return estimated ? priced::tensor_estimated : priced::measured;
+}
+
+ROOFLINE_INLINE void ncu_matcher::notes(const trace_gpu_context& c, recovered_work& r, std::size_t matched_,
+                                        std::size_t tensor_estimated_) const {
+    std::size_t unmatched = 0;  // profiles beyond the trace kernels of their name
+    for (const auto& [key, profiles] : profiles_) {
+        const auto it = seen_.find(key);
+        const std::size_t n = it == seen_.end() ? 0 : it->second;
+        if (profiles.size() > n) unmatched += profiles.size() - n;
+    }
+    const std::string& file = report_.file;
+    const std::size_t total = report_.kernels.size();
+    r.notes.push_back(file + ": " + std::to_string(matched_) + " of " + std::to_string(total) +
                       " profiled kernels matched a trace kernel by name and launch order; their "
                       "measured FLOP and DRAM bytes replace the modeled ones" +
                       (unmatched > 0 ? " (" + std::to_string(unmatched) + " matched none)" : ""));
-    if (grid_mismatch > 0)
-        r.notes.push_back(c.options->ncu->file + ": " + std::to_string(grid_mismatch) + " of " +
-                          std::to_string(c.options->ncu->kernels.size()) +
+    if (grid_mismatch_ > 0)
+        r.notes.push_back(file + ": " + std::to_string(grid_mismatch_) + " of " + std::to_string(total) +
                           " profiled kernels matched a trace kernel by name and order but ran another grid, so "
                           "their counters were not used (a report of another run, batch or shape?), e.g. " +
-                          grid_example);
-    if (tensor_estimated > 0)
-        r.notes.push_back(c.options->ncu->file + ": " + std::to_string(tensor_estimated) +
+                          grid_example_);
+    if (tensor_estimated_ > 0)
+        r.notes.push_back(file + ": " + std::to_string(tensor_estimated_) +
                           " kernels ran on the tensor pipe but the report has no tensor FLOP counts "
                           "(sm__ops_path_tensor_* not collected): their tensor FLOP are estimated as "
                           "the pipe's active cycles at the dense bf16 rate (active % x duration x " +
                           c.gpu->id + "'s bf16 peak, scaled to the measured SM clock), so their "
                           "compute utilisation is the pipe's activity; for fp8 or fp4 MMA that "
                           "undercounts the FLOP by the rate ratio");
+}
+
+ROOFLINE_INLINE void recover_from_ncu(const trace_gpu_context& c, recovered_work& r) {
+    if (!c.options->ncu) return;
+    const auto& t = *c.trace;
+    ncu_matcher m(*c.options->ncu);
+    std::size_t matched = 0, estimated = 0;
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        if (e.activity != gpu_activity::kernel) continue;
+        const int j = m.next(e.name, e.grid);
+        if (j < 0) continue;
+        const auto how = m.price_kernel(c, i, j, r);
+        matched += how != ncu_matcher::priced::no_work;
+        estimated += how == ncu_matcher::priced::tensor_estimated;
+    }
+    m.notes(c, r, matched, estimated);
 }
 
 ROOFLINE_INLINE void retime_tf32_gemm(op_work& w, std::string_view kernel, const gpu_spec& g) {
@@ -359,6 +476,61 @@ ROOFLINE_INLINE void recover_from_shapes(const trace_gpu_context& c, recovered_w
     }
 }
 
+ROOFLINE_INLINE std::string op_price_cache::key(const cpu_op& o) {
+    std::string k;
+    k.reserve(o.name.size() + o.input_dims.size() + o.input_types.size() + o.input_strides.size() +
+              o.concrete_inputs.size() + o.allocations.size() + 6);
+    for (std::string_view f : {o.name, o.input_dims, o.input_types, o.input_strides, o.concrete_inputs, o.allocations}) {
+        k += f;
+        k += '\0';
+    }
+    return k;
+}
+
+ROOFLINE_INLINE const std::optional<op_work>& op_price_cache::price(const cpu_op& o, const gpu_spec& g) {
+    std::string k = key(o);
+    if (const auto it = map_.find(k); it != map_.end()) return it->second;
+    if (map_.size() >= capacity) map_.clear();
+    return map_.emplace(std::move(k), price_op(o, g)).first->second;
+}
+
+ROOFLINE_INLINE void recover_from_marked_shapes(const trace_gpu_context& c, const std::vector<char>& longest,
+                                                const std::vector<std::string_view>& longest_name,
+                                                op_price_cache& cache, recovered_work& r) {
+    using namespace detail::trace_work;
+    const auto& t = *c.trace;
+    // This piece's op-work entries: one per distinct op content and TF32 retiming.
+    std::map<std::pair<std::string, bool>, int> entries;
+    std::map<std::int32_t, std::string> keys;  // op index -> content key
+    for (auto i : c.mine) {
+        const auto& e = t.events[i];
+        if (e.activity != gpu_activity::kernel || e.op < 0 || e.collective >= 0 || r.prices[i].priced) continue;
+        const auto& o = t.ops[static_cast<std::size_t>(e.op)];
+        const auto& work = cache.price(o, *c.gpu);
+        if (!work) continue;
+        op_work w = *work;
+        retime_tf32_gemm(w, longest_name[i], *c.gpu);
+        const bool retimed = w.description != work->description;
+        auto kit = keys.find(e.op);
+        if (kit == keys.end()) kit = keys.emplace(e.op, op_price_cache::key(o)).first;
+        int& wi = entries.try_emplace({kit->second, retimed}, -1).first->second;
+        if (wi < 0) {
+            wi = static_cast<int>(r.op_works.size());
+            r.op_works.push_back(std::move(w));
+            r.op_names.push_back(std::string(o.name));
+            r.op_index.push_back(e.op);
+        }
+        const op_work& entry = r.op_works[static_cast<std::size_t>(wi)];
+        r.prices[i].op_work = wi;
+        if (longest[i]) {
+            price(r.prices[i], entry.work, "shapes", c);
+            r.prices[i].example = r.strings->intern(entry.description);
+        } else {
+            r.prices[i].helper = true;
+        }
+    }
+}
+
 ROOFLINE_INLINE void recover_collective(const trace_gpu_context& c, std::size_t i, event_price& p, string_pool& strings) {
     using namespace detail::trace_work;
     const auto& t = *c.trace;
@@ -411,22 +583,35 @@ ROOFLINE_INLINE void recover_bytes(const trace_gpu_context& c, std::size_t i, ev
     }
 }
 
+ROOFLINE_INLINE bool sibling_donor(const kernel_event& e, const event_price& p) {
+    return e.activity == gpu_activity::kernel && p.op_work >= 0 && (p.helper || p.source == "shapes");
+}
+
+ROOFLINE_INLINE bool sibling_recipient(const kernel_event& e, const event_price& p) {
+    if (e.activity != gpu_activity::kernel || p.priced || p.helper) return false;
+    return e.op < 0 || detail::step_find::graph_api(e.launch_api);
+}
+
+ROOFLINE_INLINE std::string sibling_note(std::size_t n) {
+    return std::to_string(n) +
+           " kernel(s) without a launching op (launched before the profiler recorded "
+           "ops, or replayed from a CUDA graph) took the work of a kernel of the same "
+           "name and grid that has one";
+}
+
 ROOFLINE_INLINE void recover_from_siblings(const trace_gpu_context& c, recovered_work& r) {
     const auto& t = *c.trace;
     using key = std::tuple<const char*, std::uint32_t, std::uint32_t, std::uint32_t>;
     std::map<key, std::size_t> donor;
     for (auto i : c.mine) {
         const auto& e = t.events[i];
-        const auto& p = r.prices[i];
-        if (e.activity == gpu_activity::kernel && p.op_work >= 0 && (p.helper || p.source == "shapes"))
-            donor.emplace(key{e.name.data(), e.grid[0], e.grid[1], e.grid[2]}, i);
+        if (sibling_donor(e, r.prices[i])) donor.emplace(key{e.name.data(), e.grid[0], e.grid[1], e.grid[2]}, i);
     }
     if (donor.empty()) return;
     for (auto i : c.mine) {
         const auto& e = t.events[i];
         auto& p = r.prices[i];
-        if (e.activity != gpu_activity::kernel || p.priced || p.helper) continue;
-        if (e.op >= 0 && !detail::step_find::graph_api(e.launch_api)) continue;
+        if (!sibling_recipient(e, p)) continue;
         const auto it = donor.find(key{e.name.data(), e.grid[0], e.grid[1], e.grid[2]});
         if (it == donor.end()) continue;
         const auto& d = r.prices[it->second];
@@ -437,48 +622,83 @@ ROOFLINE_INLINE void recover_from_siblings(const trace_gpu_context& c, recovered
         }
         ++r.sibling_priced;
     }
-    if (r.sibling_priced > 0)
-        r.notes.push_back(std::to_string(r.sibling_priced) +
-                          " kernel(s) without a launching op (launched before the profiler recorded "
-                          "ops, or replayed from a CUDA graph) took the work of a kernel of the same "
-                          "name and grid that has one");
+    if (r.sibling_priced > 0) r.notes.push_back(sibling_note(r.sibling_priced));
+}
+
+ROOFLINE_INLINE void model_plan::add(const kernel_event& e, const event_price& p) {
+    const auto kp = static_cast<std::size_t>(e.phase);
+    if (p.priced && (p.source == "shapes" || p.source == "sibling")) shape_priced[kp] = true;
+    if (e.activity != gpu_activity::kernel) return;
+    has_kernels[kp] = true;
+    if (model_priceable(e, p))
+        unpriced_s[static_cast<std::size_t>(detail::trace_work::step_phase_of(e.phase))] += e.duration_s;
+}
+
+ROOFLINE_INLINE bool model_plan::shapes_there(step_phase sp) const {
+    for (std::size_t k = 0; k < kernel_phase_count; ++k)
+        if (shape_priced[k] && has_kernels[k] && detail::trace_work::step_phase_of(static_cast<kernel_phase>(k)) == sp)
+            return true;
+    return false;
+}
+
+ROOFLINE_INLINE bool model_priceable(const kernel_event& e, const event_price& p) {
+    return e.activity == gpu_activity::kernel && !p.priced && !p.helper;
+}
+
+ROOFLINE_INLINE std::optional<step_model> model_step_of(const trace_gpu_context& c) {
+    const auto& o = *c.options;
+    if (!o.model || !o.batch) return std::nullopt;
+    return model_step(*o.model, *o.batch, o.layout, *c.gpu, step_options{});
+}
+
+ROOFLINE_INLINE void price_from_model(const trace_gpu_context& c, const step_model& sm, double steps,
+                                      const model_plan& plan, std::size_t i, recovered_work& r) {
+    using detail::trace_an::num;
+    const auto& e = c.trace->events[i];
+    if (!model_priceable(e, r.prices[i])) return;
+    const step_phase sp = detail::trace_work::step_phase_of(e.phase);
+    const double time = plan.unpriced_s[static_cast<std::size_t>(sp)];
+    if (plan.shapes_there(sp) || !(time > 0)) return;
+    const workload total = sm.total(sp) * steps;
+    detail::trace_work::price(r.prices[i], total * (e.duration_s / time), "model", c);
+    r.prices[i].example = r.strings->intern("--model " + std::string(to_string(sp)) + " x " + num(steps) + " steps");
+}
+
+ROOFLINE_INLINE void model_notes(const trace_gpu_context& c, const step_model& sm, double steps, recovered_work& r) {
+    using detail::trace_an::num;
+    r.tokens = c.options->batch->tokens() * steps;
+    r.notes.push_back("--model priced kernels without shapes: " + num(steps) + " step(s) of " +
+                      num(c.options->batch->tokens()) + " tokens, each phase's work spread over its kernels by time");
+    for (const auto& n : sm.notes) r.notes.push_back(n);
 }
 
 ROOFLINE_INLINE void recover_from_model(const trace_gpu_context& c, double steps, recovered_work& r) {
-    using namespace detail::trace_work;
-    using detail::trace_an::num;
-    const auto& o = *c.options;
-    if (!o.model || !o.batch) return;
+    const auto sm = model_step_of(c);
+    if (!sm) return;
     const auto& t = *c.trace;
-    const step_model sm = model_step(*o.model, *o.batch, o.layout, *c.gpu, step_options{});
-    r.tokens = o.batch->tokens() * steps;
-    std::array<bool, kernel_phase_count> shape_priced{};
-    for (auto i : c.mine)
-        if (r.prices[i].priced && (r.prices[i].source == "shapes" || r.prices[i].source == "sibling"))
-            shape_priced[static_cast<std::size_t>(t.events[i].phase)] = true;
-    for (auto sp : all_step_phases) {
-        std::vector<std::size_t> idx;
-        double time = 0;
-        bool shapes_there = false;
-        for (auto i : c.mine) {
-            const auto& e = t.events[i];
-            if (e.activity != gpu_activity::kernel || step_phase_of(e.phase) != sp) continue;
-            if (shape_priced[static_cast<std::size_t>(e.phase)]) shapes_there = true;
-            if (r.prices[i].priced || r.prices[i].helper) continue;
-            idx.push_back(i);
-            time += e.duration_s;
-        }
-        if (shapes_there || idx.empty() || !(time > 0)) continue;
-        const workload total = sm.total(sp) * steps;
-        const std::string_view example = r.strings->intern("--model " + std::string(to_string(sp)) + " x " + num(steps) + " steps");
-        for (auto i : idx) {
-            price(r.prices[i], total * (t.events[i].duration_s / time), "model", c);
-            r.prices[i].example = example;
-        }
+    model_plan plan;
+    for (auto i : c.mine) plan.add(t.events[i], r.prices[i]);
+    for (auto i : c.mine) price_from_model(c, *sm, steps, plan, i, r);
+    model_notes(c, *sm, steps, r);
+}
+
+ROOFLINE_INLINE void unpriced_notes(recovered_work& r, std::size_t unlinked, double unlinked_s, double all_s) {
+    using detail::trace_an::dur;
+    using detail::trace_an::pct;
+    std::stable_sort(r.unpriced.begin(), r.unpriced.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
+    if (!r.unpriced.empty()) {
+        std::string list;
+        for (std::size_t k = 0; k < r.unpriced.size() && k < 5; ++k)
+            list += (k ? ", " : "") + r.unpriced[k].first + " " + dur(r.unpriced[k].second);
+        r.notes.push_back("unpriced kernels (no shape model, Input Dims, sibling or --model work), by op: " + list +
+                          (r.unpriced.size() > 5 ? ", ... (all in --json window.unpriced)" : ""));
     }
-    r.notes.push_back("--model priced kernels without shapes: " + num(steps) + " step(s) of " +
-                      num(o.batch->tokens()) + " tokens, each phase's work spread over its kernels by time");
-    for (const auto& n : sm.notes) r.notes.push_back(n);
+    r.unlinked_share = all_s > 0 ? unlinked_s / all_s : 0;
+    if (unlinked > 0)
+        r.notes.push_back(std::to_string(unlinked) + " kernel(s) (" + pct(all_s > 0 ? unlinked_s / all_s : 0) +
+                          " of the GPU time) have no launching op in the trace (launched before the "
+                          "profiler recorded ops, or replayed from a CUDA graph) and no sibling with "
+                          "one: no shapes price them");
 }
 
 ROOFLINE_INLINE roof_times event_sol(const trace_gpu_context& c, const event_price& p) {
@@ -514,15 +734,6 @@ ROOFLINE_INLINE recovered_work recover_work(const trace_gpu_context& c, double s
             e.duration_s;
     }
     r.unpriced.assign(left.begin(), left.end());
-    std::stable_sort(r.unpriced.begin(), r.unpriced.end(),
-                     [](const auto& x, const auto& y) { return x.second > y.second; });
-    if (!r.unpriced.empty()) {
-        std::string list;
-        for (std::size_t k = 0; k < r.unpriced.size() && k < 5; ++k)
-            list += (k ? ", " : "") + r.unpriced[k].first + " " + dur(r.unpriced[k].second);
-        r.notes.push_back("unpriced kernels (no shape model, Input Dims, sibling or --model work), by op: " + list +
-                          (r.unpriced.size() > 5 ? ", ... (all in --json window.unpriced)" : ""));
-    }
     std::size_t unlinked = 0;
     double unlinked_s = 0, all_s = 0;
     for (auto i : c.mine) {
@@ -531,12 +742,7 @@ ROOFLINE_INLINE recovered_work recover_work(const trace_gpu_context& c, double s
         if (e.activity == gpu_activity::kernel && e.op < 0 && !r.prices[i].priced)
             ++unlinked, unlinked_s += e.duration_s;
     }
-    r.unlinked_share = all_s > 0 ? unlinked_s / all_s : 0;
-    if (unlinked > 0)
-        r.notes.push_back(std::to_string(unlinked) + " kernel(s) (" + pct(all_s > 0 ? unlinked_s / all_s : 0) +
-                          " of the GPU time) have no launching op in the trace (launched before the "
-                          "profiler recorded ops, or replayed from a CUDA graph) and no sibling with "
-                          "one: no shapes price them");
+    unpriced_notes(r, unlinked, unlinked_s, all_s);
     return r;
 }
 

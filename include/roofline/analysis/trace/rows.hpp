@@ -58,6 +58,16 @@ trace_timeline measure_timeline(const trace_gpu_context& c, trace_analysis& a);
 void measure_collectives(row_group& g, const trace_gpu_context& c, const recovered_work& w,
                          const interval_set& compute, double span_s);
 
+/// Sets a collective row's measures from its union's length `union_s`, its exposed time, and its
+/// busbw sums (sum of duration and of busbw x duration over activities with a busbw); returns
+/// the exposed share of `span_s`. `measure_collectives` and the streaming rows use it.
+double set_collective_measures(analysis_row& r, double union_s, double exposed_s, double busbw_time_s,
+                               double busbw_sum, double span_s);
+
+/// The reason a kernel row carries no work: launched by `op_name` beside a longer kernel that
+/// carries the op's work (`description`).
+std::string helper_reason(std::string_view op_name, const std::string& description);
+
 /// Groups `idx` by `key(i)` into rows named `name(key)`, summed and with latency evidence;
 /// `total_s`: the time shares are of.
 template <class Key, class KeyOf, class Init>
@@ -193,19 +203,28 @@ ROOFLINE_INLINE trace_timeline measure_timeline(const trace_gpu_context& c, trac
     return tl;
 }
 
+ROOFLINE_INLINE double set_collective_measures(analysis_row& r, double union_s, double exposed_s, double bw_t,
+                                               double bw_s, double span_s) {
+    r.exposed_s = exposed_s;
+    r.overlapped_s = union_s - r.exposed_s;
+    if (bw_t > 0) r.busbw_bytes_per_s = bw_s / bw_t;
+    return span_s > 0 ? r.exposed_s / span_s : 0.0;
+}
+
+ROOFLINE_INLINE std::string helper_reason(std::string_view op_name, const std::string& description) {
+    return "launched by " + std::string(op_name) + " with a longer kernel that carries the op's work (" + description + ")";
+}
+
 ROOFLINE_INLINE void measure_collectives(row_group& g, const trace_gpu_context& c, const recovered_work& w,
                                          const interval_set& compute, double span_s) {
-    auto& r = g.row;
     std::vector<time_interval> piv;
     for (auto i : g.idx) piv.push_back({c.trace->events[i].start_s, c.trace->events[i].end_s()});
     const auto ps = merge_intervals(piv);
-    r.exposed_s = total_length_s(subtract(ps, compute));
-    r.overlapped_s = total_length_s(ps) - r.exposed_s;
-    g.communication_share = span_s > 0 ? r.exposed_s / span_s : 0.0;
     double bw_t = 0, bw_s = 0;
     for (auto i : g.idx)
         if (w.prices[i].busbw) bw_t += c.trace->events[i].duration_s, bw_s += *w.prices[i].busbw * c.trace->events[i].duration_s;
-    if (bw_t > 0) r.busbw_bytes_per_s = bw_s / bw_t;
+    g.communication_share =
+        set_collective_measures(g.row, total_length_s(ps), total_length_s(subtract(ps, compute)), bw_t, bw_s, span_s);
 }
 
 ROOFLINE_INLINE std::vector<row_group> kernel_groups(const trace_gpu_context& c, const recovered_work& w,
@@ -224,9 +243,8 @@ ROOFLINE_INLINE std::vector<row_group> kernel_groups(const trace_gpu_context& c,
         for (auto i : g.idx)
             if (w.prices[i].helper) helper_of = w.prices[i].op_work;
         if (helper_of >= 0 && r.priced_s == 0)
-            r.unknown_reason = "launched by " + w.op_names[static_cast<std::size_t>(helper_of)] +
-                               " with a longer kernel that carries the op's work (" +
-                               w.op_works[static_cast<std::size_t>(helper_of)].description + ")";
+            r.unknown_reason = helper_reason(w.op_names[static_cast<std::size_t>(helper_of)],
+                                             w.op_works[static_cast<std::size_t>(helper_of)].description);
         if (r.phase == kernel_phase::communication) measure_collectives(g, c, w, tl.compute, tl.span_s);
         for (auto i : g.idx)
             if (const int wi = w.prices[i].op_work; wi >= 0)

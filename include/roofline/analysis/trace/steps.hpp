@@ -47,6 +47,13 @@ struct trace_steps {
 trace_steps detect_steps(const kernel_trace& t, int device,
                          const std::vector<std::size_t>& mine, double forced = 0);
 
+/// The detection the report prints for steps found from `source` ("ProfilerStep", "CUDA graph
+/// launches", "GPU annotations", "repeating kernel sequence"; "" for none: one step) in `windows`
+/// windows; `launches` and `period`: the graph launches and launches per step, or the kernels per
+/// repeat. `forced`: `--steps` (0: none), which sets the count.
+step_detection describe_steps(std::string_view source, std::size_t windows, std::size_t launches, std::size_t period,
+                              double forced);
+
 }  // namespace roofline
 
 #if ROOFLINE_BODIES_ANALYSIS
@@ -185,54 +192,23 @@ inline std::vector<step_window> from_repetition(const kernel_trace& t,
 
 }  // namespace detail::step_find
 
-ROOFLINE_INLINE trace_steps detect_steps(const kernel_trace& t, int device,
-                                         const std::vector<std::size_t>& mine, double forced) {
-    using namespace detail::step_find;
-    trace_steps s;
-    auto& d = s.detection;
-    if (!t.steps.empty()) {
-        std::map<std::int64_t, std::size_t> slot;
-        for (const auto& ps : t.steps) {
-            slot[ps.number] = s.windows.size();
-            s.windows.push_back({"ProfilerStep#" + std::to_string(ps.number), {}});
-        }
-        for (auto i : mine)
-            if (t.events[i].step >= 0 && slot.count(t.events[i].step))
-                s.windows[slot[t.events[i].step]].idx.push_back(i);
-        std::erase_if(s.windows, [](const step_window& w) { return w.idx.empty(); });
-        if (!s.windows.empty()) {
-            d.source = "ProfilerStep";
-            d.note = std::to_string(s.windows.size()) + " ProfilerStep ranges with GPU activity";
-        }
+ROOFLINE_INLINE step_detection describe_steps(std::string_view source, std::size_t windows, std::size_t launches,
+                                              std::size_t period, double forced) {
+    step_detection d;
+    d.source = std::string(source);
+    if (source == "ProfilerStep") {
+        d.note = std::to_string(windows) + " ProfilerStep ranges with GPU activity";
+    } else if (source == "CUDA graph launches") {
+        d.note = std::to_string(launches) + " CUDA graph launches" +
+                 (period > 1 ? ", " + std::to_string(period) + " per step (their kernels repeat with that period)"
+                             : ", one per step");
+    } else if (source == "GPU annotations") {
+        d.note = std::to_string(windows) + " outermost GPU annotation ranges";
+    } else if (source == "repeating kernel sequence") {
+        d.note = "no step marker; the kernel names repeat every " + std::to_string(period) + " kernels, " +
+                 std::to_string(windows) + " times";
     }
-    if (d.source.empty()) {
-        std::size_t launches = 0, period = 0;
-        s.windows = from_graph_launches(t, mine, launches, period);
-        if (!s.windows.empty()) {
-            d.source = "CUDA graph launches";
-            d.note = std::to_string(launches) + " CUDA graph launches" +
-                     (period > 1 ? ", " + std::to_string(period) + " per step (their kernels repeat with that period)"
-                                 : ", one per step");
-        }
-    }
-    if (d.source.empty()) {
-        s.windows = from_annotations(t, device, mine);
-        std::erase_if(s.windows, [](const step_window& w) { return w.idx.empty(); });
-        if (!s.windows.empty()) {
-            d.source = "GPU annotations";
-            d.note = std::to_string(s.windows.size()) + " outermost GPU annotation ranges";
-        }
-    }
-    if (d.source.empty()) {
-        std::size_t period = 0;
-        s.windows = from_repetition(t, mine, period);
-        if (!s.windows.empty()) {
-            d.source = "repeating kernel sequence";
-            d.note = "no step marker; the kernel names repeat every " + std::to_string(period) +
-                     " kernels, " + std::to_string(s.windows.size()) + " times";
-        }
-    }
-    d.count = s.windows.empty() ? 1 : s.windows.size();
+    d.count = windows == 0 ? 1 : windows;
     if (d.source.empty()) {
         d.source = "one step";
         d.note = "no step marker (ProfilerStep, CUDA graph launch, GPU annotation) and no repeating "
@@ -243,6 +219,41 @@ ROOFLINE_INLINE trace_steps detect_steps(const kernel_trace& t, int device,
                  " given; the trace shows " + std::to_string(d.count) + " (" + d.note + ")";
         d.count = static_cast<std::size_t>(forced + 0.5);
     }
+    return d;
+}
+
+ROOFLINE_INLINE trace_steps detect_steps(const kernel_trace& t, int device,
+                                         const std::vector<std::size_t>& mine, double forced) {
+    using namespace detail::step_find;
+    trace_steps s;
+    std::string_view source;
+    std::size_t launches = 0, period = 0;
+    if (!t.steps.empty()) {
+        std::map<std::int64_t, std::size_t> slot;
+        for (const auto& ps : t.steps) {
+            slot[ps.number] = s.windows.size();
+            s.windows.push_back({"ProfilerStep#" + std::to_string(ps.number), {}});
+        }
+        for (auto i : mine)
+            if (t.events[i].step >= 0 && slot.count(t.events[i].step))
+                s.windows[slot[t.events[i].step]].idx.push_back(i);
+        std::erase_if(s.windows, [](const step_window& w) { return w.idx.empty(); });
+        if (!s.windows.empty()) source = "ProfilerStep";
+    }
+    if (source.empty()) {
+        s.windows = from_graph_launches(t, mine, launches, period);
+        if (!s.windows.empty()) source = "CUDA graph launches";
+    }
+    if (source.empty()) {
+        s.windows = from_annotations(t, device, mine);
+        std::erase_if(s.windows, [](const step_window& w) { return w.idx.empty(); });
+        if (!s.windows.empty()) source = "GPU annotations";
+    }
+    if (source.empty()) {
+        s.windows = from_repetition(t, mine, period);
+        if (!s.windows.empty()) source = "repeating kernel sequence";
+    }
+    s.detection = describe_steps(source, s.windows.size(), launches, period, forced);
     return s;
 }
 

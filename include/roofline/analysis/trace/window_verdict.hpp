@@ -35,6 +35,24 @@ window_result analyze_window(const trace_gpu_context& c, const recovered_work& w
                              analysis_row& win, std::optional<power_evidence> power,
                              std::vector<std::string>* warnings);
 
+/// A phase row of a window, summed and measured, with what classifying it needs: the exposed
+/// share of the window's span (collectives) and its power evidence.
+struct measured_phase {
+    analysis_row row;
+    std::optional<double> communication_share;
+    std::optional<power_evidence> power;
+};
+
+/// The classification half of `analyze_window`, for windows summed either way (from index lists
+/// or activity by activity, analysis/trace/accumulate.hpp): classifies `phases` (in the order
+/// given), splits the window's wall time by bound and fills `win`'s utilisation and verdict.
+/// `win` has its sums, span, busy time and latency evidence; `exposed_s`: the window's exposed
+/// collective time; `activity_s`: its summed activity time; `streams`: streams it used.
+window_result finish_window(const trace_gpu_context& c, const trace_power_context& pc,
+                            std::vector<measured_phase> phases, analysis_row& win, double exposed_s,
+                            double activity_s, std::size_t streams, std::optional<power_evidence> power,
+                            std::vector<std::string>* warnings);
+
 }  // namespace roofline
 
 #if ROOFLINE_BODIES_ANALYSIS
@@ -145,13 +163,7 @@ ROOFLINE_INLINE window_result analyze_window(const trace_gpu_context& c, const r
                                              const trace_power_context& pc, const std::vector<std::size_t>& idx,
                                              analysis_row& win, std::optional<power_evidence> power,
                                              std::vector<std::string>* warnings) {
-    using detail::trace_an::pct;
-    using detail::trace_an::num;
-    using detail::trace_an::dur;
-    using detail::trace_an::mb;
-    using detail::trace_an::note_once;
     const auto& t = *c.trace;
-    window_result out;
     const auto tl = timeline_of(c, idx);
     double act = 0;
     std::map<std::int64_t, int> streams;
@@ -160,27 +172,40 @@ ROOFLINE_INLINE window_result analyze_window(const trace_gpu_context& c, const r
     win.busy_s = total_length_s(tl.busy);
     win.latency = latency_of(c, idx);
     const double exposed = total_length_s(subtract(tl.communication, tl.compute));
-    const bool serial = win.busy_s > 0 && act / win.busy_s < 1.05;
-    const std::string serial_hint = serial ? "; kernels ran one at a time on " + std::to_string(streams.size()) +
-                                                 (streams.size() == 1 ? " stream" : " streams") + " (no overlap)"
-                                           : std::string();
     auto groups = group_rows<kernel_phase>(
         c, w, idx, act, [&](std::size_t i) { return t.events[i].phase; },
         [](analysis_row& r, kernel_phase p, std::size_t) {
             r.name = std::string(to_string(p));
             r.phase = p;
         });
+    std::vector<measured_phase> phases;
     for (auto& g : groups) {
-        auto& r = g.row;
+        if (g.row.phase == kernel_phase::communication) measure_collectives(g, c, w, tl.compute, win.span_s);
+        const auto pe = row_power(pc, c, g.idx, g.row.share, g.row);
+        phases.push_back({std::move(g.row), g.communication_share, pe});
+    }
+    return finish_window(c, pc, std::move(phases), win, exposed, act, streams.size(), power, warnings);
+}
+
+ROOFLINE_INLINE window_result finish_window(const trace_gpu_context& c, const trace_power_context& pc,
+                                            std::vector<measured_phase> phases, analysis_row& win, double exposed,
+                                            double act, std::size_t n_streams, std::optional<power_evidence> power,
+                                            std::vector<std::string>* warnings) {
+    using detail::trace_an::pct;
+    window_result out;
+    const bool serial = win.busy_s > 0 && act / win.busy_s < 1.05;
+    const std::string serial_hint = serial ? "; kernels ran one at a time on " + std::to_string(n_streams) +
+                                                 (n_streams == 1 ? " stream" : " streams") + " (no overlap)"
+                                           : std::string();
+    for (auto& m : phases) {
+        auto& r = m.row;
         if (r.phase == kernel_phase::communication) {
-            measure_collectives(g, c, w, tl.compute, win.span_s);
             const double comm = r.exposed_s + r.overlapped_s;
             if (r.overlapped_s > 0.5 * comm)
                 r.notes.push_back("collectives overlapped by compute on other streams " + pct(r.overlapped_s / comm) +
                                   " of their time: mostly off the critical path");
         }
-        const auto pe = row_power(pc, c, g.idx, r.share, r);
-        classify_row(r, c, g.communication_share, pe, pc.max_clock_hz, warnings);
+        classify_row(r, c, m.communication_share, m.power, pc.max_clock_hz, warnings);
         out.phases.push_back(std::move(r));
     }
     std::sort(out.phases.begin(), out.phases.end(),
