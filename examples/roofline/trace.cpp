@@ -50,7 +50,7 @@ struct trace_cli_options {
     std::string path, rules_path, power, smi_fields, gpu, model, quant, svg, html, calibration, ncu;
     std::optional<double> power_offset, batch, context, prefill_tokens, steps;
     int device = -1, tp = 1, ep = 1, dp = 1;
-    bool json = false, csv = false;
+    bool json = false, csv = false, stream = false;
     std::size_t top = 12;
     cluster_trace_request cluster;  ///< several ranks: files, -j, --summary-out, ...
 };
@@ -213,6 +213,9 @@ void add_trace_command(CLI::App& app, common_options& common) {
                     "order); TRACE may itself be such a report");
     cmd->add_option("--rules", o.rules_path,
                     "Kernel-name rules (JSON) tried before the built-in data/kernel_rules.json");
+    cmd->add_flag("--stream", o.stream,
+                  "read a Kineto trace as a stream in bounded memory whatever its size (default: once "
+                  "its tables pass 16 MB; slower: the file is read again)");
     cmd->add_flag("--json", o.json, "print JSON (verdict, phases, kernels, steps, summary, power)");
     cmd->add_flag("--csv", o.csv, "print CSV (one record per window, phase, kernel and step)");
     cmd->add_option("--svg", o.svg,
@@ -225,8 +228,9 @@ void add_trace_command(CLI::App& app, common_options& common) {
         if (o.json && o.csv) throw usage_error("--json and --csv exclude each other");
         o.path = o.cluster.paths.front();
         if (o.cluster.paths.size() > 1 || std::filesystem::is_directory(o.path) || !o.cluster.summary_out.empty()) {
-            if (o.csv || !o.svg.empty() || !o.html.empty() || !o.model.empty() || o.device >= 0 || !o.calibration.empty())
-                throw usage_error("--csv, --svg, --html, --model, --device and --calibration take one trace, "
+            if (o.csv || !o.svg.empty() || !o.html.empty() || !o.model.empty() || o.device >= 0 || !o.calibration.empty() ||
+                o.stream)
+                throw usage_error("--csv, --svg, --html, --model, --device, --calibration and --stream take one trace, "
                                   "not several ranks or --summary-out");
             o.cluster.rules_path = o.rules_path;
             o.cluster.power = o.power;
@@ -256,7 +260,7 @@ void add_trace_command(CLI::App& app, common_options& common) {
                 {o.device >= 0, "--device"}, {!o.gpu.empty(), "--gpu"}, {!o.quant.empty(), "--quant"},
                 {o.batch.has_value(), "--batch"}, {o.context.has_value(), "--context"},
                 {o.prefill_tokens.has_value(), "--prefill-tokens"}, {o.steps.has_value(), "--steps"},
-                {o.tp != 1 || o.ep != 1 || o.dp != 1, "--tp/--ep/--dp"}};
+                {o.tp != 1 || o.ep != 1 || o.dp != 1, "--tp/--ep/--dp"}, {o.stream, "--stream"}};
             for (const auto& [given, flag] : needs_timeline)
                 if (given)
                     throw usage_error(std::string(flag) + ": " + o.path +
@@ -271,10 +275,17 @@ void add_trace_command(CLI::App& app, common_options& common) {
         // A Kineto trace is read whole while its tables stay small, else analysed as a stream in
         // bounded memory (analysis/trace_stream.hpp) once the options are read.
         bool streamed = false;
+        if (o.stream && (ncu_alone || format != trace_format::kineto))
+            throw usage_error("--stream reads Kineto traces; " + o.path + " is " +
+                              (ncu_alone ? "an Nsight Compute report" : "an nsys export") + ", read whole");
         const kernel_trace t = [&] {
             if (ncu_alone) return ncu_report_trace(*ncu, rules);
             if (format == trace_format::nsys_sqlite) return read_nsys_sqlite(o.path, rules);
             if (format != trace_format::kineto) return read_nsys_gpu_trace(o.path, rules);
+            if (o.stream) {
+                streamed = true;
+                return kernel_trace{};
+            }
             kineto_options budget = ko;
             budget.max_table_bytes = default_whole_trace_table_bytes;
             try {

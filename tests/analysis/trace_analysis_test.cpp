@@ -1,12 +1,21 @@
 // Tests of analysis/trace_analysis.hpp: the verdicts on this project's five H200 recordings
 // (data/samples/h200/*, each README states the expected verdict), exposed versus overlapped
 // communication on a synthetic two-stream timeline, and --model pricing of a trace without shapes.
+// And of analysis/trace_stream.hpp: the streamed analysis against the whole-trace one.
 #include "roofline/analysis/trace_analysis.hpp"
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/io_test_support.hpp"
+#include "roofline/analysis/trace_stream.hpp"
 #include "roofline/io/hf_config.hpp"
+#include "roofline/io/input.hpp"
 #include "roofline/io/kineto.hpp"
+#include "roofline/io/ncu_csv.hpp"
 #include "roofline/io/nvidia_smi.hpp"
 #include "test_support.hpp"
 
@@ -339,4 +348,195 @@ TEST_CASE("a kernel measured above a roof its tensors cannot explain gets no bou
             CHECK(k.result->what == bound::memory);
         }
     }
+}
+
+// ---- analysis/trace_stream.hpp ----
+
+namespace {
+/// Medians of a row: equal while the row has at most 256 distinct values, else within 0.55%.
+void check_median(double whole, double streamed) {
+    if (std::isnan(whole)) {
+        CHECK(std::isnan(streamed));
+        return;
+    }
+    CHECK(streamed == doctest::Approx(whole).epsilon(0.0055));
+}
+void check_same_row(const analysis_row& w, const analysis_row& s) {
+    CAPTURE(w.name);
+    CHECK(s.name == w.name);
+    CHECK(s.count == w.count);
+    CHECK(s.total_s == doctest::Approx(w.total_s).epsilon(1e-12));
+    CHECK(s.priced_s == doctest::Approx(w.priced_s).epsilon(1e-12));
+    CHECK(s.work.total_flops() == doctest::Approx(w.work.total_flops()).epsilon(1e-12));
+    CHECK(s.work.dram_bytes() == doctest::Approx(w.work.dram_bytes()).epsilon(1e-12));
+    CHECK(s.sol.lower_bound_s == doctest::Approx(w.sol.lower_bound_s).epsilon(1e-12));
+    CHECK(s.busy_s == doctest::Approx(w.busy_s).epsilon(1e-12));
+    CHECK(s.span_s == doctest::Approx(w.span_s).epsilon(1e-12));
+    CHECK(s.pricing == w.pricing);
+    CHECK(s.bound_with_roof() == w.bound_with_roof());
+    CHECK((s.result ? s.result->reason : s.unknown_reason) == (w.result ? w.result->reason : w.unknown_reason));
+    CHECK(s.notes == w.notes);
+    CHECK(s.example == w.example);
+    if (std::isnan(w.exposed_s)) CHECK(std::isnan(s.exposed_s));
+    else CHECK(s.exposed_s == doctest::Approx(w.exposed_s).epsilon(1e-12));
+    CHECK(s.power.has_value() == w.power.has_value());
+    if (w.energy_j) CHECK(*s.energy_j == doctest::Approx(*w.energy_j).epsilon(1e-12));
+    check_median(w.latency.median_kernel_s, s.latency.median_kernel_s);
+    check_median(w.latency.median_grid_blocks, s.latency.median_grid_blocks);
+}
+/// The streamed analysis equals the whole one (sums to rounding, medians as stated).
+void check_same_analysis(const trace_analysis& w, const trace_analysis& s) {
+    check_same_row(w.window, s.window);
+    for (std::size_t k = 0; k < w.time_by_bound.size(); ++k)
+        CHECK(s.time_by_bound[k] == doctest::Approx(w.time_by_bound[k]).epsilon(1e-12));
+    CHECK(s.priced_share == doctest::Approx(w.priced_share).epsilon(1e-12));
+    CHECK(s.busy_fraction == doctest::Approx(w.busy_fraction).epsilon(1e-12));
+    CHECK(s.idle_gaps == w.idle_gaps);
+    check_median(w.median_gap_s, s.median_gap_s);
+    CHECK(s.exposed_communication_s == doctest::Approx(w.exposed_communication_s).epsilon(1e-12));
+    CHECK(s.streams == w.streams);
+    CHECK(s.step_info.source == w.step_info.source);
+    CHECK(s.step_info.count == w.step_info.count);
+    CHECK(s.step_info.note == w.step_info.note);
+    CHECK(s.tokens == w.tokens);
+    CHECK(s.sibling_priced == w.sibling_priced);
+    CHECK(s.ncu_matched == w.ncu_matched);
+    CHECK(s.warnings == w.warnings);
+    auto notes = s.notes;  // the streamed analysis says so last
+    REQUIRE_FALSE(notes.empty());
+    CHECK(notes.back().rfind("read as a stream", 0) == 0);
+    notes.pop_back();
+    CHECK(notes == w.notes);
+    CHECK(s.power.has_value() == w.power.has_value());
+    if (w.power) {
+        CHECK(s.power->source == w.power->source);
+        CHECK(s.power->evidence.samples == w.power->evidence.samples);
+    }
+    using rows = std::vector<analysis_row> trace_analysis::*;
+    for (const rows r : {&trace_analysis::phases, &trace_analysis::kernels, &trace_analysis::ops, &trace_analysis::steps}) {
+        REQUIRE((s.*r).size() == (w.*r).size());
+        for (std::size_t i = 0; i < (w.*r).size(); ++i) check_same_row((w.*r)[i], (s.*r)[i]);
+    }
+}
+
+trace_stream_options small_segments(std::size_t events = 64) {
+    trace_stream_options o;
+    o.segment_events = events;
+    return o;
+}
+}  // namespace
+
+TEST_CASE("a trace analysed as a stream gives the whole-trace analysis: every step source, power, --model, ncu") {
+    const auto catalog = gpu_catalog::builtin();
+    struct run {
+        std::string trace, power, model, ncu;
+        double batch = 0, context = 0;
+        run(std::string t, std::string p = "", std::string m = "", std::string n = "", double b = 0, double c = 0)
+            : trace(std::move(t)), power(std::move(p)), model(std::move(m)), ncu(std::move(n)), batch(b), context(c) {}
+    };
+    const std::string h200 = test::repo_data("samples/h200/").string(), stacks = test::repo_data("samples/h200-stacks/").string();
+    const std::vector<run> runs = {
+        {h200 + "gemm_power/trace.json.gz", h200 + "gemm_power/nvidia_smi.csv.gz"},  // ProfilerStep, busy-period power
+        {h200 + "tiny_kernels/trace.json.gz", h200 + "tiny_kernels/nvidia_smi.csv.gz"},  // 1,000 kernels, window power
+        {h200 + "allreduce_2gpu/trace.json.gz", h200 + "allreduce_2gpu/nvidia_smi.csv.gz"},  // exposed collectives
+        {stacks + "graph_decode_b8/trace.json.gz", "", stacks + "graph_decode_b8/config.json", "", 8, 2048},  // graphs, --model
+        {stacks + "piecewise_decode/trace.json.gz"},                       // piecewise graphs
+        {stacks + "overlap_streams/trace.json.gz", stacks + "overlap_streams/nvidia_smi.csv.gz"},  // one step, two streams
+        {stacks + "graph_decode_b8/trace.json.gz", "", "", stacks + "ncu-graph_decode_b128/ncu_raw.csv.gz"},  // ncu of another run
+        {test::repo_data("samples/h200-serving/trace.json.gz").string()},  // GPU annotations
+        {test::shared_sample("kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz").string()},  // External ids, NCCL
+        {test::shared_sample("h200/h200x2_tp_mlp_allreduce_rank0.trace.json.gz").string()},  // a repeating sequence
+        {test::shared_sample("kineto/deepseek_v3_train_ep64_h800.trace.json").string()},  // old style, siblings
+    };
+    for (const auto& r : runs) {
+        if (!test::have_sample(r.trace)) continue;
+        CAPTURE(r.trace);
+        trace_analysis_options o;
+        std::optional<power_log> power;
+        std::optional<model_config> model;
+        std::optional<ncu_report> ncu;
+        if (!r.power.empty()) power = read_nvidia_smi_csv(r.power), o.power = &*power;
+        if (!r.model.empty()) {
+            model = read_hf_config(r.model);
+            o.model = &*model;
+            o.batch = step_batch::decode(r.batch, r.context);
+        }
+        if (!r.ncu.empty()) ncu = read_ncu_csv(r.ncu), o.ncu = &*ncu;
+        const auto whole = analyze_trace(read_kineto(r.trace), catalog, o);
+        const auto streamed = analyze_kineto_stream(r.trace, catalog, o, {}, small_segments());
+        check_same_analysis(whole, streamed);
+    }
+}
+
+TEST_CASE("a mid-size trace in the profiler's layout, streamed through small windows and segments, "
+          "gives the whole-trace analysis") {
+    // The B200 sample three times over, each copy later in time with fresh ids, written as a long
+    // profile is: every copy's CPU events, then every GPU section, then the flows (what
+    // examples/bench/replicate_trace.py --layout real writes); its python_function events, which
+    // no reader parses past their category, left out to keep the test fast.
+    const auto src = test::shared_sample("kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz");
+    if (!test::have_sample(src)) return;
+    auto d = nlohmann::json::parse(io::read_all(src.string()));
+    const auto events = std::move(d["traceEvents"]);
+    d.erase("traceEvents");
+    double lo = 1e300, hi = -1e300;
+    for (const auto& e : events)
+        if (e.contains("ts") && e["ts"].is_number()) lo = std::min(lo, e["ts"].get<double>()), hi = std::max(hi, e["ts"].get<double>());
+    const auto section = [](const nlohmann::json& e) {
+        const std::string ph = e.value("ph", ""), cat = e.value("cat", "");
+        if (ph == "s" || ph == "f") return 2;
+        for (const char* g : {"kernel", "gpu_memcpy", "gpu_memset", "cuda_runtime", "cuda_driver", "gpu_user_annotation", "overhead"})
+            if (cat == g) return 1;
+        return 0;
+    };
+    nlohmann::json out = d;
+    out["traceEvents"] = nlohmann::json::array();
+    std::array<std::vector<const nlohmann::json*>, 3> parts;
+    for (const auto& e : events)
+        if (e.value("cat", "") != "python_function") parts[static_cast<std::size_t>(section(e))].push_back(&e);
+    for (int part = 0; part < 3; ++part)
+        for (int copy = 0; copy < 3; ++copy)
+            for (const auto* ep : parts[static_cast<std::size_t>(part)]) {
+                auto e = *ep;
+                if (e.contains("ts") && e["ts"].is_number()) e["ts"] = e["ts"].get<double>() + copy * (hi - lo + 1000.0);
+                if (e.contains("args") && e["args"].is_object())
+                    for (const char* k : {"correlation", "External id"})
+                        if (e["args"].contains(k) && e["args"][k].is_number_integer())
+                            e["args"][k] = e["args"][k].get<std::int64_t>() + copy * 10000000;
+                out["traceEvents"].push_back(e);
+            }
+    const test::temp_file f(out.dump(), ".json");
+    const auto catalog = gpu_catalog::builtin();
+    const auto whole = analyze_trace(read_kineto(f.path()), catalog, {});
+    trace_stream_options so = small_segments(512);
+    so.windows = {256, 256, 256};
+    so.retries = 0;  // windows of 256 events hold this layout
+    const auto streamed = analyze_kineto_stream(f.path(), catalog, {}, {}, so);
+    check_same_analysis(whole, streamed);
+    CHECK(whole.summary.kernel_count == 3 * 768);  // the window holds every copy
+    CHECK(whole.steps.size() == 3);                // each copy's GPU annotation range
+}
+
+TEST_CASE("analyze_kineto_file reads whole within the budget, as a stream past it, and whole again, saying "
+          "so, when the layout defeats the streaming reader") {
+    const auto p = test::shared_sample("kineto/deepseek_v3_train_ep64_h800.trace.json");
+    if (!test::have_sample(p)) return;
+    const auto catalog = gpu_catalog::builtin();
+    trace_reading how{};
+    const auto whole = analyze_kineto_file(p.string(), catalog, {}, {}, default_whole_trace_table_bytes, {}, &how);
+    CHECK(how == trace_reading::whole);
+    const auto streamed = analyze_kineto_file(p.string(), catalog, {}, {}, 64 << 10, small_segments(), &how);
+    CHECK(how == trace_reading::stream);
+    check_same_analysis(whole, streamed);
+    // Its GPU section is out of start order by up to 106 events: windows of 8, never widened,
+    // cannot follow it.
+    trace_stream_options narrow = small_segments();
+    narrow.windows = {8, 8, 8};
+    narrow.retries = 0;
+    CHECK_THROWS_AS(analyze_kineto_stream(p.string(), catalog, {}, {}, narrow), kineto_layout_error);
+    const auto fallback = analyze_kineto_file(p.string(), catalog, {}, {}, 64 << 10, narrow, &how);
+    CHECK(how == trace_reading::whole_after_stream);
+    CHECK(fallback.notes.back().find("read whole, in memory that grows with the trace: the streaming reader cannot "
+                                     "follow this file's layout") == 0);
+    CHECK(fallback.window.bound_name() == whole.window.bound_name());
 }

@@ -210,3 +210,24 @@ TEST_CASE("an SQLite database through a pipe is refused, not waited on") {
                              parse_error);
     }
 }
+
+TEST_CASE("skip_to moves to a content offset: a seek in a plain file, inflating in a gzip one") {
+    std::string content;
+    for (int i = 0; i < 40000; ++i) content += "line " + std::to_string(i) + "\n";  // ~400 kB: several chunks
+    for (const char* suffix : {".txt", ".txt.gz"}) {
+        CAPTURE(suffix);
+        const temp_file f(content, suffix);
+        io::input_file in(f.path());
+        char head[5];
+        REQUIRE(in.read(head, 5) == 5);
+        for (std::uint64_t at : {std::uint64_t(7), std::uint64_t(70000), std::uint64_t(300001)}) {
+            in.skip_to(at);
+            CHECK(in.offset() == at);
+            char buf[16];
+            REQUIRE(in.read(buf, sizeof buf) == sizeof buf);
+            CHECK(std::string(buf, sizeof buf) == content.substr(at, sizeof buf));
+        }
+        CHECK_THROWS_AS(in.skip_to(10), parse_error);                // backwards
+        CHECK_THROWS_AS(in.skip_to(content.size() + 100), parse_error);  // past the end
+    }
+}

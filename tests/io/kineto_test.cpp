@@ -14,6 +14,7 @@
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/input.hpp"
 #include "roofline/io/kineto.hpp"
+#include "roofline/io/kineto_stream.hpp"
 #include "roofline/trace/summary.hpp"
 #include "test_support.hpp"
 
@@ -666,4 +667,172 @@ TEST_CASE("launch and op links: runtime call preferred over its driver call, the
         CHECK(t.op_of(e)->allocations == R"([["[2, 4]","15"]])");
         CHECK(e.top_op == e.op);
     }
+}
+
+// ---- io/kineto_stream.hpp: the streaming reader ----
+
+namespace {
+/// One GPU event as both readers give it, for comparing them.
+struct linked {
+    double start_s, launch_s;
+    std::int64_t correlation;
+    std::string name, api, op, dims, types, allocations;
+    int step, link;
+    bool operator<(const linked& o) const {
+        return std::tie(start_s, correlation, name) < std::tie(o.start_s, o.correlation, o.name);
+    }
+};
+std::vector<linked> whole_links(const kernel_trace& t) {
+    std::vector<linked> v;
+    for (const auto& e : t.events) {
+        const cpu_op* o = t.op_of(e);
+        v.push_back({e.start_s, e.launch_s, e.correlation, std::string(e.name), std::string(e.launch_api),
+                     o ? std::string(o->name) : "", o ? std::string(o->input_dims) : "",
+                     o ? std::string(o->input_types) : "", o ? std::string(o->allocations) : "", e.step, int(e.link)});
+    }
+    std::stable_sort(v.begin(), v.end());
+    return v;
+}
+/// The second pass's events of every device, as `whole_links` gives read_kineto's.
+std::vector<linked> streamed_links(const std::string& path, const kineto_stream_windows& w = {},
+                                   std::size_t* longest = nullptr) {
+    const auto h = scan_kineto_stream(path, {}, w, [](streamed_event&&) {});
+    std::vector<linked> v;
+    string_pool pool;
+    double last = -1e300;
+    link_kineto_stream(path, h, {}, -1, w, pool,
+                       [](const streamed_event& e) { return e.event.activity == gpu_activity::kernel && !e.collective; },
+                       [&](streamed_event&& e) {
+                           CHECK(e.event.start_s >= last);  // start order
+                           last = e.event.start_s;
+                           const cpu_op* o = e.op ? &e.op->op : nullptr;
+                           if (longest) *longest += e.op_longest;
+                           v.push_back({e.event.start_s, e.event.launch_s, e.event.correlation, std::string(e.event.name),
+                                        std::string(e.event.launch_api), o ? std::string(o->name) : "",
+                                        o ? std::string(o->input_dims) : "", o ? std::string(o->input_types) : "",
+                                        o ? std::string(o->allocations) : "", e.event.step, int(e.link)});
+                       });
+    std::stable_sort(v.begin(), v.end());
+    return v;
+}
+void check_same_links(const std::vector<linked>& a, const std::vector<linked>& b) {
+    REQUIRE(a.size() == b.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto& x = a[i];
+        const auto& y = b[i];
+        const bool same = x.start_s == y.start_s && x.name == y.name && x.api == y.api && x.step == y.step &&
+                          x.op == y.op && x.dims == y.dims && x.types == y.types && x.allocations == y.allocations &&
+                          x.link == y.link && (x.launch_s == y.launch_s || (std::isnan(x.launch_s) && std::isnan(y.launch_s)));
+        if (!same && differ++ == 0) FAIL_CHECK("event " << i << " " << x.name << ": op " << x.op << " / " << y.op);
+    }
+    CHECK(differ == 0);
+}
+}  // namespace
+
+TEST_CASE("the streaming reader's first pass counts, times and summarises as read_kineto does, on every sample trace") {
+    for (const char* rel : {"kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz",
+                            "kineto/deepseek_v3_train_ep64_h800.trace.json",
+                            "kineto/tracelens_h100_qwen1.5-0.5b.trace.json.gz",
+                            "hta/negative_queue_length_values_check/rank0.json.gz",
+                            "h200/h200x2_tp_mlp_allreduce_rank0.trace.json.gz"}) {
+        const auto p = test::shared_sample(rel);
+        if (!test::have_sample(p)) continue;
+        CAPTURE(rel);
+        const auto t = read(rel);
+        std::size_t n = 0;
+        double last = -1e300;
+        bool ordered = true;
+        // rank0's GPU section runs up to 5,381 events out of start order: windows of 65,536.
+        const auto h = scan_kineto_stream(p.string(), {}, kineto_stream_windows{}.scaled(16), [&](streamed_event&& e) {
+            ++n;
+            ordered = ordered && e.event.start_s >= last;
+            last = e.event.start_s;
+        });
+        CHECK(n == t.events.size());
+        CHECK(ordered);
+        CHECK(h.trace.stats.events_read == t.stats.events_read);
+        CHECK(h.trace.stats.events_kept == t.stats.events_kept);
+        CHECK(h.trace.stats.skipped_by_reason == t.stats.skipped_by_reason);
+        CHECK(h.trace.events_by_category == t.events_by_category);
+        CHECK(h.trace.time_origin_us == t.time_origin_us);  // after the shift to the earliest event
+        CHECK(h.trace.devices.size() == t.devices.size());
+        REQUIRE(h.trace.annotations.size() == t.annotations.size());
+        for (std::size_t i = 0; i < t.annotations.size(); ++i) CHECK(h.trace.annotations[i].start_s == t.annotations[i].start_s);
+        REQUIRE(h.trace.steps.size() == t.steps.size());
+        const auto s = summarize(t);
+        CHECK(h.summary.kernel_count == s.kernel_count);
+        CHECK(h.summary.gpu_time_s == s.gpu_time_s);  // summed in file order both ways: equal to the bit
+        CHECK(h.summary.kernels.size() == s.kernels.size());
+        CHECK(h.needs_whole_reader.empty());
+        REQUIRE(h.gpu_section_offset);
+        CHECK_FALSE(h.op_offsets.empty());
+    }
+}
+
+TEST_CASE("the streaming reader links each GPU event to the launch and op read_kineto links it to") {
+    // B200: External-id links; DeepSeek (old style): containment, two threads of ops; H100:
+    // kernels without launch calls; the H200 MoE step: allocations of aten::empty children.
+    for (const char* rel : {"kineto/tracelens_b200_vllm_gptoss_tp8_eager.trace.json.gz",
+                            "kineto/deepseek_v3_train_ep64_h800.trace.json",
+                            "kineto/tracelens_h100_qwen1.5-0.5b.trace.json.gz",
+                            "h200/h200_moe_decode_step.trace.json.gz"}) {
+        const auto p = test::shared_sample(rel);
+        if (!test::have_sample(p)) continue;
+        CAPTURE(rel);
+        std::size_t longest = 0;
+        check_same_links(whole_links(read(rel)), streamed_links(p.string(), {}, &longest));
+        CHECK(longest > 0);
+    }
+}
+
+TEST_CASE("the streaming reader on a synthetic trace: runtime call over driver call, the External id's op, "
+          "allocations; windows too narrow are a layout error, never a wrong link") {
+    // 3,000 launches as in the read_kineto test above, written as a profiler writes a long
+    // profile: every op first, then the GPU section, where each kernel's calls come after the
+    // next kernel.
+    const int n = 3000;
+    std::string ops, gpu, calls;
+    for (int i = 0; i < n; ++i) {
+        const double t0 = 100.0 * i;
+        const std::string ext = std::to_string(100000 + i), corr = std::to_string(i + 1);
+        ops += R"({"ph":"X","cat":"cpu_op","name":"aten::decoy","pid":1,"tid":2,"ts":)" + std::to_string(t0) +
+               R"(,"dur":50,"args":{"External id":)" + ext + "}},";
+        ops += R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":)" + std::to_string(t0) +
+               R"(,"dur":50,"args":{"External id":)" + ext + R"(,"Input Dims":[[2,3],[3,4]]}},)";
+        ops += R"({"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":)" + std::to_string(t0 + 1) +
+               R"(,"dur":1,"args":{"Concrete Inputs":["[2, 4]","15"]}},)";
+        // The kernel runs 5 launches late on the GPU: its stream is behind.
+        gpu += R"({"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":)" + std::to_string(t0 + 520) +
+               R"(,"dur":10,"args":{"device":0,"stream":7,"correlation":)" + corr + R"(,"External id":)" + ext + "}},";
+        gpu += calls;
+        calls = R"({"ph":"X","cat":"cuda_driver","name":"cuLaunchKernel","pid":1,"tid":1,"ts":)" + std::to_string(t0 + 3) +
+                R"(,"dur":1,"args":{"correlation":)" + corr + "}},";
+        calls += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" + std::to_string(t0 + 2) +
+                 R"(,"dur":4,"args":{"correlation":)" + corr + "}},";
+    }
+    gpu += calls;
+    gpu.pop_back();
+    const temp_file f(R"({"traceEvents":[)" + ops + gpu + "]}", ".json.gz");
+    const auto whole = whole_links(read_kineto(f.path()));
+    const auto streamed = streamed_links(f.path());
+    check_same_links(whole, streamed);
+    CHECK(streamed[1234].op == "aten::mm");
+    CHECK(streamed[17].allocations == R"([["[2, 4]","15"]])");
+    CHECK(streamed[17].api == "cudaLaunchKernel");
+    // With a join window of one event, a kernel's runtime call comes after the join gave up on
+    // it: the reader says so rather than leave the kernel with its driver call.
+    CHECK_THROWS_AS(streamed_links(f.path(), {1, 1, 1}), kineto_layout_error);
+}
+
+TEST_CASE("the streaming reader says when a file needs the whole reader") {
+    // A GPU event without a launch call names an op by External id: only a reader holding every
+    // op can link it.
+    const std::string s =
+        R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":50,"args":{"External id":7}},)"
+        R"({"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":60,"dur":10,"args":{"device":0,"stream":7,"correlation":3,"External id":7}}]})";
+    const temp_file f(s, ".json");
+    const auto h = scan_kineto_stream(f.path(), {}, {}, [](streamed_event&&) {});
+    CHECK(h.needs_whole_reader.find("External id (7)") != std::string::npos);
+    CHECK(read_kineto(f.path()).links.by_external_id == 1);
 }

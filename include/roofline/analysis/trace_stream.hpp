@@ -568,6 +568,8 @@ ROOFLINE_INLINE trace_analysis analyze_kineto_stream(const std::string& path, co
             a.communication_s = win.communication_s();
             a.exposed_communication_s = win.exposed_s();
             a.overlapped_communication_s = a.communication_s - a.exposed_communication_s;
+            // The energy over the window, as align_trace_power computes it, on the exact span.
+            if (a.power && a.power->mean_draw_w) a.power->energy_j = *a.power->mean_draw_w * (a.window_end_s - a.window_start_s);
 
             const double gpu_time = r.all_s;
             a.priced_share = gpu_time > 0 ? r.priced_s / gpu_time : 0;

@@ -229,7 +229,9 @@ public:
                 ok = offset <= spool_->size();
                 spool_pos_ = static_cast<std::size_t>(offset);
             } else {
-                ok = fseeko(file_, static_cast<off_t>(offset), SEEK_SET) == 0;
+                struct stat st {};
+                ok = fstat(fileno(file_), &st) == 0 && offset <= std::uint64_t(st.st_size) &&
+                     fseeko(file_, static_cast<off_t>(offset), SEEK_SET) == 0;
             }
             if (!ok) throw parse_error(path_, place_at(offset), "", "cannot move to this byte");
             pos_ = avail_ = 0;

@@ -95,7 +95,7 @@ struct streamed_event {
     /// falls in.
     kernel_event event;
     std::uint64_t offset = 0;  ///< content byte offset of the event in the file: its identity
-    std::optional<collective_info> collective;  ///< NCCL metadata, if any
+    std::unique_ptr<const collective_info> collective;  ///< NCCL metadata, if any
     /// The launching op (second pass only): innermost op containing the launch on its thread, or
     /// the op its External id names when that op contains the launch; null when none.
     std::shared_ptr<const streamed_op> op;
@@ -267,29 +267,39 @@ private:
 /// Stops a cursor's scan from inside its event callback.
 struct cursor_stop {};
 
-/// One event of a cursor: the parsed fields (strings kept in the batch's arena), the op shapes as
-/// views into the same arena, and the event's content offset.
+/// A GPU-section event of the second pass: the parsed fields (strings kept in its batch's
+/// arena) and its content offset.
 struct raw_event {
     chrome_event_fields f;
-    std::string_view dims, types, strides, concrete;
+    std::uint64_t offset = 0;
+};
+
+/// A CPU op of the second pass: what the op sweep needs (strings kept in its batch's arena).
+struct raw_op {
+    double ts = 0, dur = 0;  ///< content microseconds
+    std::int64_t external_id = -1;
+    std::string_view name, dims, types, strides, concrete;
     std::uint64_t offset = 0;
 };
 
 /// A reader of one part of a file on a thread of its own (see the file comment): scans events
 /// from content offset `from` to the event at `last` (inclusive), parses those of the categories
-/// `interesting` admits, keeps those `keep` accepts as `raw_event`s in batches, and queues a few
+/// `interesting` admits, turns those `make` accepts into `Record`s in batches, and queues a few
 /// batches ahead of the consumer. `next` is called on the consumer's thread only.
+template <class Record>
 class event_cursor {
 public:
     struct batch {
-        std::vector<raw_event> events;
-        string_arena strings;
+        std::vector<Record> events;
+        string_arena strings{std::size_t(64) << 10};
     };
-    using keep_fn = bool (*)(const chrome_event&, const void* context);
+    /// Fills `out` from `e` (strings kept in `arena`); false to skip the event.
+    using make_fn = bool (*)(const chrome_event& e, std::uint64_t offset, const void* context, string_arena& arena,
+                             Record& out);
 
     event_cursor(std::string path, std::uint64_t from, std::uint64_t last, bool (*interesting)(std::string_view),
-                 keep_fn keep, const void* context, std::size_t batch_events = 1024, std::size_t max_batches = 4)
-        : path_(std::move(path)), from_(from), last_(last), interesting_(interesting), keep_(keep), context_(context),
+                 make_fn make, const void* context, std::size_t batch_events = 512, std::size_t max_batches = 3)
+        : path_(std::move(path)), from_(from), last_(last), interesting_(interesting), make_(make), context_(context),
           batch_events_(batch_events), max_batches_(max_batches) {
         thread_ = std::thread([this] { run(); });
     }
@@ -322,34 +332,30 @@ private:
     void run() {
         try {
             input_file in(path_);
-            chrome_trace_splitter splitter(in, std::size_t(1) << 20);
+            chrome_trace_splitter splitter(in, std::size_t(256) << 10);
             default_event_parser parser;
             if constexpr (requires { parser.set_category_filter(interesting_); }) parser.set_category_filter(interesting_);
             chrome_event ev;
             std::string error;
             auto b = std::make_shared<batch>();
+            b->events.reserve(batch_events_);
             const auto push = [&] {
                 std::unique_lock<std::mutex> lk(mu_);
                 cv_.wait(lk, [&] { return queue_.size() < max_batches_ || stopping_; });
                 if (stopping_) throw cursor_stop{};
                 queue_.push_back(std::move(b));
                 cv_.notify_all();
+                lk.unlock();
                 b = std::make_shared<batch>();
+                b->events.reserve(batch_events_);
             };
             try {
                 splitter.run_events_at(from_, [&](std::string_view text, std::uint64_t offset, std::size_t index) {
                     if (offset > last_) throw cursor_stop{};
                     if (!parser.parse(text, ev, error))
                         throw parse_error(path_, in.place_at(offset), "", "event " + std::to_string(index) + ": " + error);
-                    if (!keep_(ev, context_)) return;
-                    raw_event r;
-                    keep_event_strings(ev, b->strings);
-                    r.f = ev;
-                    r.dims = b->strings.keep(ev.input_dims);
-                    r.types = b->strings.keep(ev.input_types);
-                    r.strides = b->strings.keep(ev.input_strides);
-                    r.concrete = b->strings.keep(ev.concrete_inputs);
-                    r.offset = offset;
+                    Record r;
+                    if (!make_(ev, offset, context_, b->strings, r)) return;
                     b->events.push_back(r);
                     if (b->events.size() >= batch_events_) push();
                 });
@@ -370,7 +376,7 @@ private:
     std::string path_;
     std::uint64_t from_, last_;
     bool (*interesting_)(std::string_view);
-    keep_fn keep_;
+    make_fn make_;
     const void* context_;
     std::size_t batch_events_, max_batches_;
     std::mutex mu_;
@@ -633,7 +639,7 @@ struct gpu_event_maker {
         ev.phase = names.phase(ev.name, activity);
         ev.start_s = (f.ts - origin_us) * 1e-6;
         if (shift_s < 0) ev.start_s -= shift_s;
-        if (!f.collective_name.empty()) se.collective = collective_of_event(e, strings);
+        if (!f.collective_name.empty()) se.collective = std::make_unique<const collective_info>(collective_of_event(e, strings));
         se.offset = offset;
         return se;
     }
@@ -810,22 +816,40 @@ inline bool gpu_section_category(std::string_view c) {
 inline bool op_category(std::string_view c) { return key_is(kineto_category(c), "cpu_op"); }
 
 /// Keeps GPU activity and launch calls that pass `read_kineto`'s checks.
-inline bool keep_gpu_section_event(const chrome_event& e, const void*) {
+inline bool make_gpu_section_event(const chrome_event& e, std::uint64_t offset, const void*, string_arena& arena,
+                                   raw_event& out) {
     if (!e.is_object) return false;
     gpu_activity a = gpu_activity::kernel;
     const kineto_kind k = kineto_kind_of(e, a);
     if (k != kineto_kind::gpu && k != kineto_kind::runtime) return false;
     if (kineto_time_problem(e)) return false;
-    if (k == kineto_kind::gpu) return !e.name.empty();
-    return e.correlation >= 0;
+    if (k == kineto_kind::gpu ? e.name.empty() : e.correlation < 0) return false;
+    out.f = e;
+    for (std::string_view* v : {&out.f.ph, &out.f.cat, &out.f.name, &out.f.pid_text, &out.f.tid_text,
+                                &out.f.collective_name, &out.f.dtype, &out.f.pg_name, &out.f.pg_desc})
+        *v = arena.keep(*v);
+    out.f.meta_name = {};
+    out.offset = offset;
+    return true;
 }
 
 /// Keeps the ops of one thread (`context`: its `kineto_thread`) that pass the time checks.
-inline bool keep_thread_op(const chrome_event& e, const void* context) {
+inline bool make_thread_op(const chrome_event& e, std::uint64_t offset, const void* context, string_arena& arena,
+                           raw_op& out) {
     if (!e.is_object) return false;
     gpu_activity a = gpu_activity::kernel;
     if (kineto_kind_of(e, a) != kineto_kind::op || kineto_time_problem(e)) return false;
-    return kineto_thread_key(e) == *static_cast<const kineto_thread*>(context);
+    if (kineto_thread_key(e) != *static_cast<const kineto_thread*>(context)) return false;
+    out.ts = e.ts;
+    out.dur = e.dur;
+    out.external_id = e.external_id;
+    out.name = arena.keep(e.name);
+    out.dims = arena.keep(e.input_dims);
+    out.types = arena.keep(e.input_types);
+    out.strides = arena.keep(e.input_strides);
+    out.concrete = arena.keep(e.concrete_inputs);
+    out.offset = offset;
+    return true;
 }
 
 /// Links GPU events to their launching ops, thread by thread, and groups each op's kernels (see
@@ -909,14 +933,14 @@ private:
         double start_us = 0, end_us = 0;
         std::int64_t external_id = -1;
         std::string_view name, dims, types, strides, concrete;  // into `pin`
-        std::shared_ptr<event_cursor::batch> pin;
+        std::shared_ptr<event_cursor<raw_op>::batch> pin;
         std::string allocations;  // "[a,b" while open (the `aten::empty` children's sizes)
         std::unique_ptr<op_group> group;
     };
     struct thread_state {
         kineto_thread key{0, 0};
-        std::unique_ptr<event_cursor> cursor;
-        std::shared_ptr<event_cursor::batch> batch;
+        std::unique_ptr<event_cursor<raw_op>> cursor;
+        std::shared_ptr<event_cursor<raw_op>::batch> batch;
         std::size_t next = 0;  // in `batch`
         bool done = false;
         std::deque<op_entry> ahead;  // read, not yet pushed; sorted by (start, end descending)
@@ -936,8 +960,8 @@ private:
             if (r == h_.op_offsets.end()) {
                 ts.done = true;
             } else {
-                ts.cursor = std::make_unique<event_cursor>(path_, r->second.first, r->second.second, &op_category,
-                                                           &keep_thread_op, &ts.key);
+                ts.cursor = std::make_unique<event_cursor<raw_op>>(path_, r->second.first, r->second.second,
+                                                                   &op_category, &make_thread_op, &ts.key);
             }
         }
         return ts;
@@ -955,12 +979,12 @@ private:
                 return false;
             }
         }
-        const raw_event& r = ts.batch->events[ts.next++];
+        const raw_op& r = ts.batch->events[ts.next++];
         op_entry o;
-        o.start_us = r.f.ts - h_.origin_us;
-        o.end_us = o.start_us + r.f.dur;
-        o.external_id = r.f.external_id;
-        o.name = r.f.name;
+        o.start_us = r.ts - h_.origin_us;
+        o.end_us = o.start_us + r.dur;
+        o.external_id = r.external_id;
+        o.name = r.name;
         o.dims = r.dims;
         o.types = r.types;
         o.strides = r.strides;
@@ -1161,8 +1185,8 @@ ROOFLINE_INLINE void link_kineto_stream(const std::string& path, const kineto_st
         order.push(std::move(e));
     };
     const auto to_linker = [&](streamed_event&& e) { linker.add(std::move(e), to_order); };
-    event_cursor gpu(path, *h.gpu_section_offset, std::numeric_limits<std::uint64_t>::max(), &gpu_section_category,
-                     &keep_gpu_section_event, nullptr);
+    event_cursor<raw_event> gpu(path, *h.gpu_section_offset, std::numeric_limits<std::uint64_t>::max(),
+                                &gpu_section_category, &make_gpu_section_event, nullptr);
     while (auto b = gpu.next()) {
         for (const raw_event& r : b->events) {
             gpu_activity activity = gpu_activity::kernel;

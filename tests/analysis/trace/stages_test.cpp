@@ -1,11 +1,17 @@
 // Tests of the trace-analysis stages, one TEST_CASE group per header of analysis/trace/ (one
 // translation unit for all of them: the suite builds on 2 cores): steps.hpp (every step source),
 // recover_work.hpp (sibling and ncu sources, --model x steps), classify.hpp (a host-link-bound
-// row), power.hpp (per-GPU evidence naming a capped GPU), and analysis/power_window.hpp (a
-// run's own window of a log spanning several runs).
+// row), power.hpp (per-GPU evidence naming a capped GPU), analysis/power_window.hpp (a
+// run's own window of a log spanning several runs), accumulate.hpp (medians, unions, exposure
+// and power overlaps one activity at a time, against the whole-trace functions) and
+// stream_steps.hpp (step sources found one activity at a time, against detect_steps).
 #include <doctest/doctest.h>
 
+#include <random>
+
 #include "roofline/analysis/power_window.hpp"
+#include "roofline/analysis/trace/accumulate.hpp"
+#include "roofline/analysis/trace/stream_steps.hpp"
 #include "roofline/analysis/trace_analysis.hpp"
 #include "roofline/io/hf_config.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
@@ -436,4 +442,232 @@ TEST_CASE("power window: a run takes only the samples inside its own window") {
     const auto all = run_window_samples(log, none);
     CHECK_FALSE(all.from_bench);
     CHECK(all.samples.size() == 400);
+}
+
+// ---- analysis/trace/accumulate.hpp ----
+
+TEST_CASE("accumulate: a median is weighted_median's while a row has at most 256 distinct values, "
+          "within 0.55% beyond") {
+    std::mt19937 rng(11);
+    SUBCASE("exact") {
+        std::vector<std::pair<double, double>> vw;
+        median_accumulator m;
+        std::uniform_int_distribution<int> value(1, 200), weight(1, 5);
+        for (int i = 0; i < 5000; ++i) {  // 200 distinct kernel times, count weights as latency_of
+            const double v = value(rng) * 1e-6;
+            vw.push_back({v, 1.0});
+            m.add(v, 1.0);
+        }
+        CHECK(m.exact());
+        CHECK(*m.weighted_median() == *detail::trace_pw::weighted_median(vw));
+        std::vector<double> sorted;
+        for (const auto& p : vw) sorted.push_back(p.first);
+        std::sort(sorted.begin(), sorted.end());
+        CHECK(*m.at_position(double(sorted.size() / 2)) == sorted[sorted.size() / 2]);  // the gap median's rule
+    }
+    SUBCASE("histogram") {
+        for (int trial = 0; trial < 20; ++trial) {
+            std::vector<std::pair<double, double>> vw;
+            std::vector<double> sorted;
+            median_accumulator m, unit;  // weighted (grid blocks by time), and counted (the gaps)
+            std::uniform_real_distribution<double> decades(-6.0, -2.0), w(0.1, 3.0);
+            for (int i = 0; i < 20000; ++i) {  // 20,000 distinct values over 4 decades
+                const double v = std::pow(10.0, decades(rng)), wt = w(rng);
+                vw.push_back({v, wt});
+                sorted.push_back(v);
+                m.add(v, wt);
+                unit.add(v, 1.0);
+            }
+            CHECK_FALSE(m.exact());
+            const double exact = *detail::trace_pw::weighted_median(vw);
+            CHECK(std::fabs(*m.weighted_median() / exact - 1) < 0.0055);
+            std::sort(sorted.begin(), sorted.end());
+            const double mid = sorted[sorted.size() / 2];
+            CHECK(std::fabs(*unit.at_position(double(sorted.size() / 2)) / mid - 1) < 0.0055);
+        }
+    }
+    SUBCASE("ignored and zero values") {
+        median_accumulator m;
+        m.add(std::numeric_limits<double>::quiet_NaN(), 1.0);
+        m.add(3.0, 0.0);
+        CHECK_FALSE(m.weighted_median());
+        m.add(0.0, 1.0);  // a zero-length kernel
+        m.add(2.0, 2.0);
+        CHECK(*m.weighted_median() == 2.0);
+    }
+}
+
+TEST_CASE("accumulate: unions, exposure and power overlaps built interval by interval equal merge_intervals, "
+          "subtract and length_within_s") {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> start(0.0, 1.0), len(0.0, 0.004);
+    std::bernoulli_distribution collective(0.2);
+    for (int trial = 0; trial < 20; ++trial) {
+        std::vector<time_interval> all, comm, comp;
+        std::vector<std::pair<time_interval, bool>> stream;  // each activity, collective or not
+        for (int i = 0; i < 2000; ++i) {
+            const double s = start(rng);
+            const time_interval iv{s, s + (i % 50 == 0 ? 0.0 : len(rng))};  // some empty
+            const bool c = collective(rng);
+            all.push_back(iv);
+            (c ? comm : comp).push_back(iv);
+            stream.push_back({iv, c});
+        }
+        std::stable_sort(stream.begin(), stream.end(), [](auto& a, auto& b) { return a.first.start_s < b.first.start_s; });
+        // The whole-trace sets.
+        const auto busy = merge_intervals(all), cu = merge_intervals(comm), ku = merge_intervals(comp);
+        const double exposed = total_length_s(subtract(cu, ku));
+        // Streamed: one activity at a time, in start order, advancing every 100 of them.
+        interval_merger m_busy, m_comm, m_comp;
+        interval_buffer closed_comp;
+        exposure ex;
+        double busy_s = 0, comm_s = 0;
+        std::size_t n_busy = 0, k = 0;
+        for (const auto& [iv, c] : stream) {
+            m_busy.add(iv.start_s, iv.end_s, [&](const time_interval& x) { busy_s += x.length_s(), ++n_busy; });
+            if (c)
+                m_comm.add(iv.start_s, iv.end_s, [&](const time_interval& x) { comm_s += x.length_s(), ex.add(x); });
+            else
+                m_comp.add(iv.start_s, iv.end_s, [&](const time_interval& x) { closed_comp.push(x); });
+            if (++k % 100 == 0) {
+                ex.advance(closed_comp, m_comp, iv.start_s, false, m_comm.open() ? m_comm.current().start_s : iv.start_s);
+                closed_comp.drop_before(ex.needs_from());
+            }
+        }
+        m_busy.flush([&](const time_interval& x) { busy_s += x.length_s(), ++n_busy; });
+        m_comm.flush([&](const time_interval& x) { comm_s += x.length_s(), ex.add(x); });
+        m_comp.flush([&](const time_interval& x) { closed_comp.push(x); });
+        ex.advance(closed_comp, m_comp, 2.0, true, 2.0);
+        CHECK(n_busy == busy.size());
+        CHECK(busy_s == total_length_s(busy));  // the same pieces summed in the same order: equal to the bit
+        CHECK(comm_s == total_length_s(cu));
+        CHECK(ex.exposed_s() == exposed);
+        // Power overlaps: samples every 50 ms over the span.
+        trace_power_context pc;
+        pc.window_mode = true;
+        pc.period_s = 0.05;
+        pc.origin_log_s = 100.0;
+        for (int i = 0; i <= 22; ++i) {
+            power_sample p;
+            p.wall_time_s = 100.0 + 0.05 * i;
+            pc.samples.push_back(p);
+        }
+        power_overlaps po;
+        for (const auto& iv : busy) po.add(pc, iv);
+        const auto got = po.values(pc);
+        for (std::size_t i = 0; i < pc.samples.size(); ++i) {
+            const double b = pc.samples[i].wall_time_s - pc.origin_log_s;
+            CHECK(got[i] == length_within_s(busy, b - pc.period_s, b));
+        }
+    }
+}
+
+TEST_CASE("accumulate: a window built activity by activity is analyze_window's, two streams and collectives") {
+    // Compute on stream 7, all-reduces on stream 9 that half overlap it, idle gaps between.
+    synthetic s;
+    double at = 0;
+    for (int i = 0; i < 300; ++i) {
+        s.add(i % 3 ? "gemm" : "norm", at, 20e-6 + 1e-6 * (i % 7), -1, "", i % 3 ? kernel_phase::gemm : kernel_phase::elementwise);
+        if (i % 10 == 0) {
+            const auto c = s.add("ncclDevKernel_AllReduce", at + 10e-6, 60e-6, -1, "", kernel_phase::communication);
+            s.t.events[c].stream = 9;
+        }
+        at += 30e-6 + (i % 13 == 0 ? 200e-6 : 0);
+    }
+    std::sort(s.t.events.begin(), s.t.events.end(), [](auto& a, auto& b) { return a.start_s < b.start_s; });
+    trace_analysis_options o;
+    trace_analysis a;
+    const auto c = select_trace_gpu(s.t, gpu_catalog::builtin(), o, a);
+    const auto w = recover_work(c, 1);
+    const trace_power_context pc;
+    analysis_row whole;
+    whole.name = "window";
+    const auto wr = analyze_window(c, w, pc, c.mine, whole, std::nullopt, nullptr);
+    window_accumulator acc(true, &pc);
+    for (auto i : c.mine) acc.add(c, w, i);
+    acc.advance(s.t.events.back().start_s, true);
+    analysis_row streamed;
+    streamed.name = "window";
+    const auto sr = acc.finish(c, pc, streamed, std::nullopt, nullptr);
+    CHECK(streamed.total_s == whole.total_s);
+    CHECK(streamed.busy_s == whole.busy_s);
+    CHECK(streamed.span_s == whole.span_s);
+    CHECK(streamed.bound_name() == whole.bound_name());
+    CHECK(streamed.latency.median_kernel_s == whole.latency.median_kernel_s);
+    REQUIRE(sr.phases.size() == wr.phases.size());
+    for (std::size_t i = 0; i < wr.phases.size(); ++i) {
+        CAPTURE(wr.phases[i].name);
+        CHECK(sr.phases[i].name == wr.phases[i].name);
+        CHECK(sr.phases[i].total_s == wr.phases[i].total_s);
+        CHECK(sr.phases[i].wall_s == wr.phases[i].wall_s);
+        CHECK(sr.phases[i].bound_name() == wr.phases[i].bound_name());
+        if (wr.phases[i].phase == kernel_phase::communication) {
+            CHECK(sr.phases[i].exposed_s == wr.phases[i].exposed_s);
+            CHECK(sr.phases[i].overlapped_s == wr.phases[i].overlapped_s);
+            CHECK(wr.phases[i].overlapped_s > 0);
+            CHECK(wr.phases[i].exposed_s > 0);
+        }
+    }
+    CHECK(sr.by_bound == wr.by_bound);
+    CHECK(acc.idle_gaps() > 0);
+}
+
+// ---- analysis/trace/stream_steps.hpp ----
+
+TEST_CASE("stream steps: found one activity at a time, the sources and windows detect_steps finds") {
+    const auto check_same = [](const synthetic& s) {
+        const auto st = detect_steps(s.t, 0, s.all());
+        step_finder f;
+        for (const auto& e : s.t.events) f.add(e);
+        const step_plan plan = plan_steps(s.t, 0, f);
+        std::string source = plan.source;
+        step_assigner::kind k = step_assigner::kind::repetition;
+        if (source == "ProfilerStep") k = step_assigner::kind::profiler;
+        else if (source == "CUDA graph launches") k = step_assigner::kind::graph;
+        else if (source.empty()) k = plan.ranges.empty() ? step_assigner::kind::repetition : step_assigner::kind::annotations;
+        step_assigner a(plan, k);
+        std::map<long, std::vector<std::size_t>> windows;
+        for (std::size_t i = 0; i < s.t.events.size(); ++i) {
+            const long w = a.window_of(s.t.events[i], i);
+            if (w >= 0) windows[w].push_back(i);
+        }
+        CHECK(std::string(step_source_name(k)) == st.detection.source);
+        REQUIRE(windows.size() == st.windows.size());
+        std::size_t j = 0;
+        for (const auto& [w, idx] : windows) {
+            CHECK(a.name(std::size_t(w)) == st.windows[j].name);
+            CHECK(idx == st.windows[j].idx);
+            ++j;
+        }
+    };
+    SUBCASE("graph replays, and piecewise graphs by their period") {
+        synthetic s;
+        double at = 0;
+        std::int64_t corr = 1;
+        for (int step = 0; step < 4; ++step) {
+            s.add("qkv_gemm", at, 1e-4, corr, "cudaGraphLaunch"), at += 1e-4;
+            s.add("rope", at, 1e-4, corr++, "cudaGraphLaunch"), at += 1e-4;
+            s.add("flash_attn_eager", at, 1e-4, corr++, "cudaLaunchKernel"), at += 1e-4;
+            for (const char* k : {"o_proj", "mlp_up", "mlp_down"}) s.add(k, at, 1e-4, corr, "cudaGraphLaunch"), at += 1e-4;
+            ++corr;
+        }
+        check_same(s);
+    }
+    SUBCASE("a repeating sequence") {
+        synthetic s;
+        double at = 0;
+        for (int r = 0; r < 5; ++r)
+            for (const char* k : {"embed", "qkv", "attn", "o", "up", "down", "norm"}) s.add(k, at, 1e-4), at += 2e-4;
+        check_same(s);
+    }
+    SUBCASE("GPU annotations") {
+        synthetic s;
+        for (int i = 0; i < 8; ++i) s.add("k", i * 1e-3, 1e-4);
+        const auto pool = s.t.strings;
+        s.t.annotations.push_back({pool->intern("decode"), 0, 2.9e-3, true, 0});
+        s.t.annotations.push_back({pool->intern("inner"), 0.5e-3, 0.2e-3, true, 0});
+        s.t.annotations.push_back({pool->intern("prefill"), 2.5e-3, 3.0e-3, true, 0});  // overlaps the first
+        s.t.annotations.push_back({pool->intern("decode"), 7e-3, 0.5e-3, true, 0});
+        check_same(s);
+    }
 }

@@ -942,6 +942,8 @@ inline unsigned default_event_parse_workers() {
 /// Bump allocator for the strings of parsed events: what it hands out stays put until `clear`.
 class string_arena {
 public:
+    /// `block_bytes`: the size of each block it allocates (larger strings get a block of their own).
+    explicit string_arena(std::size_t block_bytes = std::size_t(256) << 10) : block_bytes_(block_bytes) {}
     /// A copy of `v` that lives until `clear()` (empty views stay as they are).
     std::string_view keep(std::string_view v) {
         if (v.empty()) return v;
@@ -965,11 +967,12 @@ private:
         std::size_t size = 0;
     };
     void grow(std::size_t need) {
-        const std::size_t size = std::max<std::size_t>(need, std::size_t(256) << 10);
+        const std::size_t size = std::max<std::size_t>(need, block_bytes_);
         blocks_.push_back({std::make_unique<char[]>(size), size});
         next_ = blocks_.back().data.get();
         left_ = size;
     }
+    std::size_t block_bytes_;
     std::vector<block> blocks_;
     char* next_ = nullptr;
     std::size_t left_ = 0;
