@@ -61,9 +61,9 @@ namespace roofline {
 /// How far a Kineto file may stray from time order for the streaming reader, in events (see the
 /// file comment). Memory grows with them (a few hundred bytes per held event).
 struct kineto_stream_windows {
-    std::size_t launch_join = 4096;   ///< GPU-section events a GPU event waits for its launch call
-    std::size_t launch_order = 4096;  ///< launches of one thread held to answer them in time order
-    std::size_t start_order = 4096;   ///< GPU events held to release them in start order
+    std::size_t launch_join = 2048;   ///< GPU-section events a GPU event waits for its launch call
+    std::size_t launch_order = 1024;  ///< launches of one thread held to answer them in time order
+    std::size_t start_order = 2048;   ///< GPU events held to release them in start order
 
     /// Every window times `k`.
     kineto_stream_windows scaled(std::size_t k) const {
@@ -473,6 +473,7 @@ public:
             }
             if (rank == 1) waiting_.erase(w);
         }
+        if (recent_.empty()) recent_.reserve(2 * window_);
         if (const auto it = recent_.find(c); it == recent_.end()) {
             recent_.emplace(c, l);
             recent_order_.push_back(c);
@@ -567,7 +568,7 @@ private:
     std::unordered_map<std::int64_t, std::vector<std::uint64_t>> waiting_;  // correlation -> sequence numbers
     std::unordered_map<std::int64_t, launch_call> recent_;  // the last `window_` calls, for later GPU events
     std::deque<std::int64_t> recent_order_;
-    floor_set evicted_{std::size_t(1) << 16};     // correlations of calls dropped from `recent_`
+    range_set evicted_;  // correlations of calls dropped from `recent_` (nearly contiguous ids: few ranges)
     floor_set improvable_{std::size_t(1) << 16};  // correlations of events released without a runtime call
 };
 
