@@ -3,12 +3,13 @@
 its cudaLaunchKernel, the kernel; no python_function events), for the bounded-memory benchmark of
 `roofline trace` (examples/bench/trace_json_rss.sh): a 10 GB file holds about 10 million kernels.
 
-    dense_trace.py OUT GB [--layout real|copies]
+    dense_trace.py OUT GB [--layout real|copies] [--step-kernels N]
 
-A decode loop on one H200: steps of 100 kernels (GEMMs with recorded shapes, norms, elementwise
-ops, attention) on stream 7, an NCCL all-reduce with its metadata every 10 kernels on stream 9,
-overlapping the compute; the GPU runs behind the CPU's launches. Each step is a GPU annotation
-range ("execute_model"). --layout real (the default) writes the file as the profiler writes a
+A decode loop on one H200: steps of N kernels (default 1,000, a decode step of a 60-layer model;
+GEMMs with recorded shapes, norms, elementwise ops, attention) on stream 7, an NCCL all-reduce
+with its metadata every 10 kernels on stream 9, overlapping the compute; the GPU runs behind the
+CPU's launches. Each step is a GPU annotation range ("execute_model"): the report has a row per
+step, so its size (and the memory that holds it) grows with the steps. --layout real (the default) writes the file as the profiler writes a
 long profile: every CPU op, then the GPU section (each kernel with its launch call), then the
 annotations; --layout copies writes each step's ops, kernels and annotation together.
 """
@@ -27,12 +28,17 @@ OPS = [  # (op, kernel, phase-bearing name, dims template)
      '[[{m}, 1, 32, 128], [{m}, 2048, 8, 128], [{m}, 2048, 8, 128]]'),
 ]
 NCCL_KERNEL = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
-KERNELS_PER_STEP = 100
+KERNELS_PER_STEP = 1000
 
 
 def main():
+    global KERNELS_PER_STEP
     args = sys.argv[1:]
     layout = "real"
+    if "--step-kernels" in args:
+        i = args.index("--step-kernels")
+        KERNELS_PER_STEP = int(args[i + 1])
+        del args[i:i + 2]
     if "--layout" in args:
         i = args.index("--layout")
         layout = args[i + 1]

@@ -86,9 +86,12 @@ def main():
                     put(shifted(e, copy))
                 copy += 1
         else:
-            # As many copies as the copies layout would write, then each section of all of them.
-            per_copy = sum(len(json.dumps(e)) + 2 for e in events)
-            copy = max(1, -(-(target - written) // per_copy))
+            # As many copies as the copies layout writes (whole copies until the target; shifted
+            # times and ids change the lengths), then each section of all of them.
+            copy, size = 0, written
+            while size < target:
+                size += sum(len(shifted(e, copy)) + 2 for e in events)
+                copy += 1
             parts = [[e for e in events if section(e) == k] for k in range(3)]
             for part in parts:
                 for c in range(copy):
