@@ -337,11 +337,11 @@ void add_trace_command(CLI::App& app, common_options& common) {
                 o.svg, report::render_roofline_svg(report::trace_roofline_chart(a, g)));
         if (!o.html.empty()) report::write_text_file(o.html, report::render_trace_html(a, g));
         if (o.json) {
-            std::puts(report::trace_analysis_json(a, o.power).dump(2).c_str());
+            report::write_trace_analysis_json(stdout, a, o.power);
         } else if (o.csv) {
             report::write_trace_csv(std::cout, a);
         } else {
-            fmt::print("{}", report::render_trace_text(a, o.top));
+            report::write_trace_text(stdout, a, o.top);
             if (!o.svg.empty()) fmt::print("\nwrote {}\n", o.svg);
             if (!o.html.empty()) fmt::print("{}wrote {}\n", o.svg.empty() ? "\n" : "", o.html);
         }

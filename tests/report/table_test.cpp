@@ -67,3 +67,29 @@ TEST_CASE("explicit alignment overrides the automatic choice") {
     t.add_row({"a", "1"});
     CHECK(t.render() == "id  n\n--  -\n a  1\n");
 }
+
+TEST_CASE("a table laid out one row at a time renders as the held table: widths from every row, then lines") {
+    const std::vector<std::vector<std::string>> rows = {
+        {"flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128>>", "12", "850 ns"},
+        {"gemm", "412", "4.56 ms"},
+        {"copy", "n/a", ""}};
+    auto t = text_table::with_headers({"kernel", "calls", "time"});
+    table_layout l({{"kernel", align::automatic}, {"calls", align::automatic}, {"time", align::automatic}});
+    for (const auto& r : rows) {
+        t.add_row(r);
+        l.add(r);
+    }
+    l.fit(40);
+    std::string streamed = l.head();
+    for (const auto& r : rows) streamed += l.line(r);
+    CHECK(streamed == t.render(40));
+    CHECK(streamed ==
+          "kernel                    calls     time\n"
+          "------------------------  -----  -------\n"
+          "flash_fwd_sp\u2026raits<128>>     12   850 ns\n"
+          "gemm                        412  4.56 ms\n"
+          "copy                        n/a\n");
+    CHECK(l.widths(40) == std::vector<std::size_t>{24, 5, 7});
+    CHECK(l.right_aligned(1));
+    CHECK_FALSE(l.right_aligned(0));
+}

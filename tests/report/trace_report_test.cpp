@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -95,6 +96,163 @@ TEST_CASE("the CSV has one record per window, phase, kernel, op launch group and
     CHECK(csv.find("window,window,,30,") != std::string::npos);
     CHECK(csv.find("\nop,aten::mm,gemm,27,") != std::string::npos);
     CHECK(csv.find("[[16384,16384],[16384,16384],[16384,16384]]") != std::string::npos);
+}
+
+namespace {
+/// What `write` printed to a temporary FILE.
+template <class Write>
+std::string printed(Write write) {
+    std::FILE* f = std::tmpfile();
+    REQUIRE(f != nullptr);
+    write(f);
+    std::string out(static_cast<std::size_t>(std::ftell(f)), '\0');
+    std::rewind(f);
+    CHECK(std::fread(out.data(), 1, out.size(), f) == out.size());
+    std::fclose(f);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("step rows written to a temporary file print as the held ones: text, JSON and CSV, byte for byte") {
+    const auto a = gemm_power();
+    if (!a) return;
+    REQUIRE(a->steps.size() == 3);
+    CHECK(a->steps.spilled() == 0);
+    trace_analysis b = *a;
+    b.steps = row_spool(1);  // the first held, the other two written
+    for (const auto& r : a->steps) b.steps.push_back(r);
+    CHECK(b.steps.size() == 3);
+    CHECK(b.steps.spilled() == 2);
+    const std::string text = report::render_trace_text(*a);
+    CHECK(text.find("\nSteps (") != std::string::npos);
+    CHECK(report::render_trace_text(b) == text);
+    CHECK(printed([&](std::FILE* f) { report::write_trace_text(f, b); }) == text);
+    const std::string json = report::trace_analysis_json(*a, "nvidia_smi.csv.gz").dump(2) + "\n";
+    CHECK(printed([&](std::FILE* f) { report::write_trace_analysis_json(f, b, "nvidia_smi.csv.gz"); }) == json);
+    CHECK(printed([&](std::FILE* f) { report::write_trace_analysis_json(f, *a, "nvidia_smi.csv.gz"); }) == json);
+    std::ostringstream csv_a, csv_b;
+    report::write_trace_csv(csv_a, *a);
+    report::write_trace_csv(csv_b, b);
+    CHECK(csv_b.str() == csv_a.str());
+    // A share basis applies to held and written rows alike.
+    b.steps.set_share_basis(2 * a->window.total_s);
+    auto held = a->steps.begin();
+    for (const auto& r : b.steps) {
+        CHECK(r.share == doctest::Approx(held->total_s / (2 * a->window.total_s)));
+        ++held;
+    }
+}
+
+TEST_CASE("a written row reads back with every field of analysis_row") {
+    analysis_row r;
+    r.name = "step 7";
+    r.phase = kernel_phase::communication;
+    r.activity = gpu_activity::memcpy;
+    r.count = 3, r.total_s = 1.5, r.share = 0.25, r.min_s = 0.1, r.max_s = 0.9, r.span_s = 2.5, r.busy_s = 2.0;
+    r.priced_s = 1.25, r.wall_s = 1.75;
+    r.pricing = "shapes+collective";
+    r.work.flops_at(peak_key::bf16) = 1e12;
+    r.work.bytes_at(memory_level::l2) = 3e9;
+    r.work.link_bytes = 4e8, r.work.launches = 5, r.work.latency_s = 6e-6;
+    r.sol.compute_s = 0.5, r.sol.memory_level_s[1] = 0.25, r.sol.memory_bottleneck = memory_level::l2;
+    r.sol.predicted = bound::communication, r.sol.margin = 1.5, r.sol.unpriced_link_bytes = 7;
+    r.link_roof_s = {0.1, 0.2, 0.3};
+    r.achievable_s = 0.75;
+    r.utilization.compute = 0.4, r.utilization.memory_level[1] = 0.6;
+    r.link_utilization = {0.7, 0.8, 0.9};
+    r.span_utilization = roof_utilization{0.11, 0.22, {}, 0.33};
+    r.compute_at_clock = 0.45;
+    r.roof = "NVLink/peer";
+    power_evidence pe;
+    pe.limit_w = 700, pe.limit_from_log = true, pe.fraction_of_limit = 0.97, pe.samples = 12;
+    r.power = pe;
+    r.energy_j = 1050;
+    r.result = verdict{bound::communication, "exposed all-reduce", roof_utilization{0.4, 0.5, {}, 0.95}, {"a", "b"}};
+    r.unknown_reason = "not used";
+    r.notes = {"note one", "", "note three"};
+    r.latency.kernels = 3, r.latency.median_kernel_s = 0.4, r.latency.occupancy_pct = 55;
+    r.exposed_s = 1.0, r.overlapped_s = 0.5;
+    r.busbw_bytes_per_s = 3.5e11;
+    r.example = "all_reduce 256 MiB bf16";
+    r.input_dims = "[[8, 4096]]";
+    r.input_types = "[\"c10::BFloat16\"]";
+    r.no_gpu = true;
+    row_spool spool(0);
+    spool.push_back(analysis_row{});
+    spool.push_back(r);
+    REQUIRE(spool.spilled() == 2);
+    auto it = spool.begin();
+    CHECK(it->name.empty());
+    CHECK_FALSE(it->result.has_value());
+    CHECK(std::isnan(it->min_s));
+    ++it;
+    const analysis_row& b = *it;
+    CHECK(b.name == r.name);
+    CHECK(b.phase == r.phase);
+    CHECK(b.activity == r.activity);
+    CHECK(b.count == r.count);
+    CHECK(b.total_s == r.total_s);
+    CHECK(b.share == r.share);
+    CHECK(b.min_s == r.min_s);
+    CHECK(b.max_s == r.max_s);
+    CHECK(b.span_s == r.span_s);
+    CHECK(b.busy_s == r.busy_s);
+    CHECK(b.priced_s == r.priced_s);
+    CHECK(b.wall_s == r.wall_s);
+    CHECK(b.pricing == r.pricing);
+    CHECK(b.work.flops == r.work.flops);
+    CHECK(b.work.bytes == r.work.bytes);
+    CHECK(b.work.link_bytes == r.work.link_bytes);
+    CHECK(b.work.launches == r.work.launches);
+    CHECK(b.work.latency_s == r.work.latency_s);
+    CHECK(b.sol.compute_s == r.sol.compute_s);
+    CHECK(b.sol.memory_level_s == r.sol.memory_level_s);
+    CHECK(b.sol.memory_bottleneck == r.sol.memory_bottleneck);
+    CHECK(b.sol.predicted == r.sol.predicted);
+    CHECK(b.sol.margin == r.sol.margin);
+    CHECK(b.sol.unpriced_link_bytes == r.sol.unpriced_link_bytes);
+    CHECK(b.link_roof_s == r.link_roof_s);
+    CHECK(b.achievable_s == r.achievable_s);
+    CHECK(b.utilization.compute == r.utilization.compute);
+    CHECK(b.utilization.memory_level == r.utilization.memory_level);
+    CHECK(b.link_utilization == r.link_utilization);
+    REQUIRE(b.span_utilization.has_value());
+    CHECK(b.span_utilization->communication == 0.33);
+    CHECK(b.compute_at_clock == r.compute_at_clock);
+    CHECK(b.roof == r.roof);
+    REQUIRE(b.power.has_value());
+    CHECK(b.power->limit_w == 700);
+    CHECK(b.power->limit_from_log);
+    CHECK(b.power->fraction_of_limit == 0.97);
+    CHECK_FALSE(b.power->median_draw_w.has_value());
+    CHECK(b.power->samples == 12);
+    CHECK(b.energy_j == r.energy_j);
+    REQUIRE(b.result.has_value());
+    CHECK(b.result->what == bound::communication);
+    CHECK(b.result->reason == "exposed all-reduce");
+    CHECK(b.result->utilization.communication == 0.95);
+    CHECK(b.result->notes == std::vector<std::string>{"a", "b"});
+    CHECK(b.unknown_reason == r.unknown_reason);
+    CHECK(b.notes == r.notes);
+    CHECK(b.latency.kernels == 3);
+    CHECK(b.latency.median_kernel_s == 0.4);
+    CHECK(b.latency.occupancy_pct == 55);
+    CHECK(std::isnan(b.latency.small_grid_share));
+    CHECK(b.exposed_s == r.exposed_s);
+    CHECK(b.overlapped_s == r.overlapped_s);
+    CHECK(b.busbw_bytes_per_s == r.busbw_bytes_per_s);
+    CHECK(b.example == r.example);
+    CHECK(b.input_dims == r.input_dims);
+    CHECK(b.input_types == r.input_types);
+    CHECK(b.no_gpu);
+    ++it;
+    CHECK(it == spool.end());
+    // Rows added after a read are read too; a second pass reads from the start.
+    spool.push_back(r);
+    std::size_t n = 0;
+    for (const auto& x : spool) n += x.name == r.name;
+    CHECK(n == 2);
+    CHECK(spool.size() == 3);
 }
 
 TEST_CASE("the chart draws the power-capped roof and the kernel, SVG and HTML are well-formed") {

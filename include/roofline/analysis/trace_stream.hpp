@@ -43,6 +43,8 @@ namespace roofline {
 struct trace_stream_options {
     kineto_stream_windows windows;     ///< how far the file may stray from order (io/kineto_stream.hpp)
     std::size_t segment_events = 4096;  ///< activities per segment of the second pass
+    /// Step rows held in memory; the rest go to a temporary file as they close (`row_spool`).
+    std::size_t step_rows_in_memory = row_spool::default_memory_rows;
     /// Times the windows grow 16-fold after a `kineto_layout_error` before giving up.
     int retries = 1;
 };
@@ -82,6 +84,7 @@ inline constexpr std::size_t default_whole_trace_table_bytes = std::size_t(16) <
 #if ROOFLINE_BODIES_ANALYSIS
 #include <algorithm>      // std::sort
 #include <functional>     // std::function
+#include <limits>         // std::numeric_limits
 #include <map>            // std::map
 #include <memory>         // std::unique_ptr, std::shared_ptr
 #include <optional>       // std::optional
@@ -135,8 +138,21 @@ struct kernel_row {
 struct step_track {
     step_assigner assigner;
     std::map<long, window_accumulator> open;
-    std::map<long, analysis_row> done;
-    step_track(const step_plan& plan, step_assigner::kind k) : assigner(plan, k) {}
+    std::map<long, analysis_row> done;  // closed, waiting for a window before them to close
+    row_spool rows;                     // closed, in window order (the file holds all but the first)
+    step_track(const step_plan& plan, step_assigner::kind k, std::size_t rows_in_memory)
+        : assigner(plan, k), rows(rows_in_memory) {}
+    /// Moves the closed rows that no earlier window can precede any more (all when `done_all`) to
+    /// `rows`, after the activities that start before `now_s`.
+    void release(double now_s, bool done_all) {
+        long frontier = open.empty() ? std::numeric_limits<long>::max() : open.begin()->first;
+        if (const std::size_t f = assigner.first_unfinished(now_s); f < static_cast<std::size_t>(frontier))
+            frontier = static_cast<long>(f);
+        while (!done.empty() && (done_all || done.begin()->first < frontier)) {
+            rows.push_back(std::move(done.begin()->second));
+            done.erase(done.begin());
+        }
+    }
 };
 
 /// Everything the second pass builds, across its segments.
@@ -426,6 +442,7 @@ inline void second_pass::advance(bool done) {
             tr.done.emplace(it->first, std::move(r));
             it = tr.open.erase(it);
         }
+        tr.release(now_s, done);
     }
 }
 
@@ -493,11 +510,11 @@ ROOFLINE_INLINE trace_analysis analyze_kineto_stream(const std::string& path, co
                 run->steps = n_steps;
                 run->accumulate = !collect_model;
                 run->seg.strings = names;
-                if (plan.source == "ProfilerStep") run->tracks.emplace_back(plan, step_assigner::kind::profiler);
-                else if (plan.source == "CUDA graph launches") run->tracks.emplace_back(plan, step_assigner::kind::graph);
+                if (plan.source == "ProfilerStep") run->tracks.emplace_back(plan, step_assigner::kind::profiler, stream.step_rows_in_memory);
+                else if (plan.source == "CUDA graph launches") run->tracks.emplace_back(plan, step_assigner::kind::graph, stream.step_rows_in_memory);
                 else if (plan.source.empty()) {
-                    if (!plan.ranges.empty()) run->tracks.emplace_back(plan, step_assigner::kind::annotations);
-                    if (plan.repetition_period > 0) run->tracks.emplace_back(plan, step_assigner::kind::repetition);
+                    if (!plan.ranges.empty()) run->tracks.emplace_back(plan, step_assigner::kind::annotations, stream.step_rows_in_memory);
+                    if (plan.repetition_period > 0) run->tracks.emplace_back(plan, step_assigner::kind::repetition, stream.step_rows_in_memory);
                 }
                 if (collect_model) run->tracks.clear();  // the count comes from the annotation hits below
                 std::set<long> hit_ranges;  // annotation windows with activity (for the count)
@@ -617,23 +634,20 @@ ROOFLINE_INLINE trace_analysis analyze_kineto_stream(const std::string& path, co
 
             // Steps: the source that found windows, in the order of detect_steps' sources.
             std::string source = plan.source == "one step" ? std::string() : plan.source;
-            const step_track* chosen = nullptr;
-            for (const auto& tr : r.tracks) {
-                if (tr.done.empty()) continue;
+            step_track* chosen = nullptr;
+            for (auto& tr : r.tracks) {
+                if (tr.rows.empty()) continue;
                 if (!chosen) chosen = &tr;
             }
             if (chosen) source = std::string(step_source_name(chosen->assigner.source()));
             else if (source != "ProfilerStep" && source != "CUDA graph launches") source.clear();
-            std::size_t windows_found = chosen ? chosen->done.size() : 0;
+            std::size_t windows_found = chosen ? chosen->rows.size() : 0;
             std::size_t period = plan.source == "CUDA graph launches" ? plan.graph_period : plan.repetition_period;
             a.step_info = describe_steps(source, windows_found, plan.launches, period, options.steps);
             if (chosen && (windows_found >= 2 || source == "ProfilerStep" || source == "GPU annotations")) {
                 a.step_source = source;
-                for (const auto& [k, row] : chosen->done) {
-                    analysis_row s = row;
-                    s.share = gpu_time > 0 ? s.total_s / gpu_time : 0;
-                    a.steps.push_back(std::move(s));
-                }
+                a.steps = std::move(chosen->rows);
+                a.steps.set_share_basis(gpu_time);
             }
             if (a.priced_share < 0.5)
                 a.notes.push_back("only " + pct(a.priced_share) +

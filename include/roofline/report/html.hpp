@@ -73,8 +73,9 @@ struct html_report {
 inline std::string html_table(const text_table& t, std::string_view caption = {}) {
     std::string out = "<table>\n";
     if (!caption.empty()) out += fmt::format("<caption>{}</caption>\n", escape_xml(caption));
+    const table_layout layout = t.layout();
     std::vector<bool> right(t.columns().size());
-    for (std::size_t c = 0; c < right.size(); ++c) right[c] = t.right_aligned(c);
+    for (std::size_t c = 0; c < right.size(); ++c) right[c] = layout.right_aligned(c);
     out += "<thead><tr>";
     for (std::size_t c = 0; c < right.size(); ++c)
         out += fmt::format("<th{}>{}</th>", right[c] ? R"( class="num")" : "",

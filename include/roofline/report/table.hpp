@@ -85,6 +85,115 @@ inline bool looks_numeric(std::string_view cell) {
 }
 }  // namespace detail
 
+/// The layout of a text table gathered one row at a time: the column widths and alignments
+/// `text_table` renders with. A table too long to hold renders in two passes over its rows:
+/// `add` each, then print `head` and the `line` of each.
+class table_layout {
+  public:
+    explicit table_layout(std::vector<table_column> columns) : columns_(std::move(columns)) {
+        const std::size_t n = columns_.size();
+        natural_.assign(n, 0);
+        numeric_.assign(n, true);
+        filled_.assign(n, false);
+        for (std::size_t c = 0; c < n; ++c) natural_[c] = display_width(columns_[c].header);
+    }
+
+    /// Takes one row's cells into the layout (as many as columns; `text_table::add_row` pads).
+    void add(const std::vector<std::string>& cells) {
+        for (std::size_t c = 0; c < columns_.size() && c < cells.size(); ++c) {
+            natural_[c] = std::max(natural_[c], display_width(cells[c]));
+            if (!detail::looks_numeric(cells[c])) numeric_[c] = false;
+            if (!cells[c].empty()) filled_[c] = true;
+        }
+    }
+
+    const std::vector<table_column>& columns() const { return columns_; }
+
+    /// The alignment column `c` resolves to (automatic -> left or right from its cells).
+    bool right_aligned(std::size_t c) const {
+        switch (columns_[c].alignment) {
+            case align::left:
+                return false;
+            case align::right:
+                return true;
+            case align::automatic:
+                break;
+        }
+        return numeric_[c] && filled_[c];
+    }
+
+    /// Column widths after fitting `max_width` (0 = no limit): natural widths, then the widest
+    /// left-aligned column loses one column at a time until the table fits or every text column
+    /// is down to `min_text_width` (or its natural width, if smaller).
+    std::vector<std::size_t> widths(std::size_t max_width = 100,
+                                    std::size_t min_text_width = 12) const {
+        const std::size_t n = columns_.size();
+        std::vector<std::size_t> w = natural_;
+        if (max_width == 0 || n == 0) return w;
+        std::size_t total = gap * (n - 1);
+        for (auto x : w) total += x;
+        std::vector<std::size_t> floor(n);
+        std::vector<bool> right(n);
+        for (std::size_t c = 0; c < n; ++c) {
+            right[c] = right_aligned(c);
+            floor[c] = std::min(w[c], min_text_width);
+        }
+        while (total > max_width) {
+            std::size_t widest = n;
+            for (std::size_t c = 0; c < n; ++c)
+                if (!right[c] && w[c] > floor[c] && (widest == n || w[c] > w[widest])) widest = c;
+            if (widest == n) break;  // nothing left to shrink: the table stays wide
+            --w[widest];
+            --total;
+        }
+        return w;
+    }
+
+    /// Fixes the widths and alignments for `line` and `head` (after every row was added).
+    void fit(std::size_t max_width = 100) {
+        fitted_ = widths(max_width);
+        right_.assign(columns_.size(), false);
+        for (std::size_t c = 0; c < columns_.size(); ++c) right_[c] = right_aligned(c);
+    }
+
+    /// One row as text, ending with '\n', without trailing spaces (after `fit`).
+    template <class CellOf>
+    std::string line_of(CellOf cell_of) const {
+        std::string l;
+        for (std::size_t c = 0; c < columns_.size(); ++c) {
+            if (c) l.append(gap, ' ');
+            const std::string cell = ellipsize_middle(cell_of(c), fitted_[c]);
+            const std::size_t pad = fitted_[c] - display_width(cell);
+            if (right_[c]) l.append(pad, ' ');
+            l += cell;
+            if (!right_[c]) l.append(pad, ' ');
+        }
+        while (!l.empty() && l.back() == ' ') l.pop_back();
+        l += '\n';
+        return l;
+    }
+    std::string line(const std::vector<std::string>& cells) const {
+        return line_of([&](std::size_t c) -> std::string_view {
+            return c < cells.size() ? std::string_view(cells[c]) : std::string_view();
+        });
+    }
+    /// The header line and the rule of dashes under it (after `fit`).
+    std::string head() const {
+        return line_of([&](std::size_t c) -> std::string_view { return columns_[c].header; }) +
+               line_of([&](std::size_t c) { return std::string(fitted_[c], '-'); });
+    }
+
+    /// Spaces between columns.
+    static constexpr std::size_t gap = 2;
+
+  private:
+    std::vector<table_column> columns_;
+    std::vector<std::size_t> natural_;    // widest cell or header
+    std::vector<bool> numeric_, filled_;  // every cell reads as a number; some cell is not empty
+    std::vector<std::size_t> fitted_;
+    std::vector<bool> right_;
+};
+
 /// A text table: columns, rows of cells (already formatted, see report/format.hpp), and a
 /// renderer that fits a width.
 class text_table {
@@ -113,85 +222,34 @@ class text_table {
     const std::vector<table_column>& columns() const { return columns_; }
     const std::vector<std::vector<std::string>>& rows() const { return rows_; }
 
-    /// The alignment column `c` resolves to (automatic -> left or right from its cells).
-    bool right_aligned(std::size_t c) const {
-        switch (columns_[c].alignment) {
-            case align::left:
-                return false;
-            case align::right:
-                return true;
-            case align::automatic:
-                break;
-        }
-        bool any = false;
-        for (const auto& r : rows_) {
-            if (!detail::looks_numeric(r[c])) return false;
-            any = any || !r[c].empty();
-        }
-        return any;
+    /// The layout of these rows (table_layout).
+    table_layout layout() const {
+        table_layout l(columns_);
+        for (const auto& r : rows_) l.add(r);
+        return l;
     }
 
-    /// Column widths after fitting `max_width` (0 = no limit): natural widths, then the widest
-    /// left-aligned column loses one column at a time until the table fits or every text column
-    /// is down to `min_text_width` (or its natural width, if smaller).
+    /// The alignment column `c` resolves to (automatic -> left or right from its cells).
+    bool right_aligned(std::size_t c) const { return layout().right_aligned(c); }
+
+    /// Column widths after fitting `max_width` (table_layout::widths).
     std::vector<std::size_t> widths(std::size_t max_width = 100,
                                     std::size_t min_text_width = 12) const {
-        const std::size_t n = columns_.size();
-        std::vector<std::size_t> w(n, 0);
-        for (std::size_t c = 0; c < n; ++c) {
-            w[c] = display_width(columns_[c].header);
-            for (const auto& r : rows_) w[c] = std::max(w[c], display_width(r[c]));
-        }
-        if (max_width == 0 || n == 0) return w;
-        std::size_t total = gap * (n - 1);
-        for (auto x : w) total += x;
-        std::vector<std::size_t> floor(n);
-        std::vector<bool> right(n);
-        for (std::size_t c = 0; c < n; ++c) {
-            right[c] = right_aligned(c);
-            floor[c] = std::min(w[c], min_text_width);
-        }
-        while (total > max_width) {
-            std::size_t widest = n;
-            for (std::size_t c = 0; c < n; ++c)
-                if (!right[c] && w[c] > floor[c] && (widest == n || w[c] > w[widest])) widest = c;
-            if (widest == n) break;  // nothing left to shrink: the table stays wide
-            --w[widest];
-            --total;
-        }
-        return w;
+        return layout().widths(max_width, min_text_width);
     }
 
     /// The table as text: header, a rule of dashes, the rows; lines end with '\n' and carry no
     /// trailing spaces.
     std::string render(std::size_t max_width = 100) const {
-        const auto w = widths(max_width);
-        const std::size_t n = columns_.size();
-        std::vector<bool> right(n);
-        for (std::size_t c = 0; c < n; ++c) right[c] = right_aligned(c);
-        std::string out;
-        auto line = [&](auto cell_of) {
-            std::string l;
-            for (std::size_t c = 0; c < n; ++c) {
-                if (c) l.append(gap, ' ');
-                const std::string cell = ellipsize_middle(cell_of(c), w[c]);
-                const std::size_t pad = w[c] - display_width(cell);
-                if (right[c]) l.append(pad, ' ');
-                l += cell;
-                if (!right[c]) l.append(pad, ' ');
-            }
-            while (!l.empty() && l.back() == ' ') l.pop_back();
-            out += l;
-            out += '\n';
-        };
-        line([&](std::size_t c) -> std::string_view { return columns_[c].header; });
-        line([&](std::size_t c) { return std::string(w[c], '-'); });
-        for (const auto& r : rows_) line([&](std::size_t c) -> std::string_view { return r[c]; });
+        auto l = layout();
+        l.fit(max_width);
+        std::string out = l.head();
+        for (const auto& r : rows_) out += l.line(r);
         return out;
     }
 
     /// Spaces between columns.
-    static constexpr std::size_t gap = 2;
+    static constexpr std::size_t gap = table_layout::gap;
 
   private:
     std::vector<table_column> columns_;

@@ -26,8 +26,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>  // std::max, std::min
-#include <cctype>  // std::isalnum
-#include <cmath>   // std::isfinite
+#include <cctype>       // std::isalnum
+#include <cmath>        // std::isfinite
+#include <cstdio>       // std::FILE, std::fwrite
+#include <functional>   // std::function
 #include <optional>     // std::optional
 #include <ostream>      // std::ostream
 #include <string>       // std::string
@@ -53,6 +55,11 @@ namespace roofline::report {
 nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
                                            std::string_view power_file = {});
 
+/// Writes `trace_analysis_json(a, power_file).dump(2)` and a newline to `out`: the same bytes,
+/// with the step rows' JSON made one row at a time (a trace of 100,000 steps would otherwise
+/// hold their JSON and its text at once: several KB per step).
+void write_trace_analysis_json(std::FILE* out, const trace_analysis& a, std::string_view power_file = {});
+
 /// The phase table: time, share, count, bound, utilisation of each roof, SOL time.
 text_table trace_phase_table(const trace_analysis& a);
 
@@ -68,6 +75,10 @@ std::string window_roofs_text(const analysis_row& w);
 
 /// The terminal report (fits 100 columns). `top`: kernel names listed (0: all).
 std::string render_trace_text(const trace_analysis& a, std::size_t top = 12);
+
+/// Writes `render_trace_text(a, top)` to `out`: the same bytes, the step table a row at a time
+/// (read twice from `a.steps`: its widths, then its lines) rather than held whole.
+void write_trace_text(std::FILE* out, const trace_analysis& a, std::size_t top = 12);
 
 /// One CSV record per row: the window, each phase, each kernel name, each op launch group,
 /// each step. Columns: level,name,phase,count,total_s,mean_s,share,bound,compute,memory,
@@ -348,8 +359,55 @@ inline nlohmann::ordered_json row_json(const analysis_row& r, bool kernel_row) {
 
 }  // namespace detail::trace_rep
 
+namespace detail::trace_rep {
+ROOFLINE_INLINE nlohmann::ordered_json analysis_json(const trace_analysis& a, std::string_view power_file,
+                                                     bool with_steps);
+}
+
 ROOFLINE_INLINE nlohmann::ordered_json trace_analysis_json(const trace_analysis& a,
                                                            std::string_view power_file) {
+    return detail::trace_rep::analysis_json(a, power_file, true);
+}
+
+ROOFLINE_INLINE void write_trace_analysis_json(std::FILE* out, const trace_analysis& a, std::string_view power_file) {
+    using namespace detail::trace_rep;
+    using json = nlohmann::ordered_json;
+    const json j = analysis_json(a, power_file, false);
+    std::string text;
+    nlohmann::detail::serializer<json> s(nlohmann::detail::output_adapter<char>(text), ' ');
+    const auto flush = [&] {
+        std::fwrite(text.data(), 1, text.size(), out);
+        text.clear();
+    };
+    // What dump(2) writes for the top-level object, member by member (nlohmann's serializer).
+    text += "{\n";
+    bool first = true;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        text += first ? "  \"" : ",\n  \"";
+        first = false;
+        text += it.key();
+        text += "\": ";
+        if (it.key() == "steps" && !a.steps.empty()) {
+            text += "[\n";
+            bool first_step = true;
+            for (const auto& r : a.steps) {
+                text += first_step ? "    " : ",\n    ";
+                first_step = false;
+                s.dump(row_json(r, false), true, false, 2, 4);
+                flush();
+            }
+            text += "\n  ]";
+        } else {
+            s.dump(it.value(), true, false, 2, 2);
+        }
+        flush();
+    }
+    text += "\n}\n";
+    flush();
+}
+
+ROOFLINE_INLINE nlohmann::ordered_json detail::trace_rep::analysis_json(const trace_analysis& a,
+                                                                        std::string_view power_file, bool with_steps) {
     using namespace detail::trace_rep;
     nlohmann::ordered_json j;
     j["input"] = {{"trace", a.file},
@@ -442,7 +500,8 @@ ROOFLINE_INLINE nlohmann::ordered_json trace_analysis_json(const trace_analysis&
                            {"count", a.step_info.count},
                            {"note", a.step_info.note}};
     j["steps"] = nlohmann::ordered_json::array();
-    for (const auto& r : a.steps) j["steps"].push_back(row_json(r, false));
+    if (with_steps)
+        for (const auto& r : a.steps) j["steps"].push_back(row_json(r, false));
     if (a.power) {
         const auto& p = *a.power;
         const auto& e = p.evidence;
@@ -546,23 +605,30 @@ ROOFLINE_INLINE text_table trace_kernel_table(const trace_analysis& a, std::size
     return t;
 }
 
-ROOFLINE_INLINE text_table trace_step_table(const trace_analysis& a) {
-    using detail::trace_rep::pct0;
-    const bool link = a.window.sol.link_s > 0;
+namespace detail::trace_rep {
+// The step table's columns and the cells of one step row.
+inline std::vector<std::string> step_headers(const trace_analysis& a) {
     std::vector<std::string> h = {"step", "span", "busy", "kernels", "bound", "compute", "memory"};
-    if (link) h.push_back("link");
-    auto t = text_table::with_headers(h);
-    for (const auto& r : a.steps) {
-        std::vector<std::string> row = {r.name,
-                                        format_seconds(r.span_s),
-                                        r.span_s > 0 ? pct0(r.busy_s / r.span_s) : "-",
-                                        format_count(r.count),
-                                        r.bound_name(),
-                                        r.roofs_known() ? pct0(r.utilization.compute) : "-",
-                                        r.roofs_known() ? pct0(r.utilization.memory) : "-"};
-        if (link) row.push_back(r.roofs_known() ? pct0(r.utilization.communication) : "-");
-        t.add_row(row);
-    }
+    if (a.window.sol.link_s > 0) h.push_back("link");
+    return h;
+}
+inline std::vector<std::string> step_cells(const trace_analysis& a, const analysis_row& r) {
+    std::vector<std::string> row = {r.name,
+                                    format_seconds(r.span_s),
+                                    r.span_s > 0 ? pct0(r.busy_s / r.span_s) : "-",
+                                    format_count(r.count),
+                                    r.bound_name(),
+                                    r.roofs_known() ? pct0(r.utilization.compute) : "-",
+                                    r.roofs_known() ? pct0(r.utilization.memory) : "-"};
+    if (a.window.sol.link_s > 0) row.push_back(r.roofs_known() ? pct0(r.utilization.communication) : "-");
+    return row;
+}
+}  // namespace detail::trace_rep
+
+ROOFLINE_INLINE text_table trace_step_table(const trace_analysis& a) {
+    using namespace detail::trace_rep;
+    auto t = text_table::with_headers(step_headers(a));
+    for (const auto& r : a.steps) t.add_row(step_cells(a, r));
     return t;
 }
 
@@ -581,8 +647,9 @@ ROOFLINE_INLINE std::string window_roofs_text(const analysis_row& w) {
     return s;
 }
 
-ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size_t top) {
-    using namespace detail::trace_rep;
+namespace detail::trace_rep {
+/// The terminal report, handed to `emit` in pieces: the step table a line at a time.
+inline void trace_text(const trace_analysis& a, std::size_t top, const std::function<void(std::string_view)>& emit) {
     std::string o;
     const auto& s = a.summary;
     o += fmt::format("roofline trace: {} ({})\n", a.file, a.format);
@@ -699,8 +766,19 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
         for (const auto& x : r.notes) what += (what.empty() ? "" : "; ") + x;
         o += "  " + wrap(ellipsize_middle(short_kernel_name(r.name), 36) + ": " + what, 4, 100, 2) + "\n";
     }
-    if (!a.steps.empty())
-        o += fmt::format("\nSteps ({})\n", a.step_source) + trace_step_table(a).render(100);
+    if (!a.steps.empty()) {
+        // A line at a time: a trace may have 100,000 steps.
+        o += fmt::format("\nSteps ({})\n", a.step_source);
+        std::vector<table_column> columns;
+        for (auto& h : step_headers(a)) columns.push_back({std::move(h), align::automatic});
+        table_layout layout(std::move(columns));
+        for (const auto& r : a.steps) layout.add(step_cells(a, r));
+        layout.fit(100);
+        o += layout.head();
+        emit(o);
+        o.clear();
+        for (const auto& r : a.steps) emit(layout.line(step_cells(a, r)));
+    }
     if (a.power && (a.power->notes.size() > 1 ||
                     (a.power->notes.size() == 1 && a.power->notes[0] != a.power->note))) {
         o += "\nPower notes:\n";
@@ -715,7 +793,18 @@ ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size
         o += "\nNotes:\n";
         for (const auto& x : a.notes) o += "  - " + wrap(x, 4, 100, 4) + "\n";
     }
+    emit(o);
+}
+}  // namespace detail::trace_rep
+
+ROOFLINE_INLINE std::string render_trace_text(const trace_analysis& a, std::size_t top) {
+    std::string o;
+    detail::trace_rep::trace_text(a, top, [&](std::string_view s) { o += s; });
     return o;
+}
+
+ROOFLINE_INLINE void write_trace_text(std::FILE* out, const trace_analysis& a, std::size_t top) {
+    detail::trace_rep::trace_text(a, top, [&](std::string_view s) { std::fwrite(s.data(), 1, s.size(), out); });
 }
 
 ROOFLINE_INLINE void write_trace_csv(std::ostream& out, const trace_analysis& a) {

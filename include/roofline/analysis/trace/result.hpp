@@ -6,8 +6,10 @@
 #include <array>     // std::array
 #include <cmath>     // std::isfinite
 #include <cstddef>   // std::size_t
-#include <cstdint>   // std::uint8_t
-#include <cstdio>    // std::snprintf
+#include <cstdint>   // std::uint8_t, std::uint64_t
+#include <cstdio>    // std::snprintf, std::FILE, std::tmpfile
+#include <iterator>  // std::input_iterator_tag
+#include <memory>    // std::shared_ptr
 #include <string_view>  // std::string_view
 #include <limits>    // std::numeric_limits
 #include <optional>  // std::optional
@@ -169,6 +171,70 @@ struct analysis_row {
     }
 };
 
+/// Rows in order, the first `memory_rows` held and the rest written to an unnamed temporary file
+/// (`std::tmpfile`) and read back one at a time: a table that grows with the trace (a row per
+/// step: a 10 GB trace may have 100,000 steps, 1.2 KB each held) costs disk, not memory. Every
+/// field of `analysis_row` goes through the file (a new field must be added to the encoding,
+/// `detail::trace_an::encode_row`). Copies share the file; where no temporary file can be made
+/// the rows stay in memory. Iteration reads the file; a row it yields stays valid until the
+/// iterator moves.
+class row_spool {
+public:
+    static constexpr std::size_t default_memory_rows = 1024;
+    explicit row_spool(std::size_t memory_rows = default_memory_rows) : memory_rows_(memory_rows) {}
+
+    void push_back(analysis_row r);
+    std::size_t size() const { return held_.size() + spilled_; }
+    bool empty() const { return size() == 0; }
+    /// Rows in the file.
+    std::size_t spilled() const { return spilled_; }
+    /// Each row's `share` becomes its `total_s` over `gpu_time_s` (0 when that is not positive),
+    /// the written rows' as they are read: the streaming analysis learns the GPU time only after
+    /// its step rows are written.
+    void set_share_basis(double gpu_time_s);
+
+    class const_iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = analysis_row;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const analysis_row*;
+        using reference = const analysis_row&;
+        const_iterator() = default;
+        reference operator*() const { return index_ < s_->held_.size() ? s_->held_[index_] : row_; }
+        pointer operator->() const { return &**this; }
+        const_iterator& operator++();
+        bool operator==(const const_iterator& o) const { return index_ == o.index_; }
+        bool operator!=(const const_iterator& o) const { return index_ != o.index_; }
+
+    private:
+        friend class row_spool;
+        const_iterator(const row_spool* s, std::size_t index) : s_(s), index_(index) {}
+        void load();  // reads row `index_` (a written one) into `row_`
+        const row_spool* s_ = nullptr;
+        std::size_t index_ = 0;
+        std::uint64_t offset_ = 0;  // file offset of the next row
+        std::vector<char> buffer_;
+        std::size_t at_ = 0;  // next unread byte of `buffer_`
+        analysis_row row_;
+    };
+    const_iterator begin() const;
+    const_iterator end() const { return const_iterator(this, size()); }
+
+private:
+    struct file_closer {
+        void operator()(std::FILE* f) const { std::fclose(f); }
+    };
+    std::size_t memory_rows_;
+    std::vector<analysis_row> held_;
+    std::shared_ptr<std::FILE> file_;
+    std::size_t spilled_ = 0;
+    std::uint64_t bytes_ = 0;  // written to the file
+    bool no_file_ = false;     // std::tmpfile failed: hold every row
+    std::optional<double> share_basis_s_;
+    std::string encoded_;  // the row being written
+};
+
 /// How the steps of a trace were found (analysis/trace/steps.hpp).
 struct step_detection {
     /// "ProfilerStep", "CUDA graph launches", "GPU annotations", "repeating kernel sequence",
@@ -233,7 +299,7 @@ struct trace_analysis {
     std::vector<analysis_row> kernels;  ///< by name, longest first
     /// By launching op, its input shapes and types: what a user joins against model code.
     std::vector<analysis_row> ops;
-    std::vector<analysis_row> steps;  ///< step windows, in time order
+    row_spool steps;  ///< step windows, in time order (past 1,024 in a temporary file)
     std::string step_source;          ///< `step_detection.source` where step rows exist, else ""
     step_detection step_info;         ///< how many steps, from what
     std::size_t sibling_priced = 0;   ///< kernels without a launching op priced by a sibling
@@ -266,6 +332,10 @@ struct trace_analysis {
 }  // namespace roofline
 
 #if ROOFLINE_BODIES_ANALYSIS
+#include <algorithm>    // std::max
+#include <cstring>      // std::memcpy
+#include <stdexcept>    // std::runtime_error
+#include <type_traits>  // std::is_trivially_copyable_v
 
 namespace roofline {
 namespace detail::trace_an {
@@ -300,7 +370,208 @@ inline void note_once(std::vector<std::string>& v, const std::string& s) {
     v.push_back(s);
 }
 
+
+// row_spool: each written row is its encoded length (8 bytes) and the encoding below.
+template <class T>
+inline void put_raw(std::string& out, const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>, "written as bytes");
+    out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+inline void put_string(std::string& out, const std::string& v) {
+    put_raw(out, static_cast<std::uint64_t>(v.size()));
+    out += v;
+}
+inline void put_strings(std::string& out, const std::vector<std::string>& v) {
+    put_raw(out, static_cast<std::uint64_t>(v.size()));
+    for (const auto& x : v) put_string(out, x);
+}
+/// Reads what `put_*` wrote, from `p` on; throws past `end`.
+struct row_reader {
+    const char* p;
+    const char* end;
+    void need(std::size_t n) {
+        if (static_cast<std::size_t>(end - p) < n) throw std::runtime_error("row_spool: a written row is cut short");
+    }
+    template <class T>
+    void raw(T& v) {
+        need(sizeof v);
+        std::memcpy(&v, p, sizeof v);
+        p += sizeof v;
+    }
+    void string(std::string& v) {
+        std::uint64_t n = 0;
+        raw(n);
+        need(n);
+        v.assign(p, n);
+        p += n;
+    }
+    void strings(std::vector<std::string>& v) {
+        std::uint64_t n = 0;
+        raw(n);
+        v.resize(n);
+        for (auto& x : v) string(x);
+    }
+};
+
+// Every field of analysis_row, in declaration order (the doubles and the trivially copyable
+// aggregates as bytes: the file is read back by the same program).
+inline void encode_row(const analysis_row& r, std::string& out) {
+    put_string(out, r.name);
+    put_raw(out, r.phase);
+    put_raw(out, r.activity);
+    for (double v : {r.count, r.total_s, r.share, r.min_s, r.max_s, r.span_s, r.busy_s, r.priced_s, r.wall_s})
+        put_raw(out, v);
+    put_string(out, r.pricing);
+    put_raw(out, r.work);
+    put_raw(out, r.sol);
+    put_raw(out, r.link_roof_s);
+    put_raw(out, r.achievable_s);
+    put_raw(out, r.utilization);
+    put_raw(out, r.link_utilization);
+    put_raw(out, r.span_utilization);
+    put_raw(out, r.compute_at_clock);
+    put_string(out, r.roof);
+    put_raw(out, r.power);
+    put_raw(out, r.energy_j);
+    put_raw(out, r.result.has_value());
+    if (r.result) {
+        put_raw(out, r.result->what);
+        put_string(out, r.result->reason);
+        put_raw(out, r.result->utilization);
+        put_strings(out, r.result->notes);
+    }
+    put_string(out, r.unknown_reason);
+    put_strings(out, r.notes);
+    put_raw(out, r.latency);
+    put_raw(out, r.exposed_s);
+    put_raw(out, r.overlapped_s);
+    put_raw(out, r.busbw_bytes_per_s);
+    put_string(out, r.example);
+    put_string(out, r.input_dims);
+    put_string(out, r.input_types);
+    put_raw(out, r.no_gpu);
+}
+
+inline void decode_row(row_reader& in, analysis_row& r) {
+    in.string(r.name);
+    in.raw(r.phase);
+    in.raw(r.activity);
+    for (double* v : {&r.count, &r.total_s, &r.share, &r.min_s, &r.max_s, &r.span_s, &r.busy_s, &r.priced_s, &r.wall_s})
+        in.raw(*v);
+    in.string(r.pricing);
+    in.raw(r.work);
+    in.raw(r.sol);
+    in.raw(r.link_roof_s);
+    in.raw(r.achievable_s);
+    in.raw(r.utilization);
+    in.raw(r.link_utilization);
+    in.raw(r.span_utilization);
+    in.raw(r.compute_at_clock);
+    in.string(r.roof);
+    in.raw(r.power);
+    in.raw(r.energy_j);
+    bool has_result = false;
+    in.raw(has_result);
+    if (has_result) {
+        verdict v;
+        in.raw(v.what);
+        in.string(v.reason);
+        in.raw(v.utilization);
+        in.strings(v.notes);
+        r.result = std::move(v);
+    } else {
+        r.result.reset();
+    }
+    in.string(r.unknown_reason);
+    in.strings(r.notes);
+    in.raw(r.latency);
+    in.raw(r.exposed_s);
+    in.raw(r.overlapped_s);
+    in.raw(r.busbw_bytes_per_s);
+    in.string(r.example);
+    in.string(r.input_dims);
+    in.string(r.input_types);
+    in.raw(r.no_gpu);
+}
+
+inline double share_of(const analysis_row& r, double basis_s) { return basis_s > 0 ? r.total_s / basis_s : 0; }
+
 }  // namespace detail::trace_an
+
+ROOFLINE_INLINE void row_spool::push_back(analysis_row r) {
+    if (share_basis_s_) r.share = detail::trace_an::share_of(r, *share_basis_s_);
+    if (held_.size() < memory_rows_ || no_file_) {
+        held_.push_back(std::move(r));
+        return;
+    }
+    if (!file_) {
+        std::FILE* f = std::tmpfile();
+        if (!f) {
+            no_file_ = true;
+            held_.push_back(std::move(r));
+            return;
+        }
+        file_.reset(f, file_closer{});
+    }
+    encoded_.clear();
+    detail::trace_an::put_raw(encoded_, std::uint64_t(0));
+    detail::trace_an::encode_row(r, encoded_);
+    const std::uint64_t n = encoded_.size() - sizeof(std::uint64_t);
+    std::memcpy(encoded_.data(), &n, sizeof n);
+    // Reads may have moved the position (C requires a seek between a read and a write).
+    if (std::fseek(file_.get(), 0, SEEK_END) != 0 ||
+        std::fwrite(encoded_.data(), 1, encoded_.size(), file_.get()) != encoded_.size())
+        throw std::runtime_error("cannot write a table's rows to a temporary file (" + std::to_string(size()) +
+                                 " rows, " + std::to_string(bytes_ >> 20) + " MiB written): is the temporary folder full?");
+    bytes_ += encoded_.size();
+    ++spilled_;
+}
+
+ROOFLINE_INLINE void row_spool::set_share_basis(double gpu_time_s) {
+    share_basis_s_ = gpu_time_s;
+    for (auto& r : held_) r.share = detail::trace_an::share_of(r, gpu_time_s);
+}
+
+ROOFLINE_INLINE row_spool::const_iterator row_spool::begin() const {
+    const_iterator it(this, 0);
+    if (held_.empty() && spilled_ > 0) it.load();
+    return it;
+}
+
+ROOFLINE_INLINE row_spool::const_iterator& row_spool::const_iterator::operator++() {
+    ++index_;
+    if (index_ >= s_->held_.size() && index_ < s_->size()) load();
+    return *this;
+}
+
+ROOFLINE_INLINE void row_spool::const_iterator::load() {
+    std::FILE* f = s_->file_.get();
+    // Makes sure `n` unread bytes are in the buffer, reading on from `offset_`.
+    const auto fill = [&](std::size_t n) {
+        if (buffer_.size() - at_ >= n) return;
+        buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(at_));
+        at_ = 0;
+        const std::size_t want = std::max<std::size_t>(n - buffer_.size(), std::size_t(1) << 18);
+        const std::size_t old = buffer_.size();
+        buffer_.resize(old + want);
+        std::size_t got = 0;
+        if (std::fflush(f) == 0 && std::fseek(f, static_cast<long>(offset_), SEEK_SET) == 0)
+            got = std::fread(buffer_.data() + old, 1, want, f);
+        buffer_.resize(old + got);
+        offset_ += got;
+        if (buffer_.size() < n) throw std::runtime_error("row_spool: cannot read a table's rows back from its temporary file");
+    };
+    std::uint64_t n = 0;
+    fill(sizeof n);
+    std::memcpy(&n, buffer_.data() + at_, sizeof n);
+    at_ += sizeof n;
+    fill(static_cast<std::size_t>(n));
+    detail::trace_an::row_reader in{buffer_.data() + at_, buffer_.data() + at_ + n};
+    detail::trace_an::decode_row(in, row_);
+    at_ += static_cast<std::size_t>(n);
+    if (s_->share_basis_s_) row_.share = detail::trace_an::share_of(row_, *s_->share_basis_s_);
+}
+
 
 }  // namespace roofline
 #endif  // ROOFLINE_BODIES_ANALYSIS

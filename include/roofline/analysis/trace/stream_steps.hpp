@@ -13,6 +13,7 @@
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t, std::uint32_t
 #include <deque>        // std::deque
+#include <limits>       // std::numeric_limits
 #include <map>          // std::map
 #include <set>          // std::set
 #include <string>       // std::string
@@ -107,6 +108,10 @@ public:
     std::string name(std::size_t w) const;
     /// True when window `w` can gain no activity after one at `position` starting at `start_s`.
     bool closed(std::size_t w, std::size_t position, double start_s) const;
+    /// The first window that activity starting at `start_s` or later may still join besides
+    /// the open ones (windows before it that have none never will); the largest size_t when
+    /// only open windows can (windows by position follow each other).
+    std::size_t first_unfinished(double start_s) const;
     kind source() const { return kind_; }
     /// Windows the source has.
     std::size_t windows() const;
@@ -300,6 +305,21 @@ ROOFLINE_INLINE bool step_assigner::closed(std::size_t w, std::size_t position, 
         case kind::annotations: return start_s >= plan_.ranges[w].end_s;
     }
     return false;
+}
+
+ROOFLINE_INLINE std::size_t step_assigner::first_unfinished(double start_s) const {
+    switch (kind_) {
+        case kind::profiler: return 0;  // by launch time: nothing closes before the end
+        case kind::graph:
+        case kind::repetition: return std::numeric_limits<std::size_t>::max();
+        case kind::annotations: {
+            // A range that started may still take activity until its end; later ranges start later.
+            for (const auto k : open_ranges_)
+                if (plan_.ranges[k].end_s > start_s) return k;
+            return next_range_;
+        }
+    }
+    return 0;
 }
 
 ROOFLINE_INLINE std::string step_assigner::name(std::size_t w) const {
