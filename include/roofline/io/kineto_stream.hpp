@@ -329,12 +329,19 @@ public:
     }
 
 private:
+    // The nlohmann fallback parser has no category filter (a template, so that the check is
+    // made where the parser type is known: `if constexpr` outside one checks both branches).
+    template <class Parser>
+    static void set_filter(Parser& p, bool (*interesting)(std::string_view)) {
+        if constexpr (requires { p.set_category_filter(interesting); }) p.set_category_filter(interesting);
+    }
+
     void run() {
         try {
             input_file in(path_);
             chrome_trace_splitter splitter(in, std::size_t(256) << 10);
             default_event_parser parser;
-            if constexpr (requires { parser.set_category_filter(interesting_); }) parser.set_category_filter(interesting_);
+            set_filter(parser, interesting_);
             chrome_event ev;
             std::string error;
             auto b = std::make_shared<batch>();
