@@ -137,3 +137,12 @@ roofline_cli_test(kernel_attention_fp8_fallback ARGS kernel attention --gpu a100
 # the required one missing (a new user's break test).
 roofline_cli_test(kernel_typo_of_required ARGS kernel attention --gpu h100-sxm --batch 8 --heads 32 --head-dim 128
     --kvlen 4096 --q-len 1 EXIT 2 PASS "unknown option .--kvlen. \\(did you mean --kv-len\\?\\)")
+# Hybrid linear attention (Qwen3.5): 45 Gated DeltaNet layers hold state, 15 full layers cache
+# tokens (15,360 B per token at fp8), 192,061,440 B of state per sequence (tests/models/parameters_test.cpp).
+set(_q35 ${PROJECT_SOURCE_DIR}/../shared/samples/aiconfigurator/model_configs/Qwen--Qwen3.5-397B-A17B_config.json)
+if(EXISTS "${_q35}")
+    roofline_cli_test(model_qwen35_linear_attention ARGS model --model ${_q35} --quant fp8 --kv-dtype fp8 --json
+        PASS "\"kv_bytes_per_token\": 15360.0,.*\"linear_attention_layers\": 45,.*\"linear_state_bytes_per_sequence\": 192061440.0")
+    roofline_cli_test(model_qwen35_text ARGS model --model ${_q35} --quant fp8 --kv-dtype fp8
+        PASS "396.35B total, 16.33B active per token.*15 layers.*45 Gated DeltaNet layers cache no tokens; they hold 192.06 MB of state per sequence")
+endif()
