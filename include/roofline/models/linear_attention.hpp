@@ -72,11 +72,11 @@ inline linear_attention_shape linear_attention_shape_per_gpu(const model_config&
 /// FLOP per new token of a sequence adding `new_tokens` this step: the recurrent form for decode
 /// and speculative verification (<= max_decode_step_tokens), the chunked form for prefill.
 inline double linear_attention_flops_per_token(const linear_attention_shape& s, double new_tokens) {
-    const double state = 6.0 * s.key_head_dim * s.value_head_dim;
-    const double conv = 2.0 * s.conv_dim() * s.conv_kernel / std::max(1.0, s.value_heads);  // per head share
-    if (new_tokens <= max_decode_step_tokens) return s.value_heads * (state + conv);
-    const double block = std::min(new_tokens, gated_delta_chunk_tokens);
-    return s.value_heads * (state + 2.0 * block * (s.key_head_dim + s.value_head_dim) + conv);
+    const double conv = 2.0 * s.conv_dim() * s.conv_kernel;  // depthwise: one multiply-add per channel tap
+    double per_head = 6.0 * s.key_head_dim * s.value_head_dim;  // state products
+    if (new_tokens > max_decode_step_tokens)  // chunked form: intra-block scores and outputs
+        per_head += 2.0 * std::min(new_tokens, gated_delta_chunk_tokens) * (s.key_head_dim + s.value_head_dim);
+    return s.value_heads * per_head + conv;
 }
 
 /// Activation bytes per new token through the conv and the recurrence, at `act`.
