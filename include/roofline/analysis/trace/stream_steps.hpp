@@ -22,6 +22,7 @@
 #include <vector>       // std::vector
 
 #include "roofline/core/compilation.hpp"
+#include "roofline/analysis/intervals.hpp"
 #include "roofline/analysis/trace/result.hpp"
 #include "roofline/analysis/trace/steps.hpp"
 #include "roofline/trace/kernel_event.hpp"
