@@ -5,6 +5,7 @@
 //   roofline gpus --json                  the catalog as a JSON array (or the compared GPUs)
 //   roofline gpus --gpu-file F.json       with a user overlay applied (see io/gpu_json.hpp)
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>

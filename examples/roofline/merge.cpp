@@ -10,6 +10,7 @@
 // instead (io/rank_summary.hpp), so that ranks can be analysed anywhere (GNU parallel, a Slurm
 // job array) and joined by `merge`: the merged report is byte-identical to the direct one.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -6,6 +6,7 @@
 // --dtype takes one dtype or a comma-separated list (bf16,fp8): the first is the headline; each
 // gets a compute roof in the chart. The tables list every rate class the GPU has.
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
