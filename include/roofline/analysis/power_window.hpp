@@ -98,7 +98,7 @@ inline std::string utc_day(double s) {
     const long long m = mp < 10 ? mp + 3 : mp - 9;
     const long long y = yoe + era * 400 + (m <= 2);
     const long long sec = static_cast<long long>(s - days_f * 86400.0);
-    char b[48];
+    char b[112];  // room for five long longs: -Wformat-truncation cannot bound y
     std::snprintf(b, sizeof b, "%04lld-%02lld-%02lld %02lld:%02lld", y, m, d, sec / 3600, (sec / 60) % 60);
     return b;
 }
