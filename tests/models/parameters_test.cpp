@@ -31,6 +31,10 @@ TEST_CASE("glob patterns match module names and their dotted ancestors") {
     CHECK(module_pattern_matches("lm_head", "lm_head"));
     CHECK(module_pattern_matches("re:.*mlp\\.gate$", "model.layers.3.mlp.gate"));
     CHECK_FALSE(module_pattern_matches("re:.*mlp\\.gate$", "model.layers.3.mlp.gate_proj"));
+    // Asked again, the answers come from the per-thread cache: still the same, per module name.
+    CHECK(module_pattern_matches("re:.*mlp\\.gate$", "model.layers.3.mlp.gate"));
+    CHECK_FALSE(module_pattern_matches("re:.*mlp\\.gate$", "model.layers.3.mlp.gate_proj"));
+    CHECK_FALSE(module_pattern_matches("re:.*self_attn.*", "model.layers.3.mlp.gate"));
 }
 
 TEST_CASE("a hand-built dense GQA model counts as worked by hand") {
