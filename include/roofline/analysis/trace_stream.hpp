@@ -190,7 +190,20 @@ struct second_pass {
     bool any_op = false;  // some activity had a launching op
     window_accumulator window;
     std::map<std::string_view, kernel_row> kernels;
-    std::map<std::tuple<std::string, std::string, std::string>, row_accumulator, std::less<>> ops;
+    /// Orders (op name, input dims, input types) keys, owned or viewed, field by field as string_views:
+    /// libstdc++'s heterogeneous tuple `<` is not usable under clang 14, so `find` takes views through this.
+    struct op_key_less {
+        using is_transparent = void;
+        template <class A, class B>
+        bool operator()(const A& a, const B& b) const {
+            const std::string_view a0 = std::get<0>(a), a1 = std::get<1>(a), a2 = std::get<2>(a);
+            const std::string_view b0 = std::get<0>(b), b1 = std::get<1>(b), b2 = std::get<2>(b);
+            if (a0 != b0) return a0 < b0;
+            if (a1 != b1) return a1 < b1;
+            return a2 < b2;
+        }
+    };
+    std::map<std::tuple<std::string, std::string, std::string>, row_accumulator, op_key_less> ops;
     std::vector<step_track> tracks;
 
     second_pass(const trace_gpu_context& c, const trace_power_context& p, const step_plan& sp, const device_pass& d,
@@ -468,7 +481,10 @@ ROOFLINE_INLINE trace_analysis analyze_kineto_stream(const std::string& path, co
                 }
             });
             if (!h.needs_whole_reader.empty()) throw kineto_layout_error(h.needs_whole_reader);
-            for (auto& [dev, d] : devices) d.busy.flush([&](const time_interval& iv) { d.closed(iv); });
+            for (auto& entry : devices) {
+                auto& d = entry.second;  // not a structured binding: clang 14 cannot capture one in a lambda
+                d.busy.flush([&](const time_interval& iv) { d.closed(iv); });
+            }
 
             trace_analysis a;
             a.file = h.trace.file;
