@@ -21,7 +21,6 @@
 
 #include <array>        // std::array
 #include <cstddef>      // std::size_t
-#include <regex>        // std::regex (compressed-tensors "re:" patterns)
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <unordered_map>  // std::unordered_map (compiled "re:" patterns)
@@ -29,6 +28,7 @@
 
 #include "roofline/core/dtype.hpp"
 #include "roofline/models/model_config.hpp"
+#include "roofline/models/module_regex.hpp"
 
 namespace roofline {
 
@@ -60,17 +60,17 @@ inline bool module_pattern_matches(const std::string& pattern, std::string_view 
     if (pattern.rfind("re:", 0) == 0) {
         // Each pattern compiled once and each (pattern, module) answered once per thread: a
         // std::regex built and run per call was 60% of `estimate --from-csv` (5,221 rows, every
-        // weight tensor of every row checked against every pattern; libstdc++'s regex executor
-        // backtracks). A match anywhere counts (std::regex_search; a full match is one).
-        thread_local std::unordered_map<std::string, std::regex> compiled;
+        // weight tensor of every row checked against every pattern). A match anywhere counts
+        // (Python's re.search; a full match is one). models/module_regex.hpp: the syntax.
+        thread_local std::unordered_map<std::string, module_regex> compiled;
         thread_local std::unordered_map<std::string, bool> answered;
         std::string key = pattern;
         key += '\n';
         key += name;
         if (const auto a = answered.find(key); a != answered.end()) return a->second;
         auto it = compiled.find(pattern);
-        if (it == compiled.end()) it = compiled.emplace(pattern, std::regex(pattern.substr(3))).first;
-        const bool hit = std::regex_search(name.begin(), name.end(), it->second);
+        if (it == compiled.end()) it = compiled.emplace(pattern, module_regex(std::string_view(pattern).substr(3))).first;
+        const bool hit = it->second.search(name);
         if (answered.size() < 65536) answered.emplace(std::move(key), hit);
         return hit;
     }
