@@ -41,6 +41,7 @@
 #include "roofline/models/linear_attention.hpp"
 #include "roofline/models/memory.hpp"
 #include "roofline/models/model_config.hpp"
+#include "roofline/models/module_regex.hpp"
 #include "roofline/models/moe.hpp"
 #include "roofline/models/parameters.hpp"
 #include "roofline/models/power.hpp"
