@@ -473,7 +473,10 @@ void add_gemm(CLI::App* kernel) {
         const auto w = gemm_workload(s, a, b, output_dtype(a), path.peak);
         std::vector<std::string> notes;
         if (!path.note.empty()) notes.push_back(path.note);
-        const std::string title = fmt::format("gemm {:g}x{:g}x{:g} {}", o.m, o.n, o.k, to_string(a));
+        // Both operands in the title when they differ (W4A16: "bf16, int4 weights").
+        const std::string title =
+            a == b ? fmt::format("gemm {:g}x{:g}x{:g} {}", o.m, o.n, o.k, to_string(a))
+                   : fmt::format("gemm {:g}x{:g}x{:g} {}, {} weights", o.m, o.n, o.k, to_string(a), to_string(b));
         auto j = report(title, w, p, notes, {{"gemm", gemm_features(w, path.peak)}});
         j["gemm"] = {{"m", o.m}, {"n", o.n}, {"k", o.k}, {"batch", o.batch}, {"a_dtype", std::string(to_string(a))},
                      {"b_dtype", std::string(to_string(b))}, {"peak", std::string(to_string(path.peak))},

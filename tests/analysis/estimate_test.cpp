@@ -684,6 +684,13 @@ TEST_CASE("the network assumed between nodes: 800 Gb/s ConnectX-8 for B300 and G
     CHECK(default_network_fabric(cat.at("b200"))->id == "ib-ndr-400");
     CHECK(default_network_fabric(cat.at("h200-sxm"))->bytes_per_s_per_gpu == doctest::Approx(50e9));
     CHECK_FALSE(default_network_fabric(cat.at("rtx-pro-6000")).has_value());
+    // By architecture, not by the catalog's id: a user's SKU file naming its own B300 variant.
+    gpu_spec own = cat.at("b300");
+    own.id = "acme-hgx-b300-custom";
+    CHECK(default_network_fabric(own)->id == "ib-xdr-800");
+    gpu_spec named_like = cat.at("b200");
+    named_like.id = "b300-lookalike";  // a B200 whose id starts like a B300's
+    CHECK(default_network_fabric(named_like)->id == "ib-ndr-400");
 }
 
 TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1024 at 4 in flight") {

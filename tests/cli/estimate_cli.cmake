@@ -83,9 +83,10 @@ roofline_cli_test(estimate_v100_bf16_priced_fp16 ARGS estimate --model data/mode
     --gpu v100-sxm2-32gb --isl 512 --osl 128 --tp 8 --concurrency 4
     PASS "TPOT [0-9.]+ ms.*v100-sxm2-32gb has no bf16 units: bf16 work is priced at its fp16 rate")
 # int4 is a weight format: a GEMM's activations stay 16-bit (weights at 4.5 bits: 8192 x 8192 x
-# 0.5625 B = 37.7 MB of the 38.27 MB), and it is refused as an attention or KV-cache dtype.
+# 0.5625 B = 37.7 MB of the 38.27 MB), and it is refused as an attention or KV-cache dtype. The
+# title names both operands.
 roofline_cli_test(kernel_gemm_int4_weights ARGS kernel gemm --m 16 --n 8192 --k 8192 --dtype int4 --gpu h200-sxm
-    PASS "DRAM 38.27 MB")
+    PASS "gemm 16x8192x8192 bf16, int4 weights.*DRAM 38.27 MB")
 roofline_cli_test(kernel_attention_int4_refused ARGS kernel attention --batch 1 --q-len 1 --kv-len 4096 --heads 32
     --dtype int4 --gpu h200-sxm EXIT 2 PASS "int4 is a weight format \\(W4A16\\), not an attention or KV-cache dtype")
 # Ranks that fit one node cross no network: priced at the node's own link, with a note.

@@ -66,7 +66,8 @@ inline std::optional<network_fabric> find_network_fabric(std::string_view id) {
 /// hosts' NICs vary: name one).
 inline std::optional<network_fabric> default_network_fabric(const gpu_spec& g) {
     if (!(g.nvlink_bandwidth_bytes_per_s.value_or(0.0) > 0.0)) return std::nullopt;
-    if (g.id.rfind("b300", 0) == 0 || g.id.rfind("gb300", 0) == 0) return find_network_fabric("ib-xdr-800");
+    // By architecture, not by catalog id: a --gpu-file SKU of Blackwell Ultra gets it too.
+    if (g.arch == "blackwell-ultra" || g.sm_arch == "sm103") return find_network_fabric("ib-xdr-800");
     return find_network_fabric("ib-ndr-400");
 }
 
