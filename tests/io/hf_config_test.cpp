@@ -208,6 +208,21 @@ TEST_CASE("quantization_config variants inside config.json: modelopt and compres
         // 4-bit values and one BF16 scale per 32: 4.5 bits a weight.
         CHECK(bytes_per_element(dtype::int4) == doctest::Approx(4.5 / 8));
     }
+    SUBCASE("compressed-tensors \"re:\" pattern the matcher cannot read: the file, the place and the entry") {
+        const auto p = temp_json("ct_lookahead", R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,
+            "num_attention_heads":4,"vocab_size":100,"intermediate_size":128,
+            "quantization_config":{"quant_method":"compressed-tensors","config_groups":{"group_0":{
+              "weights":{"num_bits":4,"type":"int","group_size":32}}},"ignore":["lm_head","re:(?=mlp).*"]}})");
+        try {
+            (void)read_hf_config(p);
+            FAIL("no error");
+        } catch (const parse_error& e) {
+            CHECK(e.file() == p);
+            CHECK(e.place() == "quantization_config");
+            CHECK(e.field() == "ignore[1]");
+            CHECK(std::string(e.what()).find("lookaround") != std::string::npos);
+        }
+    }
     SUBCASE("compressed-tensors 8-bit int: named as unsupported, with what is") {
         const auto p = temp_json("ct_int8", R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,
             "num_attention_heads":4,"vocab_size":100,"intermediate_size":128,

@@ -60,6 +60,7 @@ void apply_hf_quant_config(model_config& cfg, const std::string& path);
 #if ROOFLINE_BODIES_IO
 #include <nlohmann/json.hpp>
 #include "roofline/io/detail/json_text.hpp"
+#include "roofline/models/module_regex.hpp"
 #include "roofline/io/input.hpp"
 
 namespace roofline {
@@ -165,6 +166,22 @@ public:
         return out;
     }
 
+    /// An array of module patterns (`strings`), each "re:" pattern compiled once here so that one
+    /// the library cannot match is an error naming the file, the place and the entry
+    /// (models/module_regex.hpp says which syntax it matches).
+    std::vector<std::string> module_patterns(const char* key) const {
+        std::vector<std::string> out = strings(key);
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (out[i].rfind("re:", 0) != 0) continue;
+            try {
+                roofline::detail::module_regex check(std::string_view(out[i]).substr(3));
+            } catch (const roofline::error& e) {
+                throw parse_error(file_, place_, std::string(key) + "[" + std::to_string(i) + "]", e.what());
+            }
+        }
+        return out;
+    }
+
     /// An array of integers (empty when absent).
     std::vector<int> ints(const char* key) const {
         std::vector<int> out;
@@ -243,20 +260,20 @@ inline void read_quantization_config(model_config& cfg, const json& jq, const st
         const auto block = r.ints("weight_block_size");
         if (block.size() == 2 && block[0] > 0 && block[1] > 0)
             q.extra_scale_bits_per_weight = 32.0 / (static_cast<double>(block[0]) * block[1]);
-        q.exclude_patterns = r.strings("modules_to_not_convert");
-        for (auto& s : r.strings("ignored_layers")) q.exclude_patterns.push_back(s);
+        q.exclude_patterns = r.module_patterns("modules_to_not_convert");
+        for (auto& s : r.module_patterns("ignored_layers")) q.exclude_patterns.push_back(s);
     } else if (*method == "mxfp4") {
         // gpt-oss: MXFP4 expert weights (E2M1 + E8M0 per 32), BF16 activations (W4A16).
         q.method = "mxfp4";
         q.weights = dtype::mxfp4;
         q.activations = dtype::bf16;
         q.group_size = 32;
-        q.exclude_patterns = r.strings("modules_to_not_convert");
+        q.exclude_patterns = r.module_patterns("modules_to_not_convert");
     } else if (*method == "modelopt") {
         apply_quant_algo(q, r, "quant_algo");
         q.group_size = 16;
-        q.exclude_patterns = r.strings("ignore");
-        for (auto& s : r.strings("exclude_modules")) q.exclude_patterns.push_back(s);
+        q.exclude_patterns = r.module_patterns("ignore");
+        for (auto& s : r.module_patterns("exclude_modules")) q.exclude_patterns.push_back(s);
         if (r.has("kv_cache_scheme")) {
             const object_reader kv(r.at("kv_cache_scheme"), file, place + ".kv_cache_scheme");
             const int bits = kv.count("num_bits", 16);
@@ -301,7 +318,7 @@ inline void read_quantization_config(model_config& cfg, const json& jq, const st
         } else {
             q.activations = dtype::bf16;
         }
-        q.exclude_patterns = r.strings("ignore");
+        q.exclude_patterns = r.module_patterns("ignore");
         if (r.has("kv_cache_scheme")) {
             const object_reader kv(r.at("kv_cache_scheme"), file, place + ".kv_cache_scheme");
             if (kv.count("num_bits", 16) == 8) q.kv_cache = dtype::fp8_e4m3;
@@ -492,7 +509,7 @@ ROOFLINE_INLINE void apply_hf_quant_config(model_config& cfg, const std::string&
     q.kv_cache = cfg.quant.unquantized;
     apply_quant_algo(q, r, "quant_algo");
     q.group_size = r.count("group_size", q.weights == dtype::nvfp4 ? 16 : 0);
-    q.exclude_patterns = r.strings("exclude_modules");
+    q.exclude_patterns = r.module_patterns("exclude_modules");
     if (auto kv = kv_algo_dtype(r, "kv_cache_quant_algo")) q.kv_cache = *kv;
     q.source = path;
     q.producer = "hf_quant_config.json";
