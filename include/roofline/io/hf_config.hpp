@@ -166,8 +166,9 @@ public:
         return out;
     }
 
-    /// An array of module patterns (`strings`), each "re:" pattern compiled once here so that one
-    /// the library cannot match is an error naming the file, the place and the entry
+    /// An array of module patterns (`strings`), each "re:" pattern checked here by compiling it
+    /// (pricing compiles it again, once per thread: models/parameters.hpp), so that one the
+    /// library cannot match is an error naming the file, the place and the entry
     /// (models/module_regex.hpp says which syntax it matches).
     std::vector<std::string> module_patterns(const char* key) const {
         std::vector<std::string> out = strings(key);
