@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roofline/analysis/estimate.hpp"
@@ -54,6 +56,24 @@ estimate_request h200_request(double conc) {
     rq.concurrency = conc;
     rq.power_limit = false;
     return rq;
+}
+
+/// Llama-3.1-70B (the shared config, read) at fp8 on one TP `tp` instance of H200s, 1024 / 1024
+/// tokens at 4 in flight with an fp8 KV cache (the measured runs' setting); nullopt without the
+/// sample.
+std::optional<std::pair<model_config, estimate_request>> llama70b_fp8_h200_at_4(int tp) {
+    const auto cfg = shared_sample("model_configs/meta-llama--Meta-Llama-3.1-70B_config.json");
+    if (!have_sample(cfg)) return std::nullopt;
+    auto m = read_hf_config(cfg.string());
+    apply_quant_option(m, "fp8");
+    estimate_request rq;
+    rq.gpu = gpus::h200_sxm();
+    rq.isl = 1024;
+    rq.osl = 1024;
+    rq.concurrency = 4;
+    rq.kv_cache = dtype::fp8_e4m3;
+    rq.layout = {tp, 1, 1, 1};
+    return std::pair{std::move(m), rq};
 }
 
 }  // namespace
@@ -656,17 +676,9 @@ TEST_CASE("a dense instance over two H200 nodes: the hierarchy's inner stage run
     // layer over two nodes, latency-bound at tens of microseconds a layer. Its inner stage had been
     // priced with a PCIe card's ring profile, which made TP16 slower than TP8 by 10x in its
     // communication; at NVLink it is faster.
-    const auto cfg = shared_sample("model_configs/meta-llama--Meta-Llama-3.1-70B_config.json");
-    if (!have_sample(cfg)) return;
-    auto m = read_hf_config(cfg.string());
-    apply_quant_option(m, "fp8");
-    estimate_request rq;
-    rq.gpu = gpus::h200_sxm();
-    rq.isl = 1024;
-    rq.osl = 1024;
-    rq.concurrency = 4;
-    rq.kv_cache = dtype::fp8_e4m3;
-    rq.layout = {8, 1, 1, 1};
+    auto setup = llama70b_fp8_h200_at_4(8);
+    if (!setup) return;
+    auto& [m, rq] = *setup;
     const auto tp8 = estimate_serving(m, rq);
     rq.layout = {16, 1, 1, 1};
     const auto tp16 = estimate_serving(m, rq);
@@ -694,17 +706,9 @@ TEST_CASE("the network assumed between nodes: 800 Gb/s ConnectX-8 for B300 and G
 }
 
 TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1024 at 4 in flight") {
-    const auto cfg = shared_sample("model_configs/meta-llama--Meta-Llama-3.1-70B_config.json");
-    if (!have_sample(cfg)) return;
-    auto m = read_hf_config(cfg.string());
-    apply_quant_option(m, "fp8");
-    estimate_request rq;
-    rq.gpu = gpus::h200_sxm();
-    rq.isl = 1024;
-    rq.osl = 1024;
-    rq.concurrency = 4;
-    rq.layout = {4, 1, 1, 1};
-    rq.kv_cache = dtype::fp8_e4m3;
+    const auto setup = llama70b_fp8_h200_at_4(4);
+    if (!setup) return;
+    const auto& [m, rq] = *setup;
     const auto r = estimate_serving(m, rq);
     REQUIRE(r.fits);
     // The run (2026_04_06_llama_3_1_70b_h200_sxm_trtllm_fp8_agg_1024x1024_c4_tp4_ep1_670 in

@@ -37,6 +37,19 @@ TEST_CASE("glob patterns match module names and their dotted ancestors") {
     CHECK_FALSE(module_pattern_matches("re:.*self_attn.*", "model.layers.3.mlp.gate"));
 }
 
+TEST_CASE("past the cache's bound of compiled patterns, a pattern still answers right") {
+    // 5,000 distinct patterns on one thread: the first 4,096 are kept compiled, the rest are
+    // compiled per call; each matches its own layer and not its neighbour.
+    using detail::module_pattern_matches;
+    int right = 0;
+    for (int i = 0; i < 5000; ++i) {
+        const std::string pattern = "re:^model\\.layers\\." + std::to_string(i) + "\\.mlp$";
+        right += module_pattern_matches(pattern, "model.layers." + std::to_string(i) + ".mlp") &&
+                 !module_pattern_matches(pattern, "model.layers." + std::to_string(i + 1) + ".mlp");
+    }
+    CHECK(right == 5000);
+}
+
 TEST_CASE("a hand-built dense GQA model counts as worked by hand") {
     // h = 64, 2 layers, 4 heads of 16, 2 KV heads, MLP 128, vocab 100, untied.
     model_config c = test::tiny_dense_model();

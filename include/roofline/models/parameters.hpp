@@ -68,9 +68,13 @@ inline bool module_pattern_matches(const std::string& pattern, std::string_view 
         key += '\n';
         key += name;
         if (const auto a = answered.find(key); a != answered.end()) return a->second;
-        auto it = compiled.find(pattern);
-        if (it == compiled.end()) it = compiled.emplace(pattern, module_regex(std::string_view(pattern).substr(3))).first;
-        const bool hit = it->second.search(name);
+        // Both caches stop growing at a bound (a program reading configs without end keeps its
+        // memory): a pattern past it is compiled for the call, an answer past it not kept.
+        bool hit = false;
+        if (auto it = compiled.find(pattern); it != compiled.end()) hit = it->second.search(name);
+        else if (compiled.size() < 4096)
+            hit = compiled.emplace(pattern, module_regex(std::string_view(pattern).substr(3))).first->second.search(name);
+        else hit = module_regex(std::string_view(pattern).substr(3)).search(name);
         if (answered.size() < 65536) answered.emplace(std::move(key), hit);
         return hit;
     }
