@@ -2,15 +2,16 @@
 """Does simulating the benchmark explain measured TTFT better than the closed-loop wave?
 
 Reads the predictions `roofline estimate --from-csv ... --out PRED_CSV` writes (its `ttft_terms`
-column: own prefill, closed-loop queue, half a decode step, a decode step, 1, ISL, layers x
-chunks, MoE layers x chunks) and the silicon CSV (for the attention-DP size), and for every run
+column, models/serving_terms.hpp: own prefill, closed-loop queue, half a decode step or the KV
+transfer, a decode step, 1, ISL, layers x chunks, MoE layers x chunks, the balanced queue, layers x
+the queue's chunk steps) and the silicon CSV (for the attention-DP size), and for every run
 simulates the benchmark as a closed loop: C clients, N = n x C requests, each client sending its
 next request when its last one ends, prompt and output lengths drawn from [0.8 L, L] (mean 0.9 L,
 as InferenceX's benchmark_serving draws them); the engine runs steps of at most 8,192 tokens, either
 mixing every running request's decode token with prefill chunks (vLLM, TensorRT-LLM) or running
 prefill batches first (SGLang). A step costs the estimate's decode step (when any request decodes)
 plus its prefill tokens at the queue's seconds per token; per rank with attention DP. The mean
-simulated TTFT then replaces the queue term, or joins the terms, in a Python replica of the C++
+simulated TTFT then replaces the queue term (the second), or joins the terms, in a Python replica of the C++
 leave-one-model-out fit (non-negative, minimum summed |relative error|, by linear programming;
 TTFT per mode/backend with fewer than 30 runs falling back to the mode), and the held-out TTFT
 median is printed per group, against the replica without the simulation.
@@ -147,7 +148,7 @@ def main():
     replaced = terms.copy()
     replaced[:, 1] = simulated
     report("simulated queue in place of the wave", leave_one_model_out(replaced, runs), runs)
-    report("simulated queue as a ninth term", leave_one_model_out(np.column_stack([terms, simulated]), runs), runs)
+    report("simulated queue as one more term", leave_one_model_out(np.column_stack([terms, simulated]), runs), runs)
 
 
 if __name__ == "__main__":

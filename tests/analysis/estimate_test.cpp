@@ -157,6 +157,46 @@ TEST_CASE("TTFT fixed-cost terms: prompt tokens, layers x the prompt's chunk ste
     CHECK(three.roof_ttft_s == doctest::Approx(three.features.ttft[0] + three.features.ttft[1] + three.features.ttft[2]));
 }
 
+TEST_CASE("TTFT queue terms: the balanced queue, and layers x the chunk steps of the queue ahead") {
+    const auto c = llama8b();  // 32 dense layers
+    auto rq = h200_request(4);
+    const auto one = estimate_serving(c, rq);
+    REQUIRE(one.fits);
+    // Without attention DP the balanced queue is the queue.
+    CHECK(one.features.ttft[8] == doctest::Approx(one.features.ttft[1]));
+    // 4 in flight: 1.5 prompts of 1,024 tokens ahead = 0.1875 of an 8,192-token chunk step, x 32 layers.
+    CHECK(one.features.ttft[9] == doctest::Approx(32 * 1.5 * 1024 / 8192.0));
+    rq.isl = 20000;  // 1.5 x 20,000 tokens ahead: 3.66 chunk steps
+    const auto longer = estimate_serving(c, rq);
+    REQUIRE(longer.fits);
+    CHECK(longer.features.ttft[9] == doctest::Approx(32 * 1.5 * 20000 / 8192.0));
+    rq.concurrency = 1;  // nothing ahead
+    const auto alone = estimate_serving(c, rq);
+    REQUIRE(alone.fits);
+    CHECK(alone.features.ttft[9] == 0);
+    CHECK(alone.features.ttft[8] == 0);
+}
+
+TEST_CASE("TTFT queue terms with attention DP: the serialized queue is dp x the balanced one") {
+    const auto cfg = shared_sample("model_configs/deepseek-ai--DeepSeek-V3_config.json");
+    if (!have_sample(cfg)) return;
+    auto m = read_hf_config(cfg.string());
+    apply_quant_option(m, "fp8");
+    estimate_request rq;
+    rq.gpu = gpus::b200();
+    rq.isl = 1024;
+    rq.osl = 1024;
+    rq.concurrency = 64;
+    rq.kv_cache = dtype::fp8_e4m3;
+    rq.layout = {1, 8, 8, 1};  // attention TP1 DP8, MoE EP8
+    const auto r = estimate_serving(m, rq);
+    REQUIRE(r.fits);
+    CHECK(r.features.ttft[8] > 0);
+    CHECK(r.features.ttft[1] == doctest::Approx(8 * r.features.ttft[8]));
+    // 31.5 prompts of 1,024 tokens ahead in 8,192-token chunk steps, x 61 layers.
+    CHECK(r.features.ttft[9] == doctest::Approx(61 * 31.5 * 1024 / 8192.0));
+}
+
 TEST_CASE("TPOT terms: the decode step split by phase, the interleaved prefill into attention and the rest") {
     const auto c = llama8b();  // TP1: no collective, so no communication
     const auto at = [](const plan_point& p, step_phase ph) { return p.decode_phase_share[static_cast<std::size_t>(ph)]; };
@@ -207,7 +247,7 @@ TEST_CASE("TPOT terms: the decode step split by phase, the interleaved prefill i
     CHECK(tp2.features.tpot[2] == doctest::Approx(tp2.decode_point.decode_step_s * at(tp2.decode_point, step_phase::communication)));
 }
 
-TEST_CASE("efficiency table: a table of the 6 TPOT terms of before reads with the same predictions") {
+TEST_CASE("efficiency table: a table of the 6 TPOT and 8 TTFT terms of before reads with the same predictions") {
     const auto path = (std::filesystem::temp_directory_path() / "roofline_legacy_fit_test.json").string();
     {
         std::ofstream o(path);
@@ -224,6 +264,11 @@ TEST_CASE("efficiency table: a table of the 6 TPOT terms of before reads with th
     const auto& f = r.features;
     CHECK(r.tpot_s == doctest::Approx(1.5 * decode_per_token_s(f) + 2 * prefill_interleaved_per_token_s(f) +
                                       3e-5 * 32 + 5e-6 * 64));
+    // Its eight TTFT coefficients are today's first eight; the balanced queue and the queue's
+    // chunk steps, which it did not have, are 0: the same TTFT.
+    const std::array<double, serving_features::ttft_terms> want_ttft = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(e.ttft == want_ttft);
+    CHECK(r.ttft_s == doctest::Approx(f.ttft[0] + f.ttft[1] + f.ttft[2]));
     // Any other length is an error naming the group.
     {
         std::ofstream o(path);

@@ -135,6 +135,13 @@ inline double queue_s_per_token(const plan_point& p, const parallel_layout& l) {
     return prefill_s_per_token(p) * std::max(1, l.dp);
 }
 
+/// Prefill chunk steps of the closed-loop queue ahead of a request at `requests` in flight: half
+/// the other requests' prompts (`closed_loop_queue_s`'s wave) in chunks of
+/// `prefill_chunk_tokens`, fractional (the wave's prompts share chunks).
+inline double queue_chunk_steps(double requests, const estimate_request& rq) {
+    return std::max(0.0, requests - 1.0) / 2.0 * rq.isl / std::max(1.0, rq.prefill_chunk_tokens);
+}
+
 /// Counts the fixed-cost terms of `serving_features` multiply: layers, MoE layers, tokens a
 /// decode step emits per sequence, prefill chunk steps of one prompt.
 struct term_counts {
@@ -211,10 +218,12 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     out.kv_transfer_s = (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0;
     const double t_pre = prefill_s_per_token(pp);
     out.features.tpot = tpot_terms_of(dec_per_token, 0.0, pd, pp, t, c_dec);
+    const double c_pre = rq.concurrency / d.prefill_workers;
     out.features.ttft = {pp.ttft_prefill_s,
-                         closed_loop_queue_s(rq.concurrency / d.prefill_workers, rq.isl, queue_s_per_token(pp, d.prefill), 0.0),
+                         closed_loop_queue_s(c_pre, rq.isl, queue_s_per_token(pp, d.prefill), 0.0),
                          out.kv_transfer_s, pd.decode_step_s, 1.0, rq.isl, t.layers * t.prompt_chunks,
-                         t.moe_layers * t.prompt_chunks};
+                         t.moe_layers * t.prompt_chunks, closed_loop_queue_s(c_pre, rq.isl, t_pre, 0.0),
+                         t.layers * queue_chunk_steps(c_pre, rq)};
     // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
     const double req_per_s_per_decode = (c_dec / dec_per_token) / rq.osl;
     out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;
@@ -306,7 +315,9 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         out.features.tpot = detail::estimate::tpot_terms_of(dec_per_token, p.tpot_s - dec_per_token, p, p, t, c_inst);
         out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, detail::estimate::queue_s_per_token(p, l), 0.0),
                              0.5 * t_dec, t_dec, 1.0,
-                             rq.isl, t.layers * t.prompt_chunks, t.moe_layers * t.prompt_chunks};
+                             rq.isl, t.layers * t.prompt_chunks, t.moe_layers * t.prompt_chunks,
+                             closed_loop_queue_s(c_inst, rq.isl, detail::estimate::prefill_s_per_token(p), 0.0),
+                             t.layers * detail::estimate::queue_chunk_steps(c_inst, rq)};
     } else {
         const auto& d = *rq.disaggregated;
         out.gpus = d.prefill.gpus() * d.prefill_workers + d.decode.gpus() * d.decode_workers;

@@ -5,7 +5,7 @@
 // non-negative coefficients. `fit_efficiency` chooses the coefficients that minimise the summed
 // absolute relative error sum_i |x_i . a / y_i - 1| over runs i by iteratively reweighted least
 // squares; each round is a weighted linear least-squares problem in a, made non-negative by
-// trying every subset of terms (2^10 for TPOT, 2^8 for TTFT) and keeping the best subset whose
+// trying every subset of terms (2^10 for TPOT and for TTFT) and keeping the best subset whose
 // solution is >= 0 (exact NNLS at this size).
 //
 // Held-out evaluation (`leave_one_model_out`): for each model, the coefficients are fitted on

@@ -5,7 +5,7 @@
 // --fit-out TABLE` (analysis/serving_fit.hpp).
 //
 //   {"made_by": "...", "tpot_terms": [...], "ttft_terms": [...],
-//    "groups": {"agg/trtllm": {"tpot": [10 numbers], "ttft": [8 numbers], "runs": N}, ...}}
+//    "groups": {"agg/trtllm": {"tpot": [10 numbers], "ttft": [10 numbers], "runs": N}, ...}}
 
 #include <array>    // std::array
 #include <fstream>  // std::ofstream
@@ -21,8 +21,10 @@ namespace roofline {
 
 /// Reads a table. A group's "tpot" list holds `serving_features::tpot_terms` coefficients, or the
 /// `legacy_tpot_terms` of a table written before the decode step was split by phase (read as
-/// `tpot_from_legacy`: the same predictions). Throws `parse_error` naming the file and the group
-/// for a missing or wrong-length coefficient list, and for a file that is not such a table.
+/// `tpot_from_legacy`: the same predictions); its "ttft" list the `serving_features::ttft_terms`
+/// coefficients, or the `legacy_ttft_terms` of a table of before (the others 0: the same
+/// predictions). Throws `parse_error` naming the file and the group for a missing or
+/// wrong-length coefficient list, and for a file that is not such a table.
 std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path);
 
 /// Writes `table` with `made_by` (the command that made it) and the runs per group.
@@ -63,7 +65,16 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         } else {
             read("tpot", e.tpot);
         }
-        read("ttft", e.ttft);
+        // A table of before the balanced queue and the queue's chunk steps joined: its eight
+        // TTFT coefficients are today's first eight, the other two 0.
+        if (g.contains("ttft") && g["ttft"].is_array() && g["ttft"].size() == legacy_ttft_terms) {
+            std::array<double, legacy_ttft_terms> legacy{};
+            read("ttft", legacy);
+            for (std::size_t i = 0; i < legacy_ttft_terms; ++i) e.ttft[i] = legacy[i];
+            for (std::size_t i = legacy_ttft_terms; i < e.ttft.size(); ++i) e.ttft[i] = 0;
+        } else {
+            read("ttft", e.ttft);
+        }
         out[key] = e;
     }
     return out;

@@ -14,7 +14,7 @@ namespace roofline {
 
 /// Terms of the estimate (seconds), the inputs of `apply_efficiency`.
 struct serving_features {
-    static constexpr std::size_t tpot_terms = 10, ttft_terms = 8;
+    static constexpr std::size_t tpot_terms = 10, ttft_terms = 10;
     /// TPOT: the decode steps per token (pp x t_dec / tokens per step) split by the planner's
     /// phases of the step (`plan_point::decode_phase_share`): [0] attention (KV-cache reads),
     /// [1] GEMMs (dense and MoE weights), [2] communication (all-reduce, all-to-all, pipeline
@@ -35,6 +35,11 @@ struct serving_features {
     /// routing and permutation per prefill step). The three counts are the prefill's fixed
     /// costs, as the per-layer terms are for TPOT: measured TTFT at low concurrency is 2-7x the
     /// modeled prefill for MoE models and 0.5-1.5x for dense ones (README: TTFT as queueing).
+    /// Then [8] the closed-loop queue drained by every attention-DP rank at once (the planner's
+    /// balanced queue: [1] takes one rank's prompts per step; equal without attention DP; an
+    /// engine whose DP ranks schedule and run apart, as vLLM's data-parallel engines do, drains
+    /// so) and [9] layers x the prefill chunk steps of the queue ahead (count: the per-layer
+    /// fixed cost of every chunk step a request waits through, as [6] is of its own).
     std::array<double, ttft_terms> ttft{};
 };
 
@@ -51,7 +56,7 @@ inline constexpr unsigned tpot_fitted_terms = ((1u << serving_features::tpot_ter
 /// Coefficients of `serving_features` (non-negative).
 struct serving_efficiency {
     std::array<double, serving_features::tpot_terms> tpot{1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
-    std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0};
+    std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
     std::string source = "roof";  ///< "roof", or the fitted table and its key
 };
 
@@ -84,6 +89,11 @@ inline std::array<double, serving_features::tpot_terms> tpot_from_legacy(const s
     return {a[0], a[0], a[0], a[0], a[1], a[1], a[2], a[3], a[4], a[5]};
 }
 
+/// TTFT terms of a table written before the balanced queue ([8]) and the queue's per-layer
+/// chunk-step cost ([9]) joined: its coefficients are today's first eight, the two new at 0
+/// (the same TTFT for every configuration).
+inline constexpr std::size_t legacy_ttft_terms = 8;
+
 /// Names of the terms, in order (a table's "tpot_terms" and "ttft_terms").
 inline constexpr std::array<const char*, serving_features::tpot_terms> tpot_term_names = {
     "decode_attention_per_token_s",  "decode_gemm_per_token_s",
@@ -92,6 +102,7 @@ inline constexpr std::array<const char*, serving_features::tpot_terms> tpot_term
     "per_layer_s", "per_moe_layer_s", "per_sequence_s", "constant_s"};
 inline constexpr std::array<const char*, serving_features::ttft_terms> ttft_term_names = {
     "own_prefill_s", "closed_loop_queue_s", "kv_transfer_or_half_decode_step_s", "decode_step_s", "constant_s",
-    "per_prompt_token_s", "per_layer_prefill_step_s", "per_moe_layer_prefill_step_s"};
+    "per_prompt_token_s", "per_layer_prefill_step_s", "per_moe_layer_prefill_step_s",
+    "closed_loop_queue_balanced_s", "per_layer_queue_chunk_step_s"};
 
 }  // namespace roofline
