@@ -9,8 +9,8 @@
 //                     [--fit-out TABLE.json] [--limit N] [--run-facts FACTS.csv] [--json]
 //
 // `--json` keys (stable) of one estimate: gpu, layout, gpus, concurrency, fits, reason, ttft_s,
-// tpot_s, tokens_per_s_per_gpu, tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s,
-// roof_tpot_s, kv_transfer_s, balanced_prefill_per_decode, memory_headroom, efficiency, notes[].
+// ttft_parts_s {own_prefill, queue, first_token_step, fixed_costs}, tpot_s, tokens_per_s_per_gpu,
+// tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s, roof_tpot_s, kv_transfer_s, balanced_prefill_per_decode, memory_headroom, efficiency, notes[].
 
 #include <algorithm>
 #include <cmath>
@@ -202,6 +202,11 @@ nlohmann::json estimate_json(const estimate_result& r, const estimate_request& r
             {"tokens_per_s_per_gpu", json_number(r.tokens_per_s_per_gpu)},
             {"tokens_per_s_per_user", json_number(r.tokens_per_s_per_user)},
             {"output_tokens_per_s", json_number(r.output_tokens_per_s)},
+            {"ttft_parts_s", r.fits ? nlohmann::json{{"own_prefill", json_number(r.ttft_split.own_prefill_s)},
+                                                     {"queue", json_number(r.ttft_split.queue_s)},
+                                                     {"first_token_step", json_number(r.ttft_split.first_token_step_s)},
+                                                     {"fixed_costs", json_number(r.ttft_split.fixed_costs_s)}}
+                                    : nlohmann::json(nullptr)},
             {"roof_ttft_s", json_number(r.roof_ttft_s)},
             {"roof_tpot_s", json_number(r.roof_tpot_s)},
             {"kv_transfer_s", json_number(r.kv_transfer_s)},
@@ -299,6 +304,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     } else {
         fmt::print("  TTFT {}   TPOT {}   {:.0f} tok/s per GPU   {:.1f} tok/s per user\n", human_ms(r.ttft_s),
                    human_ms(r.tpot_s), r.tokens_per_s_per_gpu, r.tokens_per_s_per_user);
+        const auto& t = r.ttft_split;
+        fmt::print("  TTFT = own prefill {} + queue {} + first-token step {} + fixed costs {}\n",
+                   human_ms(t.own_prefill_s), human_ms(t.queue_s),
+                   human_ms(t.first_token_step_s), human_ms(t.fixed_costs_s));
         // The step model before fitted efficiencies: a fitted term may price under it (a queue
         // coefficient below 1), so it is named as what it is, not as a bound.
         fmt::print("  roof (the step model, no fitted efficiency; not a lower bound): TTFT {}   TPOT {}; KV holds {:.0f} requests\n",

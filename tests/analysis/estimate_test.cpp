@@ -177,6 +177,22 @@ TEST_CASE("TTFT queue terms: the balanced queue, and layers x the chunk steps of
     CHECK(alone.features.ttft[8] == 0);
 }
 
+TEST_CASE("TTFT parts: own prefill, the queue, the first token's step and fixed costs sum to TTFT") {
+    const auto c = llama8b();
+    serving_efficiency e;
+    e.ttft = {1, 0.5, 1, 2, 0.1, 1e-5, 1e-4, 0, 0.25, 1e-3};
+    const auto r = estimate_serving(c, h200_request(16), e);
+    REQUIRE(r.fits);
+    const auto& f = r.features.ttft;
+    const auto& p = r.ttft_split;
+    CHECK(p.own_prefill_s == doctest::Approx(f[0]));
+    CHECK(p.queue_s == doctest::Approx(0.5 * f[1] + 0.25 * f[8] + 1e-3 * f[9]));
+    CHECK(p.first_token_step_s == doctest::Approx(f[2] + 2 * f[3]));
+    // 0.1 s + 1,024 prompt tokens x 10 us + one chunk step x 32 layers x 100 us.
+    CHECK(p.fixed_costs_s == doctest::Approx(0.1 + 1024 * 1e-5 + 32 * 1e-4));
+    CHECK(p.own_prefill_s + p.queue_s + p.first_token_step_s + p.fixed_costs_s == doctest::Approx(r.ttft_s));
+}
+
 TEST_CASE("TTFT queue terms with attention DP: the serialized queue is dp x the balanced one") {
     const auto cfg = shared_sample("model_configs/deepseek-ai--DeepSeek-V3_config.json");
     if (!have_sample(cfg)) return;

@@ -6,6 +6,11 @@ roofline_cli_test(estimate_glm5_text ARGS estimate ${_est_glm}
     PASS "attention TP1 DP8, MoE TP1 x EP8 at 256 requests.*memory headroom assumed 10%.*TTFT [0-9.]+ ms +TPOT [0-9.]+ ms")
 roofline_cli_test(estimate_glm5_json ARGS estimate ${_est_glm} --json
     PASS "\"tokens_per_s_per_gpu\": [0-9.e+]+,.*\"tokens_per_s_per_user\": [0-9.e+]+,.*\"tpot_s\": [0-9.e-]+,.*\"ttft_s\": [0-9.e-]+")
+# TTFT by what a request waits for: the same four parts in the text and in --json.
+roofline_cli_test(estimate_glm5_ttft_parts_text ARGS estimate ${_est_glm}
+    PASS "TTFT = own prefill [0-9.]+ ms \\+ queue [0-9.]+ ms \\+ first-token step [0-9.]+ ms \\+ fixed costs [0-9.]+ ms")
+roofline_cli_test(estimate_glm5_ttft_parts_json ARGS estimate ${_est_glm} --json
+    PASS "\"ttft_parts_s\": {[^}]*\"first_token_step\": [0-9.e-]+,[^}]*\"fixed_costs\": [0-9.e-]+,[^}]*\"own_prefill\": [0-9.e-]+,[^}]*\"queue\": [0-9.e-]+")
 roofline_cli_test(estimate_emit_sglang ARGS estimate ${_est_glm} --emit sglang
     PASS "sglang.launch_server --model-path data/models/glm-5 --tp-size 8 --dp-size 8 --enable-dp-attention --ep-size 8 --max-running-requests 256")
 # Engines load a checkpoint folder or a Hugging Face id, not a config file: an aiconfigurator-style

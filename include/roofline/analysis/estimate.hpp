@@ -69,6 +69,7 @@ struct estimate_result {
     bool fits = false;
     std::string reason;  ///< why not, with the numbers (the planner's `describe_rejection`)
     double ttft_s = std::numeric_limits<double>::quiet_NaN();
+    ttft_parts ttft_split;  ///< `ttft_s` by what a request waits for (zeros when it does not fit)
     double tpot_s = std::numeric_limits<double>::quiet_NaN();
     double tokens_per_s_per_gpu = std::numeric_limits<double>::quiet_NaN();   ///< input + output
     double tokens_per_s_per_user = std::numeric_limits<double>::quiet_NaN();  ///< output, 1 / TPOT
@@ -236,6 +237,7 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
     out.fits = true;
     out.tpot_s = tpot;
     out.ttft_s = ttft;
+    out.ttft_split = split_ttft(out.features, e);
     out.roof_tpot_s = rtpot;
     out.roof_ttft_s = rttft;
     // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.

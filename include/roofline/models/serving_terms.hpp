@@ -71,6 +71,26 @@ inline std::pair<double, double> apply_efficiency(const serving_features& f, con
     return {tpot, ttft};
 }
 
+/// TTFT split into what a request waits for (seconds; the four sum to `apply_efficiency`'s TTFT):
+/// its own prefill ([0]), the queue ahead of it ([1], [8] and [9]: the wave's prompts and the
+/// fixed costs of their chunk steps), the step that delivers the first token ([2], [3]: the
+/// decode step, with the KV transfer when disaggregated), and the prefill's fixed costs ([4]-[7]: constant, per prompt token, per
+/// layer and per MoE layer of its own chunk steps).
+struct ttft_parts {
+    double own_prefill_s = 0, queue_s = 0, first_token_step_s = 0, fixed_costs_s = 0;
+};
+
+/// `ttft_parts` of features `f` at coefficients `e`.
+inline ttft_parts split_ttft(const serving_features& f, const serving_efficiency& e) {
+    const auto at = [&](std::size_t i) { return e.ttft[i] * f.ttft[i]; };
+    ttft_parts p;
+    p.own_prefill_s = at(0);
+    p.queue_s = at(1) + at(8) + at(9);
+    p.first_token_step_s = at(2) + at(3);
+    p.fixed_costs_s = at(4) + at(5) + at(6) + at(7);
+    return p;
+}
+
 /// Decode seconds per output token: the sum of the decode step's phase terms (TPOT terms 0-3).
 inline double decode_per_token_s(const serving_features& f) { return f.tpot[0] + f.tpot[1] + f.tpot[2] + f.tpot[3]; }
 
