@@ -76,7 +76,8 @@ struct estimate_result {
     double output_tokens_per_s = std::numeric_limits<double>::quiet_NaN();    ///< deployment
     /// TTFT and TPOT of the step model at `roof_efficiency` (no fitted efficiency): the
     /// planner's roof, not a lower bound (a fitted queue or fixed-cost coefficient below 1 can
-    /// price under it).
+    /// price under it). With attention DP its TTFT queue drains one rank's prompts per step
+    /// (`queue_s_per_token`), where an aggregated plan point drains every rank's at once.
     double roof_ttft_s = std::numeric_limits<double>::quiet_NaN();
     double roof_tpot_s = std::numeric_limits<double>::quiet_NaN();
     double kv_transfer_s = 0;           ///< disaggregated: one prompt's KV cache
