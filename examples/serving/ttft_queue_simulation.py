@@ -18,6 +18,8 @@ median is printed per group, against the replica without the simulation.
 
     ttft_queue_simulation.py PRED_CSV SILICON_CSV [REQUESTS_PER_CLIENT=10]
 
+Runs with more than 2,048 clients per rank are not simulated (minutes each in Python): their
+simulated queue is a tenth of the wave term, and the output says how many were simulated.
 Needs numpy, pandas and scipy; about 2-3 minutes on two cores for 5,068 runs at n = 10. The
 README ("Predicting measured serving", TTFT) reports what it printed.
 """

@@ -58,23 +58,27 @@ estimate_request h200_request(double conc) {
     return rq;
 }
 
-/// Llama-3.1-70B (the shared config, read) at fp8 on one TP `tp` instance of H200s, 1024 / 1024
-/// tokens at 4 in flight with an fp8 KV cache (the measured runs' setting); nullopt without the
-/// sample.
-std::optional<std::pair<model_config, estimate_request>> llama70b_fp8_h200_at_4(int tp) {
-    const auto cfg = shared_sample("model_configs/meta-llama--Meta-Llama-3.1-70B_config.json");
+/// A shared model config (`model_configs/NAME`, read) at fp8 on one instance of `layout` on
+/// `gpu`, 1024 / 1024 tokens at `concurrency` in flight with an fp8 KV cache (the measured runs'
+/// setting); nullopt without the sample.
+std::optional<std::pair<model_config, estimate_request>> shared_fp8_request(const std::string& name, const gpu_spec& gpu,
+                                                                            parallel_layout layout, double concurrency) {
+    const auto cfg = shared_sample("model_configs/" + name);
     if (!have_sample(cfg)) return std::nullopt;
     auto m = read_hf_config(cfg.string());
     apply_quant_option(m, "fp8");
     estimate_request rq;
-    rq.gpu = gpus::h200_sxm();
+    rq.gpu = gpu;
     rq.isl = 1024;
     rq.osl = 1024;
-    rq.concurrency = 4;
+    rq.concurrency = concurrency;
     rq.kv_cache = dtype::fp8_e4m3;
-    rq.layout = {tp, 1, 1, 1};
+    rq.layout = layout;
     return std::pair{std::move(m), rq};
 }
+
+constexpr const char* llama70b = "meta-llama--Meta-Llama-3.1-70B_config.json";
+constexpr const char* deepseek_v3 = "deepseek-ai--DeepSeek-V3_config.json";
 
 }  // namespace
 
@@ -194,18 +198,9 @@ TEST_CASE("TTFT parts: own prefill, the queue, the first token's step and fixed 
 }
 
 TEST_CASE("TTFT queue terms with attention DP: the serialized queue is dp x the balanced one") {
-    const auto cfg = shared_sample("model_configs/deepseek-ai--DeepSeek-V3_config.json");
-    if (!have_sample(cfg)) return;
-    auto m = read_hf_config(cfg.string());
-    apply_quant_option(m, "fp8");
-    estimate_request rq;
-    rq.gpu = gpus::b200();
-    rq.isl = 1024;
-    rq.osl = 1024;
-    rq.concurrency = 64;
-    rq.kv_cache = dtype::fp8_e4m3;
-    rq.layout = {1, 8, 8, 1};  // attention TP1 DP8, MoE EP8
-    const auto r = estimate_serving(m, rq);
+    const auto setup = shared_fp8_request(deepseek_v3, gpus::b200(), {1, 8, 8, 1}, 64);  // attention TP1 DP8, MoE EP8
+    if (!setup) return;
+    const auto r = estimate_serving(setup->first, setup->second);
     REQUIRE(r.fits);
     CHECK(r.features.ttft[8] > 0);
     CHECK(r.features.ttft[1] == doctest::Approx(8 * r.features.ttft[8]));
@@ -698,18 +693,10 @@ TEST_CASE("an instance wider than one NVLink domain: its collectives priced as N
     // 16 ranks then runs over InfiniBand between the nodes (400 Gb/s per GPU) as well as NVLink,
     // so the decode step's communication must cost more than the same collectives priced flat
     // over NVLink, and the step cannot get faster than TP8's by more than the weights' halving.
-    const auto cfg = shared_sample("model_configs/deepseek-ai--DeepSeek-V3_config.json");
-    if (!have_sample(cfg)) return;
-    auto m = read_hf_config(cfg.string());
-    apply_quant_option(m, "fp8");
     const auto b200 = gpu_catalog::builtin().at("b200");
-    estimate_request rq;
-    rq.gpu = b200;
-    rq.isl = 1024;
-    rq.osl = 1024;
-    rq.concurrency = 64;
-    rq.kv_cache = dtype::fp8_e4m3;
-    rq.layout = {16, 1, 1, 1};
+    auto setup = shared_fp8_request(deepseek_v3, b200, {16, 1, 1, 1}, 64);
+    if (!setup) return;
+    auto& [m, rq] = *setup;
     const auto wide = estimate_serving(m, rq);
     REQUIRE(wide.fits);
     bool noted = false;
@@ -737,7 +724,7 @@ TEST_CASE("a dense instance over two H200 nodes: the hierarchy's inner stage run
     // layer over two nodes, latency-bound at tens of microseconds a layer. Its inner stage had been
     // priced with a PCIe card's ring profile, which made TP16 slower than TP8 by 10x in its
     // communication; at NVLink it is faster.
-    auto setup = llama70b_fp8_h200_at_4(8);
+    auto setup = shared_fp8_request(llama70b, gpus::h200_sxm(), {8, 1, 1, 1}, 4);
     if (!setup) return;
     auto& [m, rq] = *setup;
     const auto tp8 = estimate_serving(m, rq);
@@ -767,7 +754,7 @@ TEST_CASE("the network assumed between nodes: 800 Gb/s ConnectX-8 for B300 and G
 }
 
 TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1024 at 4 in flight") {
-    const auto setup = llama70b_fp8_h200_at_4(4);
+    const auto setup = shared_fp8_request(llama70b, gpus::h200_sxm(), {4, 1, 1, 1}, 4);
     if (!setup) return;
     const auto& [m, rq] = *setup;
     const auto r = estimate_serving(m, rq);
