@@ -9,7 +9,8 @@
 //                     [--fit-out TABLE.json] [--limit N] [--run-facts FACTS.csv] [--json]
 //
 // `--json` keys (stable) of one estimate: gpu, layout, gpus, concurrency, fits, reason, ttft_s,
-// ttft_parts_s {own_prefill, queue, first_token_step, fixed_costs}, tpot_s, tokens_per_s_per_gpu,
+// ttft_parts_s {own_prefill, queue, first_token_step, fixed_costs}, ttft_range_s and tpot_range_s
+// {p10, p90, runs} (held out; null without a fitted table's band), tpot_s, tokens_per_s_per_gpu,
 // tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s, roof_tpot_s, kv_transfer_s, balanced_prefill_per_decode, memory_headroom, efficiency, notes[].
 
 #include <algorithm>
@@ -184,6 +185,12 @@ std::string shown_layout(const parallel_layout& l, const model_config& m, int re
     return describe_layout(l, m.is_moe()) + (!m.is_moe() && replicas > 1 ? " DP" + std::to_string(replicas) : "");
 }
 
+/// A held-out range as `--json` gives it: {p10, p90, runs} in seconds, or null.
+nlohmann::json range_json(const std::optional<std::pair<double, double>>& range, const std::optional<heldout_ratio_band>& band) {
+    if (!range || !band) return nullptr;
+    return {{"p10", report::json_number(range->first)}, {"p90", report::json_number(range->second)}, {"runs", band->runs}};
+}
+
 nlohmann::json estimate_json(const estimate_result& r, const estimate_request& rq, const model_config& m,
                              const serving_efficiency& e) {
     using report::json_number;
@@ -207,6 +214,8 @@ nlohmann::json estimate_json(const estimate_result& r, const estimate_request& r
                                                      {"first_token_step", json_number(r.ttft_split.first_token_step_s)},
                                                      {"fixed_costs", json_number(r.ttft_split.fixed_costs_s)}}
                                     : nlohmann::json(nullptr)},
+            {"ttft_range_s", range_json(r.ttft_range_s, e.ttft_band)},
+            {"tpot_range_s", range_json(r.tpot_range_s, e.tpot_band)},
             {"roof_ttft_s", json_number(r.roof_ttft_s)},
             {"roof_tpot_s", json_number(r.roof_tpot_s)},
             {"kv_transfer_s", json_number(r.kv_transfer_s)},
@@ -308,6 +317,17 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         fmt::print("  TTFT = own prefill {} + queue {} + first-token step {} + fixed costs {}\n",
                    human_ms(t.own_prefill_s), human_ms(t.queue_s),
                    human_ms(t.first_token_step_s), human_ms(t.fixed_costs_s));
+        // What the fitted groups' runs measured against such predictions, held out model by model.
+        if (r.ttft_range_s || r.tpot_range_s) {
+            const auto part = [](const char* what, const std::optional<std::pair<double, double>>& range,
+                                 const std::optional<heldout_ratio_band>& band) {
+                return range && band ? fmt::format("   {} {:.1f}-{:.1f} ms ({:.2f}-{:.2f}x the estimate, {} runs)", what,
+                                                   range->first * 1e3, range->second * 1e3, band->p10, band->p90, band->runs)
+                                     : std::string();
+            };
+            fmt::print("  held out, 8 in 10 runs of the fitted groups measured:{}{}\n",
+                       part("TTFT", r.ttft_range_s, e.ttft_band), part("TPOT", r.tpot_range_s, e.tpot_band));
+        }
         // The step model before fitted efficiencies: a fitted term may price under it (a queue
         // coefficient below 1), so it is named as what it is, not as a bound.
         fmt::print("  roof (the step model, no fitted efficiency; not a lower bound): TTFT {}   TPOT {}; KV holds {:.0f} requests\n",

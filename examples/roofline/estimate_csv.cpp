@@ -309,8 +309,10 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                           "the second token){}",
                           speculating, speculating_estimated, assumed_acceptance, default_mtp_acceptance_rate,
                           assumed_draft ? fmt::format(", {} at 1 draft token (none given)", assumed_draft) : "");
-    const auto held = leave_one_model_out(samples);
-    const auto all_fit = fit_groups(samples);
+    heldout_ratios ratios;
+    const auto held = leave_one_model_out(samples, &ratios);
+    auto all_fit = fit_groups(samples);
+    attach_heldout_bands(all_fit, ratios);  // what `estimate --efficiency` prints as the held-out range
 
     // Predictions beside the measurements.
     if (!out.empty()) {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -524,6 +525,102 @@ TEST_CASE("fit groups: TPOT fitted in its own group, TTFT in the run's, held out
     const auto held = leave_one_model_out(v);
     CHECK(held[1].first == doctest::Approx(v[1].tpot_s));
     CHECK(held[1].second == doctest::Approx(v[1].ttft_s));
+}
+
+TEST_CASE("held-out bands: measured / predicted percentiles at every level of a run's group") {
+    // Three models in group "agg/x" (level "agg" above it): TTFT = 3 x term 0 for m1 and m2 (40
+    // runs each), 6 x for m3 (20 runs). Held out, m3 is predicted by m1 and m2's exact law (3 x),
+    // so its 20 runs measure 2x their prediction; m1 and m2 are predicted from the other two,
+    // whose L1 fit sits at the majority's 3 x (40 |a/3 - 1| + 20 |a/6 - 1| is least at a = 3),
+    // so theirs measure about 1x. 100 ratios: p10 and p50 about 1, p90 (the 90th of 100) 2.
+    std::vector<fit_sample> v;
+    for (int i = 0; i < 100; ++i) {
+        fit_sample s;
+        const double x = 1e-3 * (1 + i % 5);
+        s.features.tpot = {x, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        s.features.ttft = {x, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        s.group = std::string("agg/x");
+        s.tpot_group = std::string("decode/agg");
+        s.model = std::string(i < 40 ? "m1" : i < 80 ? "m2" : "m3");
+        s.tpot_s = 2 * x;
+        s.ttft_s = (i < 80 ? 3 : 6) * x;
+        v.push_back(s);
+    }
+    heldout_ratios ratios;
+    const auto held = leave_one_model_out(v, &ratios);
+    CHECK(held[90].second == doctest::Approx(3 * v[90].features.ttft[0]));  // m3 by m1 and m2's law
+    for (const char* key : {"agg/x", "agg"}) {
+        REQUIRE(ratios.ttft.count(key));
+        CHECK(ratios.ttft.at(key).size() == 100);
+    }
+    REQUIRE(ratios.tpot.count("decode/agg"));
+    CHECK(ratios.tpot.count("agg/x") == 0);  // TPOT is judged in its own groups only
+    auto table = fit_groups(v);
+    attach_heldout_bands(table, ratios);
+    REQUIRE(table.at("agg/x").ttft_band);
+    const auto& b = *table.at("agg/x").ttft_band;
+    CHECK(b.runs == 100);
+    CHECK(b.p10 == doctest::Approx(1.0).epsilon(0.02));
+    CHECK(b.p50 == doctest::Approx(1.0).epsilon(0.02));
+    CHECK(b.p90 == doctest::Approx(2.0));
+    CHECK_FALSE(table.at("agg/x").tpot_band);  // a TTFT group has no TPOT band
+    REQUIRE(table.at("decode/agg").tpot_band);
+    CHECK(table.at("decode/agg").tpot_band->p50 == doctest::Approx(1.0));  // one law for every model: exact
+    // The bands follow their groups into a merged efficiency, and into an estimate's range.
+    const auto e = efficiency_for(table, "agg/x", "decode/agg");
+    REQUIRE(e.ttft_band);
+    CHECK(e.ttft_band->p90 == doctest::Approx(2.0));
+    REQUIRE(e.tpot_band);
+    const auto r = estimate_serving(llama8b(), h200_request(64), e);
+    REQUIRE(r.fits);
+    REQUIRE(r.ttft_range_s);
+    CHECK(r.ttft_range_s->first == doctest::Approx(r.ttft_s * e.ttft_band->p10));
+    CHECK(r.ttft_range_s->second == doctest::Approx(r.ttft_s * 2.0));
+    REQUIRE(r.tpot_range_s);
+    CHECK(r.tpot_range_s->second == doctest::Approx(r.tpot_s * e.tpot_band->p90));
+    CHECK_FALSE(estimate_serving(llama8b(), h200_request(64)).ttft_range_s);  // the roof has none
+    // Percentiles by nearest rank over finite positive ratios.
+    const auto s = summarize_ratios({0.5, 4, 1, NAN, 2, -1, 3, 0.8, 1.2, 1.5, 0.9, 2.5});
+    REQUIRE(s);
+    CHECK(s->runs == 10);
+    CHECK(s->p10 == doctest::Approx(0.5));
+    CHECK(s->p50 == doctest::Approx(1.2));  // the 5th of 10: 0.5 0.8 0.9 1 1.2 | 1.5 2 2.5 3 4
+    CHECK(s->p90 == doctest::Approx(3.0));
+    CHECK_FALSE(summarize_ratios({NAN, 0}));
+}
+
+TEST_CASE("efficiency table: held-out bands written and read back; a malformed band names the group") {
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_band_fit_test.json").string();
+    std::map<std::string, serving_efficiency> t;
+    t["agg/x"].ttft_band = heldout_ratio_band{0.5, 1.25, 2.5, 123};
+    t["decode/agg"].tpot_band = heldout_ratio_band{0.8, 1.0, 1.5, 77};
+    write_serving_efficiency(path, t, {{"agg/x", 123}, {"decode/agg", 77}}, "test");
+    const auto back = read_serving_efficiency(path);
+    REQUIRE(back.at("agg/x").ttft_band);
+    CHECK(back.at("agg/x").ttft_band->p50 == 1.25);
+    CHECK(back.at("agg/x").ttft_band->runs == 123);
+    CHECK_FALSE(back.at("agg/x").tpot_band);
+    REQUIRE(back.at("decode/agg").tpot_band);
+    CHECK(back.at("decode/agg").tpot_band->p90 == 1.5);
+    const auto bad = [&](const char* heldout) {
+        {
+            std::ofstream o(path);
+            o << R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], "heldout": )"
+              << heldout << "}}}";
+        }
+        try {
+            read_serving_efficiency(path);
+            FAIL("a malformed band was read");
+        } catch (const parse_error& ex) {
+            CHECK(std::string(ex.what()).find("groups.agg") != std::string::npos);
+        }
+    };
+    bad(R"({"ttft": {"p10": 2, "p50": 1, "p90": 3, "runs": 5}})");   // out of order
+    bad(R"({"ttft": {"p10": 0, "p50": 1, "p90": 3, "runs": 5}})");   // not > 0
+    bad(R"({"tpot": {"p10": 1, "p50": 1, "p90": 3, "runs": -5}})");  // not a count
+    bad(R"({"tpot": {"p10": 1, "p50": 1, "p90": 3}})");              // no runs
+    bad(R"([1, 2])");                                                // not an object
+    std::filesystem::remove(path);
 }
 
 TEST_CASE("error summary: median and nearest-rank p90") {

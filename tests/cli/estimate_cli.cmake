@@ -35,6 +35,13 @@ roofline_cli_test(estimate_unknown_backend ARGS estimate ${_est_glm} --efficienc
 roofline_cli_test(estimate_backend_without_table ARGS estimate ${_est_glm} --backend sglang EXIT 2)
 roofline_cli_test(estimate_known_backend ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json --backend sglang
     PASS "TPOT")
+# The fitted table's held-out bands: the range its runs measured against such predictions, in the
+# text and as --json ttft_range_s / tpot_range_s; null at the roof (no table).
+roofline_cli_test(estimate_heldout_range_text ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json
+    --backend sglang PASS "held out, 8 in 10 runs of the fitted groups measured:   TTFT [0-9.]+-[0-9.]+ ms \\([0-9.]+-[0-9.]+x the estimate, [0-9]+ runs\\)   TPOT [0-9.]+-[0-9.]+ ms")
+roofline_cli_test(estimate_heldout_range_json ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json
+    --backend sglang --json PASS "\"tpot_range_s\": {[^}]*\"p10\": [0-9.e-]+,[^}]*\"p90\": [0-9.e-]+,[^}]*\"runs\": [0-9]+[^}]*}.*\"ttft_range_s\": {[^}]*\"p10\": [0-9.e-]+")
+roofline_cli_test(estimate_heldout_range_roof ARGS estimate ${_est_glm} --json PASS "\"tpot_range_s\": null.*\"ttft_range_s\": null")
 roofline_cli_test(estimate_missing ARGS estimate --model data/models/glm-5/config.json --gpu b200 EXIT 2)
 roofline_cli_test(estimate_bad_emit ARGS estimate ${_est_glm} --emit tgi EXIT 2)
 roofline_cli_test(estimate_csv_no_dir ARGS estimate --from-csv tests/cli/data/none.csv EXIT 2)

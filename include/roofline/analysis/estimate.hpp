@@ -22,6 +22,7 @@
 #include <limits>    // std::numeric_limits
 #include <optional>  // std::optional
 #include <string>    // std::string
+#include <utility>   // std::pair
 #include <vector>    // std::vector
 
 #include "roofline/analysis/plan.hpp"
@@ -80,6 +81,11 @@ struct estimate_result {
     /// (`queue_s_per_token`), where an aggregated plan point drains every rank's at once.
     double roof_ttft_s = std::numeric_limits<double>::quiet_NaN();
     double roof_tpot_s = std::numeric_limits<double>::quiet_NaN();
+    /// Held-out range (seconds): `ttft_s` and `tpot_s` times the efficiency's `heldout_ratio_band`
+    /// p10 and p90 (8 in 10 of the fitted group's runs, each predicted with its model held out,
+    /// measured within such a range); nullopt without a band (the roof, an older table) or
+    /// when the configuration does not fit.
+    std::optional<std::pair<double, double>> ttft_range_s, tpot_range_s;
     double kv_transfer_s = 0;           ///< disaggregated: one prompt's KV cache
     double memory_headroom = 0;         ///< share of memory left unused (1 - utilization)
     int gpus = 0;
@@ -241,6 +247,8 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
     out.ttft_split = split_ttft(out.features, e);
     out.roof_tpot_s = rtpot;
     out.roof_ttft_s = rttft;
+    if (e.ttft_band) out.ttft_range_s = std::pair{ttft * e.ttft_band->p10, ttft * e.ttft_band->p90};
+    if (e.tpot_band) out.tpot_range_s = std::pair{tpot * e.tpot_band->p10, tpot * e.tpot_band->p90};
     // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
     const double request_s = ttft + (rq.osl - 1) * tpot;
     out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;

@@ -24,6 +24,7 @@
 #include <cstddef>    // std::size_t
 #include <limits>     // std::numeric_limits
 #include <map>        // std::map
+#include <optional>   // std::optional
 #include <string>     // std::string
 #include <vector>     // std::vector
 
@@ -247,6 +248,8 @@ inline serving_efficiency efficiency_for(const std::map<std::string, serving_eff
     serving_efficiency e;
     e.ttft = f.ttft;
     e.tpot = t.tpot;
+    e.ttft_band = f.ttft_band;
+    e.tpot_band = t.tpot_band;
     // "table key" sources of one table read as "table TTFT key1, TPOT key2".
     const auto f_at = f.source.rfind(' '), t_at = t.source.rfind(' ');
     if (f.source == t.source) e.source = f.source;
@@ -256,17 +259,56 @@ inline serving_efficiency efficiency_for(const std::map<std::string, serving_eff
     return e;
 }
 
-/// Predicted (TPOT, TTFT) of every sample with each model held out of the fit.
-inline std::vector<std::pair<double, double>> leave_one_model_out(const std::vector<fit_sample>& samples) {
+/// Measured / held-out predicted ratios by table key: each sample predicted, with its model
+/// held out, by the coefficients of every level of its group that the held-out table has (TTFT
+/// by `group`'s levels, TPOT by `tpot_key()`'s), so each key is judged with its own coefficients.
+struct heldout_ratios {
+    std::map<std::string, std::vector<double>> ttft, tpot;
+};
+
+/// Predicted (TPOT, TTFT) of every sample with each model held out of the fit; with `ratios`,
+/// also each sample's measured / predicted at every level of its groups (`heldout_ratios`).
+inline std::vector<std::pair<double, double>> leave_one_model_out(const std::vector<fit_sample>& samples,
+                                                                  heldout_ratios* ratios = nullptr) {
     std::vector<std::pair<double, double>> pred(samples.size());
     std::map<std::string, std::vector<std::size_t>> by_model;
     for (std::size_t i = 0; i < samples.size(); ++i) by_model[samples[i].model].push_back(i);
     for (const auto& [model, rows] : by_model) {
         const auto table = fit_groups(samples, model);
-        for (std::size_t i : rows)
-            pred[i] = apply_efficiency(samples[i].features, efficiency_for(table, samples[i].group, samples[i].tpot_key()));
+        for (std::size_t i : rows) {
+            const auto& s = samples[i];
+            pred[i] = apply_efficiency(s.features, efficiency_for(table, s.group, s.tpot_key()));
+            if (!ratios) continue;
+            for (const auto& g : group_levels(s.group))
+                if (auto it = table.find(g); it != table.end())
+                    ratios->ttft[g].push_back(s.ttft_s / apply_efficiency(s.features, it->second).second);
+            for (const auto& g : group_levels(s.tpot_key()))
+                if (auto it = table.find(g); it != table.end())
+                    ratios->tpot[g].push_back(s.tpot_s / apply_efficiency(s.features, it->second).first);
+        }
     }
     return pred;
+}
+
+/// The band of `ratios` (finite, > 0; nearest-rank percentiles); nullopt when none is.
+inline std::optional<heldout_ratio_band> summarize_ratios(std::vector<double> ratios) {
+    ratios.erase(std::remove_if(ratios.begin(), ratios.end(), [](double v) { return !(std::isfinite(v) && v > 0); }),
+                 ratios.end());
+    if (ratios.empty()) return std::nullopt;
+    std::sort(ratios.begin(), ratios.end());
+    const auto rank = [&](double q) {
+        const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(ratios.size())));
+        return ratios[std::min(ratios.size() - 1, k > 0 ? k - 1 : 0)];
+    };
+    return heldout_ratio_band{rank(0.1), rank(0.5), rank(0.9), ratios.size()};
+}
+
+/// Sets the TTFT and TPOT bands of every key of `table` that `ratios` has runs for.
+inline void attach_heldout_bands(std::map<std::string, serving_efficiency>& table, const heldout_ratios& ratios) {
+    for (auto& [key, e] : table) {
+        if (auto it = ratios.ttft.find(key); it != ratios.ttft.end()) e.ttft_band = summarize_ratios(it->second);
+        if (auto it = ratios.tpot.find(key); it != ratios.tpot.end()) e.tpot_band = summarize_ratios(it->second);
+    }
 }
 
 /// Median and 90th percentile of |error| (fractions), over finite values.

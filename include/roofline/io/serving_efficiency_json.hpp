@@ -5,12 +5,17 @@
 // --fit-out TABLE` (analysis/serving_fit.hpp).
 //
 //   {"made_by": "...", "tpot_terms": [...], "ttft_terms": [...],
-//    "groups": {"agg/trtllm": {"tpot": [10 numbers], "ttft": [10 numbers], "runs": N}, ...}}
+//    "groups": {"agg/trtllm": {"tpot": [10 numbers], "ttft": [10 numbers], "runs": N,
+//                              "heldout": {"ttft": {"p10": x, "p50": x, "p90": x, "runs": N}}}, ...}}
+//
+// "heldout" (optional; tables since 2026-12-06) holds the group's `heldout_ratio_band`s: the
+// percentiles of measured / predicted over its runs, each predicted with its model held out.
 
-#include <array>    // std::array
-#include <fstream>  // std::ofstream
-#include <map>      // std::map
-#include <string>   // std::string
+#include <array>     // std::array
+#include <fstream>   // std::ofstream
+#include <map>       // std::map
+#include <optional>  // std::optional
+#include <string>    // std::string
 
 #include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
@@ -23,8 +28,10 @@ namespace roofline {
 /// `legacy_tpot_terms` of a table written before the decode step was split by phase (read as
 /// `tpot_from_legacy`: the same predictions); its "ttft" list the `serving_features::ttft_terms`
 /// coefficients, or the `legacy_ttft_terms` of a table of before (the others 0: the same
-/// predictions). Throws `parse_error` naming the file and the group for a missing or
-/// wrong-length coefficient list, and for a file that is not such a table.
+/// predictions). A group's optional "heldout" object gives its bands (`heldout_ratio_band`; absent
+/// in older tables: no band). Throws `parse_error` naming the file and the group for a missing or
+/// wrong-length coefficient list, a malformed band (percentiles not > 0 and in order, runs not a
+/// count), and for a file that is not such a table.
 std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path);
 
 /// Writes `table` with `made_by` (the command that made it) and the runs per group.
@@ -75,6 +82,32 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         } else {
             read("ttft", e.ttft);
         }
+        if (g.contains("heldout")) {
+            const auto& h = g["heldout"];
+            if (!h.is_object()) throw parse_error(path, "groups." + key, "heldout", "expected an object of bands");
+            const auto band = [&](const char* name) -> std::optional<heldout_ratio_band> {
+                if (!h.contains(name)) return std::nullopt;
+                const auto& b = h[name];
+                const std::string where = "groups." + key + ".heldout";
+                const auto num = [&](const char* field) {
+                    if (!b.is_object() || !b.contains(field) || !b[field].is_number() || !(b[field].template get<double>() > 0))
+                        throw parse_error(path, where, std::string(name) + "." + field, "expected a number > 0");
+                    return b[field].template get<double>();
+                };
+                heldout_ratio_band r;
+                r.p10 = num("p10");
+                r.p50 = num("p50");
+                r.p90 = num("p90");
+                if (!(r.p10 <= r.p50 && r.p50 <= r.p90))
+                    throw parse_error(path, where, name, "percentiles out of order (p10 <= p50 <= p90)");
+                if (!b.contains("runs") || !b["runs"].is_number_unsigned())
+                    throw parse_error(path, where, std::string(name) + ".runs", "expected a count of runs");
+                r.runs = b["runs"].template get<std::size_t>();
+                return r;
+            };
+            e.ttft_band = band("ttft");
+            e.tpot_band = band("tpot");
+        }
         out[key] = e;
     }
     return out;
@@ -89,7 +122,13 @@ ROOFLINE_INLINE void write_serving_efficiency(const std::string& path, const std
     j["groups"] = nlohmann::json::object();
     for (const auto& [key, e] : table) {
         auto it = runs.find(key);
-        j["groups"][key] = {{"tpot", e.tpot}, {"ttft", e.ttft}, {"runs", it == runs.end() ? 0 : it->second}};
+        auto& g = j["groups"][key];
+        g = {{"tpot", e.tpot}, {"ttft", e.ttft}, {"runs", it == runs.end() ? 0 : it->second}};
+        const auto band = [](const heldout_ratio_band& b) {
+            return nlohmann::json{{"p10", b.p10}, {"p50", b.p50}, {"p90", b.p90}, {"runs", b.runs}};
+        };
+        if (e.ttft_band) g["heldout"]["ttft"] = band(*e.ttft_band);
+        if (e.tpot_band) g["heldout"]["tpot"] = band(*e.tpot_band);
     }
     std::ofstream f(path);
     if (!f) throw usage_error("cannot write " + path);

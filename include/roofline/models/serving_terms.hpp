@@ -6,9 +6,10 @@
 // io/serving_efficiency_json.hpp reads and writes fitted tables.
 
 #include <array>    // std::array
-#include <cstddef>  // std::size_t
-#include <string>   // std::string
-#include <utility>  // std::pair
+#include <cstddef>   // std::size_t
+#include <optional>  // std::optional
+#include <string>    // std::string
+#include <utility>   // std::pair
 
 namespace roofline {
 
@@ -53,11 +54,24 @@ struct serving_features {
 /// use them.
 inline constexpr unsigned tpot_fitted_terms = ((1u << serving_features::tpot_terms) - 1) & ~(1u << 6) & ~(1u << 9);
 
+/// How far measured runs fell from a group's predictions, each run predicted with its own model
+/// held out of the fit (analysis/serving_fit.hpp `leave_one_model_out`): the 10th, 50th and 90th
+/// percentiles of measured / predicted (nearest rank) over the group's runs, and how many runs.
+/// A prediction p of the group reads as "held out, 8 in 10 such runs measured between p10 x p
+/// and p90 x p": an empirical range, not a bound, and only as wide as the runs it was judged on.
+struct heldout_ratio_band {
+    double p10 = 0, p50 = 0, p90 = 0;
+    std::size_t runs = 0;
+};
+
 /// Coefficients of `serving_features` (non-negative).
 struct serving_efficiency {
     std::array<double, serving_features::tpot_terms> tpot{1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
     std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
     std::string source = "roof";  ///< "roof", or the fitted table and its key
+    /// Measured / held-out predicted TTFT and TPOT of the runs the coefficients were judged on
+    /// (a fitted table's; none for the roof or a table written before 2026-12-06).
+    std::optional<heldout_ratio_band> ttft_band, tpot_band;
 };
 
 /// The roof: every physical term at coefficient 1, no fixed costs.
