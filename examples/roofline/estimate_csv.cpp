@@ -99,7 +99,11 @@ estimate_request run_request(const measured_serving_run& r, const gpu_spec& g, c
     rq.concurrency = r.concurrency;
     if (r.precision == "fp8" || r.precision == "fp4") rq.kv_cache = dtype::fp8_e4m3;
     if (!r.spec_decoding.empty())
-        rq.speculative = speculative_decoding{std::max(1, r.draft_tokens), r.acceptance_rate.value_or(default_mtp_acceptance_rate)};
+        // A stated rate is per drafted token; the assumed one decays by position (steady_state.hpp).
+        rq.speculative = r.acceptance_rate
+                             ? speculative_decoding{std::max(1, r.draft_tokens), *r.acceptance_rate}
+                             : speculative_decoding{std::max(1, r.draft_tokens), default_mtp_acceptance_rate,
+                                                    default_mtp_position_decay};
     const auto fix = [&](parallel_layout l) {
         if (!m.is_moe()) {  // dense: the MoE columns mean nothing
             l.tp *= l.dp;
@@ -305,9 +309,11 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         speculating == 0
             ? std::string()
             : fmt::format("{} runs speculate (spec_decoding), {} of them estimated, each priced as the planner prices "
-                          "MTP heads; {} at the assumed acceptance {:g} per drafted token (DeepSeek-V3 report, 85-90% for "
-                          "the second token){}",
+                          "MTP heads; {} at the assumed acceptance {:g} for the first drafted token (DeepSeek-V3 report, 85-90% for "
+                          "the second token), {:g} x the one before for each later one (Nebius: DeepSeek-V3's MTP module "
+                          "accepts 3.20 tokens a step of 7 drafts){}",
                           speculating, speculating_estimated, assumed_acceptance, default_mtp_acceptance_rate,
+                          default_mtp_position_decay,
                           assumed_draft ? fmt::format(", {} at 1 draft token (none given)", assumed_draft) : "");
     heldout_ratios ratios;
     const auto held = leave_one_model_out(samples, &ratios);

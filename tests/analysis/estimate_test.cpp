@@ -780,9 +780,19 @@ TEST_CASE("run facts: cells by run id replace the runs file's, speculative colum
 }
 
 TEST_CASE("speculative decoding from the runs file: tokens per step at the stated or assumed acceptance") {
-    // 1 + a + a^2 + a^3 at the DeepSeek-V3 report's 0.85 (the assumption for runs without a rate).
-    const speculative_decoding s{3, default_mtp_acceptance_rate};
+    // A stated rate, the same for every drafted token: 1 + a + a^2 + a^3.
+    const speculative_decoding s{3, 0.85};
     CHECK(s.tokens_per_step() == doctest::Approx(1 + 0.85 + 0.7225 + 0.614125));
+    // The assumption for runs without a rate: 0.85 for the first drafted token (DeepSeek-V3
+    // report), each later one accepted at 0.856 x the rate before: 0.85, 0.7276, 0.62283.
+    // 1 + 0.85 + 0.85 x 0.7276 + 0.85 x 0.7276 x 0.62283 = 1 + 0.85 + 0.61846 + 0.38519.
+    const speculative_decoding assumed{3, default_mtp_acceptance_rate, default_mtp_position_decay};
+    CHECK(assumed.tokens_per_step() == doctest::Approx(2.85365).epsilon(1e-4));
+    // The decay is the one that gives Nebius's measured 3.20 accepted length at 7 drafts.
+    const speculative_decoding seven{7, default_mtp_acceptance_rate, default_mtp_position_decay};
+    CHECK(seven.tokens_per_step() == doctest::Approx(3.20).epsilon(0.005));
+    // One drafted token: the decay does not apply.
+    CHECK(speculative_decoding{1, 0.85, 0.5}.tokens_per_step() == doctest::Approx(1.85));
 }
 
 TEST_CASE("an instance wider than one NVLink domain: its collectives priced as NCCL's hierarchy") {
