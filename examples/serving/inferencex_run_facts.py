@@ -13,7 +13,9 @@ concurrency and layout (aggregated: TP/EP/DP attention; disaggregated: the prefi
 TP; a GB200/GB300 run labeled aggregated whose "TP" is a disaggregated entry's GPU count: that
 entry, and the run becomes disaggregated), then by the container image where the run names one, then by date (the newest version on or
 before the run's `measured=` date, else the oldest). A run whose candidates disagree on any fact
-is left out (ambiguous), as is one no entry matches. The MTP depth comes from the recipe name
+is left out (ambiguous), as is one no entry matches, except that a disaggregated run whose
+candidates disagree on speculation alone (an MTP and a non-MTP variant of one layout) keeps the
+pools they agree on, with its speculation unknown. The MTP depth comes from the recipe name
 (`..._mtp3.yaml`) or the entry's `DECODE_MTP_SIZE`, the srt-slurm recipe (`speculative-num-steps`, `num_nextn_predict_layers`), or
 the single-node launch script of the matched version (`MTP=` / `SPECULATIVE_NUM_STEPS=`, with its
 DP-attention branch).
@@ -44,6 +46,7 @@ FRAMEWORKS = {"trtllm": {"trt", "dynamo-trt"}, "sglang": {"sglang", "dynamo-sgla
 INFERENCEX_SOURCES = {"2026-03-25.csv", "2026-04-06.csv"}
 RANGE_RATIO = 0.8  # RANDOM_RANGE_RATIO of the benchmark workflows: lengths uniform in [0.8 L, L]
 FACTS = ["spec", "config_file", "mtp_size", "tp", "ep", "dpa", "p_workers", "p_tp", "p_ep", "p_dpa", "d_workers", "d_tp", "d_ep", "d_dpa"]
+POOL_FACTS = ["p_workers", "p_tp", "p_ep", "p_dpa", "d_workers", "d_tp", "d_ep", "d_dpa"]  # a disaggregated deployment's pools
 
 
 def git(repo, *args):
@@ -206,10 +209,18 @@ def main():
         before = c[c.date <= r.measured]
         c = before[before.date == before.date.max()] if len(before) else c[c.date == c.date.min()]
         distinct = c[[f for f in FACTS if f in c]].drop_duplicates()
+        pools_only = False
         if len(distinct) > 1:
-            outcome["ambiguous"] = outcome.get("ambiguous", 0) + 1
-            rows.append(base)
-            continue
+            # Candidates that disagree on speculation alone (an MTP and a non-MTP variant of one
+            # layout) still agree on the pools: keep those, leave speculation unknown.
+            pool_facts = [f for f in POOL_FACTS if f in c]
+            if (r["mode"] == "disagg" or relabeled) and len(c[pool_facts].drop_duplicates()) == 1:
+                pools_only = True
+                outcome["ambiguous speculation, pools kept"] = outcome.get("ambiguous speculation, pools kept", 0) + 1
+            else:
+                outcome["ambiguous"] = outcome.get("ambiguous", 0) + 1
+                rows.append(base)
+                continue
         f = c.iloc[0]
         fact = dict(base)
         if relabeled:
@@ -220,6 +231,14 @@ def main():
                 a_tp, a_dp, m_tp, m_ep = pool(tp, ep, dpa)
                 fact.update({name + "num_workers": int(w), name + "tp_size": a_tp, name + "attention_dp_size": a_dp,
                              name + "moe_tp_size": m_tp, name + "moe_ep_size": m_ep})
+        if relabeled:
+            outcome["relabeled disaggregated"] = outcome.get("relabeled disaggregated", 0) + 1
+        if pools_only:
+            fact["source"] = (lengths + f"; nvidia-master.yaml@{f.commit} ({f.date}): pools agreed by {len(distinct)} "
+                              "entries that disagree on speculation (left unknown): "
+                              + ", ".join(sorted(str(k) for k in c.key.unique())))
+            rows.append(fact)
+            continue
         depth, where = None, ""
         cfg = f.get("config_file")
         cfg = "" if pd.isna(cfg) else str(cfg)
@@ -241,8 +260,6 @@ def main():
                           + (f"; draft tokens from the {where}" if fact["draft_tokens"] else ""))
         rows.append(fact)
         outcome["matched"] = outcome.get("matched", 0) + 1
-        if relabeled:
-            outcome["relabeled disaggregated"] = outcome.get("relabeled disaggregated", 0) + 1
     cols = ["id", "mode", "isl", "osl", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
             "prefill_moe_ep_size", "decode_num_workers", "decode_tp_size", "decode_attention_dp_size",
             "decode_moe_tp_size", "decode_moe_ep_size", "spec_decoding", "draft_tokens", "source"]
