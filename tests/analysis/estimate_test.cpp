@@ -589,7 +589,7 @@ TEST_CASE("held-out bands: measured / predicted percentiles at every level of a 
     CHECK_FALSE(summarize_ratios({NAN, 0}));
 }
 
-TEST_CASE("efficiency table: held-out bands written and read back; a malformed band names the group") {
+TEST_CASE("efficiency table: held-out bands written and read back, a malformed band names the group") {
     const auto path = (std::filesystem::temp_directory_path() / "roofline_band_fit_test.json").string();
     std::map<std::string, serving_efficiency> t;
     t["agg/x"].ttft_band = heldout_ratio_band{0.5, 1.25, 2.5, 123};
