@@ -110,15 +110,18 @@ std::string engine_model_argument(const std::string& config_path) {
     return "<MODEL>";
 }
 
-/// Engine flags for the layout (`--emit`): the launch line of the chosen configuration, the
-/// model as `engine_model_argument` of `config_path`.
-std::string engine_flags(const std::string& engine, const model_config& m, const estimate_request& rq,
-                         const estimate_result& r, const std::string& config_path) {
-    const std::string model_path = engine_model_argument(config_path);
-    const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
-    const double per_rank = std::ceil(rq.concurrency / std::max(1, rq.disaggregated ? rq.disaggregated->decode_workers : rq.instances));
+/// Which pool of a disaggregated deployment a launch line starts ("" when aggregated).
+enum class engine_role { aggregated, prefill, decode };
+
+/// The launch line of one engine instance of layout `l` holding up to `requests` in flight
+/// (`--emit`), in `role`; the model as `model_path`.
+std::string engine_line(const std::string& engine, const model_config& m, const estimate_request& rq,
+                        const estimate_result& r, const std::string& model_path, const parallel_layout& l,
+                        double requests, engine_role role) {
+    const double per_rank = std::ceil(requests);
     const std::string kv = to_string(rq.kv_cache.value_or(m.quant.kv_cache)) == "fp8_e4m3" ? "fp8" : "auto";
     const bool moe = m.is_moe();
+    const bool replicas = !moe && role == engine_role::aggregated && rq.instances > 1;
     // An instance wider than one scale-up domain runs on several nodes: the engines' multi-node
     // flags (SGLang --nnodes/--node-rank, vLLM over a Ray cluster, TensorRT-LLM under mpirun).
     const int domain = scale_up_domain(rq.gpu).first;
@@ -127,11 +130,14 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
         std::string s = fmt::format("python -m sglang.launch_server --model-path {} --tp-size {}", model_path, l.gpus() / l.pp);
         if (l.pp > 1) s += fmt::format(" --pp-size {}", l.pp);
         if (l.dp > 1) s += fmt::format(" --dp-size {} --enable-dp-attention", l.dp);
-        if (!moe && !rq.disaggregated && rq.instances > 1) s += fmt::format(" --dp-size {}", rq.instances);  // replicas
+        if (replicas) s += fmt::format(" --dp-size {}", rq.instances);
         if (moe && l.ep > 1) s += fmt::format(" --ep-size {}", l.ep);
         s += fmt::format(" --max-running-requests {:.0f} --chunked-prefill-size {:.0f} --kv-cache-dtype {}", per_rank,
                          rq.prefill_chunk_tokens, kv == "fp8" ? "fp8_e4m3" : "auto");
-        if (rq.speculative) s += fmt::format(" --speculative-algorithm EAGLE --speculative-num-steps {}", rq.speculative->draft_tokens);
+        if (role != engine_role::aggregated)
+            s += fmt::format(" --disaggregation-mode {}", role == engine_role::prefill ? "prefill" : "decode");
+        if (rq.speculative && role != engine_role::prefill)
+            s += fmt::format(" --speculative-algorithm EAGLE --speculative-num-steps {}", rq.speculative->draft_tokens);
         if (nodes > 1)
             s += fmt::format(" --nnodes {} --node-rank <0..{}> --dist-init-addr <HEAD_IP>:<PORT>  # on each of the {} nodes",
                              nodes, nodes - 1, nodes);
@@ -140,13 +146,15 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
     if (engine == "vllm") {
         std::string s = fmt::format("vllm serve {} --tensor-parallel-size {}", model_path, l.tp);
         if (l.dp > 1) s += fmt::format(" --data-parallel-size {}", l.dp);
-        if (!moe && !rq.disaggregated && rq.instances > 1) s += fmt::format(" --data-parallel-size {}", rq.instances);
+        if (replicas) s += fmt::format(" --data-parallel-size {}", rq.instances);
         if (l.pp > 1) s += fmt::format(" --pipeline-parallel-size {}", l.pp);
         if (moe && l.ep > 1) s += " --enable-expert-parallel";
         s += fmt::format(" --max-num-seqs {:.0f} --max-num-batched-tokens {:.0f} --kv-cache-dtype {} "
                          "--gpu-memory-utilization {:.2f}", std::ceil(per_rank / l.dp), rq.prefill_chunk_tokens, kv,
                          1.0 - r.memory_headroom);
-        if (rq.speculative)
+        if (role != engine_role::aggregated)
+            s += " --kv-transfer-config '{\"kv_connector\": \"NixlConnector\", \"kv_role\": \"kv_both\"}'";
+        if (rq.speculative && role != engine_role::prefill)
             s += fmt::format(" --speculative-config '{{\"method\": \"mtp\", \"num_speculative_tokens\": {}}}'",
                              rq.speculative->draft_tokens);
         if (nodes > 1)
@@ -160,16 +168,47 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
                          std::ceil(per_rank / l.dp), rq.prefill_chunk_tokens, 1.0 - r.memory_headroom);
         s += fmt::format("  # extra-llm-api-config: enable_attention_dp: {}{}", l.dp > 1 ? "true" : "false",
                          kv == "fp8" ? ", kv_cache_config.dtype: fp8" : "");
-        if (rq.speculative) s += fmt::format(", speculative_config: {{decoding_type: MTP, num_nextn_predict_layers: {}}}",
-                                             rq.speculative->draft_tokens);
-        if (!moe && !rq.disaggregated && rq.instances > 1)
-            s += fmt::format("; run {} instances of this behind a router (data parallel replicas)", rq.instances);
+        if (role != engine_role::aggregated) s += ", cache_transceiver_config.backend: DEFAULT";
+        if (rq.speculative && role != engine_role::prefill)
+            s += fmt::format(", speculative_config: {{decoding_type: MTP, num_nextn_predict_layers: {}}}",
+                             rq.speculative->draft_tokens);
+        if (replicas) s += fmt::format("; run {} instances of this behind a router (data parallel replicas)", rq.instances);
         if (nodes > 1)
             s += fmt::format("; {} GPUs on {} nodes: start it under mpirun -n {} across them (trtllm-llmapi-launch)",
                              l.gpus(), nodes, l.gpus());
         return s;
     }
     throw usage_error("--emit \"" + engine + "\": expected sglang, vllm or trtllm");
+}
+
+/// Engine flags for the configuration (`--emit`): the launch line of an aggregated instance, or
+/// of a disaggregated deployment's prefill worker and decode worker (each with its engine's
+/// disaggregation flag: SGLang `--disaggregation-mode`, vLLM's NixlConnector, TensorRT-LLM's
+/// cache transceiver) and the router in front of them; a configuration that does not fit
+/// starts with a comment saying so. The model as `engine_model_argument` of `config_path`.
+std::string engine_flags(const std::string& engine, const model_config& m, const estimate_request& rq,
+                         const estimate_result& r, const std::string& config_path) {
+    const std::string model_path = engine_model_argument(config_path);
+    std::string s = r.fits ? std::string()
+                           : "# does not fit (" + r.reason + "): an engine would not start with these flags\n";
+    if (!rq.disaggregated)
+        return s + engine_line(engine, m, rq, r, model_path, rq.layout, rq.concurrency / std::max(1, rq.instances),
+                               engine_role::aggregated);
+    const auto& d = *rq.disaggregated;
+    s += fmt::format("# prefill pool: {} worker{}, each:\n", d.prefill_workers, d.prefill_workers == 1 ? "" : "s");
+    s += engine_line(engine, m, rq, r, model_path, d.prefill, rq.concurrency / d.prefill_workers, engine_role::prefill);
+    s += fmt::format("\n# decode pool: {} worker{}, each:\n", d.decode_workers, d.decode_workers == 1 ? "" : "s");
+    s += engine_line(engine, m, rq, r, model_path, d.decode, rq.concurrency / d.decode_workers, engine_role::decode);
+    if (engine == "sglang")
+        s += "\n# in front: python -m sglang_router.launch_router --pd-disaggregation --prefill http://<PREFILL_HOST>:<PORT> "
+             "(one per prefill worker) --decode http://<DECODE_HOST>:<PORT> (one per decode worker)";
+    else if (engine == "vllm")
+        s += "\n# in front: a proxy that sends each request to a prefill worker, then to a decode worker "
+             "(vLLM's disaggregated-serving examples; llm-d; NVIDIA Dynamo)";
+    else
+        s += "\n# in front: trtllm-serve disaggregated -c <YAML: context_servers (the prefill workers' URLs), "
+             "generation_servers (the decode workers')>";
+    return s;
 }
 
 /// The note under `--emit`'s line when the model could not be named from the config's path.
@@ -223,6 +262,10 @@ nlohmann::json estimate_json(const estimate_result& r, const estimate_request& r
             {"max_concurrency", json_number(r.decode_point.max_concurrency)},
             {"memory_headroom", r.memory_headroom},
             {"efficiency", e.source},
+            {"speculative", rq.speculative ? nlohmann::json{{"draft_tokens", rq.speculative->draft_tokens},
+                                                            {"acceptance_rate", rq.speculative->acceptance_rate},
+                                                            {"tokens_per_step", rq.speculative->tokens_per_step()}}
+                                           : nlohmann::json(nullptr)},
             {"notes", r.notes}};
 }
 
@@ -279,7 +322,8 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                 }
             }
             if (!known)
-                throw usage_error("--backend " + o.backend + ": " + o.efficiency + " has no group for it (it has: " + have + ")");
+                throw usage_error("--backend " + o.backend + ": " + o.efficiency + " has no group for it (" +
+                                  (have.empty() ? std::string("it has no backend groups") : "it has: " + have) + ")");
         }
         // Longest level the table has (analysis/serving_fit.hpp): TTFT of mode/backend, TPOT of
         // decode/mode (a decode step is the same work aggregated or disaggregated; tables before
@@ -289,9 +333,29 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         const bool per_backend = !o.backend.empty() && (table.count("decode/" + o.backend + "/" + mode) ||
                                                         table.count("decode/" + o.backend));
         const std::string tpot_key = per_backend ? "decode/" + o.backend + "/" + mode : "decode/" + mode;
-        e = efficiency_for(table, o.backend.empty() ? mode : mode + "/" + o.backend, tpot_key);
+        const std::string ttft_key = o.backend.empty() ? mode : mode + "/" + o.backend;
+        // A table with no level of either group would price that part at the roof, silently.
+        std::string groups;
+        for (const auto& [key, unused] : table) {
+            (void)unused;
+            groups += (groups.empty() ? "" : ", ") + key;
+        }
+        for (const auto& [what, key] : {std::pair<const char*, std::string>{"TTFT", ttft_key}, {"TPOT", tpot_key}}) {
+            const auto levels = group_levels(key);
+            if (std::none_of(levels.begin(), levels.end(), [&](const std::string& g) { return table.count(g) > 0; }))
+                throw usage_error("--efficiency " + o.efficiency + " has no " + what + " group for " + key +
+                                  " nor a shorter level of it (" +
+                                  (groups.empty() ? std::string("it has no groups") : "it has: " + groups) + ")");
+        }
+        e = efficiency_for(table, ttft_key, tpot_key);
     }
-    const auto r = estimate_serving(m, rq, e);
+    auto r = estimate_serving(m, rq, e);
+    if (rq.osl == 1)
+        r.notes.push_back("OSL 1: a request emits one token, in its first-token step; TPOT and tokens/s per user describe "
+                          "a decode step no request of this workload runs past its first token");
+    if (rq.concurrency != std::floor(rq.concurrency))
+        r.notes.push_back("concurrency " + fmt::format("{}", rq.concurrency) +
+                          ": read as a mean number of requests in flight (a closed loop's clients are whole)");
     if (o.json) {
         auto j = estimate_json(r, rq, m, e);
         if (!o.emit.empty()) j["emit"] = engine_flags(o.emit, m, rq, r, o.model);

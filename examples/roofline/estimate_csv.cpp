@@ -193,7 +193,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                       const std::string& facts_path) {
     std::optional<serving_run_facts> facts;
     if (!facts_path.empty()) facts = read_serving_run_facts(facts_path);
-    auto runs = read_serving_runs(csv, facts ? &*facts : nullptr);
+    std::vector<std::string> assumed;  // layout columns the file lacks, read as 1
+    auto runs = read_serving_runs(csv, facts ? &*facts : nullptr, &assumed);
     if (limit > 0 && runs.size() > limit) runs.resize(limit);
     // What the facts gave: runs that took cells, and the facts' ids no run of the file has.
     std::size_t with_facts = 0, facts_unused = 0;
@@ -392,6 +393,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         j["runs"] = runs.size();
         j["estimated"] = samples.size();
         j["skipped"] = skipped_why;
+        j["assumed"] = assumed;
         j["model_problems"] = model_problems;
         if (facts)
             j["facts"] = {{"file", facts->file}, {"ids", facts->cells.size()}, {"runs_with_facts", with_facts},
@@ -425,6 +427,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         fmt::print("  facts: {} runs took cells from {} ({} of its {} ids are not in the runs file)\n", with_facts, facts->file,
                    facts_unused, facts->cells.size());
     if (!speculation_line.empty()) fmt::print("  {}\n", speculation_line);
+    for (const auto& a : assumed) fmt::print("  assumed: {}\n", a);
     for (const auto& [why, n] : skipped_why) fmt::print("  skipped {}: {}\n", n, why);
     print_table("Overall (held out)", by_mode, true);
     print_table("Per GPU and mode", by_gpu, true);

@@ -380,6 +380,36 @@ TEST_CASE("disaggregated pools: TPOT without prefill interference, KV transfer i
     CHECK(r.balanced_prefill_per_decode > 0);
 }
 
+TEST_CASE("disaggregated, a given KV rate slower than the default link: the excess is charged even where the fit weighs KV transfer at 0") {
+    const auto c = llama8b();
+    auto rq = h200_request(64);
+    disaggregated_pools d;
+    d.prefill = {1, 1, 1, 1};
+    d.decode = {1, 1, 1, 1};
+    d.decode_workers = 2;
+    rq.disaggregated = d;
+    serving_efficiency e;  // the roof, but the KV transfer term at 0 (as disagg/sglang fits it)
+    e.ttft[2] = 0;
+    const auto fast = estimate_serving(c, rq, e);  // default: the H200's NVLink
+    REQUIRE(fast.fits);
+    CHECK(fast.kv_transfer_beyond_default_s == 0.0);
+    rq.disaggregated->kv_transfer_bytes_per_s = 1e9 / 8;  // 1 Gbit/s
+    const auto slow = estimate_serving(c, rq, e);
+    REQUIRE(slow.fits);
+    // 1,024 tokens x 131,072 B at 125 MB/s over one prefill GPU: 1.074 s.
+    CHECK(slow.kv_transfer_s == doctest::Approx(1024 * 131072.0 / 125e6));
+    CHECK(slow.kv_transfer_beyond_default_s == doctest::Approx(slow.kv_transfer_s - fast.kv_transfer_s));
+    CHECK(slow.ttft_s - fast.ttft_s == doctest::Approx(slow.kv_transfer_beyond_default_s));
+    CHECK(slow.ttft_split.first_token_step_s - fast.ttft_split.first_token_step_s ==
+          doctest::Approx(slow.kv_transfer_beyond_default_s));
+    CHECK(slow.notes.back().find("the excess at 1") != std::string::npos);
+    // At the roof (KV transfer weighed at 1) nothing is added twice.
+    const auto roof = estimate_serving(c, rq);
+    CHECK(roof.ttft_s == doctest::Approx(roof.roof_ttft_s));
+    CHECK(roof.ttft_s - estimate_serving(c, [&] { auto q = rq; q.disaggregated->kv_transfer_bytes_per_s.reset(); return q; }()).ttft_s ==
+          doctest::Approx(slow.kv_transfer_beyond_default_s));
+}
+
 TEST_CASE("plan, disaggregated: every split of the count, each point the estimate of its pools") {
     const auto c = llama8b();
     plan_request pr;
@@ -620,6 +650,49 @@ TEST_CASE("efficiency table: held-out bands written and read back, a malformed b
     bad(R"({"tpot": {"p10": 1, "p50": 1, "p90": 3, "runs": -5}})");  // not a count
     bad(R"({"tpot": {"p10": 1, "p50": 1, "p90": 3}})");              // no runs
     bad(R"([1, 2])");                                                // not an object
+    bad(R"({"ttft": {"p10": 1, "p50": 1, "p90": 3, "runs": 0}})");   // judged on no runs
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("efficiency table: term names other than the ones read, a coefficient out of range and a negative group count are errors") {
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_terms_fit_test.json").string();
+    const auto read_back = [&](const std::string& text) {
+        {
+            std::ofstream o(path);
+            o << text;
+        }
+        return read_serving_efficiency(path);
+    };
+    const auto names = [](const auto& list) {
+        std::string s;
+        for (const char* n : list) s += (s.empty() ? "\"" : ", \"") + std::string(n) + "\"";
+        return "[" + s + "]";
+    };
+    const std::string group = R"({"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0]}})";
+    // The names this version writes read back.
+    CHECK(read_back(R"({"tpot_terms": )" + names(tpot_term_names) + R"(, "ttft_terms": )" + names(ttft_term_names) +
+                    R"(, "groups": )" + group + "}")
+              .count("agg") == 1);
+    const auto error_of = [&](const std::string& text) {
+        try {
+            read_back(text);
+        } catch (const parse_error& ex) {
+            return std::string(ex.what());
+        }
+        return std::string("read");
+    };
+    // Two TTFT names swapped: the lists would be read as other terms.
+    auto swapped = ttft_term_names;
+    std::swap(swapped[0], swapped[1]);
+    CHECK(error_of(R"({"ttft_terms": )" + names(swapped) + R"(, "groups": )" + group + "}").find("ttft_terms") != std::string::npos);
+    // A short TPOT name list.
+    CHECK(error_of(R"({"tpot_terms": ["decode_attention_per_token_s"], "groups": )" + group + "}").find("tpot_terms") !=
+          std::string::npos);
+    // 1e308 would make TTFT infinite; a negative group count is no count.
+    CHECK(error_of(R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1e308, 1, 1, 0, 0, 0, 0, 0, 0, 0]}}})")
+              .find("groups.agg") != std::string::npos);
+    CHECK(error_of(R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], "runs": -1}}})")
+              .find("runs") != std::string::npos);
     std::filesystem::remove(path);
 }
 
@@ -662,6 +735,52 @@ TEST_CASE("serving runs CSV: columns by name, concurrency from the source text, 
         f << "model_path,system\nm/M,h200_sxm\n";
     }
     CHECK_THROWS_WITH_AS(read_serving_runs(path), doctest::Contains("missing column"), parse_error);
+    std::remove(path.c_str());
+}
+
+TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurrency of 0 are errors; absent layout columns are said") {
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_serving_runs_strict_test.csv").string();
+    const std::string header = "id,silicon_data_source,backend,model_path,system,precision,mode,isl,osl,tp_size,moe_ep_size,"
+                               "silicon_ttft_ms,silicon_tpot_ms\n";
+    const auto error_of = [&](const std::string& rows) {
+        {
+            std::ofstream f(path);
+            f << header << rows;
+        }
+        try {
+            read_serving_runs(path);
+        } catch (const parse_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("read");
+    };
+    const std::string good = "a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n";
+    CHECK(error_of(good) == "read");
+    // One cell more (a stray comma) and one fewer: the header names 13.
+    CHECK(error_of(good + "b_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20,\n").find("14 cells, the header names 13") !=
+          std::string::npos);
+    CHECK(error_of(good + "b_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,100,20\n").find("line 3") != std::string::npos);
+    // The same id twice: facts and predictions are keyed by it.
+    CHECK(error_of(good + good).find("given twice (first on line 2)") != std::string::npos);
+    // TP 0 is no layout (MoE EP 0 is aiconfigurator's "not used").
+    CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,0,1,100,20\n").find("tp_size") != std::string::npos);
+    CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,0,100,20\n") == "read");
+    // silicon_concurrency=0 says what is wrong, not that there is no concurrency.
+    const auto zero = error_of("a_x,silicon_concurrency=0,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n");
+    CHECK(zero.find("silicon_data_source") != std::string::npos);
+    CHECK(zero.find("concurrency 0") != std::string::npos);
+    CHECK(error_of("a_x,silicon_concurrency=99999999999,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n").find("1 to 1e9") !=
+          std::string::npos);
+    // Columns the file lacks altogether: read as 1, and said.
+    {
+        std::ofstream f(path);
+        f << header << good;
+    }
+    std::vector<std::string> assumed;
+    REQUIRE(read_serving_runs(path, nullptr, &assumed).size() == 1);
+    REQUIRE(assumed.size() == 1);  // aggregated only: no disaggregated run, nothing said of its pools
+    CHECK(assumed[0].find("no column pp_size, attention_dp_size, moe_tp_size: read as 1 for every aggregated run") !=
+          std::string::npos);
     std::remove(path.c_str());
 }
 

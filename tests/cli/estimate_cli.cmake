@@ -28,6 +28,21 @@ roofline_cli_test(estimate_pool_option_without_disagg ARGS estimate ${_est_glm} 
     PASS "--prefill-workers needs --disagg")
 roofline_cli_test(estimate_disagg ARGS estimate ${_est_glm} --disagg --prefill-layout 8,1,1,1 --prefill-workers 2
     --decode-workers 1 PASS "prefill pool: attention TP8, MoE TP8 x EP1 x 2 workers.*balanced pools: [0-9.]+ prefill workers per decode worker")
+# --emit with --disagg: a prefill worker's line and a decode worker's, each with the engine's
+# disaggregation flag, then what goes in front.
+roofline_cli_test(estimate_disagg_emit ARGS estimate ${_est_glm} --disagg --prefill-layout 8,1,1,1 --prefill-workers 2
+    --decode-workers 1 --emit sglang
+    PASS "# prefill pool: 2 workers, each:\npython -m sglang.launch_server [^\n]*--tp-size 8 [^\n]*--disaggregation-mode prefill\n# decode pool: 1 worker, each:\n[^\n]*--dp-size 8 --enable-dp-attention[^\n]*--disaggregation-mode decode\n# in front: python -m sglang_router.launch_router --pd-disaggregation")
+# A slow --kv-link-gbps under a table that weighs KV transfer at 0 (disagg/sglang): the excess is charged and said.
+roofline_cli_test(estimate_disagg_slow_kv_link ARGS estimate ${_est_glm} --disagg --prefill-layout 8,1,1,1 --kv-link-gbps 1
+    --efficiency data/serving/aiconfigurator_fit.json --backend sglang
+    PASS "KV transfer at the given rate: [0-9.]+ ms a prompt, [0-9.]+ ms more than over the default link; the efficiency weighs KV transfer at 0.00")
+# --mtp: the speculation note and the --json key.
+roofline_cli_test(estimate_mtp_json ARGS estimate ${_est_glm} --mtp 2 --acceptance 0.8 --json
+    PASS "\"speculative decoding: 2 drafted tokens per step at 80% acceptance emit 2.44 tokens.*\"speculative\": {\n  \"acceptance_rate\": 0.8,\n  \"draft_tokens\": 2,\n  \"tokens_per_step\": 2.44")
+# A table without a TPOT group for the mode: an error naming what it has, not the roof in silence.
+roofline_cli_test(estimate_table_without_tpot_group ARGS estimate ${_est_glm} --efficiency tests/cli/data/efficiency_ttft_only.json
+    --backend sglang EXIT 2 PASS "has no TPOT group for decode/agg nor a shorter level of it \\(it has: agg/sglang\\)")
 roofline_cli_test(estimate_bad_layout ARGS estimate ${_est_glm} --ep 3 EXIT 2)
 # A backend the efficiency table has no group for, or --backend without a table: exit 2, not a
 # silent fall back to the pooled fit or the roof.

@@ -283,3 +283,29 @@ TEST_CASE("bad configs fail with parse_error naming the file and the key") {
         CHECK_THROWS_WITH_AS((void)read_hf_config(p), doctest::Contains("layer_types"), parse_error);
     }
 }
+
+TEST_CASE("a config with MoE or MLA fields but not the key that turns them on is an error, not another model") {
+    const std::string trunk = R"("hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 128, "vocab_size": 129280,
+        "intermediate_size": 18432, "torch_dtype": "bfloat16")";
+    const auto error_of = [&](const std::string& stem, const std::string& extra) {
+        try {
+            read_hf_config(temp_json(stem, "{" + trunk + ", " + extra + "}"));
+        } catch (const parse_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("read");
+    };
+    // DeepSeek-V3's MoE keys without n_routed_experts: it would be read as a dense 18,432-wide model.
+    CHECK(error_of("no_experts", R"("num_experts_per_tok": 8, "moe_intermediate_size": 2048, "n_shared_experts": 1)")
+              .find("n_routed_experts") != std::string::npos);
+    // MLA's head dimensions without kv_lora_rank: it would be read as MHA.
+    CHECK(error_of("no_kv_lora", R"("qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128, "q_lora_rank": 1536)")
+              .find("kv_lora_rank") != std::string::npos);
+    // Experts and 3 dense layers, no moe_intermediate_size: intermediate_size cannot size both.
+    CHECK(error_of("no_moe_width", R"("n_routed_experts": 256, "num_experts_per_tok": 8, "first_k_dense_replace": 3)")
+              .find("moe_intermediate_size") != std::string::npos);
+    // Every layer MoE (Mixtral, gpt-oss): the experts' width is intermediate_size, as those configs write it.
+    CHECK(error_of("mixtral_style", R"("num_local_experts": 8, "num_experts_per_tok": 2)") == "read");
+    // "n_shared_experts": 0 on a dense model says nothing.
+    CHECK(error_of("zero_shared", R"("n_shared_experts": 0)") == "read");
+}

@@ -87,6 +87,13 @@ struct estimate_result {
     /// when the configuration does not fit.
     std::optional<std::pair<double, double>> ttft_range_s, tpot_range_s;
     double kv_transfer_s = 0;           ///< disaggregated: one prompt's KV cache
+    /// Disaggregated with a given KV rate (`disaggregated_pools::kv_transfer_bytes_per_s`): how
+    /// much longer `kv_transfer_s` is than over the default link (the GPU's scale-up link, or its
+    /// network between nodes), the link the runs a table was fitted on moved their KV over. A
+    /// fitted table weighs the transfer at its coefficient (b3, 0 in some groups: a transfer
+    /// hidden behind the prefill); the time beyond the default link is charged at coefficient 1
+    /// at least (`finish`), so a slow link the fit never saw still lengthens TTFT.
+    double kv_transfer_beyond_default_s = 0;
     double memory_headroom = 0;         ///< share of memory left unused (1 - utilization)
     int gpus = 0;
     /// Disaggregated: prefill workers one decode worker needs so that prompts are prefilled as
@@ -203,27 +210,35 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     const double dec_per_token = d.decode.pp * pd.decode_step_s / t.tokens_per_step;  // speculation as aggregated
     const auto kv_dtype = rq.kv_cache.value_or(c.quant.kv_cache);
     const double kv_bytes = kv_bytes_for_context(c, rq.isl, kv_dtype);
-    double bw = d.kv_transfer_bytes_per_s.value_or(0.0);
-    if (!(bw > 0)) {
+    // The default link: what the fitted runs moved their KV caches over.
+    double default_bw = 0;
+    std::string default_note;
+    {
         // A prefill worker and a decode worker that cannot share one scale-up domain are on
         // different nodes: the KV cache crosses the network (each GPU's NIC), not NVLink.
         const int domain = scale_up_domain(rq.gpu).first;
         const auto fabric = default_network_fabric(rq.gpu);
         if (domain > 0 && d.prefill.gpus() + d.decode.gpus() > domain && fabric) {
-            bw = fabric->bytes_per_s_per_gpu;
-            if (link_note)
-                *link_note = "KV transfer priced at " + fabric->name + ": a prefill worker (" +
-                             std::to_string(d.prefill.gpus()) + " GPUs) and a decode worker (" +
-                             std::to_string(d.decode.gpus()) + ") do not fit one " + std::to_string(domain) +
-                             "-GPU scale-up domain; pass --kv-link-gbps for another network";
+            default_bw = fabric->bytes_per_s_per_gpu;
+            default_note = "KV transfer priced at " + fabric->name + ": a prefill worker (" +
+                           std::to_string(d.prefill.gpus()) + " GPUs) and a decode worker (" +
+                           std::to_string(d.decode.gpus()) + ") do not fit one " + std::to_string(domain) +
+                           "-GPU scale-up domain; pass --kv-link-gbps for another network";
         } else {
-            bw = link_bandwidth_bytes_per_s(rq.gpu, rq.gpu.default_link());
-            if (link_note)
-                *link_note = "KV transfer priced at the GPU's scale-up link (" + rq.gpu.id +
-                             "); pass a network rate for pools on different nodes";
+            default_bw = link_bandwidth_bytes_per_s(rq.gpu, rq.gpu.default_link());
+            default_note = "KV transfer priced at the GPU's scale-up link (" + rq.gpu.id +
+                           "); pass a network rate for pools on different nodes";
         }
     }
-    out.kv_transfer_s = (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0;
+    const auto transfer_s = [&](double bw) { return (std::isfinite(bw) && bw > 0) ? kv_bytes / (bw * d.prefill.gpus()) : 0.0; };
+    const double given_bw = d.kv_transfer_bytes_per_s.value_or(0.0);
+    if (given_bw > 0) {
+        out.kv_transfer_s = transfer_s(given_bw);
+        out.kv_transfer_beyond_default_s = std::max(0.0, out.kv_transfer_s - transfer_s(default_bw));
+    } else {
+        out.kv_transfer_s = transfer_s(default_bw);
+        if (link_note) *link_note = default_note;
+    }
     const double t_pre = prefill_s_per_token(pp);
     out.features.tpot = tpot_terms_of(dec_per_token, 0.0, pd, pp, t, c_dec);
     const double c_pre = rq.concurrency / d.prefill_workers;
@@ -240,27 +255,38 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
 /// TPOT, TTFT and the rates of `out` from its features at `e` (and at the roof).
 inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
     const auto [tpot, ttft] = apply_efficiency(out.features, e);
-    const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
+    auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
+    // A KV transfer slower than the fitted runs' link: the excess at coefficient 1 at least.
+    const double kv_excess_s = std::max(0.0, 1.0 - e.ttft[2]) * out.kv_transfer_beyond_default_s;
     out.fits = true;
     out.tpot_s = tpot;
-    out.ttft_s = ttft;
+    out.ttft_s = ttft + kv_excess_s;
     out.ttft_split = split_ttft(out.features, e);
+    out.ttft_split.first_token_step_s += kv_excess_s;
+    if (kv_excess_s > 0)
+        out.notes.push_back("KV transfer at the given rate: " + detail::plan::fmt(out.kv_transfer_s * 1e3, 1) + " ms a prompt, " +
+                            detail::plan::fmt(out.kv_transfer_beyond_default_s * 1e3, 1) +
+                            " ms more than over the default link; the efficiency weighs KV transfer at " +
+                            detail::plan::fmt(e.ttft[2], 2) + " (its runs moved KV over the default link), the excess at 1");
+    const double ttft_ = out.ttft_s;
     out.roof_tpot_s = rtpot;
     out.roof_ttft_s = rttft;
-    if (e.ttft_band) out.ttft_range_s = std::pair{ttft * e.ttft_band->p10, ttft * e.ttft_band->p90};
+    if (e.ttft_band) out.ttft_range_s = std::pair{ttft_ * e.ttft_band->p10, ttft_ * e.ttft_band->p90};
     if (e.tpot_band) out.tpot_range_s = std::pair{tpot * e.tpot_band->p10, tpot * e.tpot_band->p90};
     // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
-    const double request_s = ttft + (rq.osl - 1) * tpot;
+    const double request_s = ttft_ + (rq.osl - 1) * tpot;
     out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;
     out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
     out.tokens_per_s_per_user = 1.0 / tpot;
 }
 
-/// The planner's notes on how it priced the GPU that an estimate must say too (a GPU without
-/// BF16 units priced at FP16), appended to `notes` once each.
+/// The planner's notes on how it priced the configuration that an estimate must say too (a GPU
+/// without BF16 units priced at FP16; speculative decoding's tokens per step and what is
+/// priced of it), appended to `notes` once each.
 inline void forward_pricing_notes(const plan_result& r, std::vector<std::string>& notes) {
     for (const auto& n : r.notes)
-        if (n.find("has no bf16 units") != std::string::npos && std::find(notes.begin(), notes.end(), n) == notes.end())
+        if ((n.find("has no bf16 units") != std::string::npos || n.rfind("speculative decoding:", 0) == 0) &&
+            std::find(notes.begin(), notes.end(), n) == notes.end())
             notes.push_back(n);
 }
 

@@ -386,6 +386,14 @@ ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
     c.expert_bias = c.family == "gpt_oss";
 
     // --- MLA ---
+    // MLA's head dimensions without its latent rank: read as MHA, the KV cache and attention
+    // would be another model's, so the config is an error rather than a quiet reinterpretation.
+    if (!r.has("kv_lora_rank"))
+        for (const char* k : {"qk_nope_head_dim", "qk_rope_head_dim", "q_lora_rank"})
+            if (r.has(k))
+                throw parse_error(path, place, "kv_lora_rank",
+                                  std::string("required key is missing (the config gives MLA's ") + k +
+                                      "; without the latent rank it would be read as multi-head attention)");
     if (r.has("kv_lora_rank")) {
         c.attention = attention_kind::mla;
         c.kv_lora_rank = r.required_positive("kv_lora_rank");
@@ -449,6 +457,13 @@ ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
 
     // --- MoE ---
     const bool moe = r.has("n_routed_experts") || r.has("num_experts") || r.has("num_local_experts");
+    // Routing fields without an expert count: read as dense, the model would be another one.
+    if (!moe)
+        for (const char* k : {"num_experts_per_tok", "experts_per_token", "moe_intermediate_size", "n_shared_experts"})
+            if (r.has(k) && !(j.at(k).is_number() && j.at(k).get<double>() == 0))
+                throw parse_error(path, place, "n_routed_experts",
+                                  std::string("required key is missing (the config gives the MoE field ") + k +
+                                      " but no n_routed_experts, num_experts or num_local_experts; it would be read as dense)");
     if (moe) {
         c.num_experts = r.required_positive_any({"n_routed_experts", "num_experts", "num_local_experts"});
         c.experts_per_token = r.required_positive_any({"num_experts_per_tok", "experts_per_token"});
@@ -479,6 +494,12 @@ ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
         }
         if (c.moe_layer_count() < c.num_layers && c.intermediate_size == 0)
             throw parse_error(path, place, "intermediate_size", "required key is missing (the model has dense MLP layers)");
+        // Dense layers and experts sized by one intermediate_size: one of them would be wrong
+        // (DeepSeek's 18,432-wide dense MLP as every expert's width: trillions of parameters).
+        if (!r.has("moe_intermediate_size") && c.moe_layer_count() < c.num_layers)
+            throw parse_error(path, place, "moe_intermediate_size",
+                              "required key is missing (the model has dense MLP layers, so intermediate_size is "
+                              "theirs and cannot size the experts)");
     } else {
         c.intermediate_size = r.required_positive("intermediate_size");
     }

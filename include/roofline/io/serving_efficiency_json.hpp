@@ -24,14 +24,22 @@
 
 namespace roofline {
 
+/// The largest coefficient a table may hold: the physical terms' are efficiencies near 1 and the
+/// counts' seconds per layer, sequence or token; a value beyond this is a corrupt table, and
+/// would make TTFT or TPOT overflow to infinity.
+inline constexpr double max_efficiency_coefficient = 1e6;
+
 /// Reads a table. A group's "tpot" list holds `serving_features::tpot_terms` coefficients, or the
 /// `legacy_tpot_terms` of a table written before the decode step was split by phase (read as
 /// `tpot_from_legacy`: the same predictions); its "ttft" list the `serving_features::ttft_terms`
 /// coefficients, or the `legacy_ttft_terms` of a table of before (the others 0: the same
 /// predictions). A group's optional "heldout" object gives its bands (`heldout_ratio_band`; absent
 /// in older tables: no band). Throws `parse_error` naming the file and the group for a missing or
-/// wrong-length coefficient list, a malformed band (percentiles not > 0 and in order, runs not a
-/// count), and for a file that is not such a table.
+/// wrong-length coefficient list, a coefficient outside [0, `max_efficiency_coefficient`], a
+/// group's "runs" that is not a count, a malformed band (percentiles not > 0 and in order, runs
+/// not a count >= 1), "tpot_terms" or "ttft_terms" (optional) other than the terms the lists are
+/// read as (`tpot_term_names`, `ttft_term_names`, or a legacy table's), and for a file that is
+/// not such a table.
 std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path);
 
 /// Writes `table` with `made_by` (the command that made it) and the runs per group.
@@ -48,6 +56,30 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
     const auto j = detail::hf::read_json_file(path);
     if (!j.is_object() || !j.contains("groups") || !j["groups"].is_object())
         throw parse_error(path, "", "groups", "not a serving efficiency table (no \"groups\" object)");
+    // The term names, where the table gives them, must be the terms its lists are read as: a
+    // table of other terms (renamed, reordered, another length) would be read silently wrong.
+    const auto check_names = [&](const char* field, const auto& now, const auto& legacy) {
+        if (!j.contains(field)) return;
+        const auto& n = j[field];
+        const auto same = [&](const auto& names) {
+            if (!n.is_array() || n.size() != names.size()) return false;
+            for (std::size_t i = 0; i < names.size(); ++i)
+                if (!n[i].is_string() || n[i].template get<std::string>() != names[i]) return false;
+            return true;
+        };
+        if (!same(now) && !same(legacy)) {
+            std::string want;
+            for (const char* name : now) want += (want.empty() ? "" : ", ") + std::string(name);
+            throw parse_error(path, "", field, "not the terms this version reads (expected " + want + ")");
+        }
+    };
+    static constexpr std::array<const char*, legacy_tpot_terms> legacy_tpot_names = {
+        "decode_step_per_token_s", "prefill_interleaved_per_token_s", "per_layer_s", "per_moe_layer_s", "per_sequence_s",
+        "constant_s"};
+    std::array<const char*, legacy_ttft_terms> legacy_ttft_names{};
+    for (std::size_t i = 0; i < legacy_ttft_terms; ++i) legacy_ttft_names[i] = ttft_term_names[i];
+    check_names("tpot_terms", tpot_term_names, legacy_tpot_names);
+    check_names("ttft_terms", ttft_term_names, legacy_ttft_names);
     std::map<std::string, serving_efficiency> out;
     for (const auto& item : j["groups"].items()) {
         // Plain references, not a structured binding: clang before 16 cannot capture those.
@@ -59,8 +91,10 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
             if (!g.contains(name) || !g[name].is_array() || g[name].size() != arr.size())
                 throw parse_error(path, "groups." + key, name, "expected " + std::to_string(arr.size()) + " numbers");
             for (std::size_t i = 0; i < arr.size(); ++i) {
-                if (!g[name][i].is_number() || !(g[name][i].template get<double>() >= 0))
-                    throw parse_error(path, "groups." + key, name, "coefficients must be numbers >= 0");
+                if (!g[name][i].is_number() || !(g[name][i].template get<double>() >= 0) ||
+                    !(g[name][i].template get<double>() <= max_efficiency_coefficient))
+                    throw parse_error(path, "groups." + key, name + ("[" + std::to_string(i) + "]"),
+                                      "coefficients must be numbers in [0, 1e6]");
                 arr[i] = g[name][i].template get<double>();
             }
         };
@@ -82,6 +116,8 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         } else {
             read("ttft", e.ttft);
         }
+        if (g.contains("runs") && !g["runs"].is_number_unsigned())
+            throw parse_error(path, "groups." + key, "runs", "expected a count of runs (an integer >= 0)");
         if (g.contains("heldout")) {
             const auto& h = g["heldout"];
             if (!h.is_object()) throw parse_error(path, "groups." + key, "heldout", "expected an object of bands");
@@ -100,8 +136,8 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
                 r.p90 = num("p90");
                 if (!(r.p10 <= r.p50 && r.p50 <= r.p90))
                     throw parse_error(path, where, name, "percentiles out of order (p10 <= p50 <= p90)");
-                if (!b.contains("runs") || !b["runs"].is_number_unsigned())
-                    throw parse_error(path, where, std::string(name) + ".runs", "expected a count of runs");
+                if (!b.contains("runs") || !b["runs"].is_number_unsigned() || b["runs"].template get<std::size_t>() == 0)
+                    throw parse_error(path, where, std::string(name) + ".runs", "expected a count of runs >= 1");
                 r.runs = b["runs"].template get<std::size_t>();
                 return r;
             };

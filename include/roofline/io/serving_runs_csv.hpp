@@ -73,10 +73,16 @@ struct serving_run_facts {
 serving_run_facts read_serving_run_facts(const std::string& path);
 
 /// Reads every run of `path`. Throws `parse_error` naming the file, line and column for a
-/// missing column, an unreadable number or a mode other than agg/disagg; a degree of 0 or an
-/// empty cell reads as 1 (aiconfigurator writes 0 for "not used"). With `facts`, a run whose id
-/// it lists reads those cells from it instead (their errors name the facts file's cell).
-std::vector<measured_serving_run> read_serving_runs(const std::string& path, const serving_run_facts* facts = nullptr);
+/// missing column, an unreadable number, a mode other than agg/disagg, a row with more or fewer
+/// cells than the header names, an id given twice, a TP or PP size of 0, and a concurrency in
+/// silicon_data_source that is not 1 to 1e9 requests. An attention-DP, MoE TP or MoE EP size of
+/// 0, and an empty degree cell, read as 1 (aiconfigurator writes 0 and leaves cells empty for
+/// "not used"). A layout column the file (and the facts) lack altogether reads as 1 for every
+/// run of the mode that uses it, and `assumed` (when given) gets a line saying so. With `facts`,
+/// a run whose id it lists reads those cells from it instead (their errors name the facts
+/// file's cell).
+std::vector<measured_serving_run> read_serving_runs(const std::string& path, const serving_run_facts* facts = nullptr,
+                                                    std::vector<std::string>* assumed = nullptr);
 
 }  // namespace roofline
 
@@ -96,6 +102,16 @@ inline std::optional<double> number(const std::string& s) {
     }
     if (used != s.size() || !std::isfinite(v)) return std::nullopt;
     return v;
+}
+
+/// `v` as written without trailing zeros ("128", "0", "2.5").
+inline std::string shown(double v) {
+    std::string t = std::to_string(v);
+    if (t.find('.') != std::string::npos) {
+        while (!t.empty() && t.back() == '0') t.pop_back();
+        if (!t.empty() && t.back() == '.') t.pop_back();
+    }
+    return t;
 }
 
 /// Concurrency written in the source text ("silicon_concurrency=128") or in the id ("_c128_").
@@ -157,7 +173,7 @@ ROOFLINE_INLINE serving_run_facts read_serving_run_facts(const std::string& path
     while (reader.next(fields, raw)) {
         if (fields.size() == 1 && fields[0].empty()) continue;
         const std::string place = reader.place();
-        if (fields.size() > header.size())
+        if (fields.size() != header.size())
             throw parse_error(path, place, "", std::to_string(fields.size()) + " cells, the header names " +
                                                    std::to_string(header.size()));
         const std::string id = id_col < fields.size() ? fields[id_col] : std::string();
@@ -171,7 +187,8 @@ ROOFLINE_INLINE serving_run_facts read_serving_run_facts(const std::string& path
     return f;
 }
 
-ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::string& path, const serving_run_facts* facts) {
+ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::string& path, const serving_run_facts* facts,
+                                                                    std::vector<std::string>* assumed) {
     using detail::serving_csv::number;
     io::input_file in(path);
     io::csv_reader reader(in);
@@ -184,9 +201,13 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         if (!col.count(need))
             throw parse_error(path, "line 1", need, "missing column (not an aiconfigurator silicon CSV?)");
     std::vector<measured_serving_run> out;
+    std::unordered_map<std::string, std::size_t> id_line;  // id -> line it was first given on
     while (reader.next(fields, raw)) {
         if (fields.size() == 1 && fields[0].empty()) continue;
         const std::string place = reader.place();
+        if (fields.size() != header.size())
+            throw parse_error(path, place, "", std::to_string(fields.size()) + " cells, the header names " +
+                                                   std::to_string(header.size()));
         const auto own = [&](const std::string& name) -> std::string {
             auto it = col.find(name);
             return it == col.end() || it->second >= fields.size() ? std::string() : fields[it->second];
@@ -217,22 +238,28 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
             }
             return *v;
         };
-        const auto degree = [&](const std::string& name) {
+        // A degree: TP and PP are used by every run of their pool (0 is no size); attention DP,
+        // MoE TP and MoE EP at 0 are aiconfigurator's "not used" (1).
+        const auto degree = [&](const std::string& name, bool zero_is_unused) {
             const std::string t = text(name);
             auto v = number(t);
             if (!t.empty() && (!v || *v < 0 || *v != std::floor(*v) || *v > 100000)) {
                 const auto [file, at] = where(name);
                 throw parse_error(file, at, name, "\"" + t + "\" is not a whole number of GPUs");
             }
+            if (v && *v == 0 && !zero_is_unused) {
+                const auto [file, at] = where(name);
+                throw parse_error(file, at, name, "0 GPUs: a TP or PP size is at least 1 (leave the cell empty where not used)");
+            }
             return v && *v >= 1 ? static_cast<int>(*v) : 1;
         };
         const auto layout = [&](const std::string& prefix, const std::string& batch_col) {
             measured_layout l;
-            l.tp = degree(prefix + "tp_size");
-            l.pp = degree(prefix + "pp_size");
-            l.dp = degree(prefix + "attention_dp_size");
-            l.moe_tp = degree(prefix + "moe_tp_size");
-            l.moe_ep = degree(prefix + "moe_ep_size");
+            l.tp = degree(prefix + "tp_size", false);
+            l.pp = degree(prefix + "pp_size", false);
+            l.dp = degree(prefix + "attention_dp_size", true);
+            l.moe_tp = degree(prefix + "moe_tp_size", true);
+            l.moe_ep = degree(prefix + "moe_ep_size", true);
             if (const std::string t = text(batch_col); !t.empty()) {
                 const auto v = number(t);
                 if (!v || *v < 0 || *v > 1e9) {
@@ -255,6 +282,11 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         measured_serving_run r;
         r.line = reader.line_number();
         r.id = text("id");
+        if (!r.id.empty()) {
+            if (auto [it, fresh] = id_line.emplace(r.id, r.line); !fresh)
+                throw parse_error(path, place, "id", "\"" + r.id + "\" is given twice (first on line " + std::to_string(it->second) +
+                                                     "): facts and predictions are keyed by run id");
+        }
         r.backend = text("backend");
         r.model_path = text("model_path");
         r.system = text("system");
@@ -281,7 +313,14 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
                 throw parse_error(file, at, "concurrency", "\"" + t + "\" is not a number of requests (1 to 1e9)");
             }
             r.concurrency = *c;
-        } else if (auto t = detail::serving_csv::concurrency_in_text(text("silicon_data_source"), r.id)) r.concurrency = *t;
+        } else if (auto t = detail::serving_csv::concurrency_in_text(text("silicon_data_source"), r.id)) {
+            if (!(*t >= 1 && *t <= 1e9)) {
+                const auto [file, at] = where("silicon_data_source");
+                throw parse_error(file, at, "silicon_data_source", "concurrency " + detail::serving_csv::shown(*t) +
+                                  " (silicon_concurrency= or _cN_ in the id) is not a number of requests (1 to 1e9)");
+            }
+            r.concurrency = *t;
+        }
         else if (!r.disaggregated && r.agg.batch >= 1) r.concurrency = r.agg.batch * r.agg.dp;
         else if (r.disaggregated && r.decode.batch >= 1)
             r.concurrency = r.decode.batch * r.decode.dp * std::max(1, r.decode.workers);
@@ -318,6 +357,27 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         }
         if (fact) r.facts_applied = fact->size();
         out.push_back(std::move(r));
+    }
+    // Layout columns absent from the file and the facts: every run of the mode read as 1.
+    if (assumed) {
+        const auto given = [&](const std::string& name) {
+            if (col.count(name)) return true;
+            if (facts)
+                for (const auto& [id, cells] : facts->cells)
+                    if (cells.count(name)) return true;
+            return false;
+        };
+        const bool any_agg = std::any_of(out.begin(), out.end(), [](const measured_serving_run& r) { return !r.disaggregated; });
+        const bool any_disagg = std::any_of(out.begin(), out.end(), [](const measured_serving_run& r) { return r.disaggregated; });
+        for (const char* prefix : {"", "prefill_", "decode_"}) {
+            if (*prefix ? !any_disagg : !any_agg) continue;
+            std::string missing;
+            for (const char* c : {"tp_size", "pp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size"})
+                if (!given(prefix + std::string(c))) missing += (missing.empty() ? "" : ", ") + (prefix + std::string(c));
+            if (!missing.empty())
+                assumed->push_back(path + ": no column " + missing + ": read as 1 for every " +
+                                   (*prefix ? "disaggregated" : "aggregated") + " run");
+        }
     }
     return out;
 }
