@@ -738,7 +738,7 @@ TEST_CASE("serving runs CSV: columns by name, concurrency from the source text, 
     std::remove(path.c_str());
 }
 
-TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurrency of 0 are errors; absent layout columns are said") {
+TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurrency of 0 are errors, absent layout columns are said") {
     const auto path = (std::filesystem::temp_directory_path() / "roofline_serving_runs_strict_test.csv").string();
     const std::string header = "id,silicon_data_source,backend,model_path,system,precision,mode,isl,osl,tp_size,moe_ep_size,"
                                "silicon_ttft_ms,silicon_tpot_ms\n";
