@@ -137,7 +137,8 @@ std::string engine_line(const std::string& engine, const model_config& m, const 
         if (role != engine_role::aggregated)
             s += fmt::format(" --disaggregation-mode {}", role == engine_role::prefill ? "prefill" : "decode");
         if (rq.speculative && role != engine_role::prefill)
-            s += fmt::format(" --speculative-algorithm EAGLE --speculative-num-steps {}", rq.speculative->draft_tokens);
+            s += fmt::format(" --speculative-algorithm EAGLE --speculative-num-steps {} --speculative-eagle-topk 1 "
+                             "--speculative-num-draft-tokens {}", rq.speculative->draft_tokens, rq.speculative->draft_tokens + 1);
         if (nodes > 1)
             s += fmt::format(" --nnodes {} --node-rank <0..{}> --dist-init-addr <HEAD_IP>:<PORT>  # on each of the {} nodes",
                              nodes, nodes - 1, nodes);
@@ -148,7 +149,13 @@ std::string engine_line(const std::string& engine, const model_config& m, const 
         if (l.dp > 1) s += fmt::format(" --data-parallel-size {}", l.dp);
         if (replicas) s += fmt::format(" --data-parallel-size {}", rq.instances);
         if (l.pp > 1) s += fmt::format(" --pipeline-parallel-size {}", l.pp);
-        if (moe && l.ep > 1) s += " --enable-expert-parallel";
+        if (moe && l.ep > 1) {
+            s += " --enable-expert-parallel";
+            // vLLM's expert parallelism spans every GPU of the TP x DP group: no MoE TP beside it.
+            if (l.ep != l.tp * l.dp)
+                s += fmt::format("  # vLLM runs the experts EP{} (tp x dp), not the MoE TP{} x EP{} priced", l.tp * l.dp,
+                                 l.tp * l.dp / l.ep, l.ep);
+        }
         s += fmt::format(" --max-num-seqs {:.0f} --max-num-batched-tokens {:.0f} --kv-cache-dtype {} "
                          "--gpu-memory-utilization {:.2f}", std::ceil(per_rank / l.dp), rq.prefill_chunk_tokens, kv,
                          1.0 - r.memory_headroom);
@@ -191,6 +198,14 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
     const std::string model_path = engine_model_argument(config_path);
     std::string s = r.fits ? std::string()
                            : "# does not fit (" + r.reason + "): an engine would not start with these flags\n";
+    for (const auto* l : {&rq.layout, rq.disaggregated ? &rq.disaggregated->prefill : nullptr})
+        if (l)
+            if (const std::string w = tp_head_split_problem(m, l->tp); !w.empty())
+                s += "# " + w + "\n";
+    // Speculation on a model without MTP layers needs a draft model the flags cannot name.
+    if (rq.speculative && m.mtp_layers == 0)
+        s += "# the model's config has no MTP layers (num_nextn_predict_layers): speculation needs a draft model "
+             "(its path, and the engine's draft method) that these flags do not name\n";
     if (!rq.disaggregated)
         return s + engine_line(engine, m, rq, r, model_path, rq.layout, rq.concurrency / std::max(1, rq.instances),
                                engine_role::aggregated);
@@ -217,6 +232,15 @@ std::string engine_model_note(const std::string& config_path) {
                ? "# <MODEL>: the checkpoint folder or Hugging Face id of " + config_path +
                      " (engines load a model, not its config file)"
                : std::string();
+}
+
+/// What `--emit` prints (and `--json` gives as `emit`): the engine flags, then the note on the
+/// model argument where it could not be named.
+std::string emitted(const std::string& engine, const model_config& m, const estimate_request& rq, const estimate_result& r,
+                    const std::string& config_path) {
+    std::string s = engine_flags(engine, m, rq, r, config_path);
+    if (const auto note = engine_model_note(config_path); !note.empty()) s += "\n" + note;
+    return s;
 }
 
 /// The layout as `describe_layout` names it, with a dense model's replicas as DP ("TP4 DP2").
@@ -301,6 +325,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     }
     if (o.mtp > 0) rq.speculative = speculative_decoding{o.mtp, o.acceptance};
     serving_efficiency e = roof_efficiency();
+    std::vector<std::string> table_notes;
     if (!o.backend.empty() && o.efficiency.empty())
         throw usage_error("--backend " + o.backend + " picks a row of an efficiency table: pass --efficiency FILE too");
     if (!o.efficiency.empty() && o.sol)
@@ -348,8 +373,22 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                                   (groups.empty() ? std::string("it has no groups") : "it has: " + groups) + ")");
         }
         e = efficiency_for(table, ttft_key, tpot_key);
+        // A backend with no group of this mode (too few runs of it to fit, or none) takes its
+        // TTFT from a shorter level, pooled over backends: said, not silent.
+        if (!o.backend.empty() && !table.count(ttft_key))
+            for (const auto& g : group_levels(ttft_key))
+                if (table.count(g)) {
+                    table_notes.push_back(o.efficiency + " has no " + ttft_key + " group (too few such runs to fit): TTFT "
+                                          "from " + g + ", fitted on every backend's runs of the mode");
+                    break;
+                }
     }
     auto r = estimate_serving(m, rq, e);
+    for (auto& n : table_notes) r.notes.push_back(std::move(n));
+    if (rq.speculative && m.mtp_layers == 0)
+        r.notes.push_back("the model's config has no MTP layers (num_nextn_predict_layers): speculation priced as " +
+                          std::to_string(rq.speculative->draft_tokens) +
+                          " one-layer drafting passes a step; a draft model's own cost is not priced");
     if (rq.osl == 1)
         r.notes.push_back("OSL 1: a request emits one token, in its first-token step; TPOT and tokens/s per user describe "
                           "a decode step no request of this workload runs past its first token");
@@ -358,7 +397,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                           ": read as a mean number of requests in flight (a closed loop's clients are whole)");
     if (o.json) {
         auto j = estimate_json(r, rq, m, e);
-        if (!o.emit.empty()) j["emit"] = engine_flags(o.emit, m, rq, r, o.model);
+        if (!o.emit.empty()) j["emit"] = emitted(o.emit, m, rq, r, o.model);
         std::cout << j.dump(1) << "\n";
         return;
     }
@@ -403,8 +442,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     }
     for (const auto& n : r.notes) fmt::print("  - {}\n", n);
     if (!o.emit.empty()) {
-        fmt::print("\n{}\n", engine_flags(o.emit, m, rq, r, o.model));
-        if (const auto note = engine_model_note(o.model); !note.empty()) fmt::print("{}\n", note);
+        fmt::print("\n{}\n", emitted(o.emit, m, rq, r, o.model));
     }
 }
 
@@ -445,7 +483,8 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     cmd->add_option("--mtp", o.mtp, "speculative decoding: draft tokens per step (MTP or a draft model)")->check(CLI::Range(1, 16));
     cmd->add_option("--acceptance", o.acceptance, "speculative decoding: acceptance rate per drafted token, [0, 1)")
         ->check(CLI::Range(0.0, 0.999));
-    cmd->add_option("--emit", o.emit, "print the engine's launch flags for the layout: sglang, vllm, trtllm");
+    cmd->add_option("--emit", o.emit, "print the engine's launch flags for the layout: sglang, vllm, trtllm")
+        ->check(CLI::IsMember({"sglang", "vllm", "trtllm"}));
     cmd->add_option("--from-csv", o.from_csv, "measured runs in aiconfigurator silicon CSV columns");
     cmd->add_option("--model-dir", o.model_dirs, "folder of <org>--<name>_config.json files (repeatable)");
     cmd->add_option("--out", o.out, "--from-csv: write every run's predicted TTFT/TPOT beside the measured ones");
@@ -475,8 +514,12 @@ void add_estimate_command(CLI::App& app, common_options& common) {
             if (cmd->count(f) > 0) throw usage_error(std::string(f) + " needs --from-csv");
         if (o.model.empty() || o.gpu.empty() || !(o.isl > 0) || !(o.osl > 0) || !(o.concurrency > 0))
             throw usage_error("estimate needs --model, --gpu, --isl, --osl and --concurrency (or --from-csv)");
-        if ((o.mtp > 0) != (o.acceptance > 0) && o.mtp == 0)
-            throw usage_error("--acceptance needs --mtp");
+        if (cmd->count("--acceptance") > 0 && o.mtp == 0) throw usage_error("--acceptance needs --mtp");
+        if (o.mtp > 0 && cmd->count("--acceptance") == 0)
+            throw usage_error("--mtp needs --acceptance (the rate each drafted token is accepted at: it sets the tokens a step "
+                              "emits, so no default is assumed)");
+        if (o.concurrency < 1)
+            throw usage_error("--concurrency " + fmt::format("{}", o.concurrency) + ": at least 1 request in flight");
         if (!o.disagg)
             for (const char* f : {"--prefill-layout", "--prefill-workers", "--decode-workers", "--prefill-batch",
                                   "--kv-link-gbps"})

@@ -693,6 +693,17 @@ TEST_CASE("efficiency table: term names other than the ones read, a coefficient 
               .find("groups.agg") != std::string::npos);
     CHECK(error_of(R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], "runs": -1}}})")
               .find("runs") != std::string::npos);
+    // Zeros only would predict 0 s; a band of 1e300 says nothing; a misspelt key would drop what it holds.
+    CHECK(error_of(R"({"groups": {"agg": {"tpot": [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0]}}})")
+              .find("every coefficient is 0") != std::string::npos);
+    CHECK(error_of(R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+                       "heldout": {"ttft": {"p10": 0.5, "p50": 1, "p90": 1e300, "runs": 9}}}}})")
+              .find("ttft.p90") != std::string::npos);
+    CHECK(error_of(R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+                       "heldout": {"ttfx": {"p10": 0.5, "p50": 1, "p90": 2, "runs": 9}}}}})")
+              .find("ttfx") != std::string::npos);
+    CHECK(error_of(R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0], "runz": 3}}})")
+              .find("runz") != std::string::npos);
     std::filesystem::remove(path);
 }
 
@@ -771,6 +782,10 @@ TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurre
     CHECK(zero.find("concurrency 0") != std::string::npos);
     CHECK(error_of("a_x,silicon_concurrency=99999999999,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n").find("1 to 1e9") !=
           std::string::npos);
+    // 1.5, -8 and abc are not counts: an error, not "1" read off the front or the id's _c8_.
+    for (const char* v : {"1.5", "-8", "abc"})
+        CHECK(error_of(std::string("a_c8_x,silicon_concurrency=") + v + ",vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n")
+                  .find("expected a number of requests (1 to 1e9)") != std::string::npos);
     // Columns the file lacks altogether: read as 1, and said.
     {
         std::ofstream f(path);

@@ -43,6 +43,15 @@ roofline_cli_test(estimate_mtp_json ARGS estimate ${_est_glm} --mtp 2 --acceptan
 # A table without a TPOT group for the mode: an error naming what it has, not the roof in silence.
 roofline_cli_test(estimate_table_without_tpot_group ARGS estimate ${_est_glm} --efficiency tests/cli/data/efficiency_ttft_only.json
     --backend sglang EXIT 2 PASS "has no TPOT group for decode/agg nor a shorter level of it \\(it has: agg/sglang\\)")
+# --mtp without --acceptance would price 0% acceptance: an error, as the reverse is.
+roofline_cli_test(estimate_mtp_without_acceptance ARGS estimate ${_est_glm} --mtp 2 EXIT 2 PASS "--mtp needs --acceptance")
+# A backend the table has no group of this mode for: TTFT from the mode's pooled group, said.
+roofline_cli_test(estimate_backend_without_mode_group ARGS estimate ${_est_glm} --disagg --efficiency data/serving/aiconfigurator_fit.json
+    --backend vllm PASS "has no disagg/vllm group \\(too few such runs to fit\\): TTFT from disagg, fitted on every backend's runs of the mode")
+# vLLM's expert parallelism spans tp x dp: a MoE TP x EP it cannot run is said beside its flags.
+roofline_cli_test(estimate_vllm_emit_ep ARGS estimate --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --gpu b200 --isl 1024 --osl 1024 --tp 8 --ep 4 --concurrency 64 --emit vllm
+    PASS "--enable-expert-parallel [^\n]*# vLLM runs the experts EP8 \\(tp x dp\\), not the MoE TP2 x EP4 priced")
 roofline_cli_test(estimate_bad_layout ARGS estimate ${_est_glm} --ep 3 EXIT 2)
 # A backend the efficiency table has no group for, or --backend without a table: exit 2, not a
 # silent fall back to the pooled fit or the roof.
@@ -58,7 +67,7 @@ roofline_cli_test(estimate_heldout_range_json ARGS estimate ${_est_glm} --effici
     --backend sglang --json PASS "\"tpot_range_s\": {[^}]*\"p10\": [0-9.e-]+,[^}]*\"p90\": [0-9.e-]+,[^}]*\"runs\": [0-9]+[^}]*}.*\"ttft_range_s\": {[^}]*\"p10\": [0-9.e-]+")
 roofline_cli_test(estimate_heldout_range_roof ARGS estimate ${_est_glm} --json PASS "\"tpot_range_s\": null.*\"ttft_range_s\": null")
 roofline_cli_test(estimate_missing ARGS estimate --model data/models/glm-5/config.json --gpu b200 EXIT 2)
-roofline_cli_test(estimate_bad_emit ARGS estimate ${_est_glm} --emit tgi EXIT 2)
+roofline_cli_test(estimate_bad_emit ARGS estimate ${_est_glm} --emit tgi EXIT 2 PASS "--emit: tgi not in")
 roofline_cli_test(estimate_csv_no_dir ARGS estimate --from-csv tests/cli/data/none.csv EXIT 2)
 get_filename_component(_samples "${PROJECT_SOURCE_DIR}/../shared/samples" ABSOLUTE)
 add_test(NAME cli_estimate_csv_subset

@@ -11,11 +11,13 @@
 // "heldout" (optional; tables since 2026-12-06) holds the group's `heldout_ratio_band`s: the
 // percentiles of measured / predicted over its runs, each predicted with its model held out.
 
+#include <algorithm>  // std::all_of
 #include <array>     // std::array
 #include <fstream>   // std::ofstream
 #include <map>       // std::map
 #include <optional>  // std::optional
 #include <string>    // std::string
+#include <utility>   // std::pair
 
 #include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
@@ -29,15 +31,20 @@ namespace roofline {
 /// would make TTFT or TPOT overflow to infinity.
 inline constexpr double max_efficiency_coefficient = 1e6;
 
+/// The largest measured / predicted ratio a held-out band may hold: 8 in 10 runs measuring
+/// within 1,000x of a prediction says nothing; such a band is a corrupt table.
+inline constexpr double max_heldout_ratio = 1e3;
+
 /// Reads a table. A group's "tpot" list holds `serving_features::tpot_terms` coefficients, or the
 /// `legacy_tpot_terms` of a table written before the decode step was split by phase (read as
 /// `tpot_from_legacy`: the same predictions); its "ttft" list the `serving_features::ttft_terms`
 /// coefficients, or the `legacy_ttft_terms` of a table of before (the others 0: the same
 /// predictions). A group's optional "heldout" object gives its bands (`heldout_ratio_band`; absent
 /// in older tables: no band). Throws `parse_error` naming the file and the group for a missing or
-/// wrong-length coefficient list, a coefficient outside [0, `max_efficiency_coefficient`], a
-/// group's "runs" that is not a count, a malformed band (percentiles not > 0 and in order, runs
-/// not a count >= 1), "tpot_terms" or "ttft_terms" (optional) other than the terms the lists are
+/// wrong-length coefficient list, a coefficient outside [0, `max_efficiency_coefficient`], a list
+/// of zeros only, a group's "runs" that is not a count, a key a group or band does not have, a
+/// malformed band (percentiles not in (0, `max_heldout_ratio`] and in order, runs not a count
+/// >= 1), "tpot_terms" or "ttft_terms" (optional) other than the terms the lists are
 /// read as (`tpot_term_names`, `ttft_term_names`, or a legacy table's), and for a file that is
 /// not such a table.
 std::map<std::string, serving_efficiency> read_serving_efficiency(const std::string& path);
@@ -87,6 +94,11 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         const auto& g = item.value();
         serving_efficiency e;
         e.source = path + " " + key;
+        // A misspelt key would drop what it holds in silence (a band, a list read as absent).
+        if (!g.is_object()) throw parse_error(path, "groups." + key, "", "expected an object");
+        for (const auto& field : g.items())
+            if (field.key() != "tpot" && field.key() != "ttft" && field.key() != "runs" && field.key() != "heldout")
+                throw parse_error(path, "groups." + key, field.key(), "not a key of a group (tpot, ttft, runs, heldout)");
         const auto read = [&](const char* name, auto& arr) {
             if (!g.contains(name) || !g[name].is_array() || g[name].size() != arr.size())
                 throw parse_error(path, "groups." + key, name, "expected " + std::to_string(arr.size()) + " numbers");
@@ -116,20 +128,35 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         } else {
             read("ttft", e.ttft);
         }
+        // All coefficients 0 would predict a TTFT or TPOT of 0 s (and an infinite rate).
+        for (const auto& [name, list] : {std::pair<const char*, const double*>{"tpot", e.tpot.data()}, {"ttft", e.ttft.data()}}) {
+            const std::size_t n = std::string(name) == "tpot" ? e.tpot.size() : e.ttft.size();
+            if (std::all_of(list, list + n, [](double v) { return v == 0; }))
+                throw parse_error(path, "groups." + key, name, "every coefficient is 0: it would predict 0 s");
+        }
         if (g.contains("runs") && !g["runs"].is_number_unsigned())
             throw parse_error(path, "groups." + key, "runs", "expected a count of runs (an integer >= 0)");
         if (g.contains("heldout")) {
             const auto& h = g["heldout"];
             if (!h.is_object()) throw parse_error(path, "groups." + key, "heldout", "expected an object of bands");
+            for (const auto& field : h.items())
+                if (field.key() != "ttft" && field.key() != "tpot")
+                    throw parse_error(path, "groups." + key + ".heldout", field.key(), "not a band (ttft, tpot)");
             const auto band = [&](const char* name) -> std::optional<heldout_ratio_band> {
                 if (!h.contains(name)) return std::nullopt;
                 const auto& b = h[name];
                 const std::string where = "groups." + key + ".heldout";
                 const auto num = [&](const char* field) {
-                    if (!b.is_object() || !b.contains(field) || !b[field].is_number() || !(b[field].template get<double>() > 0))
-                        throw parse_error(path, where, std::string(name) + "." + field, "expected a number > 0");
+                    if (!b.is_object() || !b.contains(field) || !b[field].is_number() || !(b[field].template get<double>() > 0) ||
+                        !(b[field].template get<double>() <= max_heldout_ratio))
+                        throw parse_error(path, where, std::string(name) + "." + field, "expected a ratio in (0, 1000]");
                     return b[field].template get<double>();
                 };
+                if (b.is_object())
+                    for (const auto& field : b.items())
+                        if (field.key() != "p10" && field.key() != "p50" && field.key() != "p90" && field.key() != "runs")
+                            throw parse_error(path, where, std::string(name) + "." + field.key(),
+                                              "not a key of a band (p10, p50, p90, runs)");
                 heldout_ratio_band r;
                 r.p10 = num("p10");
                 r.p50 = num("p50");

@@ -17,6 +17,7 @@
 #include <cctype>    // std::isdigit, std::tolower
 #include <cstddef>   // std::ptrdiff_t
 #include <cmath>     // std::isfinite, std::floor
+#include <limits>    // std::numeric_limits
 #include <optional>  // std::optional
 #include <utility>   // std::pair
 #include <string>    // std::string
@@ -118,9 +119,12 @@ inline std::string shown(double v) {
 inline std::optional<double> concurrency_in_text(const std::string& source, const std::string& id) {
     const std::string key = "silicon_concurrency=";
     if (auto at = source.find(key); at != std::string::npos) {
+        // The value runs to the next ';' or space: "1.5", "-8" or "abc" are not a count, and
+        // read as NaN (an error for the caller) rather than as a prefix or the id's _cN_.
         std::size_t end = at + key.size();
-        while (end < source.size() && std::isdigit(static_cast<unsigned char>(source[end]))) ++end;
-        if (auto v = number(source.substr(at + key.size(), end - at - key.size()))) return v;
+        while (end < source.size() && source[end] != ';' && !std::isspace(static_cast<unsigned char>(source[end]))) ++end;
+        const auto v = number(source.substr(at + key.size(), end - at - key.size()));
+        return v && *v == std::floor(*v) ? *v : std::numeric_limits<double>::quiet_NaN();
     }
     for (std::size_t at = id.find("_c"); at != std::string::npos; at = id.find("_c", at + 1)) {
         std::size_t end = at + 2;
@@ -316,8 +320,10 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         } else if (auto t = detail::serving_csv::concurrency_in_text(text("silicon_data_source"), r.id)) {
             if (!(*t >= 1 && *t <= 1e9)) {
                 const auto [file, at] = where("silicon_data_source");
-                throw parse_error(file, at, "silicon_data_source", "concurrency " + detail::serving_csv::shown(*t) +
-                                  " (silicon_concurrency= or _cN_ in the id) is not a number of requests (1 to 1e9)");
+                throw parse_error(file, at, "silicon_data_source",
+                                  (std::isnan(*t) ? std::string("silicon_concurrency= is not a whole number")
+                                                  : "concurrency " + detail::serving_csv::shown(*t)) +
+                                      " (silicon_concurrency= or _cN_ in the id): expected a number of requests (1 to 1e9)");
             }
             r.concurrency = *t;
         }
