@@ -87,7 +87,11 @@ parallel_layout parse_layout(const std::string& text, const std::string& option)
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
-    l.validate();
+    try {
+        l.validate();
+    } catch (const usage_error& e) {
+        throw usage_error(option + " \"" + text + "\": " + e.what());
+    }
     return l;
 }
 

@@ -134,7 +134,11 @@ struct parallel_layout {
     /// pipeline stage per decoder layer (a stage would hold none), and no expert parallelism on a
     /// model without experts.
     void validate_for(const model_config& m, const std::string& what = "layout") const {
-        validate();
+        try {
+            validate();
+        } catch (const usage_error& e) {
+            throw usage_error(what + ": " + e.what());
+        }
         if (m.num_layers > 0 && pp > m.num_layers)
             throw usage_error(what + ": pp " + std::to_string(pp) + " is more pipeline stages than the model's " +
                               std::to_string(m.num_layers) + " layers: a stage would hold none");
