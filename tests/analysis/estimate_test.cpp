@@ -773,6 +773,9 @@ TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurre
     CHECK(error_of(good + "b_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,100,20\n").find("line 3") != std::string::npos);
     // The same id twice: facts and predictions are keyed by it.
     CHECK(error_of(good + good).find("given twice (first on line 2)") != std::string::npos);
+    // An empty id where the file has an id column, and a TPOT of 1e300 ms (it would pull the fit).
+    CHECK(error_of(",,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n").find("empty id") != std::string::npos);
+    CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,1e300\n").find("silicon_tpot_ms") != std::string::npos);
     // TP 0 is no layout (MoE EP 0 is aiconfigurator's "not used").
     CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,0,1,100,20\n").find("tp_size") != std::string::npos);
     CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,0,100,20\n") == "read");

@@ -19,6 +19,7 @@
 #include <cmath>     // std::isfinite, std::floor
 #include <limits>    // std::numeric_limits
 #include <optional>  // std::optional
+#include <tuple>     // std::tuple
 #include <utility>   // std::pair
 #include <string>    // std::string
 #include <unordered_map>  // std::unordered_map
@@ -75,8 +76,10 @@ serving_run_facts read_serving_run_facts(const std::string& path);
 
 /// Reads every run of `path`. Throws `parse_error` naming the file, line and column for a
 /// missing column, an unreadable number, a mode other than agg/disagg, a row with more or fewer
-/// cells than the header names, an id given twice, a TP or PP size of 0, and a concurrency in
-/// silicon_data_source that is not 1 to 1e9 requests. An attention-DP, MoE TP or MoE EP size of
+/// cells than the header names, an id given twice or empty (where the file has an id column), a
+/// TP or PP size of 0, a measured TTFT over 1e8 ms or TPOT over 1e6 ms (27.8 h and 16.7 min: a
+/// corrupt cell, not a run), and a concurrency in silicon_data_source that is not 1 to 1e9
+/// requests. An attention-DP, MoE TP or MoE EP size of
 /// 0, and an empty degree cell, read as 1 (aiconfigurator writes 0 and leaves cells empty for
 /// "not used"). A layout column the file (and the facts) lack altogether reads as 1 for every
 /// run of the mode that uses it, and `assumed` (when given) gets a line saying so. With `facts`,
@@ -286,6 +289,7 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         measured_serving_run r;
         r.line = reader.line_number();
         r.id = text("id");
+        if (r.id.empty() && col.count("id")) throw parse_error(path, place, "id", "empty id (runs are keyed by it)");
         if (!r.id.empty()) {
             if (auto [it, fresh] = id_line.emplace(r.id, r.line); !fresh)
                 throw parse_error(path, place, "id", "\"" + r.id + "\" is given twice (first on line " + std::to_string(it->second) +
@@ -307,6 +311,14 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         r.osl = need_number("osl");
         r.ttft_s = need_number("silicon_ttft_ms") * 1e-3;
         r.tpot_s = need_number("silicon_tpot_ms") * 1e-3;
+        // A measurement beyond these is a unit slip or a corrupt cell, and would pull the fit.
+        for (const auto& [name, seconds, limit] : {std::tuple<const char*, double, double>{"silicon_ttft_ms", r.ttft_s, 1e5},
+                                                   {"silicon_tpot_ms", r.tpot_s, 1e3}})
+            if (seconds > limit) {
+                const auto [file, at] = where(name);
+                throw parse_error(file, at, name, "\"" + text(name) + "\" ms is beyond " + detail::serving_csv::shown(limit * 1e3) +
+                                                      " ms: not a serving measurement (seconds written as ms?)");
+            }
         r.agg = layout("", "batch_size");
         r.prefill = layout("prefill_", "prefill_batch_size");
         r.decode = layout("decode_", "decode_batch_size");
