@@ -119,6 +119,8 @@ def main():
         "fuzz_calibration": (files("tests/cli/data/calibration_*.json", "data/calibration/*.json") + [f for f in bad(".json") if "calibration" in os.path.basename(f)], "whole"),
         "fuzz_measurements": (files("data/measurements/**/*.json", "data/validation/*.json"), "whole"),
         "fuzz_kernel_rules": (files("data/kernel_rules.json") + [f for f in bad(".json") if "rules" in os.path.basename(f)], "whole"),
+        "fuzz_serving_runs_csv": (files("shared:aiconfigurator/silicon_sample.csv", "data/serving/inferencex_run_facts.csv"), "lines"),
+        "fuzz_serving_efficiency": (files("data/serving/aiconfigurator_fit.json", "tests/cli/data/efficiency_*.json"), "whole"),
     }
     # The byte layer and the splitter see everything (compressed seeds stay compressed for
     # the byte layer).
@@ -181,7 +183,7 @@ def main():
     }
     for target in ("fuzz_kineto", "fuzz_chrome_trace_scan", "fuzz_nccl_tests_json", "fuzz_bench_json",
                    "fuzz_hf_config", "fuzz_hf_quant_config", "fuzz_gpu_json", "fuzz_calibration",
-                   "fuzz_measurements", "fuzz_kernel_rules", "fuzz_input"):
+                   "fuzz_measurements", "fuzz_kernel_rules", "fuzz_serving_efficiency", "fuzz_input"):
         for name, data in deep_seeds.items():
             write(out_dir, target, name, data)
     # The catalog export is the richest GPU JSON there is.

@@ -42,7 +42,8 @@ dict_of() {  # target -> format dictionary (plus the JSON one for JSON formats)
         fuzz_gpu_json|fuzz_calibration) echo "json gpu_json" ;;
         fuzz_kernel_rules) echo "json kernel_rules" ;;
         fuzz_measurements) echo "json" ;;
-        fuzz_input) echo "csv" ;;
+        fuzz_input|fuzz_serving_runs_csv) echo "csv" ;;
+        fuzz_serving_efficiency) echo "json" ;;
         *) echo "json" ;;
     esac
 }
