@@ -254,13 +254,14 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
 
 /// TPOT, TTFT and the rates of `out` from its features at `e` (and at the roof).
 inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
-    const auto [tpot, ttft] = apply_efficiency(out.features, e);
-    auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
+    const auto [tpot, fitted_ttft] = apply_efficiency(out.features, e);
+    const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
     // A KV transfer slower than the fitted runs' link: the excess at coefficient 1 at least.
     const double kv_excess_s = std::max(0.0, 1.0 - e.ttft[2]) * out.kv_transfer_beyond_default_s;
+    const double ttft = fitted_ttft + kv_excess_s;
     out.fits = true;
     out.tpot_s = tpot;
-    out.ttft_s = ttft + kv_excess_s;
+    out.ttft_s = ttft;
     out.ttft_split = split_ttft(out.features, e);
     out.ttft_split.first_token_step_s += kv_excess_s;
     if (kv_excess_s > 0)
@@ -268,13 +269,12 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
                             detail::plan::fmt(out.kv_transfer_beyond_default_s * 1e3, 1) +
                             " ms more than over the default link; the efficiency weighs KV transfer at " +
                             detail::plan::fmt(e.ttft[2], 2) + " (its runs moved KV over the default link), the excess at 1");
-    const double ttft_ = out.ttft_s;
     out.roof_tpot_s = rtpot;
     out.roof_ttft_s = rttft;
-    if (e.ttft_band) out.ttft_range_s = std::pair{ttft_ * e.ttft_band->p10, ttft_ * e.ttft_band->p90};
+    if (e.ttft_band) out.ttft_range_s = std::pair{ttft * e.ttft_band->p10, ttft * e.ttft_band->p90};
     if (e.tpot_band) out.tpot_range_s = std::pair{tpot * e.tpot_band->p10, tpot * e.tpot_band->p90};
     // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
-    const double request_s = ttft_ + (rq.osl - 1) * tpot;
+    const double request_s = ttft + (rq.osl - 1) * tpot;
     out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;
     out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
     out.tokens_per_s_per_user = 1.0 / tpot;

@@ -1416,7 +1416,8 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
                         "of a wave ahead of it and half a decode step (README: TTFT as queueing)");
     if (rq.speculative)
         out.notes.push_back("speculative decoding: " + std::to_string(rq.speculative->draft_tokens) +
-                            (rq.speculative->draft_tokens == 1 ? " drafted token" : " drafted tokens") + " per step at " + detail::plan::fmt(100 * rq.speculative->acceptance_rate) +
+                            (rq.speculative->draft_tokens == 1 ? " drafted token" : " drafted tokens") + " per step at " +
+                            detail::plan::fmt(100 * rq.speculative->acceptance_rate) +
                             "% acceptance emit " + detail::plan::fmt(rq.speculative->tokens_per_step(), 2) +
                             " tokens per verification step; each step verifies k + 1 tokens per sequence and "
                             "drafts k one-layer passes (MTP heads; a draft model's own cost is not priced)");

@@ -84,22 +84,7 @@ private:
         add(place);
         if (!field.empty()) add("\"" + field + "\"");
         add(detail);
-        // One line, whatever the input held: a cell or key quoted in the message may carry line
-        // breaks or other control characters (a quoted CSV cell, a JSON string), shown escaped.
-        std::string one_line;
-        for (const char ch : out) {
-            const auto u = static_cast<unsigned char>(ch);
-            if (ch == '\n') one_line += "\\n";
-            else if (ch == '\r') one_line += "\\r";
-            else if (ch == '\t') one_line += "\\t";
-            else if (u < 0x20 || u == 0x7f) {
-                static const char hex[] = "0123456789abcdef";
-                one_line += "\\x";
-                one_line += hex[u >> 4];
-                one_line += hex[u & 15];
-            } else one_line += ch;
-        }
-        return one_line;
+        return out;
     }
 
     std::string file_;

@@ -17,7 +17,6 @@
 #include <map>       // std::map
 #include <optional>  // std::optional
 #include <string>    // std::string
-#include <utility>   // std::pair
 
 #include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
@@ -129,11 +128,12 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
             read("ttft", e.ttft);
         }
         // All coefficients 0 would predict a TTFT or TPOT of 0 s (and an infinite rate).
-        for (const auto& [name, list] : {std::pair<const char*, const double*>{"tpot", e.tpot.data()}, {"ttft", e.ttft.data()}}) {
-            const std::size_t n = std::string(name) == "tpot" ? e.tpot.size() : e.ttft.size();
-            if (std::all_of(list, list + n, [](double v) { return v == 0; }))
+        const auto not_all_zero = [&](const char* name, const auto& arr) {
+            if (std::all_of(arr.begin(), arr.end(), [](double v) { return v == 0; }))
                 throw parse_error(path, "groups." + key, name, "every coefficient is 0: it would predict 0 s");
-        }
+        };
+        not_all_zero("tpot", e.tpot);
+        not_all_zero("ttft", e.ttft);
         if (g.contains("runs") && !g["runs"].is_number_unsigned())
             throw parse_error(path, "groups." + key, "runs", "expected a count of runs (an integer >= 0)");
         if (g.contains("heldout")) {
