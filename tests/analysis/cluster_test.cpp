@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <filesystem>
 
 #include "roofline/io/rank_summary.hpp"
@@ -38,19 +40,19 @@ TEST_CASE("idle time per stream: host wait, kernel wait and other, as HTA splits
     REQUIRE(s.size() == 2);
     CHECK(s[0].stream == 7);
     CHECK(s[0].activities == 4);
-    CHECK(s[0].kernel_wait_s == doctest::Approx(5e-6));
-    CHECK(s[0].host_wait_s == doctest::Approx(75e-6));
-    CHECK(s[0].other_s == doctest::Approx(90e-6));
-    CHECK(s[0].busy_s == doctest::Approx(40e-6));
-    CHECK(s[0].span_s == doctest::Approx(210e-6));
+    CHECK(s[0].kernel_wait_s == approx(5e-6));
+    CHECK(s[0].host_wait_s == approx(75e-6));
+    CHECK(s[0].other_s == approx(90e-6));
+    CHECK(s[0].busy_s == approx(40e-6));
+    CHECK(s[0].span_s == approx(210e-6));
     CHECK(s[1].idle_s() == 0.0);
     // Launch delays: start - (launch + 2 us), clipped: 0, 8, 8, 148 us on stream 7; 0 on stream 9.
     const auto d = launch_delays(t, 0);
     CHECK(d.count == 5);
-    CHECK(d.median_s == doctest::Approx(8e-6));
-    CHECK(d.max_s == doctest::Approx(148e-6));
-    CHECK(d.mean_s == doctest::Approx(164e-6 / 5));
-    CHECK(d.p90_s == doctest::Approx(148e-6));
+    CHECK(d.median_s == approx(8e-6));
+    CHECK(d.max_s == approx(148e-6));
+    CHECK(d.mean_s == approx(164e-6 / 5));
+    CHECK(d.p90_s == approx(148e-6));
 }
 
 namespace {
@@ -89,26 +91,26 @@ TEST_CASE("collectives matched across three hand-made ranks: wait, transfer, str
     REQUIRE(r.collectives.size() == 2);
     const auto& c0 = r.collectives[0];
     CHECK(c0.last_rank == 1);
-    CHECK(c0.transfer_s == doctest::Approx(100e-6));
-    CHECK(c0.total_wait_s() == doctest::Approx(350e-6));
+    CHECK(c0.transfer_s == approx(100e-6));
+    CHECK(c0.total_wait_s() == approx(350e-6));
     REQUIRE(c0.cause);
     CHECK(*c0.cause == kernel_phase::gemm);
-    CHECK(c0.cause_s == doctest::Approx(500e-6));
-    CHECK(c0.cause_others_median_s == doctest::Approx(320e-6));
+    CHECK(c0.cause_s == approx(500e-6));
+    CHECK(c0.cause_others_median_s == approx(320e-6));
     CHECK(r.collectives[1].last_rank == 0);
-    CHECK(r.collectives[1].total_wait_s() == doctest::Approx(100e-6));
+    CHECK(r.collectives[1].total_wait_s() == approx(100e-6));
     REQUIRE(r.groups.size() == 1);
     const auto& g = r.groups[0];
     CHECK(g.calls == 2);
-    CHECK(g.time_s == doctest::Approx(1050e-6 / 3));  // per rank
-    CHECK(g.wait_s == doctest::Approx(450e-6 / 3));
-    CHECK(g.transfer_s == doctest::Approx(200e-6));
-    CHECK(g.share_of_step == doctest::Approx(0.35));
+    CHECK(g.time_s == approx(1050e-6 / 3));  // per rank
+    CHECK(g.wait_s == approx(450e-6 / 3));
+    CHECK(g.transfer_s == approx(200e-6));
+    CHECK(g.share_of_step == approx(0.35));
     CHECK(g.top_straggler == 1);
-    CHECK(g.top_straggler_wait_s == doctest::Approx(350e-6 / 3));
+    CHECK(g.top_straggler_wait_s == approx(350e-6 / 3));
     REQUIRE(r.stragglers.size() == 2);
     CHECK(r.stragglers[0].rank == 1);
-    CHECK(r.stragglers[0].wait_caused_s == doctest::Approx(350e-6));
+    CHECK(r.stragglers[0].wait_caused_s == approx(350e-6));
     CHECK(r.stragglers[1].rank == 0);
     CHECK(r.verdict ==
           "communication-bound (3 of 3 ranks): 35% of the step is allreduce (process group 0), 33% of that "
@@ -141,10 +143,10 @@ TEST_CASE("ranks of another job are refused, and ranks without GPU activity are 
     const auto r = build_cluster_report({a, b, idle});
     CHECK(r.ranks.size() == 3);
     CHECK(r.active_ranks == 2);
-    CHECK(r.mean_window_s == doctest::Approx(1e-3));
+    CHECK(r.mean_window_s == approx(1e-3));
     CHECK(r.ranks_with_bound == 2);
     REQUIRE(r.groups.size() == 1);
-    CHECK(r.groups[0].time_s == doctest::Approx((400e-6 + 280e-6) / 2));
+    CHECK(r.groups[0].time_s == approx((400e-6 + 280e-6) / 2));
     CHECK(r.verdict.rfind("communication-bound (2 of 2 ranks with GPU activity)", 0) == 0);
     REQUIRE(!r.notes.empty());
     CHECK(r.notes[0] == "1 of 3 ranks have no GPU activity and are left out of the means and the verdict: rank 2 (rank2.json)");
@@ -186,8 +188,8 @@ TEST_CASE("two real HTA ranks: ranks from distributedInfo, SendRecv matched by s
     // Counted with Python over the file: 1204 GPU activities on rank 0 over 1,222,847 us, busy
     // (their union) 547,656 us; 10 SendRecv kernels, 8 on stream 84 and 2 on stream 203.
     const auto& r0 = s[1];
-    CHECK(r0.window_s == doctest::Approx(1.222847).epsilon(1e-9));
-    CHECK(r0.busy_s == doctest::Approx(0.547656).epsilon(1e-9));
+    CHECK(r0.window_s == approx(1.222847).epsilon(1e-9));
+    CHECK(r0.busy_s == approx(0.547656).epsilon(1e-9));
     CHECK(r0.collectives.size() == 10);
     CHECK(r0.seq_source == "order");
     CHECK(r0.collectives.front().process_group == "stream 84");
@@ -199,9 +201,9 @@ TEST_CASE("two real HTA ranks: ranks from distributedInfo, SendRecv matched by s
         if (x.stream == 7) s7 = &x;
     REQUIRE(s7);
     CHECK(s7->activities == 1052);
-    CHECK(s7->host_wait_s == doctest::Approx(0.397917).epsilon(1e-9));
-    CHECK(s7->kernel_wait_s == doctest::Approx(0.003765).epsilon(1e-9));
-    CHECK(s7->other_s == doctest::Approx(0.598335).epsilon(1e-9));
+    CHECK(s7->host_wait_s == approx(0.397917).epsilon(1e-9));
+    CHECK(s7->kernel_wait_s == approx(0.003765).epsilon(1e-9));
+    CHECK(s7->other_s == approx(0.598335).epsilon(1e-9));
     const auto r = build_cluster_report(s);
     CHECK(r.collectives.size() == 10);
     // First SendRecv on stream 84: 30,669 us on rank 0, 57,924 us on rank 1 -> rank 0 arrived last.
@@ -211,8 +213,8 @@ TEST_CASE("two real HTA ranks: ranks from distributedInfo, SendRecv matched by s
         if (c.process_group == "stream 84" && c.seq == 0) first84 = &c;
     REQUIRE(first84);
     CHECK(first84->last_rank == 0);
-    CHECK(first84->transfer_s == doctest::Approx(30669e-6));
-    CHECK(first84->wait_s[1] == doctest::Approx((57924.0 - 30669.0) * 1e-6));
+    CHECK(first84->transfer_s == approx(30669e-6));
+    CHECK(first84->wait_s[1] == approx((57924.0 - 30669.0) * 1e-6));
 }
 
 namespace {
@@ -281,16 +283,16 @@ TEST_CASE("a straggler injected into a real NCCL trace: found, with its wait and
             ++with_wait;
             CHECK(c.seq == 4);
             CHECK(c.last_rank == 1);
-            CHECK(c.wait_s[0] == doctest::Approx(d));
+            CHECK(c.wait_s[0] == approx(d));
             REQUIRE(c.cause);
             CHECK(*c.cause == phase);
-            CHECK(c.cause_s - c.cause_others_median_s == doctest::Approx(d));
+            CHECK(c.cause_s - c.cause_others_median_s == approx(d));
         }
     CHECK(with_wait == 1);
     REQUIRE(r.stragglers.size() == 1);
     CHECK(r.stragglers[0].rank == 1);
     CHECK(r.stragglers[0].times_last == 1);
-    CHECK(r.stragglers[0].wait_caused_s == doctest::Approx(d));
+    CHECK(r.stragglers[0].wait_caused_s == approx(d));
     CHECK(r.verdict.find("waiting for rank 1, whose " + std::string(to_string(phase)) + " kernels run") !=
           std::string::npos);
     // Merged summaries (written as JSON, read back) give the same report, byte for byte.
@@ -324,17 +326,17 @@ TEST_CASE("HolisticTraceAnalysis's busy, idle and idle split on its own two-rank
         kernel_trace t = read_kineto((dir / ("sampled_rank-" + std::to_string(r) + ".json.gz")).string());
         CHECK(keep_hta_iterations(t) > 0);
         const auto s = summarize_rank(t, nullptr, r, nullptr);
-        CHECK(s.window_s == doctest::Approx((r == 0 ? 600058 : 600674) * us).epsilon(1e-9));
-        CHECK(s.idle_s == doctest::Approx((r == 0 ? 321378 : 328671) * us).epsilon(1e-9));
+        CHECK(s.window_s == approx((r == 0 ? 600058 : 600674) * us).epsilon(1e-9));
+        CHECK(s.idle_s == approx((r == 0 ? 321378 : 328671) * us).epsilon(1e-9));
         if (r != 0) continue;
-        CHECK(stream_of(s, 7).host_wait_s == doctest::Approx(213825 * us).epsilon(1e-9));
-        CHECK(stream_of(s, 7).kernel_wait_s == doctest::Approx(1985 * us).epsilon(1e-9));
-        CHECK(stream_of(s, 7).other_s == doctest::Approx(261740 * us).epsilon(1e-9));
-        CHECK(stream_of(s, 23).host_wait_s == doctest::Approx(596037 * us).epsilon(1e-9));
-        CHECK(stream_of(s, 23).kernel_wait_s == doctest::Approx(70 * us).epsilon(1e-9));
-        CHECK(stream_of(s, 23).other_s == doctest::Approx(34 * us).epsilon(1e-9));
-        CHECK(stream_of(s, 25).kernel_wait_s == doctest::Approx(9 * us).epsilon(1e-9));
-        CHECK(stream_of(s, 25).other_s == doctest::Approx(47865 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 7).host_wait_s == approx(213825 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 7).kernel_wait_s == approx(1985 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 7).other_s == approx(261740 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 23).host_wait_s == approx(596037 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 23).kernel_wait_s == approx(70 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 23).other_s == approx(34 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 25).kernel_wait_s == approx(9 * us).epsilon(1e-9));
+        CHECK(stream_of(s, 25).other_s == approx(47865 * us).epsilon(1e-9));
     }
 }
 
@@ -348,8 +350,8 @@ TEST_CASE("HTA on a fractional-microsecond trace: the same activities, idle over
     CHECK(keep_hta_iterations(t) == 3774 - 2516);
     CHECK(t.events.size() == 2516);
     const auto s = summarize_rank(t, nullptr, 0, nullptr);
-    CHECK(s.window_s == doctest::Approx(435587.5615e-6).epsilon(1e-8));
-    CHECK(s.idle_s == doctest::Approx(336419.6748e-6).epsilon(1e-6));  // 0.3 us: float seconds
+    CHECK(s.window_s == approx(435587.5615e-6).epsilon(1e-8));
+    CHECK(s.idle_s == approx(336419.6748e-6).epsilon(1e-6));  // 0.3 us: float seconds
 }
 
 TEST_CASE("power: rank -> local rank -> log GPU index, saying what was assumed") {

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 using namespace roofline;
 
 TEST_CASE("merging overlapping, touching, nested and empty intervals gives the union") {
@@ -13,10 +15,10 @@ TEST_CASE("merging overlapping, touching, nested and empty intervals gives the u
     CHECK(s[0].end_s == 4);
     CHECK(s[1].start_s == 10);
     CHECK(s[1].end_s == 20);
-    CHECK(total_length_s(s) == doctest::Approx(14.0));  // 4 + 10
+    CHECK(total_length_s(s) == approx(14.0));  // 4 + 10
     const auto g = gaps_s(s);
     REQUIRE(g.size() == 1);
-    CHECK(g[0] == doctest::Approx(6.0));  // 10 - 4
+    CHECK(g[0] == approx(6.0));  // 10 - 4
 }
 
 TEST_CASE("exposed communication is the collectives minus the compute, overlap the rest") {
@@ -30,28 +32,28 @@ TEST_CASE("exposed communication is the collectives minus the compute, overlap t
     CHECK(exposed[0].end_s == 5);
     CHECK(exposed[1].start_s == 25);
     CHECK(exposed[1].end_s == 30);
-    CHECK(total_length_s(exposed) == doctest::Approx(10.0));
-    CHECK(total_length_s(intersect(comm, compute)) == doctest::Approx(10.0));
+    CHECK(total_length_s(exposed) == approx(10.0));
+    CHECK(total_length_s(intersect(comm, compute)) == approx(10.0));
     CHECK(total_length_s(exposed) + total_length_s(intersect(comm, compute)) ==
-          doctest::Approx(total_length_s(comm)));
+          approx(total_length_s(comm)));
 }
 
 TEST_CASE("a difference with several holes in one interval keeps every piece") {
     // [0,10) minus {[1,2), [4,6), [9,12)} = [0,1) [2,4) [6,9): 1 + 2 + 3 = 6.
     const auto d = subtract(merge_intervals({{0, 10}}), merge_intervals({{1, 2}, {4, 6}, {9, 12}}));
     REQUIRE(d.size() == 3);
-    CHECK(total_length_s(d) == doctest::Approx(6.0));
+    CHECK(total_length_s(d) == approx(6.0));
     CHECK(d[2].start_s == 6);
     CHECK(d[2].end_s == 9);
     // Nothing to subtract, or everything.
-    CHECK(total_length_s(subtract(merge_intervals({{0, 10}}), {})) == doctest::Approx(10.0));
+    CHECK(total_length_s(subtract(merge_intervals({{0, 10}}), {})) == approx(10.0));
     CHECK(subtract(merge_intervals({{2, 3}}), merge_intervals({{0, 10}})).empty());
 }
 
 TEST_CASE("length within a window clips intervals at both ends") {
     // {[0,4), [10,20)} inside [2,12): [2,4) + [10,12) = 4.
     const auto s = merge_intervals({{0, 4}, {10, 20}});
-    CHECK(length_within_s(s, 2, 12) == doctest::Approx(4.0));
-    CHECK(length_within_s(s, 4, 10) == doctest::Approx(0.0));
-    CHECK(length_within_s(s, -100, 100) == doctest::Approx(14.0));
+    CHECK(length_within_s(s, 2, 12) == approx(4.0));
+    CHECK(length_within_s(s, 4, 10) == approx(0.0));
+    CHECK(length_within_s(s, -100, 100) == approx(14.0));
 }

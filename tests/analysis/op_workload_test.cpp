@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cmath>  // std::abs
 
 #include "roofline/core/catalog.hpp"
@@ -34,8 +36,8 @@ TEST_CASE("aten::mm prices 2 m n k FLOP and each operand once") {
         h200());
     REQUIRE(w);
     CHECK(w->kind == "gemm");
-    CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(8796093022208.0));
-    CHECK(w->work.dram_bytes() == doctest::Approx(1610612736.0));
+    CHECK(w->work.flops_at(peak_key::bf16) == approx(8796093022208.0));
+    CHECK(w->work.dram_bytes() == approx(1610612736.0));
     CHECK(w->work.launches == 1);
     CHECK(w->description.find("bf16") != std::string::npos);
 }
@@ -49,8 +51,8 @@ TEST_CASE("aten::addmm adds the bias read to the GEMM") {
                     R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])"),
                  h200());
     REQUIRE(w);
-    CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(536870912.0));
-    CHECK(w->work.dram_bytes() == doctest::Approx(9052160.0));
+    CHECK(w->work.flops_at(peak_key::bf16) == approx(536870912.0));
+    CHECK(w->work.dram_bytes() == approx(9052160.0));
 }
 
 TEST_CASE("fp32 GEMMs run on the fp32 vector pipe, linear folds leading dims into m") {
@@ -59,10 +61,10 @@ TEST_CASE("fp32 GEMMs run on the fp32 vector pipe, linear folds leading dims int
     const auto w =
         price_op(op("aten::linear", "[[2,8,64],[32,64],[]]", R"(["float","float",""])"), h200());
     REQUIRE(w);
-    CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(65536.0));
+    CHECK(w->work.flops_at(peak_key::fp32) == approx(65536.0));
     CHECK(w->work.flops_at(peak_key::tf32) == 0);
     // B = (16x64 + 64x32 + 16x32) x 4 = (1024 + 2048 + 512) x 4 = 14,336.
-    CHECK(w->work.dram_bytes() == doctest::Approx(14336.0));
+    CHECK(w->work.dram_bytes() == approx(14336.0));
 }
 
 TEST_CASE("aten::_grouped_mm: 2 M K N FLOP, the weights of the groups that get rows") {
@@ -77,8 +79,8 @@ TEST_CASE("aten::_grouped_mm: 2 M K N FLOP, the weights of the groups that get r
                                 h200());
         REQUIRE(w);
         CHECK(w->kind == "grouped_gemm");
-        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(103079215104.0));
-        CHECK(w->work.dram_bytes() == doctest::Approx(1669332992.0));
+        CHECK(w->work.flops_at(peak_key::bf16) == approx(103079215104.0));
+        CHECK(w->work.dram_bytes() == approx(1669332992.0));
     }
     SUBCASE("8 rows over 32 experts touch about 7.18 of them") {
         // active = 32 (1 - (31/32)^8) = 32 x (1 - 0.775701) = 7.17757.
@@ -87,8 +89,8 @@ TEST_CASE("aten::_grouped_mm: 2 M K N FLOP, the weights of the groups that get r
                                    R"(["c10::BFloat16","c10::BFloat16","int","",""])"),
                                 h200());
         REQUIRE(w);
-        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(2.0 * 8 * 64 * 16));
-        CHECK(w->work.dram_bytes() == doctest::Approx(15979.7).epsilon(1e-4));
+        CHECK(w->work.flops_at(peak_key::bf16) == approx(2.0 * 8 * 64 * 16));
+        CHECK(w->work.dram_bytes() == approx(15979.7).epsilon(1e-4));
     }
 }
 
@@ -106,8 +108,8 @@ TEST_CASE("SDPA decode: KV read once, F = B Hq Lk 2 (D + Dv)") {
         h200());
     REQUIRE(w);
     CHECK(w->kind == "attention");
-    CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(8589934592.0));
-    CHECK(w->work.dram_bytes() == doctest::Approx(2148532224.0));
+    CHECK(w->work.flops_at(peak_key::bf16) == approx(8589934592.0));
+    CHECK(w->work.dram_bytes() == approx(2148532224.0));
     CHECK(w->assumptions.empty());
 }
 
@@ -123,17 +125,17 @@ TEST_CASE("SDPA prefill: is_causal from Concrete Inputs halves the pairs") {
                                     R"(["","","","","0.","True","","True"])"),
                                  h200());
     REQUIRE(causal);
-    CHECK(causal->work.flops_at(peak_key::bf16) == doctest::Approx(8598323200.0));
-    CHECK(causal->work.dram_bytes() == doctest::Approx(20971520.0));
+    CHECK(causal->work.flops_at(peak_key::bf16) == approx(8598323200.0));
+    CHECK(causal->work.dram_bytes() == approx(20971520.0));
     const auto full = price_op(op("aten::scaled_dot_product_attention", dims, types,
                                   R"(["","","","","0.","False","","True"])"),
                                h200());
     REQUIRE(full);
-    CHECK(full->work.flops_at(peak_key::bf16) == doctest::Approx(17179869184.0));
+    CHECK(full->work.flops_at(peak_key::bf16) == approx(17179869184.0));
     // Not recorded: the smaller (causal) work, and the assumption said.
     const auto unknown = price_op(op("aten::scaled_dot_product_attention", dims, types), h200());
     REQUIRE(unknown);
-    CHECK(unknown->work.flops_at(peak_key::bf16) == doctest::Approx(8598323200.0));
+    CHECK(unknown->work.flops_at(peak_key::bf16) == approx(8598323200.0));
     REQUIRE(unknown->assumptions.size() == 1);
     CHECK(unknown->assumptions[0].find("is_causal") != std::string::npos);
 }
@@ -148,7 +150,7 @@ TEST_CASE("the flash backend's [B, L, H, D] layout is read as such") {
            R"(["","","","","","1024","1024","0.","True","False","0.088"])"),
         h200());
     REQUIRE(w);
-    CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(8598323200.0));
+    CHECK(w->work.flops_at(peak_key::bf16) == approx(8598323200.0));
 }
 
 TEST_CASE("elementwise and copies are priced by bytes read plus bytes written") {
@@ -158,8 +160,8 @@ TEST_CASE("elementwise and copies are priced by bytes read plus bytes written") 
                                    R"(["c10::BFloat16","c10::BFloat16","Scalar","c10::BFloat16"])"),
                                 h200());
         REQUIRE(w);
-        CHECK(w->work.dram_bytes() == doctest::Approx(6442450944.0));
-        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(1073741824.0));
+        CHECK(w->work.dram_bytes() == approx(6442450944.0));
+        CHECK(w->work.flops_at(peak_key::fp32) == approx(1073741824.0));
     }
     SUBCASE("an in-place cast copy_ reads the source and writes the destination") {
         // dst [64, 32] fp32 written (8,192 B), src bf16 read (4,096 B): 12,288.
@@ -167,15 +169,15 @@ TEST_CASE("elementwise and copies are priced by bytes read plus bytes written") 
             op("aten::copy_", "[[64,32],[64,32],[]]", R"(["float","c10::BFloat16","Scalar"])"),
             h200());
         REQUIRE(w);
-        CHECK(w->work.dram_bytes() == doctest::Approx(12288.0));
+        CHECK(w->work.dram_bytes() == approx(12288.0));
         CHECK(w->work.total_flops() == 0);
     }
     SUBCASE("a scalar operand is a 0-dimensional tensor of its type") {
         // mul [1024] fp32 by a double scalar: 4,096 + 8 read, 4,096 written = 8,200; 1,024 FLOP.
         const auto w = price_op(op("aten::mul", "[[1024],[]]", R"(["float","double"])"), h200());
         REQUIRE(w);
-        CHECK(w->work.dram_bytes() == doctest::Approx(8200.0));
-        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(1024.0));
+        CHECK(w->work.dram_bytes() == approx(8200.0));
+        CHECK(w->work.flops_at(peak_key::fp32) == approx(1024.0));
     }
 }
 
@@ -233,8 +235,8 @@ TEST_CASE("TraceLens's GEMM and SDPA formulas agree with ours within 0.2% on rea
             op("aten::mm", "[[8944,1024],[1024,1024]]", R"(["c10::BFloat16","c10::BFloat16"])"),
             h100());
         REQUIRE(w);
-        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(18756927488.0));
-        CHECK(w->work.dram_bytes() == doctest::Approx(38731776.0));
+        CHECK(w->work.flops_at(peak_key::bf16) == approx(18756927488.0));
+        CHECK(w->work.dram_bytes() == approx(38731776.0));
     }
     SUBCASE("aten::_flash_attention_forward, tracelens_h100_qwen1.5-0.5b (causal prefill)") {
         // q, k, v [16, 559, 16, 64] bf16 ([B, L, H, D]); is_causal = "True".
@@ -248,7 +250,7 @@ TEST_CASE("TraceLens's GEMM and SDPA formulas agree with ours within 0.2% on rea
         const double tracelens_flops = 4.0 * 16 * 16 * 559 * 559 * 64 / 2;  // 10,239,377,408
         // Ours counts the diagonal (559 x 560 / 2 pairs, not 559^2 / 2): +0.18%.
         CHECK(rel(w->work.flops_at(peak_key::bf16), tracelens_flops) < 0.002);
-        CHECK(w->work.dram_bytes() == doctest::Approx(4.0 * 16 * 559 * 16 * 64 * 2));
+        CHECK(w->work.dram_bytes() == approx(4.0 * 16 * 559 * 16 * 64 * 2));
     }
     SUBCASE("aten::_cudnn_attention_forward, h200/h200_moe_decode_step (GQA decode, 4096 keys)") {
         const auto w = price_op(
@@ -260,7 +262,7 @@ TEST_CASE("TraceLens's GEMM and SDPA formulas agree with ours within 0.2% on rea
         REQUIRE(w);
         CHECK(rel(w->work.flops_at(peak_key::bf16), 4.0 * 64 * 32 * 1 * 4096 * 128) < 1e-12);
         // q and o 64 x 32 x 128 x 2 B each, k and v 64 x 8 x 4096 x 128 x 2 B each.
-        CHECK(w->work.dram_bytes() == doctest::Approx(2 * 524288.0 + 2 * 536870912.0));
+        CHECK(w->work.dram_bytes() == approx(2 * 524288.0 + 2 * 536870912.0));
     }
 }
 
@@ -283,11 +285,11 @@ TEST_CASE("vllm::moe_forward from hidden states, router logits and the op's own 
     CHECK(w->estimate == op_estimate::bounded);
     CHECK(w->bound_reason.find("MXFP4") != std::string::npos);
     // F = 6 T k H I = 6 x 888 x 4 x 3072 x 512, at the fp8 rate (MXFP8 x MXFP4 on SM100).
-    CHECK(w->work.flops_at(peak_key::fp8) == doctest::Approx(33520877568.0));
+    CHECK(w->work.flops_at(peak_key::fp8) == approx(33520877568.0));
     // B = 128 experts (all receive tokens: 128 (1 - (1 - 4/128)^888) = 128.0) x 3 x 3072 x 512
     //     x 0.53125 B (4 bits + 8 bits per 32) = 320,864,256, + hidden and output 2 x 5,455,872
     //     + router logits 227,328 = 332,003,328.
-    CHECK(w->work.dram_bytes() == doctest::Approx(332003328.0));
+    CHECK(w->work.dram_bytes() == approx(332003328.0));
     CHECK(w->description.find("top-4") != std::string::npos);
 }
 
@@ -301,8 +303,8 @@ TEST_CASE("vLLM attention, norms, rotary, fp8 quantisation, KV-cache writes (B20
         REQUIRE(w);
         CHECK(w->estimate == op_estimate::bounded);
         // q 454,656 (fp8) + k, v 113,664 each + out 909,312 = 1,591,296 B.
-        CHECK(w->work.dram_bytes() == doctest::Approx(1591296.0));
-        CHECK(w->work.flops_at(peak_key::fp8) == doctest::Approx(888.0 * 8 * 2 * 128));
+        CHECK(w->work.dram_bytes() == approx(1591296.0));
+        CHECK(w->work.flops_at(peak_key::fp8) == approx(888.0 * 8 * 2 * 128));
     }
     SUBCASE("_C::fused_add_rms_norm: input and residual read and written, weight read") {
         const auto w = price_op(op("_C::fused_add_rms_norm", "[[888,2880],[888,2880],[2880],[]]",
@@ -310,14 +312,14 @@ TEST_CASE("vLLM attention, norms, rotary, fp8 quantisation, KV-cache writes (B20
                                 b200());
         REQUIRE(w);
         CHECK(w->estimate == op_estimate::counted);
-        CHECK(w->work.dram_bytes() == doctest::Approx(4.0 * 888 * 2880 * 2 + 2880 * 2));
+        CHECK(w->work.dram_bytes() == approx(4.0 * 888 * 2880 * 2 + 2880 * 2));
     }
     SUBCASE("_C::rms_norm(out, input, weight): out written, input and weight read") {
         const auto w = price_op(op("_C::rms_norm", "[[888,2880],[888,2880],[2880],[]]",
                                    R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar"])"),
                                 b200());
         REQUIRE(w);
-        CHECK(w->work.dram_bytes() == doctest::Approx(2.0 * 888 * 2880 * 2 + 2880 * 2));
+        CHECK(w->work.dram_bytes() == approx(2.0 * 888 * 2880 * 2 + 2880 * 2));
     }
     SUBCASE("_C::rotary_embedding: q and k in place, 888 rows of the cos/sin cache") {
         const auto w = price_op(op("_C::rotary_embedding", "[[888],[888,512],[888,64],[],[131072,64],[]]",
@@ -326,7 +328,7 @@ TEST_CASE("vLLM attention, norms, rotary, fp8 quantisation, KV-cache writes (B20
                                 b200());
         REQUIRE(w);
         // 2 x (909,312 + 113,664) + positions 7,104 + cache rows 888 x 64 x 2 = 2,166,720.
-        CHECK(w->work.dram_bytes() == doctest::Approx(2166720.0));
+        CHECK(w->work.dram_bytes() == approx(2166720.0));
     }
     SUBCASE("_C::static_scaled_fp8_quant: bf16 in, fp8 out, the scale") {
         const auto w = price_op(op("_C::static_scaled_fp8_quant", "[[888,512],[888,512],[]]",
@@ -334,7 +336,7 @@ TEST_CASE("vLLM attention, norms, rotary, fp8 quantisation, KV-cache writes (B20
                                 b200());
         REQUIRE(w);
         CHECK(w->kind == "quantize");
-        CHECK(w->work.dram_bytes() == doctest::Approx(454656.0 + 909312.0 + 4.0));
+        CHECK(w->work.dram_bytes() == approx(454656.0 + 909312.0 + 4.0));
     }
     SUBCASE("_C_cache_ops::reshape_and_cache_flash: new K/V into an fp8 (uint8) cache") {
         const auto w = price_op(
@@ -344,7 +346,7 @@ TEST_CASE("vLLM attention, norms, rotary, fp8 quantisation, KV-cache writes (B20
             b200());
         REQUIRE(w);
         // k, v 113,664 each + slots 7,104 + 2 x 56,832 one-byte cache elements = 348,096.
-        CHECK(w->work.dram_bytes() == doctest::Approx(348096.0));
+        CHECK(w->work.dram_bytes() == approx(348096.0));
     }
     SUBCASE("symm_mem::multimem_all_reduce_: 2 S through DRAM, S over the link (bounded)") {
         const auto w = price_op(op("symm_mem::multimem_all_reduce_", "[[2557440],[],[]]",
@@ -353,8 +355,8 @@ TEST_CASE("vLLM attention, norms, rotary, fp8 quantisation, KV-cache writes (B20
         REQUIRE(w);
         CHECK(w->kind == "collective");
         CHECK(w->estimate == op_estimate::bounded);
-        CHECK(w->work.link_bytes == doctest::Approx(5114880.0));
-        CHECK(w->work.dram_bytes() == doctest::Approx(10229760.0));
+        CHECK(w->work.link_bytes == approx(5114880.0));
+        CHECK(w->work.dram_bytes() == approx(10229760.0));
     }
 }
 
@@ -369,16 +371,16 @@ TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
         REQUIRE(w);
         CHECK(w->kind == "triton_pointwise");
         CHECK(w->estimate == op_estimate::counted);
-        CHECK(w->work.dram_bytes() == doctest::Approx(888.0 * (4 + 8 + 1)));
-        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(888.0));
+        CHECK(w->work.dram_bytes() == approx(888.0 * (4 + 8 + 1)));
+        CHECK(w->work.flops_at(peak_key::fp32) == approx(888.0));
     }
     SUBCASE("triton_poi_fused_add_cos_sin_0 of hta/triton_example (two inputs, one output)") {
         const auto w = price_op(op("triton_poi_fused_add_cos_sin_0", "[[10,10],[10,10],[10,10],[]]",
                                    R"(["float","float","float","Scalar"])", R"(["","","","100"])"),
                                 h200());
         REQUIRE(w);
-        CHECK(w->work.dram_bytes() == doctest::Approx(1200.0));
-        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(100.0));
+        CHECK(w->work.dram_bytes() == approx(1200.0));
+        CHECK(w->work.flops_at(peak_key::fp32) == approx(100.0));
     }
     SUBCASE("a reduction: xnumel x r0_numel; without counts, bounded") {
         // No shared trace holds a triton_red_ op: this one follows the poi ops' argument layout
@@ -389,14 +391,14 @@ TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
                                 h200());
         REQUIRE(w);
         CHECK(w->kind == "triton_reduction");
-        CHECK(w->work.dram_bytes() == doctest::Approx(64.0 * 4096 * 2 + 64 * 4));
-        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(64.0 * 4096));
+        CHECK(w->work.dram_bytes() == approx(64.0 * 4096 * 2 + 64 * 4));
+        CHECK(w->work.flops_at(peak_key::fp32) == approx(64.0 * 4096));
         const auto b = price_op(op("triton_per_fused_0", "[[64,4096],[64,1]]",
                                    R"(["c10::BFloat16","float"])"),
                                 h200());
         REQUIRE(b);
         CHECK(b->estimate == op_estimate::bounded);
-        CHECK(b->work.flops_at(peak_key::fp32) == doctest::Approx(64.0 * 4096));
+        CHECK(b->work.flops_at(peak_key::fp32) == approx(64.0 * 4096));
     }
     SUBCASE("triton_tem_ GEMMs of data/samples/h200-stacks/compile_autotune: 2 M N K") {
         // The four GEMM templates of one Llama-shaped block (4 x 1024 tokens, hidden 4096),
@@ -428,12 +430,12 @@ TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
                 h200());
             REQUIRE(w);
             CHECK(w->kind == "triton_gemm");
-            CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(2.0 * k.m * k.n * k.k));
+            CHECK(w->work.flops_at(peak_key::bf16) == approx(2.0 * k.m * k.n * k.k));
             CHECK(w->work.dram_bytes() ==
-                  doctest::Approx((k.m * k.k + k.k * k.n + k.m * k.n) * 2));  // TraceLens's GEMM
+                  approx((k.m * k.k + k.k * k.n + k.m * k.n) * 2));  // TraceLens's GEMM
             total += w->work.flops_at(peak_key::bf16);
         }
-        CHECK(total == doctest::Approx(1786706395136.0));
+        CHECK(total == approx(1786706395136.0));
     }
     SUBCASE("triton_tem_fused_flex_attention_0 of data/samples/h200-stacks/flex_prefill") {
         // q, k, v [4, 32, 4096, 128] bf16, lse and max [4, 32, 4096] fp32, four block-mask
@@ -448,11 +450,11 @@ TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
         REQUIRE(w);
         CHECK(w->kind == "attention");
         CHECK(w->estimate == op_estimate::bounded);
-        CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(549890031616.0));
+        CHECK(w->work.flops_at(peak_key::bf16) == approx(549890031616.0));
         // q, k, v, out 4 x 134,217,728 B (meta.json bytes_per_step 536,870,912) + lse, max
         // 2 x 2,097,152 + mask 2 x (32 + 1,024) x 4.
         CHECK(w->work.dram_bytes() ==
-              doctest::Approx(536870912.0 + 2 * 2097152.0 + 2 * (32 + 1024) * 4.0));
+              approx(536870912.0 + 2 * 2097152.0 + 2 * (32 + 1024) * 4.0));
     }
     SUBCASE("triton_red_ and triton_poi_ of data/samples/h200-stacks/compile_block") {
         // RMSNorm: x [4, 1024, 4096], w [4096], out; xnumel 4096 rows, r0_numel 4096.
@@ -462,8 +464,8 @@ TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
                                    R"(["","","","4096","4096"])"),
                                 h200());
         REQUIRE(r);
-        CHECK(r->work.dram_bytes() == doctest::Approx((2.0 * 16777216 + 4096) * 2));
-        CHECK(r->work.flops_at(peak_key::fp32) == doctest::Approx(16777216.0));
+        CHECK(r->work.dram_bytes() == approx((2.0 * 16777216 + 4096) * 2));
+        CHECK(r->work.flops_at(peak_key::fp32) == approx(16777216.0));
         // SiLU x mul: gate-up [4096, 28672] in, [4, 1024, 14336] out, xnumel 58,720,256.
         const auto p = price_op(op("triton_poi_fused__unsafe_view_mul_silu_slice_2",
                                    "[[4096,28672],[4,1024,14336],[]]",
@@ -471,8 +473,8 @@ TEST_CASE("Inductor kernels: buffers once, FLOP from the iteration counts") {
                                    R"(["","","58720256"])"),
                                 h200());
         REQUIRE(p);
-        CHECK(p->work.dram_bytes() == doctest::Approx((4096.0 * 28672 + 4096 * 14336) * 2));
-        CHECK(p->work.flops_at(peak_key::fp32) == doctest::Approx(58720256.0));
+        CHECK(p->work.dram_bytes() == approx((4096.0 * 28672 + 4096 * 14336) * 2));
+        CHECK(p->work.flops_at(peak_key::fp32) == approx(58720256.0));
     }
     SUBCASE("a template whose buffers form no GEMM stays unpriced") {
         CHECK_FALSE(price_op(op("triton_tem_fused_mm_0", "[[64,4096],[4096,6144],[64,6000]]",
@@ -488,7 +490,7 @@ TEST_CASE("gathers, cat and reductions of real traces") {
                                 h100());
         REQUIRE(w);
         // index 8944 x 8 + 2 x 8944 x 1024 x 2 = 36,706,176.
-        CHECK(w->work.dram_bytes() == doctest::Approx(36706176.0));
+        CHECK(w->work.dram_bytes() == approx(36706176.0));
     }
     SUBCASE("aten::gather, tracelens_b200_vllm_gptoss_tp8_eager") {
         const auto w = price_op(op("aten::gather", "[[25136,2880],[],[888,2880],[],[888,2880]]",
@@ -496,7 +498,7 @@ TEST_CASE("gathers, cat and reductions of real traces") {
                                    R"(["","0","","False",""])"),
                                 b200());
         REQUIRE(w);
-        CHECK(w->work.dram_bytes() == doctest::Approx(888.0 * 2880 * (8 + 2 * 2)));
+        CHECK(w->work.dram_bytes() == approx(888.0 * 2880 * (8 + 2 * 2)));
     }
     SUBCASE("aten::gather of an expanded index, data/samples/h200-stacks/moe_grouped") {
         // x [256,4096] bf16 gathered by idx.unsqueeze(1).expand(-1, 4096): the index's strides
@@ -507,12 +509,12 @@ TEST_CASE("gathers, cat and reductions of real traces") {
         o.input_strides = "[[4096,1],[],[1,0],[],[4096,1]]";
         const auto w = price_op(o, h200());
         REQUIRE(w);
-        CHECK(w->work.dram_bytes() == doctest::Approx(2048.0 * 8 + 256.0 * 4096 * 2 + 2048.0 * 4096 * 2));
+        CHECK(w->work.dram_bytes() == approx(2048.0 * 8 + 256.0 * 4096 * 2 + 2048.0 * 4096 * 2));
         // Strides that do not match the shapes are ignored: dense, as before.
         o.input_strides = "[[1],[]]";
         const auto dense = price_op(o, h200());
         REQUIRE(dense);
-        CHECK(dense->work.dram_bytes() == doctest::Approx(2048.0 * 4096 * 8 + 256.0 * 4096 * 2 + 2048.0 * 4096 * 2));
+        CHECK(dense->work.dram_bytes() == approx(2048.0 * 4096 * 8 + 256.0 * 4096 * 2 + 2048.0 * 4096 * 2));
     }
     SUBCASE("aten::_index_put_impl_, h200/h200_moe_decode_step (bounded: indices unrecorded)") {
         const auto w = price_op(op("aten::_index_put_impl_", "[[256,4096],[],[256,4096],[],[]]",
@@ -521,7 +523,7 @@ TEST_CASE("gathers, cat and reductions of real traces") {
                                 h200());
         REQUIRE(w);
         CHECK(w->estimate == op_estimate::bounded);
-        CHECK(w->work.dram_bytes() == doctest::Approx(2.0 * 256 * 4096 * 2));
+        CHECK(w->work.dram_bytes() == approx(2.0 * 256 * 4096 * 2));
     }
     SUBCASE("aten::cat, tracelens_h100_qwen1.5-0.5b: 1 byte per element, bounded") {
         const auto w = price_op(op("aten::cat", "[[[1,559,32],[1,559,32]],[]]",
@@ -529,7 +531,7 @@ TEST_CASE("gathers, cat and reductions of real traces") {
                                 h100());
         REQUIRE(w);
         CHECK(w->estimate == op_estimate::bounded);
-        CHECK(w->work.dram_bytes() == doctest::Approx(2.0 * 2 * 559 * 32));
+        CHECK(w->work.dram_bytes() == approx(2.0 * 2 * 559 * 32));
     }
     SUBCASE("aten::mean over the last dim, tracelens_h100_qwen1.5-0.5b (RMSNorm's variance)") {
         const auto w = price_op(op("aten::mean", "[[16,559,1024],[],[],[]]",
@@ -537,8 +539,8 @@ TEST_CASE("gathers, cat and reductions of real traces") {
                                 h100());
         REQUIRE(w);
         CHECK(w->estimate == op_estimate::counted);
-        CHECK(w->work.dram_bytes() == doctest::Approx(16.0 * 559 * 1024 * 4 + 16 * 559 * 4));
-        CHECK(w->work.flops_at(peak_key::fp32) == doctest::Approx(16.0 * 559 * 1024));
+        CHECK(w->work.dram_bytes() == approx(16.0 * 559 * 1024 * 4 + 16 * 559 * 4));
+        CHECK(w->work.flops_at(peak_key::fp32) == approx(16.0 * 559 * 1024));
     }
     SUBCASE("aten::linalg_vector_norm, hta/trace_filter/sampled_rank-0 (dim None: one value)") {
         // linalg_vector_norm(self, ord, dim, keepdim, dtype): dim's type "" is None, a full
@@ -548,14 +550,14 @@ TEST_CASE("gathers, cat and reductions of real traces") {
                                 h200());
         REQUIRE(w);
         CHECK(w->estimate == op_estimate::counted);
-        CHECK(w->work.dram_bytes() == doctest::Approx(512.0 * 8192 * 4 + 4));
+        CHECK(w->work.dram_bytes() == approx(512.0 * 8192 * 4 + 4));
         // The same op with a dim list whose values were not recorded: bounded by one element.
         const auto b = price_op(op("aten::linalg_vector_norm", "[[512,8192],[],[],[],[]]",
                                    R"(["float","Scalar","ScalarList","Scalar",""])"),
                                 h200());
         REQUIRE(b);
         CHECK(b->estimate == op_estimate::bounded);
-        CHECK(b->work.dram_bytes() == doctest::Approx(512.0 * 8192 * 4 + 4));
+        CHECK(b->work.dram_bytes() == approx(512.0 * 8192 * 4 + 4));
     }
     SUBCASE("aten::index_select with the old 'long' spelling, hta/trace_filter/sampled_rank-0") {
         const auto w = price_op(op("aten::index_select", "[[2048],[],[6825]]",
@@ -571,24 +573,24 @@ TEST_CASE("sort, topk, cumsum, bincount of h200/h200_moe_decode_step (the MoE ro
                                   R"(["","False","-1","False"])"),
                                h200());
     REQUIRE(sort);
-    CHECK(sort->work.dram_bytes() == doctest::Approx(256.0 * 8 * 3));  // keys in, values + indices
+    CHECK(sort->work.dram_bytes() == approx(256.0 * 8 * 3));  // keys in, values + indices
     const auto topk = price_op(op("aten::topk", "[[64,32],[],[],[],[]]",
                                   R"(["float","Scalar","Scalar","Scalar","Scalar"])",
                                   R"(["","4","-1","True","True"])"),
                                h200());
     REQUIRE(topk);
-    CHECK(topk->work.dram_bytes() == doctest::Approx(64.0 * 32 * 4 + 64 * 4 * (4 + 8)));
+    CHECK(topk->work.dram_bytes() == approx(64.0 * 32 * 4 + 64 * 4 * (4 + 8)));
     const auto cumsum = price_op(op("aten::cumsum", "[[32],[],[]]", R"(["long int","Scalar",""])",
                                     R"(["","0",""])"),
                                  h200());
     REQUIRE(cumsum);
-    CHECK(cumsum->work.dram_bytes() == doctest::Approx(2.0 * 32 * 8));
+    CHECK(cumsum->work.dram_bytes() == approx(2.0 * 32 * 8));
     const auto bincount = price_op(op("aten::bincount", "[[256],[],[]]",
                                       R"(["long int","","Scalar"])", R"(["","","32"])"),
                                    h200());
     REQUIRE(bincount);
     CHECK(bincount->estimate == op_estimate::bounded);
-    CHECK(bincount->work.dram_bytes() == doctest::Approx(256.0 * 8 + 32 * 8));
+    CHECK(bincount->work.dram_bytes() == approx(256.0 * 8 + 32 * 8));
 }
 
 TEST_CASE("cuDNN convolution: 2 N O out (C / groups) kernel FLOP, TF32 when allowed") {
@@ -603,9 +605,9 @@ TEST_CASE("cuDNN convolution: 2 N O out (C / groups) kernel FLOP, TF32 when allo
         h200());
     REQUIRE(w);
     CHECK(w->kind == "conv");
-    CHECK(w->work.flops_at(peak_key::tf32) == doctest::Approx(2.0 * 32 * 64 * 55 * 55 * 3 * 121));
+    CHECK(w->work.flops_at(peak_key::tf32) == approx(2.0 * 32 * 64 * 55 * 55 * 3 * 121));
     // input 19,267,584 + weight 92,928 + output 32 x 64 x 55 x 55 x 4 = 24,780,800.
-    CHECK(w->work.dram_bytes() == doctest::Approx(44141312.0));
+    CHECK(w->work.dram_bytes() == approx(44141312.0));
     CHECK(w->description.find("[32x64x55x55]") != std::string::npos);
     // Without the padding/stride lists the output size is unknown: unpriced.
     CHECK_FALSE(price_op(op("aten::cudnn_convolution", "[[32,3,224,224],[64,3,11,11]]",
@@ -619,7 +621,7 @@ TEST_CASE("aten::arange writes its elements (h200/h200_moe_decode_step: 0..256)"
                                R"(["Scalar","Scalar","Scalar","long int"])", R"(["0","256","1",""])"),
                             h200());
     REQUIRE(w);
-    CHECK(w->work.dram_bytes() == doctest::Approx(256.0 * 8));
+    CHECK(w->work.dram_bytes() == approx(256.0 * 8));
     // aten::index's index tensors are not recorded (a list of optional tensors has no type):
     // the output's size is unknown, so it stays unpriced (same trace).
     CHECK_FALSE(price_op(op("aten::index", "[[256,4096],[]]", R"(["c10::BFloat16",""])",
@@ -637,7 +639,7 @@ TEST_CASE("aten::index_add_ of data/samples/h200-serving (the MoE combine: 4096 
                             h200());
     REQUIRE(w);
     CHECK(w->estimate == op_estimate::bounded);
-    CHECK(w->work.dram_bytes() == doctest::Approx(50364416.0));
+    CHECK(w->work.dram_bytes() == approx(50364416.0));
 }
 
 TEST_CASE("vLLM's fused-experts and act-and-mul ops (schemas of vllm/csrc/torch_bindings.cpp)") {
@@ -650,16 +652,16 @@ TEST_CASE("vLLM's fused-experts and act-and-mul ops (schemas of vllm/csrc/torch_
     REQUIRE(w);
     CHECK(w->estimate == op_estimate::counted);
     // F = 2 x 64 x 4 x (3072 x 4096 + 4096 x 1536) = 9,663,676,416.
-    CHECK(w->work.flops_at(peak_key::bf16) == doctest::Approx(9663676416.0));
+    CHECK(w->work.flops_at(peak_key::bf16) == approx(9663676416.0));
     // Active experts 32 (1 - (1 - 4/32)^64) = 31.9960...; per expert 3 x 4096 x 1536 x 2 B.
     const double active = 32.0 * (1.0 - std::pow(1.0 - 4.0 / 32.0, 64.0));
     CHECK(w->work.dram_bytes() ==
-          doctest::Approx(active * 37748736.0 + 2 * 524288.0 + 64 * 4 * (4 + 4)));
+          approx(active * 37748736.0 + 2 * 524288.0 + 64 * 4 * (4 + 4)));
     const auto s = price_op(op("_C::silu_and_mul", "[[64,1536],[64,3072]]",
                                R"(["c10::BFloat16","c10::BFloat16"])"),
                             h200());
     REQUIRE(s);
-    CHECK(s->work.dram_bytes() == doctest::Approx(64.0 * 1536 * 2 * 3));
+    CHECK(s->work.dram_bytes() == approx(64.0 * 1536 * 2 * 3));
     // A packed (MXFP4, [E, N, H / 2] uint8) w1 does not match the hidden size: unpriced.
     CHECK_FALSE(price_op(
         op("vllm::outplace_fused_experts", "[[64,4096],[32,3072,2048],[32,4096,768],[64,4],[64,4]]",
@@ -674,17 +676,17 @@ TEST_CASE("index_copy_, argmax and floor_divide of data/samples/h200-stacks (eag
                                R"(["","2","",""])"),
                             h200());
     REQUIRE(c);
-    CHECK(c->work.dram_bytes() == doctest::Approx(8.0 + 2 * 8192 * 2));
+    CHECK(c->work.dram_bytes() == approx(8.0 + 2 * 8192 * 2));
     // eager_decode_b8: greedy sampling over the 32768-token vocabulary, int64 indices out.
     const auto a = price_op(op("aten::argmax", "[[8,32768],[],[]]",
                                R"(["c10::BFloat16","Scalar","Scalar"])", R"(["","-1","False"])"),
                             h200());
     REQUIRE(a);
-    CHECK(a->work.dram_bytes() == doctest::Approx(8.0 * 32768 * 2 + 8 * 8));
+    CHECK(a->work.dram_bytes() == approx(8.0 * 32768 * 2 + 8 * 8));
     // moe_grouped: expert ids from flat top-k slots, [2048] int64 // a 0-d int64 tensor.
     const auto f = price_op(op("aten::floor_divide", "[[2048],[]]", R"(["long int","long int"])",
                                R"(["",""])"),
                             h200());
     REQUIRE(f);
-    CHECK(f->work.dram_bytes() == doctest::Approx(2048.0 * 8 * 2 + 8));
+    CHECK(f->work.dram_bytes() == approx(2048.0 * 8 * 2 + 8));
 }

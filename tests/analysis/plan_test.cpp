@@ -3,6 +3,8 @@
 // power limit against a slow reference, "never above the roof", and the seed run's roof.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -114,11 +116,11 @@ TEST_CASE("memory fit of one point, by hand, and each rejection reason with its 
     REQUIRE(r.points.size() == 3);
     const auto& p = r.points[0];
     CHECK(p.fits());
-    CHECK(p.weight_bytes == doctest::Approx(173696));
-    CHECK(p.kv_bytes_per_sequence == doctest::Approx(32768));
-    CHECK(p.kv_bytes == doctest::Approx(4 * 32768.0));
-    CHECK(p.activation_bytes == doctest::Approx(515200));
-    CHECK(p.usable_bytes == doctest::Approx(900000));
+    CHECK(p.weight_bytes == approx(173696));
+    CHECK(p.kv_bytes_per_sequence == approx(32768));
+    CHECK(p.kv_bytes == approx(4 * 32768.0));
+    CHECK(p.activation_bytes == approx(515200));
+    CHECK(p.usable_bytes == approx(900000));
     // Room for KV: 900,000 - 173,696 - 515,200 = 211,104 B -> 6 requests.
     CHECK(p.max_concurrency == 6);
     // 8 requests: the chunk doubles to 800 tokens, activations 2 x (204,800 + 307,200) + 6,400
@@ -127,7 +129,7 @@ TEST_CASE("memory fit of one point, by hand, and each rejection reason with its 
     // 6 requests: a 600-token chunk, activations 2 x (153,600 + 230,400) + 4,800 = 772,800 B:
     // weights + activations 946,496 B exceed the 900,000 usable, so the KV limit is not reachable.
     CHECK(r.points[2].concurrency == 6);
-    CHECK(r.points[2].activation_bytes == doctest::Approx(772800));
+    CHECK(r.points[2].activation_bytes == approx(772800));
     CHECK(r.points[2].rejection == plan_rejection::activations);
     CHECK(describe_rejection(r.points[1], r) == "weights 173.7 kB + activations 1.0 MB per GPU exceed the 900.0 kB usable");
 
@@ -182,18 +184,18 @@ TEST_CASE("a decode step of an 8B dense model on one H200, by hand, TPOT adds th
     REQUIRE(r.points.size() == 1);
     const auto& p = r.points[0];
     REQUIRE(p.fits());
-    CHECK(p.decode_step_s == doctest::Approx(3.708e-3).epsilon(0.003));
+    CHECK(p.decode_step_s == approx(3.708e-3).epsilon(0.003));
     CHECK(p.decode_bound == bound::memory);
     // TPOT = t_dec + C (ISL / OSL) t_pre, t_pre = prefill step / its 512 tokens (C = 1).
-    CHECK(p.tpot_s == doctest::Approx(p.decode_step_s + 1.0 * (512.0 / 1024.0) * p.prefill_step_s / 512.0));
-    CHECK(p.tokens_per_s_per_user == doctest::Approx(1.0 / p.tpot_s));
+    CHECK(p.tpot_s == approx(p.decode_step_s + 1.0 * (512.0 / 1024.0) * p.prefill_step_s / 512.0));
+    CHECK(p.tokens_per_s_per_user == approx(1.0 / p.tpot_s));
     // Total tokens/s per GPU = output rate x (1 + ISL / OSL) = 1.5 / TPOT.
-    CHECK(p.tokens_per_s_per_gpu == doctest::Approx(1.5 / p.tpot_s));
+    CHECK(p.tokens_per_s_per_gpu == approx(1.5 / p.tpot_s));
     // TTFT: one prefill chunk of the 512-token prompt, then (C = 1: no prompt ahead) half a
     // decode step of waiting for the step in progress.
-    CHECK(p.ttft_prefill_s == doctest::Approx(p.prefill_step_s));
-    CHECK(p.ttft_queue_s == doctest::Approx(0.5 * p.decode_step_s));
-    CHECK(p.ttft_s == doctest::Approx(p.prefill_step_s + 0.5 * p.decode_step_s));
+    CHECK(p.ttft_prefill_s == approx(p.prefill_step_s));
+    CHECK(p.ttft_queue_s == approx(0.5 * p.decode_step_s));
+    CHECK(p.ttft_s == approx(p.prefill_step_s + 0.5 * p.decode_step_s));
 }
 
 TEST_CASE("the fast path equals price_step(model_step(...)) to 1e-9 over models, GPUs, layouts and batches") {
@@ -298,9 +300,9 @@ TEST_CASE("the power limit: the fast search finds the clock a slow bisection ove
         const double mid = 0.5 * (lo + hi);
         (power_at(mid).first > limit ? hi : lo) = mid;
     }
-    CHECK(fast.clock_hz == doctest::Approx(lo).epsilon(1e-6));
-    CHECK(fast.power_w == doctest::Approx(limit).epsilon(1e-6));
-    CHECK(fast.step.lower_bound_s == doctest::Approx(power_at(lo).second).epsilon(1e-6));
+    CHECK(fast.clock_hz == approx(lo).epsilon(1e-6));
+    CHECK(fast.power_w == approx(limit).epsilon(1e-6));
+    CHECK(fast.step.lower_bound_s == approx(power_at(lo).second).epsilon(1e-6));
     MESSAGE("8B prefill chunk on H200 at 700 W: SM clock " << fast.clock_hz / 1e6 << " MHz");
 
     // A memory-bound decode step of one request fits the limit at the top clock.
@@ -656,7 +658,7 @@ TEST_CASE("C13 and the seed run: check_measurement flags what Little's law or th
         REQUIRE(tp8_at_34.fits());
         const auto claim = check_measurement(tp8_at_34, 884.0 * 8, 21.9);
         CHECK_FALSE(claim.consistent);
-        CHECK(claim.implied_concurrency == doctest::Approx(322.9).epsilon(0.001));
+        CHECK(claim.implied_concurrency == approx(322.9).epsilon(0.001));
         CHECK(claim.reason.find("case C13") != std::string::npos);
         const auto measured = check_measurement(tp8_at_34, 192.0 * 8, 44.6);
         CHECK(measured.consistent);

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cmath>
 #include <vector>
 
@@ -45,10 +47,10 @@ TEST_CASE("a log in UTC+02:00 is aligned by the zone, and the activity onset che
         synthetic_log(epoch + zone - 10.0, 20.0, epoch + zone + 0.55, epoch + zone + 3.55);
     const auto a = align_power(log, epoch, 0.5, 3.5);
     CHECK(a.ok);
-    CHECK(a.offset_s == doctest::Approx(zone));
+    CHECK(a.offset_s == approx(zone));
     CHECK(a.method == "timestamps (log in UTC+02:00)");
     REQUIRE(a.onset_skew_s);
-    CHECK(*a.onset_skew_s == doctest::Approx(0.1).epsilon(0.5));  // within a sample period
+    CHECK(*a.onset_skew_s == approx(0.1).epsilon(0.5));  // within a sample period
     CHECK(a.warnings.empty());
     // The window (3 s) is long enough for its own samples: ~30 busy ones.
     const auto sel = select_power_samples(log, a, 0.5, 3.5);
@@ -66,8 +68,8 @@ TEST_CASE("a trace without a Unix clock is aligned by activity onset") {
     CHECK(a.ok);
     CHECK(a.method == "activity onset");
     CHECK(a.basis == "log start");
-    CHECK(a.offset_s == doctest::Approx(10.1).epsilon(1e-6));
-    CHECK(a.origin_log_s == doctest::Approx(L0 + 10.1));
+    CHECK(a.offset_s == approx(10.1).epsilon(1e-6));
+    CHECK(a.origin_log_s == approx(L0 + 10.1));
     CHECK_FALSE(a.warnings.empty());  // says the onset was assumed
 }
 
@@ -97,8 +99,8 @@ TEST_CASE("a window shorter than the 1-s power average takes a busy period withi
     REQUIRE(a.ok);
     const auto sel = select_power_samples(log, a, x0, x1);
     CHECK(sel.source == "busy period");
-    CHECK(sel.busy_gap_s == doctest::Approx(0.25).epsilon(0.01));
-    CHECK(sel.near_s == doctest::Approx(0.5).epsilon(0.01));
+    CHECK(sel.busy_gap_s == approx(0.25).epsilon(0.01));
+    CHECK(sel.near_s == approx(0.5).epsilon(0.01));
     CHECK_FALSE(sel.assumed);
     CHECK_FALSE(sel.refused);
     // 200 busy samples minus the first second (10): 190 (one either way for the float clock).
@@ -121,8 +123,8 @@ TEST_CASE("a far busy period is refused when the log shows the GPU idle next to 
     CHECK_FALSE(sel.assumed);
     CHECK(sel.aligned);
     CHECK(sel.source == "trace window");
-    CHECK(sel.busy_gap_s == doctest::Approx(3.12).epsilon(0.01));
-    CHECK(sel.near_s == doctest::Approx(0.306).epsilon(0.01));
+    CHECK(sel.busy_gap_s == approx(3.12).epsilon(0.01));
+    CHECK(sel.near_s == approx(0.306).epsilon(0.01));
     REQUIRE(sel.samples.size() == 1);  // the sample whose trailing 0.1 s covers the window
     CHECK(sel.samples[0].power_draw_w == 80.0);
     CHECK(sel.samples[0].sm_clock_hz == 1980e6);
@@ -187,12 +189,12 @@ TEST_CASE(
     CHECK(a.ok);
     CHECK(a.offset_s == 0.0);  // the machine's local time is UTC
     REQUIRE(a.onset_skew_s);
-    CHECK(*a.onset_skew_s == doctest::Approx(0.207).epsilon(0.05));  // 04:11:55.478 - 55.271
+    CHECK(*a.onset_skew_s == approx(0.207).epsilon(0.05));  // 04:11:55.478 - 55.271
     const auto sel = select_power_samples(s, a, 0.0, 0.185);
     // Its busy period ends 3.3 s before the window (the profiler starting): far, but the log shows
     // the traced GEMMs 0.2-0.4 s after the first kernel, capped at ~75% clock as in the period.
     CHECK(sel.source == "busy period");
     CHECK(sel.assumed);
-    CHECK(sel.busy_gap_s == doctest::Approx(3.29).epsilon(0.01));
+    CHECK(sel.busy_gap_s == approx(3.29).epsilon(0.01));
     CHECK(sel.samples.size() == 199);
 }

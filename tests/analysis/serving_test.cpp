@@ -1,6 +1,8 @@
 // Tests of analysis/serving.hpp: the steady-state serving model and the run verdicts.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <string>
 
 #include "roofline/analysis/serving.hpp"
@@ -70,12 +72,12 @@ TEST_CASE("the GLM-5 field report is communication-bound, near its modeled roof,
     // Modeled decode step ~240 ms at batch 1024: ~4.2k tok/s, so 3945 is ~93% of it.
     CHECK(*a.fraction_of_modeled > 0.85);
     CHECK(*a.fraction_of_modeled < 1.0);
-    CHECK(a.decode_modeled_step_s == doctest::Approx(1024.0 / a.modeled_output_tokens_per_s));
+    CHECK(a.decode_modeled_step_s == approx(1024.0 / a.modeled_output_tokens_per_s));
     // 290 W median of 600 W (catalog default: the log has no limit).
     REQUIRE(a.power.has_value());
-    CHECK(*a.power->median_draw_w == doctest::Approx(290.0));
+    CHECK(*a.power->median_draw_w == approx(290.0));
     CHECK_FALSE(a.power->limit_from_log);
-    CHECK(*a.power->fraction_of_limit == doctest::Approx(290.0 / 600.0));
+    CHECK(*a.power->fraction_of_limit == approx(290.0 / 600.0));
     CHECK(contains(a.result.notes, "not power-bound"));
     CHECK(contains(a.notes, "97% of a Max-Q's 300 W"));
 }
@@ -92,9 +94,9 @@ TEST_CASE("measured mean lengths win over the generator's nominal ones") {
     run.output_throughput_tok_per_s = 500;
     auto s = setup_on("h200-sxm");
     const auto a = analyze_serving(run, h200_serving_model(), s);
-    CHECK(*a.isl == doctest::Approx(224));
-    CHECK(*a.osl == doctest::Approx(189));
-    CHECK(a.decode_context_tokens == doctest::Approx(224 + 189 / 2.0));
+    CHECK(*a.isl == approx(224));
+    CHECK(*a.osl == approx(189));
+    CHECK(a.decode_context_tokens == approx(224 + 189 / 2.0));
     CHECK(a.lengths_source == "total tokens / completed requests");
 }
 
@@ -123,7 +125,7 @@ TEST_CASE("requests the KV cache cannot hold queue: the decode batch shrinks to 
     const auto a = analyze_serving(run, glm5_nvfp4(), s);
     REQUIRE(a.kv_capacity_tokens_per_gpu.has_value());
     // Each request holds ISL + OSL/2 = 1500 tokens on average while decoding.
-    CHECK(a.decode_batch == doctest::Approx(std::floor(*a.kv_capacity_tokens_per_gpu / 1500.0)));
+    CHECK(a.decode_batch == approx(std::floor(*a.kv_capacity_tokens_per_gpu / 1500.0)));
     CHECK(a.decode_batch < 1024);
     CHECK(contains(a.warnings, "the rest queue"));
 }
@@ -181,7 +183,7 @@ TEST_CASE("a Max-Q's 300 W limit costs a prefill-heavy run tokens/s against a 60
     REQUIRE(slow.power_cap.has_value());
     REQUIRE(slow.fraction_of_modeled.has_value());
     CHECK(*slow.fraction_of_modeled < 0.5);
-    CHECK(slow.power_cap->pace == doctest::Approx(1.0 / *slow.fraction_of_modeled));
+    CHECK(slow.power_cap->pace == approx(1.0 / *slow.fraction_of_modeled));
     // A run at 90% of its roof draws nearly the roof's power: the 300 W limit holds prefill down.
     run.output_throughput_tok_per_s = 0.9 * slow.modeled_output_tokens_per_s;
     const auto a = analyze_serving(run, h200_serving_model(), setup_on("rtx-pro-6000-maxq"));
@@ -191,13 +193,13 @@ TEST_CASE("a Max-Q's 300 W limit costs a prefill-heavy run tokens/s against a 60
     REQUIRE(c.at_limit.prefill_clock_hz.has_value());
     CHECK(*slow.power_cap->at_limit.prefill_clock_hz > *c.at_limit.prefill_clock_hz);
     CHECK(slow.power_cap->cost_fraction < c.cost_fraction);
-    CHECK(c.pace == doctest::Approx(1.0 / 0.9));
+    CHECK(c.pace == approx(1.0 / 0.9));
     CHECK(c.at_limit.gpu == "rtx-pro-6000-maxq");
     CHECK(c.at_limit.limit_w == 300);
     CHECK(c.limit_source == "the catalog default");
     CHECK(c.reference.gpu == "rtx-pro-6000");
     CHECK(c.reference.limit_w == 600);
-    CHECK(c.cost_fraction == doctest::Approx(1.0 - c.at_limit.output_tokens_per_s / c.reference.output_tokens_per_s));
+    CHECK(c.cost_fraction == approx(1.0 - c.at_limit.output_tokens_per_s / c.reference.output_tokens_per_s));
     // Prefill is compute-bound, so the cap lowers its clock: below the Workstation's, and the run
     // loses throughput; MESSAGE shows the numbers.
     REQUIRE(c.at_limit.prefill_clock_hz.has_value());
@@ -220,11 +222,11 @@ TEST_CASE("a Max-Q's 300 W limit costs a prefill-heavy run tokens/s against a 60
     const double peak = g.tensor_clock_hz.value_or(0), top = std::min(g.max_clock_hz.value_or(peak), peak);
     const auto st = price_step_under_limit(pre, ceil, coef, 300, peak, top);
     CHECK(st.capped);
-    CHECK(st.power_w == doctest::Approx(300).epsilon(1e-3));
-    CHECK(board_power_w(coef, pre.total(), st.time_s, st.clock_hz) == doctest::Approx(st.power_w));
+    CHECK(st.power_w == approx(300).epsilon(1e-3));
+    CHECK(board_power_w(coef, pre.total(), st.time_s, st.clock_hz) == approx(st.power_w));
     // At twice the step time the same work draws less, so the clock the limit allows is higher.
     const auto paced = price_step_under_limit(pre, ceil, coef, 300, peak, top, 2.0);
     CHECK(paced.clock_hz > st.clock_hz);
-    CHECK(board_power_w(coef, pre.total(), paced.time_s, paced.clock_hz) == doctest::Approx(paced.power_w));
+    CHECK(board_power_w(coef, pre.total(), paced.time_s, paced.clock_hz) == approx(paced.power_w));
     CHECK_THROWS_AS(price_step_under_limit(pre, ceil, coef, 300, peak, top, 0.5), usage_error);
 }

@@ -1,6 +1,8 @@
 // Tests of analysis/steady_state.hpp: the shared steady-state formulas, by hand.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include "roofline/analysis/steady_state.hpp"
 
 using namespace roofline;
@@ -32,16 +34,16 @@ TEST_CASE("steady-state rates, TPOT and TTFT, by hand") {
     // x 3 = 4,485.98 total; decode share 0.46875 / 0.66875 = 0.70093; TPOT = 64 / r_out =
     // 42.8 ms = 30 ms + 64 x 2 x 0.1 ms.
     const auto r = steady_state(0.030, 64, 64, 1e-4, 2.0);
-    CHECK(r.output_tokens_per_s == doctest::Approx(1495.327).epsilon(1e-6));
-    CHECK(r.total_tokens_per_s == doctest::Approx(3 * 1495.327).epsilon(1e-6));
-    CHECK(r.decode_share == doctest::Approx(0.700935).epsilon(1e-5));
-    CHECK(r.tpot_s == doctest::Approx(0.0428));
+    CHECK(r.output_tokens_per_s == approx(1495.327).epsilon(1e-6));
+    CHECK(r.total_tokens_per_s == approx(3 * 1495.327).epsilon(1e-6));
+    CHECK(r.decode_share == approx(0.700935).epsilon(1e-5));
+    CHECK(r.tpot_s == approx(0.0428));
     // Two pipeline stages: 64 requests as two micro-batches of 32, 20 ms per stage step:
     // 1,600 tok/s; each request gets a token every 2 x 20 ms.
     const auto pp = steady_state(0.020, 32, 64, std::nullopt, 0.0);
-    CHECK(pp.output_tokens_per_s == doctest::Approx(1600));
-    CHECK(pp.tpot_s == doctest::Approx(0.040));
+    CHECK(pp.output_tokens_per_s == approx(1600));
+    CHECK(pp.tpot_s == approx(0.040));
     CHECK(pp.decode_share == 1.0);
-    CHECK(steady_ttft_s(0.1, 1, 1) == doctest::Approx(0.1));
-    CHECK(steady_ttft_s(0.1, 3, 2) == doctest::Approx(0.4));  // 3 chunks + 1 more stage
+    CHECK(steady_ttft_s(0.1, 1, 1) == approx(0.1));
+    CHECK(steady_ttft_s(0.1, 3, 2) == approx(0.4));  // 3 chunks + 1 more stage
 }

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -57,11 +59,11 @@ TEST_CASE("gemm_power: a 16384^3 bf16 GEMM held at the 700 W cap is power-bound"
     REQUIRE(g.result);
     CHECK(g.result->what == bound::power);
     // 12 linked GEMMs of 8.796 TFLOP in ~12.5 ms each: ~700 TFLOP/s = ~71% of 989 TFLOP/s.
-    CHECK(g.utilization.compute == doctest::Approx(0.71).epsilon(0.05));
+    CHECK(g.utilization.compute == approx(0.71).epsilon(0.05));
     // At the held clock (median 1425 of 1830 MHz the peak assumes) the same work is ~91% of the
     // derated ceiling.
     REQUIRE(g.compute_at_clock);
-    CHECK(*g.compute_at_clock == doctest::Approx(0.71 * 1830.0 / 1425.0).epsilon(0.05));
+    CHECK(*g.compute_at_clock == approx(0.71 * 1830.0 / 1425.0).epsilon(0.05));
     REQUIRE(a.power);
     CHECK(a.power->source == "busy period");
     CHECK(a.power->assumed);  // 3.3 s before the window, its state seen next to the window
@@ -80,7 +82,7 @@ TEST_CASE("elementwise: a 2^30-element bf16 add streams at ~91% of DRAM bandwidt
     CHECK(a.window.result->what == bound::memory);
     const auto& e = phase(a, kernel_phase::elementwise);
     // 6.44 GB per 1.47 ms = 4.38 TB/s = 91% of 4.8 TB/s (the README's measured throughput).
-    CHECK(e.utilization.memory == doctest::Approx(0.91).epsilon(0.03));
+    CHECK(e.utilization.memory == approx(0.91).epsilon(0.03));
     CHECK(e.utilization.compute < 0.02);
     // The window's own samples (the far busy period, at 94% of the limit without a cap reason, is
     // refused): no cap reason, not power-bound.
@@ -95,7 +97,7 @@ TEST_CASE("decode_attention: memory-bound, the far busy period where the cap was
     CHECK(a.window.result->what == bound::memory);
     const auto& at = phase(a, kernel_phase::attention);
     // 2.1485 GB per ~0.48 ms: ~93% of 4.8 TB/s; 8.6 GFLOP: ~2% of 989 TFLOP/s.
-    CHECK(at.utilization.memory == doctest::Approx(0.93).epsilon(0.03));
+    CHECK(at.utilization.memory == approx(0.93).epsilon(0.03));
     CHECK(at.utilization.compute < 0.05);
     // The log does not see the 28-ms window (its samples: idle, full clock, no cap); the 8.4-s
     // run 3.5 s earlier, where the cap was touched, is farther than the window + 3 sample periods
@@ -103,7 +105,7 @@ TEST_CASE("decode_attention: memory-bound, the far busy period where the cap was
     REQUIRE(a.power);
     CHECK(a.power->source == "trace window");
     CHECK(a.power->refused);
-    CHECK(a.power->busy_gap_s == doctest::Approx(3.47).epsilon(0.02));
+    CHECK(a.power->busy_gap_s == approx(3.47).epsilon(0.02));
     CHECK(*a.power->evidence.power_cap_active_fraction == 0.0);
     CHECK(*a.power->evidence.clock_fraction_of_max == 1.0);
     bool noted = false;
@@ -119,7 +121,7 @@ TEST_CASE("tiny_kernels: a Python loop of 1024-element kernels is latency-bound 
     REQUIRE(a.window.result);
     CHECK(a.window.result->what == bound::latency);
     // 1000 kernels of ~0.86 us in a 13.2 ms window: busy 6.5%.
-    CHECK(a.busy_fraction == doctest::Approx(0.065).epsilon(0.1));
+    CHECK(a.busy_fraction == approx(0.065).epsilon(0.1));
     CHECK(a.window.result->reason.find("idle 93%") != std::string::npos);
     CHECK(a.idle_gaps == 999);
     const auto& e = phase(a, kernel_phase::elementwise);
@@ -138,13 +140,13 @@ TEST_CASE("allreduce_2gpu: exposed 256 MiB all-reduces make the step communicati
     // The collective runs on the GEMM's stream: nothing overlaps it; 4.42 of 4.66 ms.
     CHECK(a.overlapped_communication_s == 0.0);
     CHECK(a.exposed_communication_s / (a.window_end_s - a.window_start_s) ==
-          doctest::Approx(0.95).epsilon(0.02));
+          approx(0.95).epsilon(0.02));
     const auto& c = phase(a, kernel_phase::communication);
     REQUIRE(c.busbw_bytes_per_s);
     // busbw = 268,435,456 B / ~884 us x 2 (n-1)/n = ~304 GB/s (the README's sweep: 302 GB/s).
-    CHECK(*c.busbw_bytes_per_s == doctest::Approx(304e9).epsilon(0.02));
+    CHECK(*c.busbw_bytes_per_s == approx(304e9).epsilon(0.02));
     // Ring over 2 ranks moves 268 MB per direction at 450 GB/s: ~0.6 ms of ~0.884 ms = ~67%.
-    CHECK(c.utilization.communication == doctest::Approx(0.67).epsilon(0.03));
+    CHECK(c.utilization.communication == approx(0.67).epsilon(0.03));
     CHECK(a.window.result->reason.find("exposed collectives take 95%") != std::string::npos);
     bool polling = false;
     for (const auto& n : a.window.result->notes)
@@ -188,14 +190,14 @@ kernel_trace two_streams(double comm_start_s) {
 TEST_CASE("collectives overlapped by compute on another stream are not exposed") {
     // Collective [8, 12) ms against compute [0, 10) ms: 2 ms overlapped, 2 ms exposed.
     const auto a = analyze_trace(two_streams(8e-3), gpu_catalog::builtin());
-    CHECK(a.communication_s == doctest::Approx(4e-3));
-    CHECK(a.exposed_communication_s == doctest::Approx(2e-3));
-    CHECK(a.overlapped_communication_s == doctest::Approx(2e-3));
+    CHECK(a.communication_s == approx(4e-3));
+    CHECK(a.exposed_communication_s == approx(2e-3));
+    CHECK(a.overlapped_communication_s == approx(2e-3));
     CHECK(a.streams == 2);
-    CHECK(a.concurrency == doctest::Approx(14.0 / 12.0));  // 14 ms of kernels in 12 ms busy
+    CHECK(a.concurrency == approx(14.0 / 12.0));  // 14 ms of kernels in 12 ms busy
     // Fully hidden inside the GEMM: nothing exposed.
     const auto hidden = analyze_trace(two_streams(2e-3), gpu_catalog::builtin());
-    CHECK(hidden.exposed_communication_s == doctest::Approx(0.0));
+    CHECK(hidden.exposed_communication_s == approx(0.0));
 }
 
 TEST_CASE("host copies are priced over PCIe and device copies in DRAM, whichever tool named them") {
@@ -229,10 +231,10 @@ TEST_CASE("host copies are priced over PCIe and device copies in DRAM, whichever
             const bool host = k.name.find("Host-to-Device") != std::string::npos || k.name.find("HtoD") != std::string::npos;
             if (host) {
                 CHECK(k.example == "host copy of 67.1 MB over PCIe");
-                CHECK(k.sol.link_s == doctest::Approx(bytes / link_bandwidth_bytes_per_s(h200, link_kind::pcie)));
+                CHECK(k.sol.link_s == approx(bytes / link_bandwidth_bytes_per_s(h200, link_kind::pcie)));
             } else {
                 CHECK(k.example == "device copy of 67.1 MB");
-                CHECK(k.sol.memory_s == doctest::Approx(2 * bytes / *h200.memory_bandwidth_bytes_per_s.value));
+                CHECK(k.sol.memory_s == approx(2 * bytes / *h200.memory_bandwidth_bytes_per_s.value));
             }
         }
         // Without shapes, the note names what each tool can give instead.
@@ -274,14 +276,14 @@ TEST_CASE("--model prices kernels without shapes by phase, times the steps") {
     o.batch = step_batch::decode(256, 1281);
     o.steps = 1;
     const auto a = analyze_trace(t, gpu_catalog::builtin(), o);
-    CHECK(a.priced_share == doctest::Approx(1.0));
+    CHECK(a.priced_share == approx(1.0));
     CHECK(a.tokens == 256);
     const auto sm = model_step(m, *o.batch, o.layout, gpus::h200_sxm());
     const auto& moe = phase(a, kernel_phase::moe_gemm);
-    CHECK(moe.work.dram_bytes() == doctest::Approx(sm.total(step_phase::moe_gemm).dram_bytes()));
+    CHECK(moe.work.dram_bytes() == approx(sm.total(step_phase::moe_gemm).dram_bytes()));
     CHECK(moe.pricing == "model");
     const auto& att = phase(a, kernel_phase::attention);
-    CHECK(att.work.total_flops() == doctest::Approx(sm.total(step_phase::attention).total_flops()));
+    CHECK(att.work.total_flops() == approx(sm.total(step_phase::attention).total_flops()));
     // Every expert's weights are read (256 x 4 routed tokens over 64 experts): tens of GB in 16 ms.
     CHECK(moe.utilization.memory > 0.3);
 }
@@ -341,7 +343,7 @@ TEST_CASE("a kernel measured above a roof its tensors cannot explain gets no bou
         CAPTURE(k.name);
         if (k.name.find("big") != std::string::npos) {
             CHECK_FALSE(k.result.has_value());
-            CHECK(k.utilization.memory == doctest::Approx(2.0 * 1024 * (1 << 20) / 100e-6 / 4.8e12).epsilon(0.01));
+            CHECK(k.utilization.memory == approx(2.0 * 1024 * (1 << 20) / 100e-6 / 4.8e12).epsilon(0.01));
             CHECK(k.unknown_reason.find("inconsistent: DRAM at 447% of its bandwidth: above the roof") == 0);
         } else {
             REQUIRE(k.result.has_value());
@@ -359,28 +361,28 @@ void check_median(double whole, double streamed) {
         CHECK(std::isnan(streamed));
         return;
     }
-    CHECK(streamed == doctest::Approx(whole).epsilon(0.0055));
+    CHECK(streamed == approx(whole).epsilon(0.0055));
 }
 void check_same_row(const analysis_row& w, const analysis_row& s) {
     CAPTURE(w.name);
     CHECK(s.name == w.name);
     CHECK(s.count == w.count);
-    CHECK(s.total_s == doctest::Approx(w.total_s).epsilon(1e-12));
-    CHECK(s.priced_s == doctest::Approx(w.priced_s).epsilon(1e-12));
-    CHECK(s.work.total_flops() == doctest::Approx(w.work.total_flops()).epsilon(1e-12));
-    CHECK(s.work.dram_bytes() == doctest::Approx(w.work.dram_bytes()).epsilon(1e-12));
-    CHECK(s.sol.lower_bound_s == doctest::Approx(w.sol.lower_bound_s).epsilon(1e-12));
-    CHECK(s.busy_s == doctest::Approx(w.busy_s).epsilon(1e-12));
-    CHECK(s.span_s == doctest::Approx(w.span_s).epsilon(1e-12));
+    CHECK(s.total_s == approx(w.total_s).epsilon(1e-12));
+    CHECK(s.priced_s == approx(w.priced_s).epsilon(1e-12));
+    CHECK(s.work.total_flops() == approx(w.work.total_flops()).epsilon(1e-12));
+    CHECK(s.work.dram_bytes() == approx(w.work.dram_bytes()).epsilon(1e-12));
+    CHECK(s.sol.lower_bound_s == approx(w.sol.lower_bound_s).epsilon(1e-12));
+    CHECK(s.busy_s == approx(w.busy_s).epsilon(1e-12));
+    CHECK(s.span_s == approx(w.span_s).epsilon(1e-12));
     CHECK(s.pricing == w.pricing);
     CHECK(s.bound_with_roof() == w.bound_with_roof());
     CHECK((s.result ? s.result->reason : s.unknown_reason) == (w.result ? w.result->reason : w.unknown_reason));
     CHECK(s.notes == w.notes);
     CHECK(s.example == w.example);
     if (std::isnan(w.exposed_s)) CHECK(std::isnan(s.exposed_s));
-    else CHECK(s.exposed_s == doctest::Approx(w.exposed_s).epsilon(1e-12));
+    else CHECK(s.exposed_s == approx(w.exposed_s).epsilon(1e-12));
     CHECK(s.power.has_value() == w.power.has_value());
-    if (w.energy_j) CHECK(*s.energy_j == doctest::Approx(*w.energy_j).epsilon(1e-12));
+    if (w.energy_j) CHECK(*s.energy_j == approx(*w.energy_j).epsilon(1e-12));
     check_median(w.latency.median_kernel_s, s.latency.median_kernel_s);
     check_median(w.latency.median_grid_blocks, s.latency.median_grid_blocks);
 }
@@ -388,12 +390,12 @@ void check_same_row(const analysis_row& w, const analysis_row& s) {
 void check_same_analysis(const trace_analysis& w, const trace_analysis& s) {
     check_same_row(w.window, s.window);
     for (std::size_t k = 0; k < w.time_by_bound.size(); ++k)
-        CHECK(s.time_by_bound[k] == doctest::Approx(w.time_by_bound[k]).epsilon(1e-12));
-    CHECK(s.priced_share == doctest::Approx(w.priced_share).epsilon(1e-12));
-    CHECK(s.busy_fraction == doctest::Approx(w.busy_fraction).epsilon(1e-12));
+        CHECK(s.time_by_bound[k] == approx(w.time_by_bound[k]).epsilon(1e-12));
+    CHECK(s.priced_share == approx(w.priced_share).epsilon(1e-12));
+    CHECK(s.busy_fraction == approx(w.busy_fraction).epsilon(1e-12));
     CHECK(s.idle_gaps == w.idle_gaps);
     check_median(w.median_gap_s, s.median_gap_s);
-    CHECK(s.exposed_communication_s == doctest::Approx(w.exposed_communication_s).epsilon(1e-12));
+    CHECK(s.exposed_communication_s == approx(w.exposed_communication_s).epsilon(1e-12));
     CHECK(s.streams == w.streams);
     CHECK(s.step_info.source == w.step_info.source);
     CHECK(s.step_info.count == w.step_info.count);
@@ -421,7 +423,7 @@ void check_same_analysis(const trace_analysis& w, const trace_analysis& s) {
     auto step = s.steps.begin();
     for (const auto& row : w.steps) {
         check_same_row(row, *step);
-        CHECK(step->share == doctest::Approx(row.share).epsilon(1e-12));
+        CHECK(step->share == approx(row.share).epsilon(1e-12));
         ++step;
     }
 }

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cmath>
 #include <regex>
 #include <set>
@@ -165,7 +167,7 @@ TEST_CASE("each dense tensor peak is SMs x FLOP/clk/SM x the tensor clock, withi
             INFO(g.id << " " << to_string(k));
             const double model =
                 *g.sm_count.value * *p.flops_per_clock_per_sm.value * *g.tensor_clock_hz.value;
-            CHECK(*p.dense_flops_per_s.value == doctest::Approx(model).epsilon(0.01));
+            CHECK(*p.dense_flops_per_s.value == approx(model).epsilon(0.01));
             ++checked;
         }
     }
@@ -181,7 +183,7 @@ TEST_CASE("each dense tensor peak is SMs x FLOP/clk/SM x the tensor clock, withi
 
 TEST_CASE("H100 golden value: 132 x 4096 x 1.83 GHz = 989 TFLOP/s BF16") {
     const auto g = gpus::h100_sxm();
-    CHECK(dense(g, peak_key::bf16) == doctest::Approx(132 * 4096 * 1.83e9).epsilon(0.001));
+    CHECK(dense(g, peak_key::bf16) == approx(132 * 4096 * 1.83e9).epsilon(0.001));
 }
 
 TEST_CASE("C09: RTX 5090 peaks are dense and accumulate-aware") {
@@ -200,9 +202,9 @@ TEST_CASE("C09: RTX 5090 peaks are dense and accumulate-aware") {
     // FP4 2019 TFLOP/s. Dense peaks scaled by 2.85 / 2.407 = 1.184 give 248.1, 496.1, 1984.5:
     // within 3%. The headline figures the audit used (sparse, FP16-acc) are 2-4x off.
     const double f = 2.85e9 / *g.tensor_clock_hz.value;
-    CHECK(dense(g, peak_key::fp16) * f == doctest::Approx(253e12).epsilon(0.03));
-    CHECK(dense(g, peak_key::fp8) * f == doctest::Approx(496e12).epsilon(0.03));
-    CHECK(dense(g, peak_key::fp4) * f == doctest::Approx(2019e12).epsilon(0.03));
+    CHECK(dense(g, peak_key::fp16) * f == approx(253e12).epsilon(0.03));
+    CHECK(dense(g, peak_key::fp8) * f == approx(496e12).epsilon(0.03));
+    CHECK(dense(g, peak_key::fp4) * f == approx(2019e12).epsilon(0.03));
     CHECK(*g.peak(peak_key::fp4).sparse_flops_per_s.value * f / 2019e12 > 1.9);
     // Stock driver: no PCIe P2P on GeForce, so collectives go through the host.
     CHECK(g.p2p.value == 0.0);
@@ -214,10 +216,10 @@ TEST_CASE("C09: RTX PRO 6000 runs FP32 accumulate at full rate, 2.4x the RTX 509
     const auto maxq = gpus::rtx_pro_6000_maxq();
     // nanochat guide: dense BF16 503.8 (1024 x 188 x 2.617 GHz = 503.77) and Max-Q 438.9 (our
     // 2.286 GHz gives 440.0: 0.25% apart, the guide assumes 2280 MHz).
-    CHECK(dense(ws, peak_key::bf16) == doctest::Approx(503.8e12).epsilon(0.0002));
-    CHECK(dense(maxq, peak_key::bf16) == doctest::Approx(438.9e12).epsilon(0.005));
+    CHECK(dense(ws, peak_key::bf16) == approx(503.8e12).epsilon(0.0002));
+    CHECK(dense(maxq, peak_key::bf16) == approx(438.9e12).epsilon(0.005));
     CHECK(dense(ws, peak_key::bf16) / dense(gpus::rtx_5090(), peak_key::bf16) ==
-          doctest::Approx(2.405).epsilon(0.001));
+          approx(2.405).epsilon(0.001));
     // INT8 and FP6 are unpublished for RTX PRO: unknown, never "= FP8".
     CHECK(!ws.peak(peak_key::int8).dense_flops_per_s.known());
     CHECK(!ws.peak(peak_key::fp6).dense_flops_per_s.known());
@@ -237,7 +239,7 @@ TEST_CASE("RTX PRO 6000 Workstation is 600 W, Max-Q 300 W, on the same chip and 
     CHECK(*server.memory_bandwidth_bytes_per_s.value == 1597e9);
     CHECK(server.memory_bandwidth_bytes_per_s.note.find("1792") != std::string::npos);
     // Server peaks at its 2430 MHz boost: TF32 256 x 188 x 2.43 GHz = 116.95 TF (NVIDIA: 117).
-    CHECK(dense(server, peak_key::tf32) == doctest::Approx(117e12).epsilon(0.001));
+    CHECK(dense(server, peak_key::tf32) == approx(117e12).epsilon(0.001));
     CHECK(server.p2p.value == 1.0);
     CHECK(ws.default_link() == link_kind::pcie);
 }
@@ -265,12 +267,12 @@ TEST_CASE("C10: B200 and GB200 are separate SKUs with their own peaks and power"
     // Using GB200 peaks for a B200 run overstates the denominator by 2.5 / 2.25 = 1.111: MFU
     // shifts by ~11%.
     CHECK(dense(gb200, peak_key::bf16) / dense(b200, peak_key::bf16) ==
-          doctest::Approx(1.1111).epsilon(1e-4));
+          approx(1.1111).epsilon(1e-4));
     CHECK(*b200.power_limit_w.value == 1000);
     CHECK(*gb200.power_limit_w.value == 1200);
     // The driver reports a 7680-bit bus at 3996 MHz: 960 B x 3.996e9 x 2 = 7.67232e12 B/s,
     // not the 8 TB/s headline.
-    CHECK(*b200.memory_bandwidth_bytes_per_s.value == doctest::Approx(7.67232e12).epsilon(1e-9));
+    CHECK(*b200.memory_bandwidth_bytes_per_s.value == approx(7.67232e12).epsilon(1e-9));
     CHECK(b200.memory_bandwidth_bytes_per_s.derived);
     CHECK(*b200.sm_count.value == 148);
     CHECK(*b200.memory_bytes.value == 180e9);
@@ -284,8 +286,8 @@ TEST_CASE("C08: a B200 NVFP4 grouped GEMM at AI 57 FLOP/B sits far left of the F
     const auto c = datasheet_ceilings(gpus::b200());
     // Ridge = 9e15 / 7.67232e12 = 1173 FLOP/B ("~1,200"); ~264 MB of weights at 7.67 TB/s take
     // 264e6 / 7.67232e12 = 34.4 us ("~34 us").
-    CHECK(ridge_point(c, peak_key::fp4) == doctest::Approx(1173.05).epsilon(1e-4));
-    CHECK(264e6 / c.bytes_at(memory_level::dram) == doctest::Approx(34.41e-6).epsilon(1e-3));
+    CHECK(ridge_point(c, peak_key::fp4) == approx(1173.05).epsilon(1e-4));
+    CHECK(264e6 / c.bytes_at(memory_level::dram) == approx(34.41e-6).epsilon(1e-3));
 }
 
 TEST_CASE("B300 is Blackwell Ultra at HGX power: 13.5 PF FP4, cut INT8 and FP64, 1100 W") {
@@ -296,7 +298,7 @@ TEST_CASE("B300 is Blackwell Ultra at HGX power: 13.5 PF FP4, cut INT8 and FP64,
     CHECK(dense(gb300, peak_key::fp4) == 15e15);
     // Sparse FP4 is only 1.33x dense on Blackwell Ultra.
     CHECK(*b300.peak(peak_key::fp4).sparse_flops_per_s.value / dense(b300, peak_key::fp4) ==
-          doctest::Approx(4.0 / 3.0));
+          approx(4.0 / 3.0));
     CHECK(dense(b300, peak_key::int8) == 125e12);
     CHECK(dense(b300, peak_key::fp64) == 1.25e12);
     CHECK(*b300.power_limit_w.value == 1100);
@@ -347,36 +349,36 @@ TEST_CASE("consistency over the whole table: ridge points, sparse = 2x dense, SX
             // dense, 2.2 sparse).
             if (p.dense_flops_per_s.known() && p.sparse_flops_per_s.known() && g.sm_arch != "sm103" &&
                 g.id != "rtx-pro-6000-server")
-                CHECK(*p.sparse_flops_per_s.value == doctest::Approx(2 * *p.dense_flops_per_s.value).epsilon(0.025));
+                CHECK(*p.sparse_flops_per_s.value == approx(2 * *p.dense_flops_per_s.value).epsilon(0.025));
             // FP16-accumulate rates, where separate, are exactly twice the FP32-accumulate rate.
             if (p.dense_flops_per_s.known() && p.dense_fp16_acc_flops_per_s.known())
                 CHECK(*p.dense_fp16_acc_flops_per_s.value ==
-                      doctest::Approx(2 * *p.dense_flops_per_s.value).epsilon(0.01));
+                      approx(2 * *p.dense_flops_per_s.value).epsilon(0.01));
         }
     }
     // Same chip, same compute: SXM and PCIe A100 differ only in memory, power and links.
     const auto cat = gpu_catalog::builtin();
     CHECK(dense(cat.at("a100-sxm4-80gb"), peak_key::bf16) == dense(cat.at("a100-pcie-40gb"), peak_key::bf16));
-    CHECK(*cat.at("a100-sxm4-80gb").memory_bandwidth_bytes_per_s.value == doctest::Approx(2.039e12));
-    CHECK(*cat.at("a100-pcie-80gb").memory_bandwidth_bytes_per_s.value == doctest::Approx(1.935e12));
-    CHECK(*cat.at("a100-sxm4-40gb").memory_bandwidth_bytes_per_s.value == doctest::Approx(1.555e12));
+    CHECK(*cat.at("a100-sxm4-80gb").memory_bandwidth_bytes_per_s.value == approx(2.039e12));
+    CHECK(*cat.at("a100-pcie-80gb").memory_bandwidth_bytes_per_s.value == approx(1.935e12));
+    CHECK(*cat.at("a100-sxm4-40gb").memory_bandwidth_bytes_per_s.value == approx(1.555e12));
     // H800 is H100 compute with NVLink 400 GB/s, not 900.
     CHECK(dense(cat.at("h800"), peak_key::bf16) == dense(cat.at("h100-sxm"), peak_key::bf16));
-    CHECK(*cat.at("h800").nvlink_bandwidth_bytes_per_s.value == doctest::Approx(400e9));
-    CHECK(*cat.at("h100-sxm").nvlink_bandwidth_bytes_per_s.value == doctest::Approx(900e9));
+    CHECK(*cat.at("h800").nvlink_bandwidth_bytes_per_s.value == approx(400e9));
+    CHECK(*cat.at("h100-sxm").nvlink_bandwidth_bytes_per_s.value == approx(900e9));
     // V100 has FP16 tensor cores only: BF16 is absent (0), not unknown.
     CHECK(!cat.at("v100-sxm2-32gb").peak(peak_key::bf16).supported);
     CHECK(*cat.at("v100-sxm2-32gb").dense_flops_per_s(peak_key::bf16) == 0.0);
     // RTX 4090 halves FP32 accumulate like the 5090; L4 and L40S do not (1024 FLOP/clk/SM).
-    CHECK(dense(cat.at("rtx-4090"), peak_key::bf16) == doctest::Approx(165.2e12));
+    CHECK(dense(cat.at("rtx-4090"), peak_key::bf16) == approx(165.2e12));
     CHECK(*cat.at("l4").peak(peak_key::bf16).flops_per_clock_per_sm.value == 1024);
 }
 
 TEST_CASE("GB10 has its memory system and FP4 figure, and says which rates are unknown") {
     const auto g = gpu_catalog::builtin().at("gb10");
-    CHECK(*g.memory_bandwidth_bytes_per_s.value == doctest::Approx(273e9));
-    CHECK(*g.memory_bytes.value == doctest::Approx(128e9));
-    CHECK(*g.dense_flops_per_s(peak_key::fp4) == doctest::Approx(0.5e15));
+    CHECK(*g.memory_bandwidth_bytes_per_s.value == approx(273e9));
+    CHECK(*g.memory_bytes.value == approx(128e9));
+    CHECK(*g.dense_flops_per_s(peak_key::fp4) == approx(0.5e15));
     CHECK(g.peak(peak_key::fp4).accumulate == "fp32");
     for (auto k : {peak_key::bf16, peak_key::fp8}) {
         CHECK_FALSE(g.peak(k).dense_flops_per_s.known());

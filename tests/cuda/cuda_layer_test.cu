@@ -5,6 +5,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cuda_runtime_api.h>
 
 // simdjson's x86 intrinsics do not compile under nvcc: the readers use their nlohmann path here.
@@ -107,7 +109,7 @@ bool have_gpu() {
 TEST_CASE("peak DRAM bandwidth from the device query is 2 x memory clock x bus width / 8") {
     // 6016 bit / 8 = 752 B per transfer; 752 B x 3.201e9 /s x 2 (double data rate) = 4.814304e12 B/s,
     // the value ceilings.json recorded (datasheet: 4.8 TB/s).
-    CHECK(h200_info().memory_bandwidth_bytes_per_s() == doctest::Approx(4.814304e12).epsilon(1e-12));
+    CHECK(h200_info().memory_bandwidth_bytes_per_s() == approx(4.814304e12).epsilon(1e-12));
     CHECK(h200_info().compute_capability() == "9.0");
 }
 
@@ -121,7 +123,7 @@ TEST_CASE("an H200 matches the catalog by its device name, and the query overrid
     CHECK(g.id == "h200-sxm");
     CHECK(*g.sm_count.value == 132);
     CHECK(g.sm_count.source == roofline::device_query_source);
-    CHECK(*g.memory_bandwidth_bytes_per_s.value == doctest::Approx(4.814304e12));
+    CHECK(*g.memory_bandwidth_bytes_per_s.value == approx(4.814304e12));
     CHECK(g.memory_bandwidth_bytes_per_s.derived);
     CHECK(*g.l2_bytes.value == 62914560);  // the catalog entry says 50 MiB; the device 60 MiB
     CHECK(*g.smem_per_block_bytes.value == 232448);
@@ -159,9 +161,9 @@ TEST_CASE("an unknown name falls back to compute capability and SM count, and sa
 TEST_CASE("quantiles interpolate linearly between order statistics") {
     // {1,2,3,4}: median at position 1.5 -> 2.5; p10 at 0.3 -> 1.3; p90 at 2.7 -> 3.7.
     const std::vector<double> xs = {4, 1, 3, 2};
-    CHECK(roofline::quantile(xs, 0.5) == doctest::Approx(2.5));
-    CHECK(roofline::quantile(xs, 0.1) == doctest::Approx(1.3));
-    CHECK(roofline::quantile(xs, 0.9) == doctest::Approx(3.7));
+    CHECK(roofline::quantile(xs, 0.5) == approx(2.5));
+    CHECK(roofline::quantile(xs, 0.1) == approx(1.3));
+    CHECK(roofline::quantile(xs, 0.9) == approx(3.7));
     CHECK(roofline::quantile({}, 0.5) != roofline::quantile({}, 0.5));  // NaN
 }
 
@@ -183,14 +185,14 @@ TEST_CASE("a power summary counts cap reasons and energy only inside its window"
     // HW slowdown in 1 of 4; energy 3400 - 1600 = 1800 J; clocks median (1410+1500)/2 = 1455 MHz.
     const auto p = roofline::summarize(s, 1.0, 4.0);
     CHECK(p.samples == 4);
-    CHECK(p.median_power_w == doctest::Approx(695));
-    CHECK(p.max_power_w == doctest::Approx(701));
-    CHECK(p.sw_power_cap_fraction == doctest::Approx(0.75));
-    CHECK(p.hw_slowdown_fraction == doctest::Approx(0.25));
-    CHECK(p.energy_j == doctest::Approx(1800));
-    CHECK(p.median_sm_clock_hz == doctest::Approx(1455e6));
-    CHECK(p.min_sm_clock_hz == doctest::Approx(1400e6));
-    CHECK(p.max_temperature_c == doctest::Approx(54));
+    CHECK(p.median_power_w == approx(695));
+    CHECK(p.max_power_w == approx(701));
+    CHECK(p.sw_power_cap_fraction == approx(0.75));
+    CHECK(p.hw_slowdown_fraction == approx(0.25));
+    CHECK(p.energy_j == approx(1800));
+    CHECK(p.median_sm_clock_hz == approx(1455e6));
+    CHECK(p.min_sm_clock_hz == approx(1400e6));
+    CHECK(p.max_temperature_c == approx(54));
     CHECK(roofline::summarize(s, 10, 20).samples == 0);
 }
 

@@ -2,6 +2,8 @@
 // Expected numbers were read from the files with python3 json (printed values, copied here).
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -28,20 +30,20 @@ TEST_CASE("SGLang JSONL, old key set: every appended run, ms converted to s, fie
     CHECK(r.request_rate_per_s == 1.0);
     CHECK_FALSE(r.max_concurrency.has_value());  // null in the file
     CHECK(r.completed == 300.0);
-    CHECK(*r.duration_s == doctest::Approx(298.3675805060193));
+    CHECK(*r.duration_s == approx(298.3675805060193));
     CHECK(r.total_input_tokens == 152612.0);
     CHECK(r.random_input_len == 1024.0);
-    CHECK(*r.median_ttft_s == doctest::Approx(0.08574514742940664));
-    CHECK(*r.mean_e2el_s == doctest::Approx(7.840616212638561));
+    CHECK(*r.median_ttft_s == approx(0.08574514742940664));
+    CHECK(*r.mean_e2el_s == approx(7.840616212638561));
     CHECK_FALSE(r.p99_ttft_s.has_value());  // the 2024 key set has no p99
     // Derived: input throughput = 152612 / 298.3676 = 511.49 tok/s; request throughput =
     // 300 / 298.3676 = 1.00547 req/s; concurrency = 7.8406 s x 300 / 298.3676 = 7.8835.
     CHECK(r.is_derived("input_throughput_tok_per_s"));
-    CHECK(*r.input_throughput_tok_per_s == doctest::Approx(152612 / 298.3675805060193));
-    CHECK(*r.request_throughput_per_s == doctest::Approx(300 / 298.3675805060193));
-    CHECK(*r.concurrency == doctest::Approx(7.840616212638561 * 300 / 298.3675805060193));
+    CHECK(*r.input_throughput_tok_per_s == approx(152612 / 298.3675805060193));
+    CHECK(*r.request_throughput_per_s == approx(300 / 298.3675805060193));
+    CHECK(*r.concurrency == approx(7.840616212638561 * 300 / 298.3675805060193));
     CHECK_FALSE(r.is_derived("output_throughput_tok_per_s"));  // in the file
-    CHECK(*r.output_throughput_tok_per_s == doctest::Approx(537.4142851849319));
+    CHECK(*r.output_throughput_tok_per_s == approx(537.4142851849319));
     // Runs keep file order and lines: the 5th line is rate 16, 3200 requests.
     CHECK(res.runs[4].request_rate_per_s == 16.0);
     CHECK(res.runs[4].completed == 3200.0);
@@ -58,7 +60,7 @@ TEST_CASE("SGLang JSONL with bare Infinity request rates") {
         CHECK(std::isinf(*r.request_rate_per_s));
     }
     CHECK(runs[0].completed == 3000.0);
-    CHECK(*runs[0].output_throughput_tok_per_s == doctest::Approx(4520.698730654741));
+    CHECK(*runs[0].output_throughput_tok_per_s == approx(4520.698730654741));
     CHECK(runs[5].completed == 6000.0);
     CHECK(runs[5].random_output_len == 512.0);
 }
@@ -74,19 +76,19 @@ TEST_CASE("vLLM --save-result JSON: goodput key with colon, p99.9, request_rate 
     CHECK(r.max_concurrency == 128.0);
     CHECK(std::isinf(*r.request_rate_per_s));
     CHECK_FALSE(r.request_goodput_per_s.has_value());  // "request_goodput:": null
-    CHECK(*r.total_throughput_tok_per_s == doctest::Approx(16736.560504280373));
+    CHECK(*r.total_throughput_tok_per_s == approx(16736.560504280373));
     // input = total - output = 16736.5605 - 8368.2803 = 8368.2803 tok/s (1k in, 1k out).
     CHECK(r.is_derived("input_throughput_tok_per_s"));
-    CHECK(*r.input_throughput_tok_per_s == doctest::Approx(8368.280252140186));
-    CHECK(*r.median_ttft_s == doctest::Approx(0.1684953118674457));
-    CHECK(*r.mean_tpot_s == doctest::Approx(0.014871257350024614));
-    CHECK(*r.p99_itl_s == doctest::Approx(0.018650689502246678));
-    CHECK(*r.latency_s("p99.9_ttft") == doctest::Approx(1.516856569517171));
-    CHECK(*r.latency_s("p90_e2el") == doctest::Approx(16.52248927145265));
-    CHECK(*r.latency_s("median_itl") == doctest::Approx(0.014909795951098204));
+    CHECK(*r.input_throughput_tok_per_s == approx(8368.280252140186));
+    CHECK(*r.median_ttft_s == approx(0.1684953118674457));
+    CHECK(*r.mean_tpot_s == approx(0.014871257350024614));
+    CHECK(*r.p99_itl_s == approx(0.018650689502246678));
+    CHECK(*r.latency_s("p99.9_ttft") == approx(1.516856569517171));
+    CHECK(*r.latency_s("p90_e2el") == approx(16.52248927145265));
+    CHECK(*r.latency_s("median_itl") == approx(0.014909795951098204));
     CHECK_FALSE(r.latency_s("p50_ttft").has_value());
     // concurrency = 15.5353 s x 1280 / 156.6296 s = 126.957 (Little's law).
-    CHECK(*r.concurrency == doctest::Approx(126.95716060945789));
+    CHECK(*r.concurrency == approx(126.95716060945789));
 }
 
 TEST_CASE("vLLM JSON with per-request arrays and unix start/end times") {
@@ -105,8 +107,8 @@ TEST_CASE("vLLM JSON with per-request arrays and unix start/end times") {
     for (double x : r.output_lens) outt += x;
     CHECK(in == *r.total_input_tokens);    // 4,729,077
     CHECK(outt == *r.total_output_tokens);  // 588,102
-    CHECK(*r.benchmark_start_time_unix_s == doctest::Approx(1786022594.990249));
-    CHECK(*r.input_throughput_tok_per_s == doctest::Approx(15001.122585021802));
+    CHECK(*r.benchmark_start_time_unix_s == approx(1786022594.990249));
+    CHECK(*r.input_throughput_tok_per_s == approx(15001.122585021802));
 }
 
 TEST_CASE("InferenceX aggregated result: seconds, per-GPU throughputs, deployment") {
@@ -126,10 +128,10 @@ TEST_CASE("InferenceX aggregated result: seconds, per-GPU throughputs, deploymen
     CHECK(r.disagg == std::optional<bool>(false));
     CHECK(r.max_concurrency == 4.0);
     CHECK(r.random_input_len == 1024.0);
-    CHECK(*r.tput_per_gpu_tok_per_s == doctest::Approx(55.62670336516291));
-    CHECK(*r.median_ttft_s == doctest::Approx(0.2969768075272441));  // already seconds
-    CHECK(*r.latency_s("p99.9_itl") == doctest::Approx(0.2516422391461674));
-    CHECK(*r.mean_e2el_s == doctest::Approx(16.17588243483915));
+    CHECK(*r.tput_per_gpu_tok_per_s == approx(55.62670336516291));
+    CHECK(*r.median_ttft_s == approx(0.2969768075272441));  // already seconds
+    CHECK(*r.latency_s("p99.9_itl") == approx(0.2516422391461674));
+    CHECK(*r.mean_e2el_s == approx(16.17588243483915));
 }
 
 TEST_CASE("InferenceX seconds variant") {
@@ -140,12 +142,12 @@ TEST_CASE("InferenceX seconds variant") {
     REQUIRE(runs.size() == 1);
     const auto& r = runs[0];
     CHECK(r.format == "inferencex-seconds");
-    CHECK(*r.median_ttft_s == doctest::Approx(0.29139942955225706));
-    CHECK(*r.p99_tpot_s == doctest::Approx(0.0717096967959967));
-    CHECK(*r.input_throughput_tok_per_s == doctest::Approx(3228.647450737003));
+    CHECK(*r.median_ttft_s == approx(0.29139942955225706));
+    CHECK(*r.p99_tpot_s == approx(0.0717096967959967));
+    CHECK(*r.input_throughput_tok_per_s == approx(3228.647450737003));
     CHECK_FALSE(r.is_derived("input_throughput_tok_per_s"));
     // total = 3228.6475 + 403.5809 = 3632.2284 tok/s, derived.
-    CHECK(*r.total_throughput_tok_per_s == doctest::Approx(3228.647450737003 + 403.5809313421254));
+    CHECK(*r.total_throughput_tok_per_s == approx(3228.647450737003 + 403.5809313421254));
     CHECK(r.is_derived("total_throughput_tok_per_s"));
 }
 
@@ -162,7 +164,7 @@ TEST_CASE("non-finite literals are replaced outside strings only") {
     CHECK(runs[0].dataset == "-Infinity");
     CHECK(std::isinf(*runs[0].request_rate_per_s));
     CHECK_FALSE(runs[0].median_tpot_s.has_value());  // NaN statistic: unknown
-    CHECK(*runs[0].mean_ttft_s == doctest::Approx(0.020));
+    CHECK(*runs[0].mean_ttft_s == approx(0.020));
 }
 
 TEST_CASE("bad benchmark files") {

@@ -2,6 +2,8 @@
 // (version 1), writing them, and applying them.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -98,19 +100,19 @@ TEST_CASE("a compute roof at an SM clock never exceeds the calibrated ceiling it
     CHECK(held.calibrated);
     CHECK(held.held_at_ceiling);
     CHECK(held.flops_per_s == 758.67e12);
-    CHECK(held.reference_clock_hz == doctest::Approx(1583.2e6).epsilon(1e-4));
+    CHECK(held.reference_clock_hz == approx(1583.2e6).epsilon(1e-4));
     // Below 1583 MHz: phi x f, 479,192 x 1410 MHz = 675.66 TFLOP/s (0.01%).
     const auto capped = compute_roof_at_clock(g, c, &cal, peak_key::bf16, 1410e6);
     CHECK_FALSE(capped.held_at_ceiling);
-    CHECK(capped.flops_per_s == doctest::Approx(675.66e12).epsilon(1e-4));
+    CHECK(capped.flops_per_s == approx(675.66e12).epsilon(1e-4));
     // Without a measured phi the datasheet's clock (1830 MHz) is the reference: 60.8 x 1410 / 1830.
     CHECK(compute_roof_at_clock(g, c, &cal, peak_key::fp32, 1410e6).flops_per_s ==
-          doctest::Approx(60.8e12 * 1410 / 1830).epsilon(1e-9));
+          approx(60.8e12 * 1410 / 1830).epsilon(1e-9));
     CHECK(compute_roof_at_clock(g, c, &cal, peak_key::fp32, 1980e6).flops_per_s == 60.8e12);
     // A datasheet row scales with the clock from the datasheet's: 989 x 1410 / 1830 = 762.0 TFLOP/s.
     const auto ds = compute_roof_at_clock(g, c, &cal, peak_key::fp16, 1410e6);
     CHECK_FALSE(ds.calibrated);
-    CHECK(ds.flops_per_s == doctest::Approx(762.0e12).epsilon(1e-4));
+    CHECK(ds.flops_per_s == approx(762.0e12).epsilon(1e-4));
     // The law, over every clock up to the maximum: never above the calibrated ceiling, never
     // falling with the clock.
     double last = 0;

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -84,7 +86,7 @@ TEST_CASE("to_json writes the public keys with SI numbers and nulls for unknowns
     CHECK(b200["compute_capability"] == "10.0");
     CHECK(b200["sm_count"].is_number_integer());
     CHECK(b200["sm_count"] == 148);
-    CHECK(b200["memory_bandwidth_bytes_per_s"].get<double>() == doctest::Approx(7.67232e12));
+    CHECK(b200["memory_bandwidth_bytes_per_s"].get<double>() == approx(7.67232e12));
     CHECK(b200["power_limit_w"] == 1000);
     CHECK(b200["power_limit_range_w"] == json::array({nullptr, 1000}));
     CHECK(b200["nvlink_bandwidth_bytes_per_s"].get<double>() == 1.8e12);
@@ -171,7 +173,7 @@ TEST_CASE("an overlay array can add a new GPU, which starts with every other fie
     CHECK(!g.dense_flops_per_s(peak_key::fp8).has_value());
     CHECK(!g.peak(peak_key::fp4).supported);
     // bf16 ridge: 7.56e14 / 2e12 = 378 FLOP/B.
-    CHECK(datasheet_ceilings(g).flops_at(peak_key::bf16) / 2.0e12 == doctest::Approx(378.0));
+    CHECK(datasheet_ceilings(g).flops_at(peak_key::bf16) / 2.0e12 == approx(378.0));
 }
 
 TEST_CASE("a JSON export can be edited and loaded back as an overlay") {

@@ -2,6 +2,8 @@
 // ../shared/samples/model_configs (skipped when absent) and on malformed input.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -76,7 +78,7 @@ TEST_CASE("DeepSeek-V3 and Kimi-K2 read their FP8 block quantisation from config
     CHECK(c.quant.weights == dtype::fp8_e4m3);
     CHECK(c.quant.activations == dtype::fp8_e4m3);
     // One FP32 scale per 128 x 128 block: 32 / 16384 bits per weight.
-    CHECK(c.quant.extra_scale_bits_per_weight == doctest::Approx(32.0 / 16384.0));
+    CHECK(c.quant.extra_scale_bits_per_weight == approx(32.0 / 16384.0));
     CHECK(c.router_score_bias);  // noaux_tc: e_score_correction_bias
 
     const auto k = read_hf_config(kimi);
@@ -206,7 +208,7 @@ TEST_CASE("quantization_config variants inside config.json: modelopt and compres
         CHECK(c.quant.group_size == 32);
         CHECK(c.quant.exclude_patterns == std::vector<std::string>{"lm_head", "re:.*self_attn.*"});
         // 4-bit values and one BF16 scale per 32: 4.5 bits a weight.
-        CHECK(bytes_per_element(dtype::int4) == doctest::Approx(4.5 / 8));
+        CHECK(bytes_per_element(dtype::int4) == approx(4.5 / 8));
     }
     SUBCASE("compressed-tensors \"re:\" pattern the matcher cannot read: the file, the place and the entry") {
         const auto p = temp_json("ct_lookahead", R"({"model_type":"llama","hidden_size":64,"num_hidden_layers":2,

@@ -3,6 +3,8 @@
 // independent python3 json script (brute-force containment), run on the same files.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -71,7 +73,7 @@ TEST_CASE("B200 vLLM trace: counts, External-id links, shapes, devices, NCCL met
     CHECK(count(t, gpu_activity::memcpy) == 161);
     CHECK(t.category_count("cpu_op") == 4809);
     CHECK(t.category_count("python_function") == 15230);
-    CHECK(t.busy_s(gpu_activity::kernel) == doctest::Approx(0.010862916).epsilon(1e-9));
+    CHECK(t.busy_s(gpu_activity::kernel) == approx(0.010862916).epsilon(1e-9));
     // Links: every GPU event has its launch; 927 link through External id (the op agrees with
     // the innermost containing op in all 927), 2 kernels launch outside any op.
     CHECK(t.links.with_runtime == 929);
@@ -97,11 +99,11 @@ TEST_CASE("B200 vLLM trace: counts, External-id links, shapes, devices, NCCL met
     CHECK(k->block == std::array<std::uint32_t, 3>{576, 1, 1});
     CHECK(k->registers_per_thread == 96);
     CHECK(k->shared_memory_bytes == 121312.0);
-    CHECK(k->duration_s == doctest::Approx(102.304e-6));
+    CHECK(k->duration_s == approx(102.304e-6));
     // New-style time: relative to baseTimeNanoseconds; origin = earliest kept event.
     CHECK(t.relative_timestamps);
     CHECK(t.base_time_ns == std::optional<std::int64_t>(1767189312000000000));
-    CHECK(t.time_origin_us == doctest::Approx(1365627862757.064));
+    CHECK(t.time_origin_us == approx(1365627862757.064));
     // deviceProperties and distributedInfo.
     REQUIRE(t.devices.size() == 8);
     CHECK(t.devices[0].name == "NVIDIA B200");
@@ -134,7 +136,7 @@ TEST_CASE("DeepSeek-V3 trace (old style): integer epoch us, External id useless,
     CHECK(count(t, gpu_activity::kernel) == 963);
     CHECK(count(t, gpu_activity::memcpy) == 8);
     CHECK(count(t, gpu_activity::memset) == 12);
-    CHECK(t.busy_s(gpu_activity::kernel) == doctest::Approx(0.244041).epsilon(1e-9));
+    CHECK(t.busy_s(gpu_activity::kernel) == approx(0.244041).epsilon(1e-9));
     CHECK(t.category_count("cpu_op") == 4387);
     // Kernel External id == its own correlation and matches no cpu_op (FORMATS.md: 0/963).
     CHECK(t.links.external_id_matches == 0);
@@ -165,7 +167,7 @@ TEST_CASE("DeepSeek-V3 trace (old style): integer epoch us, External id useless,
         CHECK(e.start_s >= 0);
         if (e.activity == gpu_activity::kernel) last_end = std::max(last_end, e.end_s());
     }
-    CHECK(last_end == doctest::Approx(0.129545).epsilon(1e-9));
+    CHECK(last_end == approx(0.129545).epsilon(1e-9));
     CHECK(classified_share(t) >= 0.95);
 }
 
@@ -177,7 +179,7 @@ TEST_CASE("H100 Qwen trace: CUDA-graph-free kernels without launches, steps, mem
     CHECK(count(t, gpu_activity::kernel) == 1465);
     CHECK(count(t, gpu_activity::memset) == 241);
     CHECK(count(t, gpu_activity::memcpy) == 1);
-    CHECK(t.busy_s(gpu_activity::kernel) == doctest::Approx(0.045432698).epsilon(1e-9));
+    CHECK(t.busy_s(gpu_activity::kernel) == approx(0.045432698).epsilon(1e-9));
     CHECK(t.links.with_runtime == 1198);
     CHECK(t.links.by_external_id == 1198);
     CHECK(t.links.unlinked == 509);  // launched before the CPU side of the window
@@ -198,7 +200,7 @@ TEST_CASE("H200 traces recorded for this project: grouped GEMM shapes and the TP
     CHECK(count(m, gpu_activity::kernel) == 140);
     CHECK(count(m, gpu_activity::memcpy) == 20);
     CHECK(m.links.by_external_id == 160);
-    CHECK(m.busy_s(gpu_activity::kernel) == doctest::Approx(0.0032103).epsilon(1e-9));
+    CHECK(m.busy_s(gpu_activity::kernel) == approx(0.0032103).epsilon(1e-9));
     // The CUTLASS grouped-GEMM name stays mangled (neither __cxa_demangle nor c++filt 2.40
     // demangles it) and is still classified as MoE GEMM by its GroupProblemShape.
     const auto* g = first_kernel_containing(m, "GroupProblemShape");
@@ -213,7 +215,7 @@ TEST_CASE("H200 traces recorded for this project: grouped GEMM shapes and the TP
     const auto r = read(tp);
     CHECK(count(r, gpu_activity::kernel) == 15);
     CHECK(count(r, gpu_activity::memset) == 6);
-    CHECK(r.busy_s(gpu_activity::kernel) == doctest::Approx(0.012878785).epsilon(1e-9));
+    CHECK(r.busy_s(gpu_activity::kernel) == approx(0.012878785).epsilon(1e-9));
     const auto* mm = first_kernel_containing(r, "nvjet_sm90_tst_320x128");
     REQUIRE(mm != nullptr);
     CHECK(r.op_of(*mm)->name == "aten::mm");
@@ -382,7 +384,7 @@ TEST_CASE("the nlohmann event parser names why an event is malformed, a number b
     CHECK_FALSE(p.parse(R"({"ph":"X",)", ev, error));
     CHECK(error.rfind("malformed JSON (syntax error while parsing", 0) == 0);
     CHECK(p.parse(R"({"ph":"X","ts":1e300})", ev, error));
-    CHECK(ev.ts == doctest::Approx(1e300));
+    CHECK(ev.ts == approx(1e300));
 }
 
 TEST_CASE("bad Kineto input: bad events are counted, broken files are errors with a byte offset") {
@@ -409,7 +411,7 @@ TEST_CASE("bad Kineto input: bad events are counted, broken files are errors wit
         REQUIRE(t.events.size() == 1);
         CHECK(t.events[0].phase == kernel_phase::gemm);
         CHECK(t.events[0].start_s == 0.0);
-        CHECK(t.events[0].duration_s == doctest::Approx(2e-6));
+        CHECK(t.events[0].duration_s == approx(2e-6));
     }
     SUBCASE("truncated plain file") {
         const temp_file f(good_head + k1 + R"(, {"ph": "X", "cat": "ker)", ".json");
@@ -507,7 +509,7 @@ TEST_CASE("the streaming summary equals the summary of the full read, on every s
         const auto full = summarize(read(rel));
         const auto streamed = summarize_kineto(p.string(), builtin_rules());
         CHECK(streamed.kernel_count == full.kernel_count);
-        CHECK(streamed.kernel_time_s == doctest::Approx(full.kernel_time_s).epsilon(1e-12));
+        CHECK(streamed.kernel_time_s == approx(full.kernel_time_s).epsilon(1e-12));
         CHECK(streamed.stats.events_read == full.stats.events_read);
         CHECK(streamed.stats.events_kept == full.stats.events_kept);
         CHECK(streamed.stats.events_skipped == full.stats.events_skipped);
@@ -598,7 +600,7 @@ TEST_CASE("every NVIDIA HolisticTraceAnalysis trace with GPU work reads, counts 
         }());
         const trace_summary s = summarize(t);
         CHECK(s.kernel_count == expected_kernels);
-        CHECK(s.kernel_time_s == doctest::Approx(expected_kernel_us * 1e-6).epsilon(1e-9));
+        CHECK(s.kernel_time_s == approx(expected_kernel_us * 1e-6).epsilon(1e-9));
         if (expected_kernels > 0) ++files_with_gpu_work;
         kernels_total += static_cast<std::size_t>(expected_kernels);
     }
@@ -618,7 +620,7 @@ TEST_CASE("old-style Kineto categories read as today's: 4 'Kernel' events are 4 
     for (const auto& e : t.events) kernels += e.activity == gpu_activity::kernel;
     CHECK(kernels == 4);
     // 4 + 6 + 15 + 5 us of kernels.
-    CHECK(summarize(t).kernel_time_s == doctest::Approx(30e-6));
+    CHECK(summarize(t).kernel_time_s == approx(30e-6));
 }
 
 TEST_CASE("launch and op links: runtime call preferred over its driver call, the last op of an External id, "
@@ -660,7 +662,7 @@ TEST_CASE("launch and op links: runtime call preferred over its driver call, the
     for (int i : {0, 4095, 4096, n - 1}) {
         const auto& e = t.events[std::size_t(i)];
         CHECK(e.launch_api == "cudaLaunchKernel");
-        CHECK(e.launch_duration_s == doctest::Approx(4e-6));
+        CHECK(e.launch_duration_s == approx(4e-6));
         REQUIRE(t.op_of(e) != nullptr);
         CHECK(t.op_of(e)->name == "aten::mm");
         CHECK(t.op_of(e)->external_id == 100000 + i);

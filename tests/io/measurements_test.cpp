@@ -2,6 +2,8 @@
 // format detection by content, and bad input.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -43,9 +45,9 @@ TEST_CASE("the H200 kernel sweep: 233 records by op, clocks and per-expert count
     CHECK(first.dtype == "bf16");
     CHECK(first.param("m") == 1);
     CHECK(first.param("n") == 4096);
-    CHECK(first.time_s == doctest::Approx(3.363199904561043e-05));
+    CHECK(first.time_s == approx(3.363199904561043e-05));
     CHECK(first.sm_clock_hz == 1.98e9);
-    CHECK(first.power_w == doctest::Approx(111.44));
+    CHECK(first.power_w == approx(111.44));
     CHECK(first.clocks_event_reasons == 0u);
     const auto& g = s.records[120];  // the first grouped GEMM: T=1 gate_up, 4 experts with 1 row
     CHECK(g.op == "grouped_mm");
@@ -86,9 +88,9 @@ TEST_CASE("the H200 ceilings file, the all-reduce sweep and the power phases") {
     CHECK(c.max_sm_clock_hz == 1.98e9);
     const auto& read = c.measurements[2];
     CHECK(read.name == "dram_read");
-    CHECK(read.achieved_bytes_per_s == doctest::Approx(4296067100000.0));
+    CHECK(read.achieved_bytes_per_s == approx(4296067100000.0));
     CHECK(read.power_samples == 50);
-    CHECK(read.median_power_w == doctest::Approx(646.069));
+    CHECK(read.median_power_w == approx(646.069));
     CHECK(std::isnan(c.measurements[5].achieved_bytes_per_s));  // launch: null
 
     const auto a = read_allreduce_sweep((dir / "allreduce_2gpu.json").string());
@@ -96,15 +98,15 @@ TEST_CASE("the H200 ceilings file, the all-reduce sweep and the power phases") {
     CHECK(a.collective == "all_reduce");
     CHECK(a.points.size() == 21);
     CHECK(a.points.back().size_bytes == 1073741824.0);
-    CHECK(a.points.back().in_place->time_s == doctest::Approx(0.0032170623779296872));
+    CHECK(a.points.back().in_place->time_s == approx(0.0032170623779296872));
 
     const auto ph = read_power_phases(roofline::test::repo_data("validation/h200_power_phases.json").string());
     REQUIRE(ph.phases.size() == 3);
     CHECK(ph.phases[0].name == "gemm");
-    CHECK(ph.phases[0].flops_per_s == doctest::Approx(665239045641289.2));
-    CHECK(ph.phases[1].bytes_per_s == doctest::Approx(4281173098534.693));
+    CHECK(ph.phases[0].flops_per_s == approx(665239045641289.2));
+    CHECK(ph.phases[1].bytes_per_s == approx(4281173098534.693));
     CHECK(ph.phases[2].name == "idle");
-    CHECK(ph.phases[2].start_s == doctest::Approx(ph.phases[1].end_s + 1.0));
+    CHECK(ph.phases[2].start_s == approx(ph.phases[1].end_s + 1.0));
 }
 
 TEST_CASE("measurement formats are told apart by content") {

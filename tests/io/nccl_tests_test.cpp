@@ -2,6 +2,8 @@
 // JSON reports written here (MPI prefixes, N/A, in-place only rows, old `error` header).
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include "io/io_test_support.hpp"
 #include "roofline/io/nccl_tests.hpp"
 #include "test_support.hpp"
@@ -26,15 +28,15 @@ TEST_CASE("nccl-tests all_reduce_perf on 16 H100s (markdown preamble, footer)") 
     CHECK(last.type == "float");
     CHECK(last.redop == "sum");
     REQUIRE(last.out_of_place.has_value());
-    CHECK(last.out_of_place->time_s == doctest::Approx(47535e-6));
-    CHECK(last.out_of_place->algbw_bytes_per_s == doctest::Approx(180.71e9));
-    CHECK(last.out_of_place->busbw_bytes_per_s == doctest::Approx(338.82e9));
+    CHECK(last.out_of_place->time_s == approx(47535e-6));
+    CHECK(last.out_of_place->algbw_bytes_per_s == approx(180.71e9));
+    CHECK(last.out_of_place->busbw_bytes_per_s == approx(338.82e9));
     CHECK(last.out_of_place->wrong == std::optional<double>(0.0));
-    CHECK(last.in_place->busbw_bytes_per_s == doctest::Approx(337.35e9));
+    CHECK(last.in_place->busbw_bytes_per_s == approx(337.35e9));
     // busbw = algbw x 2(n-1)/n with n = 16: 180.71 x 1.875 = 338.83 (nccl-tests PERFORMANCE.md).
     CHECK(last.out_of_place->busbw_bytes_per_s ==
-          doctest::Approx(last.out_of_place->algbw_bytes_per_s * 2 * 15 / 16).epsilon(1e-4));
-    CHECK(s.peak_busbw_bytes_per_s() == doctest::Approx(338.82e9));
+          approx(last.out_of_place->algbw_bytes_per_s * 2 * 15 / 16).epsilon(1e-4));
+    CHECK(s.peak_busbw_bytes_per_s() == approx(338.82e9));
     CHECK(s.avg_busbw_bytes_per_s == std::optional<double>(70.742e9));
     CHECK(s.out_of_bounds == std::optional<double>(0.0));
 }
@@ -59,7 +61,7 @@ TEST_CASE("nccl-tests stdout variants") {
         CHECK(s.stats.events_skipped == 1);
         REQUIRE(s.points.size() == 1);
         CHECK_FALSE(s.points[0].out_of_place->wrong.has_value());
-        CHECK(s.points[0].in_place->time_s == doctest::Approx(11e-6));
+        CHECK(s.points[0].in_place->time_s == approx(11e-6));
         CHECK(s.points[0].type == "bfloat16");
     }
     SUBCASE("no table is an error") {
@@ -89,7 +91,7 @@ TEST_CASE("nccl-tests JSON report (file version 2)") {
     CHECK(s.stats.events_kept == 1);
     REQUIRE(s.points.size() == 1);
     CHECK(s.points[0].root == -1);
-    CHECK(s.points[0].out_of_place->busbw_bytes_per_s == doctest::Approx(25.575e9));
+    CHECK(s.points[0].out_of_place->busbw_bytes_per_s == approx(25.575e9));
     CHECK_FALSE(s.points[0].in_place->wrong.has_value());
     REQUIRE(s.avg_busbw_bytes_per_s.has_value());
     CHECK(std::isnan(*s.avg_busbw_bytes_per_s));

@@ -2,6 +2,8 @@
 // here for the other variants (cuda_gpu_trace, old headers, preamble, --timeunit, separators).
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include "io/io_test_support.hpp"
 #include "roofline/io/kernel_rules_json.hpp"
 #include "roofline/io/nsys_csv.hpp"
@@ -26,16 +28,16 @@ TEST_CASE("nsys cuda_gpu_kern_sum (RTX 5090 DeepSeek-OCR decode)") {
     CHECK(s.stats.events_read == 46);
     CHECK(s.stats.events_kept == 46);
     CHECK(s.kernel_count == 78016.0);
-    CHECK(s.kernel_time_s == doctest::Approx(0.179072697).epsilon(1e-12));
+    CHECK(s.kernel_time_s == approx(0.179072697).epsilon(1e-12));
     REQUIRE(s.kernels.size() == 46);
     const auto& top = s.kernels[0];  // the cuBLAS GEMV, 34.4 %
     CHECK(top.name.rfind("std::enable_if<!T7, void>::type internal::gemvx::kernel", 0) == 0);
     CHECK(top.phase == kernel_phase::gemm);
     CHECK(top.count == 16448.0);
-    CHECK(top.total_s == doctest::Approx(0.061602133));
-    CHECK(top.min_s == doctest::Approx(2080e-9));
-    CHECK(top.max_s == doctest::Approx(5728e-9));
-    CHECK(top.share == doctest::Approx(61602133.0 / 179072697.0));
+    CHECK(top.total_s == approx(0.061602133));
+    CHECK(top.min_s == approx(2080e-9));
+    CHECK(top.max_s == approx(5728e-9));
+    CHECK(top.share == approx(61602133.0 / 179072697.0));
     CHECK(s.phase_s(kernel_phase::other) / s.gpu_time_s < 0.05);
 }
 
@@ -54,10 +56,10 @@ TEST_CASE("nsys report variants") {
         CHECK(s.stats.events_read == 3);
         CHECK(s.stats.events_kept == 2);
         CHECK(s.stats.skipped_by_reason.at("wrong_column_count") == 1);
-        CHECK(s.kernel_time_s == doctest::Approx(2000.5e-6));
+        CHECK(s.kernel_time_s == approx(2000.5e-6));
         CHECK(s.kernels[0].name == "void gemm<float, 128>(float*)");
-        CHECK(s.kernels[0].min_s == doctest::Approx(300e-6));
-        CHECK(s.phase_s(kernel_phase::communication) == doctest::Approx(800e-6));
+        CHECK(s.kernels[0].min_s == approx(300e-6));
+        CHECK(s.phase_s(kernel_phase::communication) == approx(800e-6));
     }
     SUBCASE("cuda_gpu_trace: kernels and memory operations") {
         const temp_file f(
@@ -75,17 +77,17 @@ TEST_CASE("nsys report variants") {
         const auto& k = t.events[0];
         CHECK(k.phase == kernel_phase::gemm);
         CHECK(k.start_s == 0.0);
-        CHECK(k.duration_s == doctest::Approx(500e-9));
+        CHECK(k.duration_s == approx(500e-9));
         CHECK(k.grid == std::array<std::uint32_t, 3>{132, 1, 1});
         CHECK(k.registers_per_thread == 168);
-        CHECK(k.shared_memory_bytes == doctest::Approx(207000.0));
+        CHECK(k.shared_memory_bytes == approx(207000.0));
         CHECK(k.device == 0);
         CHECK(k.stream == 7);
         CHECK(k.correlation == 11);
         const auto& m = t.events[1];
         CHECK(m.activity == gpu_activity::memcpy);
-        CHECK(m.start_s == doctest::Approx(600e-9));
-        CHECK(m.bytes == doctest::Approx(4.194e6));
+        CHECK(m.start_s == approx(600e-9));
+        CHECK(m.bytes == approx(4.194e6));
         // The Device column names the GPU: the one device property an nsys CSV carries.
         REQUIRE(t.devices.size() == 1);
         CHECK(t.devices[0].id == 0);

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #ifdef __linux__
 #include <sys/mman.h>  // memfd_create
 #include <unistd.h>    // write, close
@@ -103,7 +105,7 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     REQUIRE(t.events.size() == 7);
 
     // Origin: the memcpy at 900000 ns.
-    CHECK(t.time_origin_us == doctest::Approx(900.0));
+    CHECK(t.time_origin_us == approx(900.0));
     REQUIRE(t.base_time_ns.has_value());
     CHECK(*t.base_time_ns == 1780000000000000000);
 
@@ -111,12 +113,12 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     CHECK(gemm.name == "nvjet_sm90_tst_256x128_64x4_2x1_v_bz_coopA_NTN");
     CHECK(gemm.activity == gpu_activity::kernel);
     CHECK(gemm.phase == kernel_phase::gemm);
-    CHECK(gemm.start_s == doctest::Approx(100e-6));  // 1000000 - 900000 ns
-    CHECK(gemm.duration_s == doctest::Approx(50e-6));
+    CHECK(gemm.start_s == approx(100e-6));  // 1000000 - 900000 ns
+    CHECK(gemm.duration_s == approx(50e-6));
     CHECK(gemm.grid == std::array<std::uint32_t, 3>{132, 1, 1});
     CHECK(gemm.block == std::array<std::uint32_t, 3>{384, 1, 1});
     CHECK(gemm.registers_per_thread == 168);
-    CHECK(gemm.shared_memory_bytes == doctest::Approx(207000.0));  // 0 static + 207000 dynamic
+    CHECK(gemm.shared_memory_bytes == approx(207000.0));  // 0 static + 207000 dynamic
     CHECK(gemm.device == 0);
     CHECK(gemm.stream == 7);
     CHECK(gemm.correlation == 101);
@@ -125,34 +127,34 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     CHECK(attn.name ==
           "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4>, true>(flash::Flash_fwd_params)");
     CHECK(attn.phase == kernel_phase::attention);
-    CHECK(attn.duration_s == doctest::Approx(20e-6));
+    CHECK(attn.duration_s == approx(20e-6));
     CHECK(attn.grid == std::array<std::uint32_t, 3>{64, 8, 1});
-    CHECK(attn.shared_memory_bytes == doctest::Approx(16384.0));
+    CHECK(attn.shared_memory_bytes == approx(16384.0));
 
     const auto& nccl = t.events[2];  // no demangledName: shortName
     CHECK(nccl.name == "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
     CHECK(nccl.phase == kernel_phase::communication);
-    CHECK(nccl.duration_s == doctest::Approx(30e-6));
+    CHECK(nccl.duration_s == approx(30e-6));
 
-    CHECK(t.events[3].start_s == doctest::Approx(300e-6));
+    CHECK(t.events[3].start_s == approx(300e-6));
     CHECK(t.events[4].phase == kernel_phase::elementwise);
-    CHECK(t.events[4].duration_s == doctest::Approx(5e-6));
+    CHECK(t.events[4].duration_s == approx(5e-6));
 
     const auto& copy = t.events[5];
     CHECK(copy.activity == gpu_activity::memcpy);
     CHECK(copy.phase == kernel_phase::memcpy);
     CHECK(copy.name == "[CUDA memcpy Host-to-Device]");
     CHECK(copy.start_s == 0.0);
-    CHECK(copy.duration_s == doctest::Approx(10e-6));
-    CHECK(copy.bytes == doctest::Approx(262144.0));
+    CHECK(copy.duration_s == approx(10e-6));
+    CHECK(copy.bytes == approx(262144.0));
     const auto& set = t.events[6];
     CHECK(set.activity == gpu_activity::memset);
     CHECK(set.name == "[CUDA memset]");
-    CHECK(set.bytes == doctest::Approx(1024.0));
-    CHECK(set.duration_s == doctest::Approx(1e-6));
+    CHECK(set.bytes == approx(1024.0));
+    CHECK(set.duration_s == approx(1e-6));
 
     // 50 + 20 + 30 + 50 + 5 us of kernels.
-    CHECK(t.busy_s(gpu_activity::kernel) == doctest::Approx(155e-6));
+    CHECK(t.busy_s(gpu_activity::kernel) == approx(155e-6));
 
     REQUIRE(t.devices.size() == 1);
     CHECK(t.devices[0].id == 0);
@@ -160,7 +162,7 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     CHECK(t.devices[0].num_sms == 132);
     CHECK(t.devices[0].compute_major == 9);
     CHECK(t.devices[0].compute_minor == 0);
-    CHECK(t.devices[0].total_global_mem_bytes == doctest::Approx(150754820096.0));
+    CHECK(t.devices[0].total_global_mem_bytes == approx(150754820096.0));
 
     // NVTX: 3 CPU ranges (the mark and the domain record are not ranges), and the GPU windows
     // of the two outside the NCCL domain.
@@ -168,8 +170,8 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     const auto& cpu0 = t.annotations[0];
     CHECK(cpu0.name == "decode_step_0");
     CHECK_FALSE(cpu0.gpu);
-    CHECK(cpu0.start_s == doctest::Approx(50e-6));      // 950000 - 900000 ns
-    CHECK(cpu0.duration_s == doctest::Approx(190e-6));  // 1140000 - 950000 ns
+    CHECK(cpu0.start_s == approx(50e-6));      // 950000 - 900000 ns
+    CHECK(cpu0.duration_s == approx(190e-6));  // 1140000 - 950000 ns
     CHECK(t.annotations[1].name == "ncclAllReduce");
     CHECK_FALSE(t.annotations[1].gpu);
     CHECK(t.annotations[2].name == "decode_step_1");    // named through textId
@@ -177,19 +179,19 @@ TEST_CASE("nsys SQLite: the hand-made export (tests/io/data/nsys_sqlite_basic.sq
     CHECK(gpu0.gpu);
     CHECK(gpu0.device == 0);
     CHECK(gpu0.name == "decode_step_0");
-    CHECK(gpu0.start_s == doctest::Approx(100e-6));
-    CHECK(gpu0.duration_s == doctest::Approx(130e-6));
+    CHECK(gpu0.start_s == approx(100e-6));
+    CHECK(gpu0.duration_s == approx(130e-6));
     const auto& gpu1 = t.annotations[4];
     CHECK(gpu1.name == "decode_step_1");
-    CHECK(gpu1.start_s == doctest::Approx(300e-6));
-    CHECK(gpu1.duration_s == doctest::Approx(71e-6));  // to the memset's end at 1271000 ns
+    CHECK(gpu1.start_s == approx(300e-6));
+    CHECK(gpu1.duration_s == approx(71e-6));  // to the memset's end at 1271000 ns
 
     // The same file through the format-agnostic summary.
     const auto s = summarize_trace_file(db.path(), rules());
     CHECK(s.format == "nsys-sqlite");
     CHECK(s.kernel_count == 5.0);
-    CHECK(s.kernel_time_s == doctest::Approx(155e-6));
-    CHECK(s.phase_s(kernel_phase::gemm) == doctest::Approx(100e-6));
+    CHECK(s.kernel_time_s == approx(155e-6));
+    CHECK(s.phase_s(kernel_phase::gemm) == approx(100e-6));
 }
 
 TEST_CASE("nsys SQLite: columns found by name, whatever their order and extras") {
@@ -208,7 +210,7 @@ TEST_CASE("nsys SQLite: columns found by name, whatever their order and extras")
     REQUIRE(t.events.size() == 2);
     CHECK(t.events[0].name == "nvjet_sm90_tst_128x256");
     CHECK(t.events[0].start_s == 0.0);
-    CHECK(t.events[0].duration_s == doctest::Approx(3e-6));
+    CHECK(t.events[0].duration_s == approx(3e-6));
     CHECK(t.events[0].grid == std::array<std::uint32_t, 3>{66, 0, 0});  // gridY/Z absent: unknown
     CHECK(t.events[0].block[0] == 256);
     CHECK(t.events[0].stream == 3);
@@ -216,8 +218,8 @@ TEST_CASE("nsys SQLite: columns found by name, whatever their order and extras")
     CHECK(t.events[0].registers_per_thread == -1);
     CHECK(std::isnan(t.events[0].shared_memory_bytes));
     CHECK(t.events[1].name == "rmsnorm_kernel");
-    CHECK(t.events[1].start_s == doctest::Approx(4e-6));
-    CHECK(t.events[1].duration_s == doctest::Approx(3e-6));
+    CHECK(t.events[1].start_s == approx(4e-6));
+    CHECK(t.events[1].duration_s == approx(3e-6));
     CHECK(t.devices.empty());
     CHECK(t.annotations.empty());
     CHECK_FALSE(t.base_time_ns.has_value());

@@ -2,6 +2,8 @@
 // logs written here for each variant of the format.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cmath>
 
 #include "io/io_test_support.hpp"
@@ -25,13 +27,13 @@ TEST_CASE("the H200 sweep log reads whole and shows the 700 W power-cap window")
 
     const auto& first = log.samples.front();
     // "2026/11/30 03:25:21.923" as if UTC = 1796009121.923 s (python calendar.timegm).
-    CHECK(first.wall_time_s == doctest::Approx(1796009121.923).epsilon(1e-12));
+    CHECK(first.wall_time_s == approx(1796009121.923).epsilon(1e-12));
     CHECK(first.gpu_index == 0);
-    CHECK(first.power_draw_w == doctest::Approx(80.46));
-    CHECK(first.power_limit_w == doctest::Approx(700.0));
-    CHECK(first.sm_clock_hz == doctest::Approx(345e6));
-    CHECK(first.max_sm_clock_hz == doctest::Approx(1980e6));
-    CHECK(first.mem_clock_hz == doctest::Approx(3201e6));
+    CHECK(first.power_draw_w == approx(80.46));
+    CHECK(first.power_limit_w == approx(700.0));
+    CHECK(first.sm_clock_hz == approx(345e6));
+    CHECK(first.max_sm_clock_hz == approx(1980e6));
+    CHECK(first.mem_clock_hz == approx(3201e6));
     CHECK(first.utilization_gpu == 0.0);
     CHECK(first.temperature_c == 36.0);
     CHECK(first.gpu_idle());
@@ -61,9 +63,9 @@ TEST_CASE("the H200 sweep log reads whole and shows the 700 W power-cap window")
         clock_sum += s.sm_clock_hz;
     }
     CHECK(at_cap == 69);
-    CHECK(clock_min == doctest::Approx(1380e6));
-    CHECK(clock_max == doctest::Approx(1485e6));
-    CHECK(clock_sum / static_cast<double>(at_cap) == doctest::Approx(1447.1739e6).epsilon(1e-6));
+    CHECK(clock_min == approx(1380e6));
+    CHECK(clock_max == approx(1485e6));
+    CHECK(clock_sum / static_cast<double>(at_cap) == approx(1447.1739e6).epsilon(1e-6));
 }
 
 TEST_CASE("nvidia-smi CSV variants: units, nounits, N/A, per-reason columns, old names, GPUs") {
@@ -76,11 +78,11 @@ TEST_CASE("nvidia-smi CSV variants: units, nounits, N/A, per-reason columns, old
             ".csv");
         const auto log = read_nvidia_smi_csv(f.path());
         REQUIRE(log.samples.size() == 2);
-        CHECK(log.samples[0].power_draw_w == doctest::Approx(31.2));
+        CHECK(log.samples[0].power_draw_w == approx(31.2));
         CHECK(std::isnan(log.samples[0].power_limit_w));
         CHECK(std::isnan(log.samples[1].power_draw_w));
-        CHECK(log.samples[0].utilization_gpu == doctest::Approx(0.87));
-        CHECK(log.samples[1].wall_time_s - log.samples[0].wall_time_s == doctest::Approx(1.0));
+        CHECK(log.samples[0].utilization_gpu == approx(0.87));
+        CHECK(log.samples[1].wall_time_s - log.samples[0].wall_time_s == approx(1.0));
         CHECK_FALSE(log.samples[0].clocks_event_reasons.has_value());
         CHECK(std::isnan(log.samples[0].max_sm_clock_hz));
     }
@@ -155,7 +157,7 @@ TEST_CASE("nvidia-smi CSV variants: units, nounits, N/A, per-reason columns, old
         const auto log =
             read_nvidia_smi_csv(f.path(), {"timestamp,index,power.draw,clocks.sm"});
         REQUIRE(log.samples.size() == 1);
-        CHECK(log.samples[0].power_draw_w == doctest::Approx(350.25));
+        CHECK(log.samples[0].power_draw_w == approx(350.25));
         CHECK(log.samples[0].sm_clock_hz == 1980e6);
         // A list of another width than the rows is an error naming both counts, not a log whose
         // every row is skipped.
@@ -232,7 +234,7 @@ TEST_CASE("nvidia-smi dmon output") {
         CHECK(log.samples[1].power_draw_w == 650.0);
         CHECK(log.samples[1].sm_clock_hz == 1755e6);
         CHECK(log.samples[1].mem_clock_hz == 2619e6);
-        CHECK(log.samples[1].utilization_gpu == doctest::Approx(0.99));
+        CHECK(log.samples[1].utilization_gpu == approx(0.99));
         CHECK(std::isnan(log.samples[1].wall_time_s));
         CHECK(std::isnan(log.samples[1].power_limit_w));
     }
@@ -245,7 +247,7 @@ TEST_CASE("nvidia-smi dmon output") {
         const auto log = read_nvidia_smi_dmon(f.path());
         REQUIRE(log.samples.size() == 1);
         // 2025-01-02 10:00:01 as if UTC: days_from_civil = 20090 -> 20090*86400 + 36001.
-        CHECK(log.samples[0].wall_time_s == doctest::Approx(20090.0 * 86400 + 36001).epsilon(1e-12));
+        CHECK(log.samples[0].wall_time_s == approx(20090.0 * 86400 + 36001).epsilon(1e-12));
     }
     SUBCASE("no header is an error") {
         const temp_file f("0 70 31\n", ".txt");

@@ -3,6 +3,8 @@
 // 6000 measurement of P2P on and off.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <filesystem>
 #include <fstream>
 
@@ -60,7 +62,7 @@ TEST_CASE("the PCIe ring a topology implies, against 8x RTX PRO 6000 P2P on and 
     // dual EPYC Turin, direct attach, vLLM, INT4, FP8 KV, DCP=8, 0K context): 65 tok/s with P2P
     // (15.4 ms a token), 44 tok/s with NCCL_P2P_DISABLE=1 (22.7 ms): P2P saves 7.3 ms a token.
     const double measured_saving_s = 1.0 / 44 - 1.0 / 65;
-    CHECK(measured_saving_s == doctest::Approx(7.34e-3).epsilon(0.01));
+    CHECK(measured_saving_s == approx(7.34e-3).epsilon(0.01));
     // The decode's tensor-parallel all-reduces: 2 per layer x 61 layers, 7168 bf16 = 14,336 B.
     const double bytes = 7168 * 2;
     const auto on = pcie_ring_params(t, g, true, true);     // P2P, NCCL_P2P_LEVEL=SYS (their tuning)
@@ -69,22 +71,22 @@ TEST_CASE("the PCIe ring a topology implies, against 8x RTX PRO 6000 P2P on and 
     const auto ar_off = best_collective(collective_op::all_reduce, bytes, 8, off);
     // With P2P: two-shot, 3.6 + 2 x 1.0 us + 1.75 x 14336 / 64e9 = 5.99 us; staged: ring,
     // 3.6 + 14 x 2.96 + 1.75 x 14336 / 32e9 = 45.8 us.
-    CHECK(ar_on.time_s == doctest::Approx(5.99e-6).epsilon(0.01));
-    CHECK(ar_off.time_s == doctest::Approx(45.82e-6).epsilon(0.01));
+    CHECK(ar_on.time_s == approx(5.99e-6).epsilon(0.01));
+    CHECK(ar_off.time_s == approx(45.82e-6).epsilon(0.01));
     const double saving_tp = 122 * (ar_off.time_s - ar_on.time_s);
     // The all-reduces alone give 4.86 ms of the 7.34 ms (66%): the rest is what the model does not
     // count (DCP=8's collectives of the attention outputs, one more small one per layer: 183 of
     // them give 7.29 ms, our reading of DCP, not a measurement).
-    CHECK(saving_tp == doctest::Approx(4.86e-3).epsilon(0.01));
+    CHECK(saving_tp == approx(4.86e-3).epsilon(0.01));
     CHECK(saving_tp < measured_saving_s);
     CHECK(saving_tp > 0.5 * measured_saving_s);
     // NCCL's default on two sockets (no P2P across SYS paths) stages the ring at every step: the
     // P2P saving is gone, which is why the community sets NCCL_P2P_LEVEL=SYS on dual-CPU boxes
     // (voipmonitor/rtx6kpro daily-summaries 2026-02-21: "+5-10 tok/s on 2-CPU systems").
     const auto dflt = pcie_ring_params(t, g, true, false);
-    CHECK(best_collective(collective_op::all_reduce, bytes, 8, dflt).time_s == doctest::Approx(ar_off.time_s));
+    CHECK(best_collective(collective_op::all_reduce, bytes, 8, dflt).time_s == approx(ar_off.time_s));
     // Behind shared switches, staged bytes of 4 GPUs share one x16 uplink: a quarter of it each.
     const auto sw = summarize_topology(read_nvidia_smi_topo(fixture("nvidia_smi_topo_8gpu_2switch.txt")));
-    CHECK(pcie_ring_params(sw, g, false, false).beta_bytes_per_s == doctest::Approx(off.beta_bytes_per_s / 4));
-    CHECK(pcie_ring_params(sw, g, true, false).beta_bytes_per_s == doctest::Approx(on.beta_bytes_per_s));
+    CHECK(pcie_ring_params(sw, g, false, false).beta_bytes_per_s == approx(off.beta_bytes_per_s / 4));
+    CHECK(pcie_ring_params(sw, g, true, false).beta_bytes_per_s == approx(on.beta_bytes_per_s));
 }

@@ -2,6 +2,8 @@
 // attention kind, and tile feasibility on SM120 (case C07).
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include "roofline/core/catalog.hpp"
 #include "roofline/core/roofline.hpp"
 #include "roofline/models/attention.hpp"
@@ -118,13 +120,13 @@ TEST_CASE("Gated DeltaNet: decode reads and writes each sequence's state, prefil
     // Decode of 8 sequences: per token 16 x 6 x 128 x 128 + 2 x 3072 x 4 FLOP; bytes 2 x state per
     // sequence + per token (3 x 3072 + 2048 + 32) x 2 B.
     const auto d = linear_attention_workload(s, {{8, 1, 4000}});
-    CHECK(d.flops_at(peak_key::bf16) == doctest::Approx(8 * (16.0 * 6 * 128 * 128 + 2.0 * 3072 * 4)));
-    CHECK(d.bytes_at(memory_level::dram) == doctest::Approx(8 * (2 * 1067008.0 + (3 * 3072 + 2048 + 32) * 2.0)));
+    CHECK(d.flops_at(peak_key::bf16) == approx(8 * (16.0 * 6 * 128 * 128 + 2.0 * 3072 * 4)));
+    CHECK(d.bytes_at(memory_level::dram) == approx(8 * (2 * 1067008.0 + (3 * 3072 + 2048 + 32) * 2.0)));
     CHECK(d.launches == 2);
     // The context does not matter (no KV cache): 4,000 or 40 cached tokens cost the same.
     CHECK(linear_attention_workload(s, {{8, 1, 40}}).bytes_at(memory_level::dram) == d.bytes_at(memory_level::dram));
     // A 1,024-token prefill chunk: blocks of 64 add 2 x 64 x (128 + 128) per token per value head.
     const auto p = linear_attention_workload(s, {{1, 1024, 0}});
     CHECK(p.flops_at(peak_key::bf16) ==
-          doctest::Approx(1024 * (16.0 * (6 * 128 * 128 + 2 * 64 * 256) + 2.0 * 3072 * 4)));
+          approx(1024 * (16.0 * (6 * 128 * 128 + 2 * 64 * 256) + 2.0 * 3072 * 4)));
 }

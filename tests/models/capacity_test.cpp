@@ -1,6 +1,8 @@
 // Tests of models/capacity.hpp: Little's law, KV capacity, prefill-rate limit, and case C13.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <string>
 
 #include "roofline/core/catalog.hpp"
@@ -32,9 +34,9 @@ TEST_CASE("KV capacity of a hand-built GQA model, by hand") {
     // Free per GPU: 72 - 20 = 52 GB. Per sequence per GPU: 1,000 x 10 x 2 x 4 heads x 128 x 2 B
     // = 20.48 MB -> 2,539.06 per replica, 5,078.1 in all.
     const auto k = kv_capacity_limit(c, 40e9, 80e9, 4, 2, 1000, dtype::bf16);
-    CHECK(k.free_bytes_per_gpu == doctest::Approx(52e9));
-    CHECK(k.bytes_per_sequence_per_gpu == doctest::Approx(20.48e6));
-    CHECK(k.max_sequences == doctest::Approx(2.0 * 52e9 / 20.48e6));
+    CHECK(k.free_bytes_per_gpu == approx(52e9));
+    CHECK(k.bytes_per_sequence_per_gpu == approx(20.48e6));
+    CHECK(k.max_sequences == approx(2.0 * 52e9 / 20.48e6));
     CHECK_THROWS_AS(kv_capacity_limit(c, 1, 80e9, 3, 2, 1000, dtype::bf16), usage_error);
 }
 
@@ -54,16 +56,16 @@ TEST_CASE("C13: 884 tok/s/GPU at 21.9 tok/s/user on 8x B200 implies 323 streams,
     const auto pc = count_parameters(c);
     const double implied = implied_concurrent_streams(884.0 * 8, 21.9);
     const double measured = implied_concurrent_streams(192.0 * 8, 44.6);
-    CHECK(implied == doctest::Approx(322.9).epsilon(0.001));
-    CHECK(measured == doctest::Approx(34.4).epsilon(0.002));
+    CHECK(implied == approx(322.9).epsilon(0.001));
+    CHECK(measured == approx(34.4).epsilon(0.002));
     // KV per token: 61 x 576 B = 35,136 B; a 9,216-token sequence 323.8 MB, on every TP rank.
     const auto b200 = gpus::b200();
     const auto k = kv_capacity_limit(c, pc.total_weight_bytes, b200.memory_bytes.require(b200.id, "memory_bytes"), 8, 8,
                                      8192 + 1024, dtype::fp8_e4m3);
-    CHECK(k.bytes_per_sequence_per_gpu == doctest::Approx(35136.0 * 9216));
+    CHECK(k.bytes_per_sequence_per_gpu == approx(35136.0 * 9216));
     // Weights ~590 GB -> ~74 GB per GPU; 162 - 74 = ~88 GB free -> ~270 sequences.
-    CHECK(pc.total_weight_bytes == doctest::Approx(590e9).epsilon(0.02));
-    CHECK(k.max_sequences == doctest::Approx(272).epsilon(0.03));
+    CHECK(pc.total_weight_bytes == approx(590e9).epsilon(0.02));
+    CHECK(k.max_sequences == approx(272).epsilon(0.03));
     const auto predicted = check_concurrency(implied, k.max_sequences);
     CHECK_FALSE(predicted.consistent);  // the planner's point cannot be served at TP8
     CHECK(check_concurrency(measured, k.max_sequences).consistent);

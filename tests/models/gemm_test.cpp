@@ -2,6 +2,8 @@
 // memory with alignment padding and block scales, waves), case C06, and SM120 against SM100.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <string>
 
 #include "roofline/core/catalog.hpp"
@@ -52,7 +54,7 @@ TEST_CASE("GEMM FLOP and minimum bytes, worked by hand") {
     // Decode GEMV M = 1 against 8192 x 8192 NVFP4 weights: 8192 x 2 + 8192^2 x 0.5625 + 8192 x 2 B.
     const auto v = gemm_workload({1, 8192, 8192}, dtype::bf16, dtype::nvfp4, dtype::bf16, peak_key::fp4);
     CHECK(v.dram_bytes() == 8192.0 * 2 + 8192.0 * 8192 * 0.5625 + 8192.0 * 2);
-    CHECK(v.arithmetic_intensity() == doctest::Approx(2.0 * 8192 * 8192 / v.dram_bytes()));
+    CHECK(v.arithmetic_intensity() == approx(2.0 * 8192 * 8192 / v.dram_bytes()));
     CHECK_THROWS_AS(gemm_workload({-1, 1, 1}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16), usage_error);
 }
 
@@ -172,12 +174,12 @@ TEST_CASE("wave quantisation on H200, worked by hand") {
     CHECK(e.tiles == 512);
     CHECK(e.ctas_per_sm == 1);
     CHECK(e.waves == 4);
-    CHECK(e.wave_efficiency == doctest::Approx(512.0 / 528.0));
-    CHECK(e.compute_s == doctest::Approx(4.0 * 2 * 128 * 256 * 4096 / (989e12 / 132)));
+    CHECK(e.wave_efficiency == approx(512.0 / 528.0));
+    CHECK(e.compute_s == approx(4.0 * 2 * 128 * 256 * 4096 / (989e12 / 132)));
     // L2 -> SMEM: M N K (2/256 + 2/128) = 4096^3 x 0.0234375 B; 2 x 128 x 256 / (256 x 2 + 128 x 2) = 85.3 FLOP/B.
-    CHECK(e.l2_to_smem_bytes == doctest::Approx(4096.0 * 4096 * 4096 * (2.0 / 256 + 2.0 / 128)));
-    CHECK(e.smem_intensity == doctest::Approx(2.0 * 128 * 256 / (256 * 2 + 128 * 2)));
-    CHECK(e.fraction_of_peak == doctest::Approx(512.0 / 528.0));
+    CHECK(e.l2_to_smem_bytes == approx(4096.0 * 4096 * 4096 * (2.0 / 256 + 2.0 / 128)));
+    CHECK(e.smem_intensity == approx(2.0 * 128 * 256 / (256 * 2 + 128 * 2)));
+    CHECK(e.fraction_of_peak == approx(512.0 / 528.0));
 }
 
 TEST_CASE("laws: tile estimates never beat the peaks or the minimum bytes") {
@@ -207,7 +209,7 @@ TEST_CASE("SM120 (99 KiB, mma.sync, no TMEM) reaches a lower fraction of peak th
     // Bytes each FLOP pulls from L2 into shared memory: SM100's 2-CTA 256 x 256 tile moves
     // 2 x 256 x 256 / (512 x 0.5625) = 455 FLOP/B; SM120's best 1-CTA tile (128 x 256: 303 FLOP/B)
     // about 1.5x more bytes per FLOP.
-    CHECK(b100.smem_intensity == doctest::Approx(2.0 * 256 * 256 / (512 * 0.5625)));
+    CHECK(b100.smem_intensity == approx(2.0 * 256 * 256 / (512 * 0.5625)));
     CHECK(b100.smem_intensity >= 1.4 * b120.smem_intensity);
     // Give both the same L2 bandwidth relative to their FP4 peak (peak / 400 FLOP per byte; a
     // hypothetical: neither GPU's L2 bandwidth is published). The SM100 tile stays compute-bound,

@@ -2,6 +2,8 @@
 // plus a launch floor) against this project's H200 measurements (data/validation), and laws.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -27,8 +29,8 @@ TEST_CASE("predicted time = lower bound at derated ceilings + the device-side co
     // No 5 us launch floor inside a kernel's duration: that is the host's, a separate term.
     const auto w = gemm_workload({4096, 4096, 4096}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
     const auto t = price_kernel(w, ds, used);
-    CHECK(t.lower_bound_s() == doctest::Approx(137438953472.0 / 989e12));
-    CHECK(t.predicted_s() == doctest::Approx(137438953472.0 / (0.75 * 989e12) + 0.86e-6));
+    CHECK(t.lower_bound_s() == approx(137438953472.0 / 989e12));
+    CHECK(t.predicted_s() == approx(137438953472.0 / (0.75 * 989e12) + 0.86e-6));
     CHECK(t.predicted_bound() == bound::compute);
     CHECK(t.datasheet_bound() == bound::compute);
     // 1 GB copy: 2e9 B / (0.9 x 4.8e12) + 0.86 us = 463.8 us; called eagerly it still takes that
@@ -37,7 +39,7 @@ TEST_CASE("predicted time = lower bound at derated ceilings + the device-side co
     copy.bytes_at(memory_level::dram) = 2e9;
     copy.launches = 1;
     const double t_copy = price_kernel(copy, ds, used).predicted_s();
-    CHECK(t_copy == doctest::Approx(2e9 / 4.32e12 + 0.86e-6));
+    CHECK(t_copy == approx(2e9 / 4.32e12 + 0.86e-6));
     CHECK(price_kernel(copy, ds, used).predicted_bound() == bound::memory);
     CHECK(eager_call_time_s(t_copy) == t_copy);
     CHECK(eager_call_time_s(1.2e-6) == 5e-6);
@@ -48,8 +50,8 @@ TEST_CASE("predicted time = lower bound at derated ceilings + the device-side co
     auto with_l2 = used;
     with_l2.bytes_at(memory_level::l2) = measured_l2_bytes_per_s(g.id);
     const auto hot = copy_workload(16e6, true), cold = copy_workload(16e6, false);
-    CHECK(time_lower_bound(hot, with_l2).lower_bound_s == doctest::Approx(32e6 / 8.201344e12 + 0.86e-6));
-    CHECK(time_lower_bound(cold, with_l2).lower_bound_s == doctest::Approx(32e6 / 4.32e12 + 0.86e-6));
+    CHECK(time_lower_bound(hot, with_l2).lower_bound_s == approx(32e6 / 8.201344e12 + 0.86e-6));
+    CHECK(time_lower_bound(cold, with_l2).lower_bound_s == approx(32e6 / 4.32e12 + 0.86e-6));
     CHECK(std::isnan(measured_l2_bytes_per_s("b200")));
 }
 
@@ -140,14 +142,14 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     const auto k = grouped_gemm_features(rows, 3072, 4096, w, peak_key::bf16);
     const auto r = price_kernel_as_run(w, {k}, ds, used);
     const double padded = 384.0 * 2 * 3072 * 4096;
-    CHECK(r.executed_flops == doctest::Approx(padded));
+    CHECK(r.executed_flops == approx(padded));
     const double mem = w.dram_bytes() / (0.9 * ds.bytes_at(memory_level::dram));
     // Two experts' weights (2 x 3072 x 4096 x 2 B = 50.3 MB) and 131 rows in and out: 52.2 MB,
     // 12.1 us at 4.32 TB/s; 13.0 us of padded tile math; with the two kernels' 1.7 us, 26.8 us
     // (the larger of the two roofs would give 14.7 us).
-    CHECK(w.dram_bytes() == doctest::Approx(2.0 * 3072 * 4096 * 2 + 131.0 * (4096 + 3072) * 2));
-    CHECK(r.time.predicted_s() == doctest::Approx(padded / (0.75 * 989e12) + mem + 2 * 0.86e-6));
-    CHECK(r.time.predicted_s() == doctest::Approx(26.83e-6).epsilon(2e-3));
+    CHECK(w.dram_bytes() == approx(2.0 * 3072 * 4096 * 2 + 131.0 * (4096 + 3072) * 2));
+    CHECK(r.time.predicted_s() == approx(padded / (0.75 * 989e12) + mem + 2 * 0.86e-6));
+    CHECK(r.time.predicted_s() == approx(26.83e-6).epsilon(2e-3));
     CHECK(r.time.predicted_bound() == bound::compute);
     CHECK(std::find(r.notes.begin(), r.notes.end(),
                     "grouped GEMM: weight loads and tile math in series, DRAM time + tensor time (Nsight Compute "
@@ -156,19 +158,19 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     roof_times t;
     t.compute_s = 3e-6, t.memory_s = 5e-6, t.link_s = 1e-6, t.latency_s = 2e-6;
     grouped_gemm_in_series(t);
-    CHECK(t.lower_bound_s == doctest::Approx(10e-6));
+    CHECK(t.lower_bound_s == approx(10e-6));
     CHECK(t.predicted == bound::memory);
     t = {};
     t.compute_s = 0, t.memory_s = 5e-6, t.lower_bound_s = 5e-6;
     grouped_gemm_in_series(t);  // no math: nothing to add
-    CHECK(t.lower_bound_s == doctest::Approx(5e-6));
-    CHECK(r.time.lower_bound_s() == doctest::Approx(price_kernel(w, ds, used).lower_bound_s()));
+    CHECK(t.lower_bound_s == approx(5e-6));
+    CHECK(r.time.lower_bound_s() == approx(price_kernel(w, ds, used).lower_bound_s()));
     // FlashAttention-3 paper, Fig. 5 (H100, head dim 128): FA2 causal 298 TFLOP/s at 2k, 319 at
     // 4k; at 3072 queries 298 + log2(1.5) x 21 = 310.3, of 989.4.
-    CHECK(published_attention_fraction("flash", true, 4096) == doctest::Approx(319.0 / 989.4));
-    CHECK(published_attention_fraction("flash", true, 3072) == doctest::Approx(310.28 / 989.4).epsilon(1e-4));
-    CHECK(published_attention_fraction("cudnn", false, 16384) == doctest::Approx(595.0 / 989.4));
-    CHECK(published_attention_fraction("", true, 65536) == doctest::Approx(616.0 / 989.4));  // FA3, its last point
+    CHECK(published_attention_fraction("flash", true, 4096) == approx(319.0 / 989.4));
+    CHECK(published_attention_fraction("flash", true, 3072) == approx(310.28 / 989.4).epsilon(1e-4));
+    CHECK(published_attention_fraction("cudnn", false, 16384) == approx(595.0 / 989.4));
+    CHECK(published_attention_fraction("", true, 65536) == approx(616.0 / 989.4));  // FA3, its last point
     CHECK(std::isnan(published_attention_fraction("flash", true, 0)));
     // Independent-sweep case c082: B=2 S=3072 H=40/8 causal through PyTorch's flash backend:
     // 1.933e11 FLOP / (989e12 x 0.3136) + 0.86 us = 624.2 us (measured 668.6 us; 0.75 of the
@@ -181,7 +183,7 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     const auto aw = attention_workload(s, {{2, 3072, 0}}, dtype::bf16);
     auto af = attention_features(aw, peak_key::bf16, 2, 3072, 40, 128, true);
     af.backend = "flash";
-    CHECK(price_kernel_as_run(aw, {af}, ds, used).time.predicted_s() == doctest::Approx(624.2e-6).epsilon(0.002));
+    CHECK(price_kernel_as_run(aw, {af}, ds, used).time.predicted_s() == approx(624.2e-6).epsilon(0.002));
     // FA2 decode (independent-sweep case B=96 L=2048 H=32/8, flash): 4 query rows per KV head in
     // 128-row tiles, 32x the useful 4 x 128 x 2048 x 32 x 96 = 3.221e9 FLOP = 1.031e11, at FA2's
     // 362 TFLOP/s (2k keys, not causal) + 0.86 us = 285.7 us (measured 333.1 us; DRAM streaming
@@ -193,25 +195,25 @@ TEST_CASE("uncalibrated, kernels are priced as they run: whole grouped-GEMM tile
     const auto dw = attention_workload(gq, {{96, 1, 2047}}, dtype::bf16);
     auto df = attention_features(dw, peak_key::bf16, 96, 1, 32, 128, false, 8, 132);
     CHECK(df.decode_rows == 4);
-    CHECK(df.decode_keys == doctest::Approx(2048));
+    CHECK(df.decode_keys == approx(2048));
     df.backend = "flash";
     const auto dr = price_kernel_as_run(dw, {df}, ds, used);
-    CHECK(dr.executed_flops == doctest::Approx(32 * 4.0 * 128 * 2048 * 32 * 96));
-    CHECK(dr.time.predicted_s() == doctest::Approx(32 * 4.0 * 128 * 2048 * 32 * 96 / 362e12 + 0.86e-6).epsilon(0.003));
+    CHECK(dr.executed_flops == approx(32 * 4.0 * 128 * 2048 * 32 * 96));
+    CHECK(dr.time.predicted_s() == approx(32 * 4.0 * 128 * 2048 * 32 * 96 / 362e12 + 0.86e-6).epsilon(0.003));
     // Split-KV (16 x 8 = 128 CTAs < 211) or another backend: priced as before.
     auto split = attention_features(dw, peak_key::bf16, 16, 1, 32, 128, false, 8, 132);
     split.backend = "flash";
-    CHECK(price_kernel_as_run(dw, {split}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
+    CHECK(price_kernel_as_run(dw, {split}, ds, used).executed_flops == approx(dw.total_flops()));
     // ... but split-KV is two kernels (flash_fwd_splitkv_kernel, then its combine kernel): 2048 keys
     // are 16 key blocks of 128 (d = 128), so it splits; DRAM-bound + 2 x 0.86 us.
     CHECK(price_kernel_as_run(dw, {split}, ds, used).time.predicted_s() ==
-          doctest::Approx(dw.dram_bytes() / (0.9 * 4.8e12) + 2 * 0.86e-6));
+          approx(dw.dram_bytes() / (0.9 * 4.8e12) + 2 * 0.86e-6));
     auto one_block = split;  // 128 keys: one key block, nothing to split
     one_block.decode_keys = 128;
     CHECK(price_kernel_as_run(dw, {one_block}, ds, used).time.predicted_s() ==
-          doctest::Approx(dw.dram_bytes() / (0.9 * 4.8e12) + 0.86e-6));
+          approx(dw.dram_bytes() / (0.9 * 4.8e12) + 0.86e-6));
     df.backend = "cudnn";
-    CHECK(price_kernel_as_run(dw, {df}, ds, used).executed_flops == doctest::Approx(dw.total_flops()));
+    CHECK(price_kernel_as_run(dw, {df}, ds, used).executed_flops == approx(dw.total_flops()));
 }
 
 TEST_CASE("uncalibrated, dense GEMMs as they run: the nvjet tile in whole waves, split-K's second kernel, Hopper FP8") {
@@ -237,10 +239,10 @@ TEST_CASE("uncalibrated, dense GEMMs as they run: the nvjet tile in whole waves,
     CHECK_FALSE(parse_nvjet_tile("void cublasLt::splitKreduce_kernel<32, 16, int, float>"));
     // Waves: m = 384, n = 5120 in 128x128 tiles is 3 x 40 = 120 CTAs, one wave of 132 SMs:
     // 132 x 2 x 128 x 128 x 5120 = 2.214e10 FLOP against the useful 2.013e10 (1.1x).
-    CHECK(wave_quantized_gemm_flops(384, 5120, 5120, *t1, 132) == doctest::Approx(132.0 * 2 * 128 * 128 * 5120));
+    CHECK(wave_quantized_gemm_flops(384, 5120, 5120, *t1, 132) == approx(132.0 * 2 * 128 * 128 * 5120));
     // 1536 x 5120: 12 x 40 = 480 CTAs, 4 waves (3.64 full): 528 tiles.
-    CHECK(wave_quantized_gemm_flops(1536, 5120, 5120, *t1, 132) == doctest::Approx(528.0 * 2 * 128 * 128 * 5120));
-    CHECK(wave_quantized_gemm_flops(384, 5120, 5120, *t2, 132) == doctest::Approx(2.0 * 384 * 5120 * 5120));  // split-K
+    CHECK(wave_quantized_gemm_flops(1536, 5120, 5120, *t1, 132) == approx(528.0 * 2 * 128 * 128 * 5120));
+    CHECK(wave_quantized_gemm_flops(384, 5120, 5120, *t2, 132) == approx(2.0 * 384 * 5120 * 5120));  // split-K
     // Independent-sweep case c003 (bf16 384 x 5120 x 5120, nvjet 128x128): 2.214e10 / (0.75 x 989e12)
     // + a cuBLAS kernel's 3.2 us (gemv_fixed_time) = 33.05 us (measured 35.1 us; the useful FLOP
     // and one tiny kernel's 0.86 us alone say 28.0).
@@ -249,9 +251,9 @@ TEST_CASE("uncalibrated, dense GEMMs as they run: the nvjet tile in whole waves,
     k.gemm_m = 384, k.gemm_n = 5120, k.gemm_k = 5120, k.sm_count = 132;
     k.tile_rows = 128, k.tile_cols = 128;
     const auto r = price_kernel_as_run(w, {k}, ds, used);
-    CHECK(r.executed_flops == doctest::Approx(132.0 * 2 * 128 * 128 * 5120));
-    CHECK(r.time.predicted_s() == doctest::Approx(2.2145e10 / (0.75 * 989e12) + 3.2e-6).epsilon(1e-3));
-    CHECK(r.time.predicted_s() == doctest::Approx(33.05e-6).epsilon(1e-3));
+    CHECK(r.executed_flops == approx(132.0 * 2 * 128 * 128 * 5120));
+    CHECK(r.time.predicted_s() == approx(2.2145e10 / (0.75 * 989e12) + 3.2e-6).epsilon(1e-3));
+    CHECK(r.time.predicted_s() == approx(33.05e-6).epsilon(1e-3));
     CHECK(std::find(r.notes.begin(), r.notes.end(),
                     "GEMM: a cuBLAS kernel's fixed device time 3.2 us (H200 GEMV microbenchmark), not 0.86 us per "
                     "kernel") != r.notes.end());
@@ -259,7 +261,7 @@ TEST_CASE("uncalibrated, dense GEMMs as they run: the nvjet tile in whole waves,
     auto plain = k;
     plain.tile_rows = plain.tile_cols = 0;
     CHECK(price_kernel_as_run(w, {plain}, ds, used).time.predicted_s() ==
-          doctest::Approx(2.0 * 384 * 5120 * 5120 / (0.75 * 989e12) + 0.86e-6));
+          approx(2.0 * 384 * 5120 * 5120 / (0.75 * 989e12) + 0.86e-6));
     // Split-K (case c021, bf16 3 x 3072 x 12288): DRAM-bound, 75.6 MB / 4.32 TB/s, and two kernels
     // with the 7.7 us of a split-K pair (gemv_fixed_time): 25.2 us (measured 25.1 us).
     const auto ws = gemm_workload({3, 3072, 12288}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
@@ -267,22 +269,22 @@ TEST_CASE("uncalibrated, dense GEMMs as they run: the nvjet tile in whole waves,
     ks.gemm_m = 3, ks.gemm_n = 3072, ks.gemm_k = 12288, ks.sm_count = 132;
     ks.tile_rows = 8, ks.tile_cols = 128, ks.split_k = true;
     CHECK(price_kernel_as_run(ws, {ks}, ds, used).time.predicted_s() ==
-          doctest::Approx(ws.dram_bytes() / (0.9 * 4.8e12) + 7.7e-6));
-    CHECK(ws.dram_bytes() / (0.9 * 4.8e12) + 7.7e-6 == doctest::Approx(25.2e-6).epsilon(2e-3));
+          approx(ws.dram_bytes() / (0.9 * 4.8e12) + 7.7e-6));
+    CHECK(ws.dram_bytes() / (0.9 * 4.8e12) + 7.7e-6 == approx(25.2e-6).epsilon(2e-3));
     // Hopper FP8: 8192^3 at 0.75 x 1979 TFLOP/s x 70.9 / 80.3 (MAMF, H100: FP8 / BF16 fraction of
     // peak) = 1310.5 TFLOP/s: 1.0995e12 / 1310.5e12 + 0.86 us = 839.9 us; on compute capability 10,
     // or at a measured FP8 ceiling, 0.75 x 1979: 741.6 us.
-    CHECK(fp8_gemm_rate_vs_bf16(9) == doctest::Approx(0.88294).epsilon(1e-4));
+    CHECK(fp8_gemm_rate_vs_bf16(9) == approx(0.88294).epsilon(1e-4));
     CHECK(fp8_gemm_rate_vs_bf16(10) == 1.0);
     const auto w8 = gemm_workload({8192, 8192, 8192}, dtype::fp8_e4m3, dtype::fp8_e4m3, dtype::bf16, peak_key::fp8);
     const auto k8 = gemm_features(w8, peak_key::fp8);
-    CHECK(ds.flops_at(peak_key::fp8) == doctest::Approx(1979e12));
-    CHECK(price_kernel_as_run(w8, {k8}, ds, used, {}, 9).time.predicted_s() == doctest::Approx(839.9e-6).epsilon(1e-3));
-    CHECK(price_kernel_as_run(w8, {k8}, ds, used, {}, 10).time.predicted_s() == doctest::Approx(741.6e-6).epsilon(1e-3));
+    CHECK(ds.flops_at(peak_key::fp8) == approx(1979e12));
+    CHECK(price_kernel_as_run(w8, {k8}, ds, used, {}, 9).time.predicted_s() == approx(839.9e-6).epsilon(1e-3));
+    CHECK(price_kernel_as_run(w8, {k8}, ds, used, {}, 10).time.predicted_s() == approx(741.6e-6).epsilon(1e-3));
     auto measured = used;
     measured.flops_at(peak_key::fp8) = 1232e12;  // a calibrated ceiling: already holds the FP8 loss
     CHECK(price_kernel_as_run(w8, {k8}, ds, measured, {}, 9).time.predicted_s() ==
-          doctest::Approx(8192.0 * 8192 * 8192 * 2 / 1232e12 + 0.86e-6));
+          approx(8192.0 * 8192 * 8192 * 2 / 1232e12 + 0.86e-6));
 }
 
 TEST_CASE("on this project's H200 measurements the median absolute error is below 25%") {
@@ -363,18 +365,18 @@ TEST_CASE("a calibrated curve prices a kernel as fixed + max(F_eff / (phi f), B 
     const auto w = grouped_gemm_workload(rows, 3072, 4096, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16);
     const auto k = grouped_gemm_features(rows, 3072, 4096, w, peak_key::bf16);
     CHECK(k.group_rows.size() == 2);  // the empty group is dropped
-    CHECK(c.effective_flops(k) == doctest::Approx(384.0 * 2 * 3072 * 4096));
+    CHECK(c.effective_flops(k) == approx(384.0 * 2 * 3072 * 4096));
     // At 1.5 GHz: compute 9.664e9 / (4e5 x 1.5e9) = 16.1 us; bytes = 2 x 3072 x 4096 x 2 (weights)
     // + 131 x (4096 + 3072) x 2 = 52.21 MB -> 17.4 us; device = 20 + 17.4 = 37.4 us < floor 50 us.
     const double bytes = 2.0 * 3072 * 4096 * 2 + 131.0 * (4096 + 3072) * 2;
-    CHECK(k.dram_bytes == doctest::Approx(bytes));
+    CHECK(k.dram_bytes == approx(bytes));
     const auto t = calibrated_kernel_time(k, c, used, 1.5e9, "given");
-    CHECK(t.compute_s == doctest::Approx(384.0 * 2 * 3072 * 4096 / (4e5 * 1.5e9)));
-    CHECK(t.memory_s == doctest::Approx(bytes / 3e12));
-    CHECK(t.device_s == doctest::Approx(20e-6 + bytes / 3e12));
+    CHECK(t.compute_s == approx(384.0 * 2 * 3072 * 4096 / (4e5 * 1.5e9)));
+    CHECK(t.memory_s == approx(bytes / 3e12));
+    CHECK(t.device_s == approx(20e-6 + bytes / 3e12));
     // The kernel's time is its device time; the host floor is a separate term, for eager calls
     // (with a 4.4 us launch gap: max(50, 4.4 + 37.4) = 50 us).
-    CHECK(t.time_s == doctest::Approx(t.device_s));
+    CHECK(t.time_s == approx(t.device_s));
     CHECK(t.eager_call_s == 50e-6);
     CHECK(calibrated_kernel_time(k, c, used, 1.5e9, "given", 4.4e-6).eager_call_s == 50e-6);
     CHECK(t.predicted == bound::latency);  // t_fixed 20 us > the 17.4 us memory roof
@@ -382,10 +384,10 @@ TEST_CASE("a calibrated curve prices a kernel as fixed + max(F_eff / (phi f), B 
     c.floor_s = 0;
     const auto slow = calibrated_kernel_time(k, c, used, 0.75e9, "given");
     CHECK(slow.predicted == bound::compute);
-    CHECK(slow.time_s == doctest::Approx(20e-6 + 384.0 * 2 * 3072 * 4096 / (4e5 * 0.75e9)));
+    CHECK(slow.time_s == approx(20e-6 + 384.0 * 2 * 3072 * 4096 / (4e5 * 0.75e9)));
     // Unidentified bandwidth (NaN): the ceilings' DRAM bandwidth (0.9 x 4.8 TB/s) prices bytes.
     c.bytes_per_s = std::nan("");
-    CHECK(c.memory_time_s(k, used) == doctest::Approx(bytes / 4.32e12));
+    CHECK(c.memory_time_s(k, used) == approx(bytes / 4.32e12));
 }
 
 TEST_CASE("causal prefill curves add whole diagonal blocks, uniform routing spreads rows over active experts") {
@@ -402,13 +404,13 @@ TEST_CASE("causal prefill curves add whole diagonal blocks, uniform routing spre
     CHECK(k.family == kernel_family::attention_prefill);
     // 4 d x heads x queries x sequences = 4 x 128 x 32 x 1024 x 2 FLOP per extra key.
     CHECK(k.flops_per_diagonal_key == 4.0 * 128 * 32 * 1024 * 2);
-    CHECK(c.effective_flops(k) == doctest::Approx(w.total_flops() + 128 * k.flops_per_diagonal_key));
+    CHECK(c.effective_flops(k) == approx(w.total_flops() + 128 * k.flops_per_diagonal_key));
     CHECK(attention_features(w, peak_key::bf16, 2, 1, 32, 128, false).family == kernel_family::attention_decode);
     // 4 rows over 3.2 expected active experts: three groups of 1.25 and one of 0.25.
     const auto rows = uniform_group_rows(4, 3.2);
     REQUIRE(rows.size() == 4);
-    CHECK(rows[0] == doctest::Approx(1.25));
-    CHECK(rows[3] == doctest::Approx(0.25));
+    CHECK(rows[0] == approx(1.25));
+    CHECK(rows[3] == approx(0.25));
     CHECK(uniform_group_rows(0, 3).empty());
 }
 
@@ -430,7 +432,7 @@ TEST_CASE("under a power limit the clock falls until the modeled power fits") {
     const auto k = gemm_features(gemm_workload({16384, 16384, 16384}, dtype::bf16, dtype::bf16, dtype::bf16,
                                                peak_key::bf16), peak_key::bf16);
     const double f = power_capped_clock_hz(k, c, used, p, 700, 1.98e9);
-    CHECK(f == doctest::Approx(1.494e9).epsilon(0.002));
+    CHECK(f == approx(1.494e9).epsilon(0.002));
     // A copy (no FLOP): no energy coefficient is needed and the clock stays at its maximum.
     CHECK(power_capped_clock_hz(copy_features(1e9), c, used, p, 700, 1.98e9) == 1.98e9);
     CHECK_THROWS_AS(power_capped_clock_hz(k, c, used, p, 0, 1.98e9), usage_error);

@@ -2,6 +2,8 @@
 // the activation estimate, and the fit verdicts.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include "test_support.hpp"
 #include "roofline/models/memory.hpp"
 #include "roofline/models/parameters.hpp"
@@ -26,7 +28,7 @@ TEST_CASE("weights per GPU under TP and PP, by hand") {
     CHECK(w.prefix[2].routed_bytes == 0.0);
     // TP1: everything, = count_parameters' total: 2 x 73,984 + 12,800 x 2 + 128 = 173,696.
     CHECK(w.bytes_per_gpu(layout(1)) == 173696.0);
-    CHECK(w.bytes_per_gpu(layout(1)) == doctest::Approx(count_parameters(c).total_weight_bytes));
+    CHECK(w.bytes_per_gpu(layout(1)) == approx(count_parameters(c).total_weight_bytes));
     // TP2: split / 2, one of two KV heads: 2 x (32,768 + 4,096 + 256) + 6,400 + 6,400 + 128 = 87,168.
     CHECK(w.bytes_per_gpu(layout(2)) == 87168.0);
     // TP4: two KV heads over four ranks: each holds one (replicated, share 1/2):
@@ -52,7 +54,7 @@ TEST_CASE("routed experts are divided over tp x dp GPUs, whatever the EP degree"
     const double tp1 = w.bytes_per_gpu(layout(1));
     // DP4 attention + EP4: attention and norms replicated per replica, experts / 4.
     const double dp4 = w.bytes_per_gpu(layout(1, 4, 4));
-    CHECK(tp1 - dp4 == doctest::Approx(2 * 98304.0 * 3 / 4));
+    CHECK(tp1 - dp4 == approx(2 * 98304.0 * 3 / 4));
     CHECK(w.bytes_per_gpu(layout(1, 1, 4)) == dp4);  // EP does not change the bytes, only their split
 }
 
@@ -80,8 +82,8 @@ TEST_CASE("the fit verdict is the first budget that overflows, with the room the
     CHECK(m.max_sequences == 0);
     m = check_memory(100e9, 60e9, 10e9, 1e9, 25);
     CHECK(m.verdict == memory_verdict::kv_cache);
-    CHECK(m.max_sequences == doctest::Approx(20));
-    CHECK(m.kv_bytes == doctest::Approx(25e9));
+    CHECK(m.max_sequences == approx(20));
+    CHECK(m.kv_bytes == approx(25e9));
     m = check_memory(100e9, 60e9, 10e9, 1e9, 20);
     CHECK(m.fits());
     CHECK(to_string(memory_verdict::kv_cache) == "kv_cache");

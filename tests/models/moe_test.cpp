@@ -2,6 +2,8 @@
 // FLOP and bytes, EP imbalance and all-to-all bytes, and case C08 (NVFP4 grouped GEMM on B200).
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <numeric>
 
 #include "roofline/core/catalog.hpp"
@@ -13,10 +15,10 @@ using namespace roofline;
 using namespace roofline::units;
 
 TEST_CASE("expected active experts: E (1 - (1 - k/E)^T)") {
-    CHECK(expected_active_experts(256, 8, 1) == doctest::Approx(8));
+    CHECK(expected_active_experts(256, 8, 1) == approx(8));
     // 256 (1 - (31/32)^16) = 256 x 0.3982 = 101.9
-    CHECK(expected_active_experts(256, 8, 16) == doctest::Approx(256 * (1 - std::pow(31.0 / 32, 16))));
-    CHECK(expected_active_experts(256, 8, 256) == doctest::Approx(255.925).epsilon(1e-4));
+    CHECK(expected_active_experts(256, 8, 16) == approx(256 * (1 - std::pow(31.0 / 32, 16))));
+    CHECK(expected_active_experts(256, 8, 256) == approx(255.925).epsilon(1e-4));
     CHECK(expected_active_experts(128, 8, 0) == 0.0);
     CHECK_THROWS_AS(expected_active_experts(8, 16, 1), usage_error);
 }
@@ -60,12 +62,12 @@ TEST_CASE("a uniform MoE layer: FLOP, active-expert weight bytes, intensity, by 
     CHECK(r.flops_gate_up == 2.0 * 128 * 7168 * 4096);
     CHECK(r.flops_down == 2.0 * 128 * 2048 * 7168);
     // One expert: 3 x 7168 x 2048 x 0.5625 B = 24,772,608 B; 101.94 active experts.
-    CHECK(r.active_experts == doctest::Approx(expected_active_experts(256, 8, 16)));
-    CHECK(r.weight_bytes == doctest::Approx(r.active_experts * 24772608.0));
+    CHECK(r.active_experts == approx(expected_active_experts(256, 8, 16)));
+    CHECK(r.weight_bytes == approx(r.active_experts * 24772608.0));
     CHECK(r.mean_tokens_per_expert == 0.5);
-    CHECK(r.imbalance == doctest::Approx(1.0));
+    CHECK(r.imbalance == approx(1.0));
     // Per-expert AI with 0.5 tokens: 6 x 0.5 x 7168 x 2048 / (24,772,608 + 0.5 x (14,336 + 6,144) x 0.5625).
-    CHECK(r.expert_intensity[0] == doctest::Approx(6 * 0.5 * 7168.0 * 2048 / (24772608.0 + 0.5 * 20480 * 0.5625)));
+    CHECK(r.expert_intensity[0] == approx(6 * 0.5 * 7168.0 * 2048 / (24772608.0 + 0.5 * 20480 * 0.5625)));
     // NVFP4 on Hopper: BF16 compute path, flagged.
     CHECK(r.path.peak == peak_key::bf16);
     CHECK_FALSE(r.path.native);
@@ -83,8 +85,8 @@ TEST_CASE("EP: the busiest rank sets the time, all-to-all bytes by hand") {
     p.routing.histogram = {100, 0, 0, 0, 10, 10, 10, 10};  // 140 = 70 tokens x 2
     const auto r = moe_layer(p, gpus::h200_sxm());
     // Ranks hold experts 0-3 (100 tokens) and 4-7 (40); mean 70 -> rank imbalance 100 / 70.
-    CHECK(r.rank_imbalance == doctest::Approx(100.0 / 70));
-    CHECK(r.imbalance == doctest::Approx(100.0 / 17.5));  // max 100 over mean 140 / 8
+    CHECK(r.rank_imbalance == approx(100.0 / 70));
+    CHECK(r.imbalance == approx(100.0 / 17.5));  // max 100 over mean 140 / 8
     CHECK(r.active_experts == 5);
     // Busiest rank: 100 pairs x 6 x 64 x 32 FLOP; 1 active expert of 3 x 64 x 32 x 2 B.
     CHECK(r.flops_gate_up + r.flops_down == 6.0 * 100 * 64 * 32);
@@ -113,14 +115,14 @@ TEST_CASE("C08: NVFP4 grouped GEMM m=16 x 32 groups, n 2048, k 7168 on B200 is m
     CHECK(w.dram_bytes() == weights + 2064384.0 + 2097152.0);
     CHECK(w.flops_at(peak_key::fp4) == 2.0 * 512 * 2048 * 7168);
     // AI: 1.5032e10 / 264.2 MB = 56.9 on weights alone ("~57"), 56.0 with activations.
-    CHECK(w.flops_at(peak_key::fp4) / weights == doctest::Approx(56.89).epsilon(1e-3));
+    CHECK(w.flops_at(peak_key::fp4) / weights == approx(56.89).epsilon(1e-3));
     const auto t = time_lower_bound(w, c);
     CHECK(t.predicted == bound::memory);
     // Floor: 264.2 MB / 7.67 TB/s = 34.5 us (35.0 us with activations).
-    CHECK(weights / 7.67e12 == doctest::Approx(34.45e-6).epsilon(1e-3));
-    CHECK(t.lower_bound_s == doctest::Approx(35.0e-6).epsilon(0.005));
+    CHECK(weights / 7.67e12 == approx(34.45e-6).epsilon(1e-3));
+    CHECK(t.lower_bound_s == approx(35.0e-6).epsilon(0.005));
     // Far left of the FP4 ridge (9e15 / 7.67e12 = 1,173 FLOP/B).
-    CHECK(ridge_point(c, peak_key::fp4) == doctest::Approx(1173.4).epsilon(1e-3));
+    CHECK(ridge_point(c, peak_key::fp4) == approx(1173.4).epsilon(1e-3));
     // The measured ~66-88 us is 40-53% of the DRAM roof.
-    CHECK(t.lower_bound_s / 88e-6 == doctest::Approx(0.40).epsilon(0.02));
+    CHECK(t.lower_bound_s / 88e-6 == approx(0.40).epsilon(0.02));
 }

@@ -2,6 +2,8 @@
 // totals the vendors publish, and weight bytes under NVFP4 / MXFP4 / FP8 quantisation.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -77,7 +79,7 @@ TEST_CASE("Llama-3.1-70B has 70,553,706,496 parameters") {
     // 704,643,072; norms 16,384 -> 855,654,400 x 80 = 68,452,352,000. Embedding and lm_head
     // 128,256 x 8,192 = 1,050,673,152 each; final norm 8,192. Meta's model card: 70.6B.
     CHECK(pc.total_params == 70553706496.0);
-    CHECK(pc.total_params == doctest::Approx(70.6e9).epsilon(0.002));
+    CHECK(pc.total_params == approx(70.6e9).epsilon(0.002));
 }
 
 TEST_CASE("Qwen3.5-397B-A17B: Gated DeltaNet and gated full attention, 396.35B total, 16.33B active, its state per sequence") {
@@ -109,7 +111,7 @@ TEST_CASE("Qwen3.5-397B-A17B: Gated DeltaNet and gated full attention, 396.35B t
     CHECK(kv_bytes_per_token(c, dtype::fp8_e4m3) == 15360.0);
     CHECK(kv_bytes_for_context(c, 1000, dtype::fp8_e4m3) == 15360.0 * 1000 + 192061440.0);
     // TP4: a GPU holds 16 of the 64 value heads' state and one of the two KV heads (replicated).
-    CHECK(kv_bytes_for_context_per_gpu(c, 1000, dtype::fp8_e4m3, 4) == doctest::Approx(7680.0 * 1000 + 192061440.0 / 4));
+    CHECK(kv_bytes_for_context_per_gpu(c, 1000, dtype::fp8_e4m3, 4) == approx(7680.0 * 1000 + 192061440.0 / 4));
 }
 
 TEST_CASE("a layer type the reader does not know is an error naming the layer") {
@@ -138,18 +140,18 @@ TEST_CASE("DeepSeek-V3: 671B total, 37B active, MTP counted apart") {
     // kv_a 7168 x 576 = 4,128,768; kv_b 512 x 128 x 256 = 16,777,216; o 128 x 128 x 7168 =
     // 117,440,512; norms 1536 + 512 -> 187,107,328.
     CHECK(pc.layers[0].params[idx(module_class::attention)] + 1536 + 512 ==
-          doctest::Approx(187107328.0 + 1536 + 512));
+          approx(187107328.0 + 1536 + 512));
     // One expert 3 x 7168 x 2048 = 44,040,192.
     CHECK(pc.layers[3].expert_params == 44040192.0);
     // Total worked in the test's companion script: 3 dense layers of 583,483,392 + 58 MoE layers
     // of 11,507,286,272 + embedding and head 2 x 129,280 x 7,168 + norm 7,168 = 671,026,419,200.
     CHECK(pc.total_params == 671026419200.0);
     // DeepSeek-V3 report: "671B total parameters, 37B activated for each token".
-    CHECK(pc.total_params == doctest::Approx(671e9).epsilon(0.002));
-    CHECK(pc.active_params == doctest::Approx(37e9).epsilon(0.02));  // 36.63B, lm_head included
+    CHECK(pc.total_params == approx(671e9).epsilon(0.002));
+    CHECK(pc.active_params == approx(37e9).epsilon(0.02));  // 36.63B, lm_head included
     // The HF checkpoint's 685B adds the 14B MTP module (which also stores copies of the
     // embedding and head, 2 x 0.93B, not counted here): 11.6B of MTP layer weights.
-    CHECK(pc.mtp_params == doctest::Approx(11.6e9).epsilon(0.01));
+    CHECK(pc.mtp_params == approx(11.6e9).epsilon(0.01));
 }
 
 TEST_CASE("published totals: GLM-5, Kimi-K2, Qwen3 MoE, gpt-oss (each with its vendor's convention)") {
@@ -174,9 +176,9 @@ TEST_CASE("published totals: GLM-5, Kimi-K2, Qwen3 MoE, gpt-oss (each with its v
         if (!have_sample(path)) continue;
         CAPTURE(e.file);
         const auto pc = count_parameters(read_hf_config(path));
-        CHECK(pc.total_params == doctest::Approx(e.total).epsilon(e.tolerance));
+        CHECK(pc.total_params == approx(e.total).epsilon(e.tolerance));
         const double active = e.active_includes_embedding ? pc.active_params_with_embedding : pc.active_params;
-        CHECK(active == doctest::Approx(e.active).epsilon(e.tolerance));
+        CHECK(active == approx(e.active).epsilon(e.tolerance));
     }
 }
 
@@ -194,7 +196,7 @@ TEST_CASE("GLM-5-NVFP4 keeps attention, indexer, lm_head and the MTP layer in BF
     CHECK(moe.weight_bytes[idx(module_class::attention)] == 2 * moe.params[idx(module_class::attention)]);
     CHECK(moe.weight_bytes[idx(module_class::indexer)] == 2 * moe.params[idx(module_class::indexer)]);
     CHECK(moe.weight_bytes[idx(module_class::shared_experts)] ==
-          doctest::Approx(0.5625 * moe.params[idx(module_class::shared_experts)]));
+          approx(0.5625 * moe.params[idx(module_class::shared_experts)]));
     CHECK(dominant_weight_dtype(c, module_class::routed_experts, 10) == dtype::nvfp4);
     CHECK(dominant_weight_dtype(c, module_class::attention, 10) == dtype::bf16);
     CHECK(dominant_weight_dtype(c, module_class::lm_head, 0) == dtype::bf16);
@@ -202,7 +204,7 @@ TEST_CASE("GLM-5-NVFP4 keeps attention, indexer, lm_head and the MTP layer in BF
     // The MTP layer (78) is excluded whole ("model.layers.78*"): all BF16.
     const auto& mtp = pc.layers.back();
     CHECK(mtp.mtp);
-    CHECK(mtp.total_weight_bytes() == doctest::Approx(2 * mtp.total_params()));
+    CHECK(mtp.total_weight_bytes() == approx(2 * mtp.total_params()));
     // About 744B parameters in ~440 GB: 4.5-bit experts dominate.
     CHECK(pc.total_weight_bytes < 0.32 * 2 * pc.total_params);
 }
@@ -236,7 +238,7 @@ TEST_CASE("gpt-oss MXFP4: experts at 4.25 bits, attention and router in BF16") {
     const auto& l = pc.layers[0];
     // One expert: gate_up 2880 x 5760 + down 2880 x 2880 = 24,883,200 weights x 0.53125 B
     // = 13,219,200 B, plus biases 5760 + 2880 = 8,640 in BF16 = 17,280 B.
-    CHECK(l.expert_bytes == doctest::Approx(13219200.0 + 17280.0));
+    CHECK(l.expert_bytes == approx(13219200.0 + 17280.0));
     CHECK(l.weight_bytes[idx(module_class::attention)] == 2 * l.params[idx(module_class::attention)]);
     CHECK(dominant_weight_dtype(c, module_class::router, 0) == dtype::bf16);
 }
@@ -257,5 +259,5 @@ TEST_CASE("FP8 block quantisation adds one FP32 scale per 128 x 128 block") {
     const auto pc = count_parameters(c);
     // 7 matrices of 128 x 128 (q, k, v, o, gate, up, down) = 114,688 weights: 1 B each + 4 B per
     // block (7 blocks) = 114,716 B; norms 2 x 128 + final 128 + embedding 1,280 in BF16 = 3,328 B.
-    CHECK(pc.total_weight_bytes == doctest::Approx(114716.0 + 3328.0));
+    CHECK(pc.total_weight_bytes == approx(114716.0 + 3328.0));
 }

@@ -2,6 +2,8 @@
 // shared nvidia-smi sample, clock under a cap, and laws over power limits.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include "roofline/core/catalog.hpp"
 #include "roofline/models/power.hpp"
 
@@ -30,16 +32,16 @@ TEST_CASE("the H200 coefficients reproduce the measured GEMM and copy power") {
     // GEMM at 1410 MHz: 8.796e12 FLOP in 13.22 ms (665 TFLOP/s): 124 + 16 + 550.6 = 690.6 W.
     const auto w = gemm16k();
     const double t = w.flops_at(peak_key::bf16) / 665e12;
-    CHECK(board_power_w(p, w, t, 1410e6) == doctest::Approx(690.6 + (w.dram_bytes() / t * p.joules_per_dram_byte - 16.0)).epsilon(1e-9));
-    CHECK(board_power_w(p, w, t, 1410e6) == doctest::Approx(690.6).epsilon(0.002));
+    CHECK(board_power_w(p, w, t, 1410e6) == approx(690.6 + (w.dram_bytes() / t * p.joules_per_dram_byte - 16.0)).epsilon(1e-9));
+    CHECK(board_power_w(p, w, t, 1410e6) == approx(690.6).epsilon(0.002));
     // Copy of 4 GiB both ways at 4.28 TB/s: 124 + 130.1 pJ/B x 4.28e12 B/s = 681 W.
     workload copy;
     copy.bytes_at(memory_level::dram) = 2.0 * 4 * 1024.0 * 1024 * 1024;
-    CHECK(board_power_w(p, copy, copy.dram_bytes() / 4.28e12, 1980e6) == doctest::Approx(681.0));
+    CHECK(board_power_w(p, copy, copy.dram_bytes() / 4.28e12, 1980e6) == approx(681.0));
     // Energy per FLOP grows as f^2: at 1980 MHz, 0.828 x (1980/1410)^2 = 1.633 pJ.
     workload one;
     one.flops_at(peak_key::bf16) = 1e12;
-    CHECK(board_power_w(p, one, 1.0, 1980e6) - p.static_w == doctest::Approx(0.8277 * 1.9718).epsilon(1e-3));
+    CHECK(board_power_w(p, one, 1.0, 1980e6) - p.static_w == approx(0.8277 * 1.9718).epsilon(1e-3));
 }
 
 TEST_CASE("a sustained bf16 GEMM on H200 is power-capped near 1,410-1,450 MHz, a copy is not") {
@@ -50,9 +52,9 @@ TEST_CASE("a sustained bf16 GEMM on H200 is power-capped near 1,410-1,450 MHz, a
     // 124 + 566.6 (f / 1410)^3 = 700  ->  f = 1410 x (576 / 566.6)^(1/3) = 1417.8 MHz. The shared
     // sample (h200_sweep_nvidia_smi.csv, a separate run) held 1,380-1,490 MHz at 700 W.
     CHECK(r.capped);
-    CHECK(r.clock_hz == doctest::Approx(1417.8e6).epsilon(0.002));
-    CHECK(r.power_w == doctest::Approx(700.0).epsilon(1e-6));
-    CHECK(r.clock_fraction == doctest::Approx(1417.8 / 1980.0).epsilon(0.002));
+    CHECK(r.clock_hz == approx(1417.8e6).epsilon(0.002));
+    CHECK(r.power_w == approx(700.0).epsilon(1e-6));
+    CHECK(r.clock_fraction == approx(1417.8 / 1980.0).epsilon(0.002));
     CHECK(r.in_force.flops_at(peak_key::bf16) < c.flops_at(peak_key::bf16));
     CHECK(r.in_force.bytes_at(memory_level::dram) == c.bytes_at(memory_level::dram));
     workload copy;
@@ -60,7 +62,7 @@ TEST_CASE("a sustained bf16 GEMM on H200 is power-capped near 1,410-1,450 MHz, a
     const auto rc = under_power_limit(copy, c, p, 700.0, 1830e6, 1980e6);
     CHECK_FALSE(rc.capped);
     CHECK(rc.clock_hz == 1980e6);
-    CHECK(rc.power_w == doctest::Approx(681.0).epsilon(0.001));
+    CHECK(rc.power_w == approx(681.0).epsilon(0.001));
     CHECK(default_power_coefficients(g).has_value());
     CHECK_FALSE(default_power_coefficients(gpus::h100_sxm()).has_value());
 }
@@ -74,12 +76,12 @@ TEST_CASE("laws: a lower cap never raises the clock, never exceeds the cap, and 
         CHECK(r.power_w <= limit * (1 + 1e-9));
         CHECK(r.clock_hz >= prev_clock);
         CHECK(r.time_s <= prev_time);
-        CHECK(r.energy_j == doctest::Approx(r.power_w * r.time_s));
+        CHECK(r.energy_j == approx(r.power_w * r.time_s));
         prev_clock = r.clock_hz;
         prev_time = r.time_s;
     }
     // Energy per token: 700 W for a 20 ms step of 64 tokens = 0.21875 J/token.
-    CHECK(energy_per_token_j(700, 0.02, 64) == doctest::Approx(0.21875));
+    CHECK(energy_per_token_j(700, 0.02, 64) == approx(0.21875));
     workload fp4;
     fp4.flops_at(peak_key::fp4) = 1;
     CHECK_THROWS_AS(board_power_w(p, fp4, 1.0, 1e9), usage_error);
@@ -102,7 +104,7 @@ TEST_CASE("RTX PRO 6000 boards: the published power-limit sweep's clocks, and a 
         CAPTURE(g.id);
         CAPTURE(limit);
         CHECK(r.capped);
-        CHECK(r.clock_hz / 1e6 == doctest::Approx(published_mhz).epsilon(0.05));
+        CHECK(r.clock_hz / 1e6 == approx(published_mhz).epsilon(0.05));
         return r;
     };
     const auto ws = gpus::rtx_pro_6000(), sv = gpus::rtx_pro_6000_server(), mq = gpus::rtx_pro_6000_maxq();
@@ -117,7 +119,7 @@ TEST_CASE("RTX PRO 6000 boards: the published power-limit sweep's clocks, and a 
     const auto mq300 = check(mq, 300, 1417);
     check(mq, 325, 1500);
     // Same work, the Max-Q at its 300 W: 1910 / 1417 = 1.35x longer than the Workstation at 600 W.
-    CHECK(mq300.time_s / ws600.time_s == doctest::Approx(1910.0 / 1417.0).epsilon(0.03));
+    CHECK(mq300.time_s / ws600.time_s == approx(1910.0 / 1417.0).epsilon(0.03));
     CHECK_FALSE(default_power_coefficients(gpus::rtx_5090()).has_value());  // no sweep used for it
 
     // Decode-heavy serving streams DRAM at ~1.4 TB/s: 171.2 + 25 pJ/B x 1.4e12 = 206 W, under a
@@ -125,12 +127,12 @@ TEST_CASE("RTX PRO 6000 boards: the published power-limit sweep's clocks, and a 
     // GLM-4.5-Air FP8 kept 95.4% of its throughput at 300 W (themarkymark,
     // direct.ecency.com/technology/@themarkymark/nvidia-rtx-6000-pro-power-efficiency-testing-gxe).
     const auto p = rtx_pro_6000_workstation_power_coefficients();
-    CHECK(p.joules_per_dram_byte == doctest::Approx(24.95e-12).epsilon(1e-3));
+    CHECK(p.joules_per_dram_byte == approx(24.95e-12).epsilon(1e-3));
     workload stream;
     stream.bytes_at(memory_level::dram) = 1.4e12;
     auto at_1400 = datasheet_ceilings(ws);
     at_1400.bytes_at(memory_level::dram) = 1.4e12;
     const auto r_dec = under_power_limit(stream, at_1400, p, 300.0, 2617e6, 2617e6);
     CHECK_FALSE(r_dec.capped);
-    CHECK(r_dec.power_w == doctest::Approx(171.2 + 24.95e-12 * 1.4e12).epsilon(0.01));
+    CHECK(r_dec.power_w == approx(171.2 + 24.95e-12 * 1.4e12).epsilon(0.01));
 }

@@ -3,6 +3,8 @@
 // and NVFP4 on Hopper.
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -82,14 +84,14 @@ TEST_CASE("C14: a mixed prefill+decode step reads the weights once and costs abo
     CHECK(wm >= std::max(wd, wp));
     // GEMM FLOP add up: 2052 tokens' worth.
     CHECK(sm.total(step_phase::dense_gemm).flops_at(peak_key::bf16) ==
-          doctest::Approx(sd.total(step_phase::dense_gemm).flops_at(peak_key::bf16) +
+          approx(sd.total(step_phase::dense_gemm).flops_at(peak_key::bf16) +
                           sp.total(step_phase::dense_gemm).flops_at(peak_key::bf16)));
     const double td = price_step(sd, ceil).lower_bound_s;
     const double tp = price_step(sp, ceil).lower_bound_s;
     const double tm = price_step(sm, ceil).lower_bound_s;
     // Decode alone: ~141 GB / 4.8 TB/s = 29 ms; prefill alone: ~2 x 2048 x 70.6e9 / 989e12 = 292 ms.
-    CHECK(td == doctest::Approx(0.0294).epsilon(0.05));
-    CHECK(tp == doctest::Approx(0.292).epsilon(0.05));
+    CHECK(td == approx(0.0294).epsilon(0.05));
+    CHECK(tp == approx(0.292).epsilon(0.05));
     // Mixed ~ max(prefill, decode), well below the sum the per-op planner predicted.
     CHECK(tm >= std::max(td, tp));
     CHECK(tm <= 1.02 * std::max(td, tp));
@@ -115,15 +117,15 @@ TEST_CASE("MoE decode reads every expert the batch touches: E (1 - (1 - k/E)^T)"
     // 7168 and write 256, down reads 256 and writes 7168 (x 2 B) = 44,544; routed: 8 pairs x
     // (2 x 7168 + 3 x 2048 / 8) x 2 B = 241,664. Sum 301,568 B.
     const double acts = 14336.0 + 1024 + 44544 + 241664;
-    CHECK(moe1.dram_bytes() == doctest::Approx(routed_weight_bytes + shared + router + acts));
+    CHECK(moe1.dram_bytes() == approx(routed_weight_bytes + shared + router + acts));
     // 256 tokens: 256 (1 - (31/32)^256) = 255.93 experts active -> ~32x the bytes of one token.
     const auto many = model_step(c, step_batch::decode(256, 1000), tp8, g);
     const double routed256 = many.layers[3].at(step_phase::moe_gemm).dram_bytes();
-    CHECK(expected_active_experts(256, 8, 256) == doctest::Approx(255.925).epsilon(1e-4));
+    CHECK(expected_active_experts(256, 8, 256) == approx(255.925).epsilon(1e-4));
     CHECK(routed256 > 28 * routed_weight_bytes);
     // FP8 experts on Hopper run at the FP8 rate: 2 x 256 x 8 x 3 x 7168 x 2048 / 8 FLOP per GPU.
     CHECK(many.layers[3].at(step_phase::moe_gemm).flops_at(peak_key::fp8) ==
-          doctest::Approx(2.0 * 256 * 8 * 3 * 7168 * 2048 / 8 + 2.0 * 256 * 3 * 7168 * 2048 / 8));
+          approx(2.0 * 256 * 8 * 3 * 7168 * 2048 / 8 + 2.0 * 256 * 3 * 7168 * 2048 / 8));
 }
 
 TEST_CASE("TP adds two all-reduces of tokens x hidden x 2 B per layer") {
@@ -136,13 +138,13 @@ TEST_CASE("TP adds two all-reduces of tokens x hidden x 2 B per layer") {
     const auto link = default_link_params(g, link_kind::nvlink);
     const auto ar = best_collective(collective_op::all_reduce, 1024, 4, link);
     const auto& comm = s.layers[0].at(step_phase::communication);
-    CHECK(comm.link_bytes == doctest::Approx(2 * ar.link_bytes));
-    CHECK(comm.latency_s == doctest::Approx(2 * ar.latency_s));
+    CHECK(comm.link_bytes == approx(2 * ar.link_bytes));
+    CHECK(comm.latency_s == approx(2 * ar.latency_s));
     CHECK(comm.launches == 2);
     // Heads split 4 ways: attention FLOP per GPU are a quarter of TP1's.
     const auto s1 = model_step(c, step_batch::decode(8, 100), {}, g);
     CHECK(s.layers[0].at(step_phase::attention).flops_at(peak_key::bf16) ==
-          doctest::Approx(s1.layers[0].at(step_phase::attention).flops_at(peak_key::bf16) / 4));
+          approx(s1.layers[0].at(step_phase::attention).flops_at(peak_key::bf16) / 4));
 }
 
 TEST_CASE("MLA under TP: every rank reads the whole latent cache") {
@@ -158,7 +160,7 @@ TEST_CASE("MLA under TP: every rank reads the whole latent cache") {
     // 10,001 tokens x 576 x 2 B latent read + 1 new token written + Q (16 heads x 576) and
     // O (16 x 512) in bf16.
     const double expect = 10001.0 * 1152 + 1152 + 16.0 * (576 + 512) * 2;
-    CHECK(s.layers[0].at(step_phase::attention).dram_bytes() == doctest::Approx(expect));
+    CHECK(s.layers[0].at(step_phase::attention).dram_bytes() == approx(expect));
     CHECK(has_note(s, "replicated"));
 }
 
@@ -170,8 +172,8 @@ TEST_CASE("gpt-oss sliding layers read at most the window") {
     const double sliding = s.layers[0].at(step_phase::attention).dram_bytes();
     const double full = s.layers[1].at(step_phase::attention).dram_bytes();
     // Sliding: 128 keys x 2,048 B (+ new K/V + Q/O); full: 10,001 keys.
-    CHECK(sliding == doctest::Approx(128.0 * 2048 + 2048 + 64.0 * 128 * 2));
-    CHECK(full == doctest::Approx(10001.0 * 2048 + 2048 + 64.0 * 128 * 2));
+    CHECK(sliding == approx(128.0 * 2048 + 2048 + 64.0 * 128 * 2));
+    CHECK(full == approx(10001.0 * 2048 + 2048 + 64.0 * 128 * 2));
     // MXFP4 experts with BF16 activations on Hopper: W4A16 at the BF16 rate.
     CHECK(s.layers[0].at(step_phase::moe_gemm).flops_at(peak_key::bf16) > 0);
     CHECK(has_note(s, "W4A16"));
@@ -191,9 +193,9 @@ TEST_CASE("DSA: the indexer scans the whole context, the attention only top-k to
     // 2,048 int32 indices.
     const double main = 2048.0 * 576 + 576 + 64.0 * (576 + 512) * 2;
     const double index = 100001.0 * 132 + 132 + 32.0 * 128 + 2048 * 4;
-    CHECK(att.dram_bytes() == doctest::Approx(main + index));
+    CHECK(att.dram_bytes() == approx(main + index));
     // Indexer FLOP in FP8: 100,001 keys x 2 x 32 x 128.
-    CHECK(att.flops_at(peak_key::fp8) == doctest::Approx(100001.0 * 2 * 32 * 128));
+    CHECK(att.flops_at(peak_key::fp8) == approx(100001.0 * 2 * 32 * 128));
     // NVFP4 has no tensor-core path on Hopper: the experts fall back to BF16, and we say so.
     CHECK(s.layers[5].at(step_phase::moe_gemm).flops_at(peak_key::fp4) == 0.0);
     CHECK(s.layers[5].at(step_phase::moe_gemm).flops_at(peak_key::bf16) > 0.0);
@@ -234,10 +236,10 @@ TEST_CASE("EP with DP attention: all-to-all dispatch and combine replace the MoE
     // 4 tokens per replica x 2 experts x 64 x 2 B = 1,024 B dispatched and combined each.
     const auto link = default_link_params(g, link_kind::nvlink);
     const auto a2a = best_collective(collective_op::all_to_all, 1024, 4, link);
-    CHECK(s.layers[0].at(step_phase::communication).link_bytes == doctest::Approx(2 * a2a.link_bytes));
+    CHECK(s.layers[0].at(step_phase::communication).link_bytes == approx(2 * a2a.link_bytes));
     // Every GPU holds 2 of the 8 experts, gets 16 x 2 / 4 = 8 pairs.
     CHECK(s.layers[0].at(step_phase::moe_gemm).flops_at(peak_key::bf16) ==
-          doctest::Approx(2.0 * 8 * 3 * 64 * 32 + 2.0 * 4 * 64 * 8));  // experts + router
+          approx(2.0 * 8 * 3 * 64 * 32 + 2.0 * 4 * 64 * 8));  // experts + router
     CHECK_THROWS_AS(model_step(c, step_batch::decode(1, 1), parallel_layout{1, 3, 1, 1}, g), usage_error);
 }
 
@@ -304,7 +306,7 @@ TEST_CASE("C05: 72 FP8 MoE decodes on one RTX PRO 6000 Server: the roofline is f
     // vllm-project/vllm#44688: Qwen3.6-35B-A3B-FP8 (256 experts, top-8), 72 agents, 7-25k-token
     // prompts, FP8 KV: ~150-165 tok/s aggregate decode. With 72 decodes, 256 (1 - (248/256)^72)
     // = 230 experts (90%) are touched per step.
-    CHECK(expected_active_experts(256, 8, 72) / 256 == doctest::Approx(0.898).epsilon(0.002));
+    CHECK(expected_active_experts(256, 8, 72) / 256 == approx(0.898).epsilon(0.002));
     const auto path = config_path("Qwen--Qwen3-30B-A3B_config.json");  // stand-in: 128 experts, top-8
     if (!have_sample(path)) return;
     auto c = read_hf_config(path);
@@ -335,7 +337,7 @@ TEST_CASE("a GPU without BF16 units prices a 16-bit model's step at its FP16 rat
     const auto s = model_step(c, step_batch::decode(8, 1024), tp2, v100);
     const auto h = model_step(c, step_batch::decode(8, 1024), tp2, gpus::h100_sxm());
     CHECK(s.total().flops_at(peak_key::bf16) == 0.0);
-    CHECK(s.total().flops_at(peak_key::fp16) == doctest::Approx(h.total().flops_at(peak_key::bf16)));
+    CHECK(s.total().flops_at(peak_key::fp16) == approx(h.total().flops_at(peak_key::bf16)));
     bool noted = false;
     for (const auto& n : s.notes) noted = noted || n.find("has no bf16 units: bf16 work is priced at its fp16 rate") != std::string::npos;
     CHECK(noted);
@@ -358,7 +360,7 @@ TEST_CASE("every catalog GPU prices a GEMM, a decode step and a collective witho
         CHECK(std::isfinite(gemm.lower_bound_s));
         if (!gemm.fully_priced()) {
             ++unpriced_gpus;
-            CHECK(gemm.unpriced_flops[static_cast<std::size_t>(peak_key::bf16)] == doctest::Approx(2.0 * 4096 * 4096 * 4096));
+            CHECK(gemm.unpriced_flops[static_cast<std::size_t>(peak_key::bf16)] == approx(2.0 * 4096 * 4096 * 4096));
             CHECK(unpriced_summary(gemm, ceil).find("bf16") != std::string::npos);
         }
         parallel_layout tp2;
@@ -380,7 +382,7 @@ TEST_CASE("every catalog GPU prices a GEMM, a decode step and a collective witho
     const auto t = time_lower_bound(gemm_workload({4096, 4096, 4096}, dtype::bf16, dtype::bf16, dtype::bf16, peak_key::bf16),
                                     datasheet_ceilings(gb10));
     CHECK(t.compute_s == 0.0);
-    CHECK(t.lower_bound_s == doctest::Approx(3.0 * 4096 * 4096 * 2 / 273e9));
+    CHECK(t.lower_bound_s == approx(3.0 * 4096 * 4096 * 2 / 273e9));
     CHECK(t.predicted == bound::memory);
     CHECK(unpriced_summary(t, datasheet_ceilings(gb10)) == "bf16 ceiling unknown (137.4 GFLOP left out)");
     CHECK(unpriced_summary(t, datasheet_ceilings(gpus::v100_sxm2(32))) == "this GPU has no bf16 units (137.4 GFLOP left out)");

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cmath>
 #include <regex>
 #include <string>
@@ -55,7 +57,7 @@ TEST_CASE("the power-capped roof scales the peak with the SM clock") {
     const auto c = datasheet_ceilings(gpus::h200_sxm());
     // 989 TFLOP/s x 1410 / 1830 MHz = 762.02 TFLOP/s.
     const auto l = power_capped_roof(c, peak_key::bf16, 1410e6, 1830e6);
-    CHECK(l.value == doctest::Approx(989e12 * 1410.0 / 1830.0));
+    CHECK(l.value == approx(989e12 * 1410.0 / 1830.0));
     CHECK(l.label == "bf16 at 1410 MHz (power cap): 762 TFLOP/s");
     CHECK(l.style == ceiling_style::power_capped);
     CHECK_THROWS_AS(power_capped_roof(c, peak_key::fp4, 1410e6, 1830e6), usage_error);
@@ -101,9 +103,9 @@ TEST_CASE("circle area is proportional to time share") {
     REQUIRE(r.size() == 3);
     // r = 36 px x sqrt(share): 22.77, 11.38, 5.69 px; r^2 ratios equal share ratios (4 and 16)
     // to the 0.01 px the SVG prints.
-    CHECK(r[0] == doctest::Approx(36.0 * std::sqrt(0.40)).epsilon(1e-3));
-    CHECK(r[0] * r[0] / (r[1] * r[1]) == doctest::Approx(4.0).epsilon(2e-3));
-    CHECK(r[0] * r[0] / (r[2] * r[2]) == doctest::Approx(16.0).epsilon(4e-3));
+    CHECK(r[0] == approx(36.0 * std::sqrt(0.40)).epsilon(1e-3));
+    CHECK(r[0] * r[0] / (r[1] * r[1]) == approx(4.0).epsilon(2e-3));
+    CHECK(r[0] * r[0] / (r[2] * r[2]) == approx(16.0).epsilon(4e-3));
 }
 
 TEST_CASE("the size key's words give the share its circle is drawn at, right beside it") {
@@ -121,9 +123,9 @@ TEST_CASE("the size key's words give the share its circle is drawn at, right bes
     REQUIRE(std::regex_search(svg, m, key));
     const double cx = std::stod(m[1].str()), kr = std::stod(m[2].str()), tx = std::stod(m[3].str());
     CHECK(kr == r[1]);                                  // the 10% point's radius, 11.38 px
-    CHECK(kr == doctest::Approx(36.0 * std::sqrt(size_key_share)).epsilon(1e-3));
+    CHECK(kr == approx(36.0 * std::sqrt(size_key_share)).epsilon(1e-3));
     CHECK(m[4].str() == "10%");                         // its words: the share it is drawn at
-    CHECK(tx - (cx + kr) == doctest::Approx(4.0).epsilon(0.05));  // right beside it
+    CHECK(tx - (cx + kr) == approx(4.0).epsilon(0.05));  // right beside it
     CHECK(svg.find(">circle area = share of time:<") != std::string::npos);
     CHECK(svg.find("this circle") == std::string::npos);
     CHECK(test::markup_problem(svg) == "");
@@ -170,10 +172,10 @@ TEST_CASE("the axes widen to hold points beyond the default range") {
 }
 
 TEST_CASE("the radius of a share stays visible and bounded") {
-    CHECK(point_radius_px(1.0) == doctest::Approx(36.0));
-    CHECK(point_radius_px(0.25) == doctest::Approx(18.0));
-    CHECK(point_radius_px(4.0) == doctest::Approx(36.0));  // shares above 1 drawn as 1
-    CHECK(point_radius_px(1e-6) == doctest::Approx(2.0));  // floor: 36 x sqrt(1e-6) = 0.036 px
+    CHECK(point_radius_px(1.0) == approx(36.0));
+    CHECK(point_radius_px(0.25) == approx(18.0));
+    CHECK(point_radius_px(4.0) == approx(36.0));  // shares above 1 drawn as 1
+    CHECK(point_radius_px(1e-6) == approx(2.0));  // floor: 36 x sqrt(1e-6) = 0.036 px
 }
 
 TEST_CASE(

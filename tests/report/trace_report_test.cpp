@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -50,7 +52,7 @@ TEST_CASE("the JSON has every key the issue names, with the recorded verdict") {
     CHECK(gemm.at("name") == "gemm");
     CHECK(gemm.at("bound") == "power");
     CHECK(gemm.at("roof_utilization").at("power").get<double>() ==
-          doctest::Approx(692.0 / 700.0).epsilon(0.01));
+          approx(692.0 / 700.0).epsilon(0.01));
     CHECK(j.at("kernels").size() == 2);
     CHECK(j.at("kernels").at(0).contains("mean_s"));
     const auto& p = j.at("power");
@@ -138,7 +140,7 @@ TEST_CASE("step rows written to a temporary file print as the held ones: text, J
     b.steps.set_share_basis(2 * a->window.total_s);
     auto held = a->steps.begin();
     for (const auto& r : b.steps) {
-        CHECK(r.share == doctest::Approx(held->total_s / (2 * a->window.total_s)));
+        CHECK(r.share == approx(held->total_s / (2 * a->window.total_s)));
         ++held;
     }
 }
@@ -266,7 +268,7 @@ TEST_CASE("the chart draws the power-capped roof and the kernel, SVG and HTML ar
     CHECK(capped);
     REQUIRE(chart.points.size() == 1);  // the GEMM (the 4-byte memsets have no FLOP)
     CHECK(chart.points[0].arithmetic_intensity ==
-          doctest::Approx(8796093022208.0 / 1610612736.0));  // 5461
+          approx(8796093022208.0 / 1610612736.0));  // 5461
     CHECK(chart.points[0].bound == bound::power);
     const auto svg = report::render_roofline_svg(chart);
     CHECK(test::markup_problem(svg) == "");
@@ -380,16 +382,16 @@ TEST_CASE("the verdict's JSON utilisation is the number its text prints") {
     if (const auto a = load("elementwise")) {
         const auto j = report::trace_analysis_json(*a);
         const double mem = j.at("verdict").at("roof_utilization").at("memory").get<double>();
-        CHECK(mem == doctest::Approx(0.91).epsilon(0.03));
+        CHECK(mem == approx(0.91).epsilon(0.03));
         CHECK(a->window.result->reason.find(detail::trace_an::pct(mem)) != std::string::npos);
     }
     if (const auto a = load("gemm_power")) {
         const auto j = report::trace_analysis_json(*a);
         const auto& u = j.at("verdict").at("roof_utilization");
-        CHECK(u.at("compute").get<double>() == doctest::Approx(0.71).epsilon(0.05));
+        CHECK(u.at("compute").get<double>() == approx(0.71).epsilon(0.05));
         REQUIRE(u.at("compute_at_measured_clock").is_number());
         const double at_clock = u.at("compute_at_measured_clock").get<double>();
-        CHECK(at_clock == doctest::Approx(0.71 * 1830.0 / 1425.0).epsilon(0.05));
+        CHECK(at_clock == approx(0.71 * 1830.0 / 1425.0).epsilon(0.05));
         CHECK(report::render_trace_text(*a).find(detail::trace_an::pct(at_clock) + " at the measured SM clock") !=
               std::string::npos);
     }

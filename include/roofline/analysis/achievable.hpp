@@ -10,6 +10,7 @@
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <tuple>        // std::tie
 
 #include "roofline/core/compilation.hpp"
 #include "roofline/core/ceilings.hpp"
@@ -34,6 +35,11 @@ struct measured_link_profile {
     double small_bytes;         ///< message size of the latency point
     double small_time_s;        ///< all-reduce time at `small_bytes`
     std::string_view source;
+    /// True when the small-message time was measured as host-issued eager calls (back-to-back
+    /// `torch.distributed.all_reduce` timed by CUDA events): it is the host's per-call launch
+    /// cost, not the link's, and a serving engine's CUDA-graph step does not pay it; the
+    /// profile then gives the bandwidth only, with NCCL's own latency constants.
+    bool latency_host_bound = false;
 };
 
 /// Measured all-reduce profiles for PCIe systems, where datasheet link figures mislead most
@@ -45,9 +51,12 @@ inline constexpr measured_link_profile measured_link_profiles[] = {
     {"rtx-pro-6000", link_kind::pcie, 8, 22.2e9, 32768, 48.16e-6,
      "8x RTX PRO 6000, default NCCL (voipmonitor/rtx6kpro hardware/topology.md, optimization/nccl-tuning.md)"},
     // 2x H200 SXM over NVLink (NCCL through torch.distributed, bf16 sum): busbw 302 GB/s at
-    // 256 MiB (334 at 1 GiB); a 32 KB all-reduce takes 36.4 us. This project's measurement.
+    // 256 MiB (334 at 1 GiB); a 32 KB all-reduce takes 36.4 us per eager call, and 1-16 KB
+    // calls take 35-44 us whatever their size: the host's launch cost, so only the bandwidth is
+    // kept (the latency would charge an H200 TP8 decode step of Llama-3.1-70B 5 ms more than
+    // an H100's). This project's measurement.
     {"h200-sxm", link_kind::nvlink, 2, 302.2e9, 32768, 36.36e-6,
-     "2x H200 over NVLink, this project's measurement [M1] (data/measurements/h200/allreduce_2gpu.json)"},
+     "2x H200 over NVLink, this project's measurement [M1] (data/measurements/h200/allreduce_2gpu.json)", true},
     // 8x RTX 5090 (no P2P with the stock driver), 2x Xeon 8480+: busbw 28 GB/s at 1-8 GB
     // (35 GB/s with 4 GPUs). No small-message point published: 4 KB AR on 8 PCIe GPUs 45 us (C03).
     {"rtx-5090", link_kind::pcie_no_p2p, 8, 28e9, 4096, 45e-6,
@@ -78,10 +87,15 @@ ROOFLINE_INLINE link_params link_params_from_profile(const measured_link_profile
     link_params p;
     const double n = m.ranks;
     p.beta_bytes_per_s = m.busbw_bytes_per_s;
-    p.base_latency_s = 3.6e-6;  // NCCL tuning.cc baseLat, ring LL (as default_link_params)
+    p.p2p = m.link != link_kind::pcie_no_p2p;
+    std::tie(p.alpha_s, p.base_latency_s) = nccl_latency_params(m.link);  // baseLat: NCCL tuning.cc
+    if (m.latency_host_bound) {
+        p.source = std::string("measured bandwidth: ") + std::string(m.source) +
+                   "; alpha, base: NCCL tuning.cc (the measured small-message time is host launch cost)";
+        return p;
+    }
     const double bw_term = 2.0 * (n - 1.0) / n * m.small_bytes / m.busbw_bytes_per_s;
     p.alpha_s = std::max(0.0, (m.small_time_s - p.base_latency_s - bw_term) / (2.0 * (n - 1.0)));
-    p.p2p = m.link != link_kind::pcie_no_p2p;
     p.source = std::string("measured: ") + std::string(m.source);
     return p;
 }

@@ -34,6 +34,7 @@
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <tuple>        // std::tie
 #include <utility>      // std::pair
 #include <vector>       // std::vector
 
@@ -116,6 +117,22 @@ struct link_params {
     bool known() const { return std::isfinite(beta_bytes_per_s) && beta_bytes_per_s > 0.0; }
 };
 
+/// NCCL's own latency constants for one link kind (src/graph/tuning.cc: `baseLat` ring LL
+/// 3.6 us; `hwLat` ring LL per step 0.47 us over NVLink, 1.0 us over PCI, 2.7 us over the
+/// network), as {alpha_s, base_latency_s}. Without P2P there is no NCCL constant: alpha is
+/// fitted to C03 (sgl-project/sglang#32479: NCCL all-reduce 45 us for 4 KB on 8 PCIe GPUs):
+/// (45 - 3.6) / 14 steps = 2.96 us per step.
+inline std::pair<double, double> nccl_latency_params(link_kind link) {
+    const double base = units::us(3.6);
+    switch (link) {
+        case link_kind::nvlink: return {units::us(0.47), base};
+        case link_kind::pcie: return {units::us(1.0), base};
+        case link_kind::pcie_no_p2p: return {units::us(2.96), base};
+        case link_kind::network: return {units::us(2.7), base};
+    }
+    return {units::us(0.47), base};
+}
+
 /// Default alpha-beta parameters for a GPU's link.
 ///  * beta: the datasheet per-direction bandwidth (`link_bandwidth_bytes_per_s`): NVLink half
 ///    the bidirectional figure; PCIe the x16 per-direction figure; without P2P half of that.
@@ -132,24 +149,20 @@ inline link_params default_link_params(const gpu_spec& g, link_kind link) {
     p.beta_bytes_per_s = link_bandwidth_bytes_per_s(g, link);
     if (!std::isfinite(p.beta_bytes_per_s) || p.beta_bytes_per_s <= 0.0)
         throw usage_error(g.id + ": no " + std::string(to_string(link)) + " bandwidth known for collectives");
-    p.base_latency_s = units::us(3.6);
+    std::tie(p.alpha_s, p.base_latency_s) = nccl_latency_params(link);
     switch (link) {
         case link_kind::nvlink:
-            p.alpha_s = units::us(0.47);
             p.source = "beta: datasheet NVLink / 2; alpha, base: NCCL tuning.cc ring LL (NVLink)";
             break;
         case link_kind::pcie:
-            p.alpha_s = units::us(1.0);
             p.source = "beta: datasheet PCIe per direction; alpha, base: NCCL tuning.cc ring LL (PCI)";
             break;
         case link_kind::pcie_no_p2p:
-            p.alpha_s = units::us(2.96);
             p.p2p = false;
             p.source = "beta: PCIe per direction / 2 (staged through host); alpha fitted to C03 "
                        "(NCCL AR 45 us @ 4 KB, 8 GPUs), base: NCCL tuning.cc";
             break;
         case link_kind::network:
-            p.alpha_s = units::us(2.7);
             p.p2p = false;  // no peer memory access across hosts: NCCL's ring or tree, no one/two-shot kernel
             p.source = "beta: " + default_network_fabric(g)->name + " (core/network.hpp); alpha: NCCL tuning.cc "
                        "ring LL (NET), base: NCCL tuning.cc";
@@ -167,8 +180,7 @@ inline link_params link_params_or_unpriced(const gpu_spec& g, link_kind link) {
     } catch (const usage_error&) {
         link_params p;
         p.beta_bytes_per_s = std::numeric_limits<double>::quiet_NaN();
-        p.base_latency_s = units::us(3.6);
-        p.alpha_s = units::us(link == link_kind::nvlink ? 0.47 : link == link_kind::pcie ? 1.0 : 2.96);
+        std::tie(p.alpha_s, p.base_latency_s) = nccl_latency_params(link);
         p.p2p = link != link_kind::pcie_no_p2p && link != link_kind::network;
         p.source = g.id + " has no " + std::string(to_string(link)) +
                    " bandwidth known: collective bytes unpriced (latency: NCCL tuning.cc)";
@@ -182,8 +194,7 @@ inline link_params link_params_or_unpriced(const gpu_spec& g, link_kind link) {
 inline link_params network_link_params(const network_fabric& f) {
     link_params p;
     p.beta_bytes_per_s = f.bytes_per_s_per_gpu;
-    p.alpha_s = units::us(2.7);
-    p.base_latency_s = units::us(3.6);
+    std::tie(p.alpha_s, p.base_latency_s) = nccl_latency_params(link_kind::network);
     p.p2p = false;  // across hosts: NCCL's ring or tree, never the direct (P2P) kernels
     p.source = "beta: " + f.name + " (" + f.source + "); alpha, base: NCCL tuning.cc ring LL (NET)";
     return p;

@@ -7,6 +7,8 @@
 // stream_steps.hpp (step sources found one activity at a time, against detect_steps).
 #include <doctest/doctest.h>
 
+#include "approx.hpp"
+
 #include <random>
 
 #include "roofline/analysis/power_window.hpp"
@@ -164,9 +166,9 @@ TEST_CASE("recover_work: --model work is multiplied by the detected graph replay
     CHECK(five.step_info.count == 5);
     CHECK(five.tokens == 5 * 64);
     const auto dram = [](const trace_analysis& a) { return a.window.work.dram_bytes(); };
-    CHECK(dram(five) == doctest::Approx(5 * dram(one)));
+    CHECK(dram(five) == approx(5 * dram(one)));
     // Same work per step, five times the time: the same utilisation, not a fifth of it.
-    CHECK(five.window.utilization.memory == doctest::Approx(one.window.utilization.memory));
+    CHECK(five.window.utilization.memory == approx(one.window.utilization.memory));
     CHECK(five.steps.size() == 5);
 }
 
@@ -187,8 +189,8 @@ TEST_CASE("recover_work: a kernel without a launching op takes a same-name, same
     REQUIRE(a.kernels.size() == 1);
     const auto& k = a.kernels.front();
     CHECK(k.pricing == "shapes+sibling");
-    CHECK(k.work.total_flops() == doctest::Approx(2 * 2.0 * 4096.0 * 4096 * 4096));  // 2 x 2MNK
-    CHECK(k.priced_s == doctest::Approx(2e-3));
+    CHECK(k.work.total_flops() == approx(2 * 2.0 * 4096.0 * 4096 * 4096));  // 2 x 2MNK
+    CHECK(k.priced_s == approx(2e-3));
     bool said = false;
     for (const auto& n : a.notes) said = said || n.find("1 kernel(s) without a launching op") != std::string::npos;
     CHECK(said);
@@ -215,8 +217,8 @@ TEST_CASE("recover_work: an fp32 GEMM run by a TF32 tensor-op kernel is priced a
         const auto& w = a.kernels.front().work;
         const double f = 2.0 * 1024 * 1024 * 1024;
         const bool tf32 = std::string_view(kernel).find("s1688") != std::string_view::npos;
-        CHECK(w.flops_at(peak_key::tf32) == doctest::Approx(tf32 ? f : 0.0));
-        CHECK(w.flops_at(peak_key::fp32) == doctest::Approx(tf32 ? 0.0 : f));
+        CHECK(w.flops_at(peak_key::tf32) == approx(tf32 ? f : 0.0));
+        CHECK(w.flops_at(peak_key::fp32) == approx(tf32 ? 0.0 : f));
     }
 }
 
@@ -236,12 +238,12 @@ TEST_CASE("recover_work: what no source priced is listed by op, longest first, a
     const auto a = analyze_trace(s.t, gpu_catalog::builtin());
     REQUIRE(a.unpriced.size() == 2);
     CHECK(a.unpriced[0].name == "kernel mystery_kernel");
-    CHECK(a.unpriced[0].time_s == doctest::Approx(1.5e-3));
-    CHECK(a.unpriced[0].share == doctest::Approx(1.5 / 4.0));
+    CHECK(a.unpriced[0].time_s == approx(1.5e-3));
+    CHECK(a.unpriced[0].share == approx(1.5 / 4.0));
     CHECK(a.unpriced[1].name == "mylib::fused_thing");
-    CHECK(a.unpriced[1].share == doctest::Approx(0.5 / 4.0));
+    CHECK(a.unpriced[1].share == approx(0.5 / 4.0));
     // Priced (2 ms of 4) and unpriced (2 ms) make up all of the GPU time here.
-    CHECK(a.priced_share + a.unpriced[0].share + a.unpriced[1].share == doctest::Approx(1.0));
+    CHECK(a.priced_share + a.unpriced[0].share + a.unpriced[1].share == approx(1.0));
     bool said = false;
     for (const auto& n : a.notes) said = said || n.find("by op: kernel mystery_kernel 1.50 ms, mylib::fused_thing 500 us") != std::string::npos;
     CHECK(said);
@@ -272,12 +274,12 @@ TEST_CASE("recover_work: an ncu report's measured work replaces the model, match
         CAPTURE(k.name);
         if (k.phase == kernel_phase::gemm) {
             CHECK(k.pricing == "ncu");  // the first launch only: ncu profiled one
-            CHECK(k.priced_s == doctest::Approx(1.4e-3));
-            CHECK(k.work.total_flops() == doctest::Approx(1.1e12));
+            CHECK(k.priced_s == approx(1.4e-3));
+            CHECK(k.work.total_flops() == approx(1.1e12));
             // 1.1 TFLOP in 1.4 ms = 786 TFLOP/s = 79% of 989.
-            CHECK(k.utilization.compute == doctest::Approx(1.1e12 / 1.4e-3 / 989.4e12).epsilon(0.01));
+            CHECK(k.utilization.compute == approx(1.1e12 / 1.4e-3 / 989.4e12).epsilon(0.01));
         } else {
-            CHECK(k.work.dram_bytes() == doctest::Approx(100e6));
+            CHECK(k.work.dram_bytes() == approx(100e6));
         }
     }
 }
@@ -290,12 +292,12 @@ TEST_CASE("recover_work: a profile without tensor FLOP metrics takes its tensor 
     k.sm_clock_hz = 1830e6;
     workload w;
     REQUIRE(add_uncounted_tensor_flops(k, g, w));
-    CHECK(w.flops_at(peak_key::bf16) == doctest::Approx(0.5 * 100e-6 * 989e12));  // 4.945e10
+    CHECK(w.flops_at(peak_key::bf16) == approx(0.5 * 100e-6 * 989e12));  // 4.945e10
     // At a measured 1464 MHz (0.8 of the tensor clock) the active cycles deliver 0.8 of that.
     k.sm_clock_hz = 1464e6;
     workload slow;
     REQUIRE(add_uncounted_tensor_flops(k, g, slow));
-    CHECK(slow.flops_at(peak_key::bf16) == doctest::Approx(0.8 * 0.5 * 100e-6 * 989e12));
+    CHECK(slow.flops_at(peak_key::bf16) == approx(0.8 * 0.5 * 100e-6 * 989e12));
     // An elementwise kernel's 2.8% is not MMA work; a profile that counts tensor FLOP keeps them.
     k.tensor_pipe_active_pct = 2.8;
     workload none;
@@ -319,7 +321,7 @@ TEST_CASE("recover_work: every kernel of a real ncu report, read alone, gets a v
     const auto a = analyze_trace(t, gpu_catalog::builtin(), o);
     CHECK(a.gpu.id == "h200-sxm");
     CHECK(a.ncu_matched == 5);
-    CHECK(a.priced_share == doctest::Approx(1.0));
+    CHECK(a.priced_share == approx(1.0));
     REQUIRE(a.kernels.size() == 5);
     for (const auto& k : a.kernels) {
         CAPTURE(k.name);
@@ -330,8 +332,8 @@ TEST_CASE("recover_work: every kernel of a real ncu report, read alone, gets a v
     // 81% of the 989 TFLOP/s dense peak: compute-bound.
     for (const auto& k : a.kernels)
         if (k.name == "nvjet_sm90_tst_320x128_64x3_1x2_h_bz_coopB_NNT") {
-            CHECK(k.work.total_flops() == doctest::Approx(1116691496960.0));
-            CHECK(k.utilization.compute == doctest::Approx(1116691496960.0 / 1385728e-9 / 989.4e12).epsilon(0.01));
+            CHECK(k.work.total_flops() == approx(1116691496960.0));
+            CHECK(k.utilization.compute == approx(1116691496960.0 / 1385728e-9 / 989.4e12).epsilon(0.01));
             CHECK(k.bound_name() == "compute");
         }
 }
@@ -354,7 +356,7 @@ TEST_CASE("classify: 1 GiB pinned host copies at 55 GB/s are communication-bound
     REQUIRE(a.phases.size() == 1);
     const auto& p = a.phases.front();
     // 55 GB/s of the 64 GB/s per direction of PCIe Gen5 x16: 86%.
-    CHECK(p.link_utilization[static_cast<std::size_t>(link_roof::host)] == doctest::Approx(55.0 / 64.0));
+    CHECK(p.link_utilization[static_cast<std::size_t>(link_roof::host)] == approx(55.0 / 64.0));
     CHECK(p.bound_with_roof() == "communication (PCIe host link)");
     CHECK(p.result->reason.find("PCIe host link at 86% of its ceiling") != std::string::npos);
 }
@@ -399,10 +401,10 @@ TEST_CASE("power: per-GPU evidence names the capped GPU the median hides") {
     REQUIRE(per.size() == 8);
     for (int g = 0; g < 7; ++g) CHECK_FALSE(per[static_cast<std::size_t>(g)].capped);
     CHECK(per[7].capped);
-    CHECK(*per[7].evidence.fraction_of_limit == doctest::Approx(695.0 / 700));
-    CHECK(*per[7].compute_slowdown == doctest::Approx(1980.0 / 1500 - 1));
+    CHECK(*per[7].evidence.fraction_of_limit == approx(695.0 / 700));
+    CHECK(*per[7].compute_slowdown == approx(1980.0 / 1500 - 1));
     // Over all GPUs the median draw is 450 W = 64% of the limit: not power-bound.
-    CHECK(*summarize_power(log.samples, nullptr).fraction_of_limit == doctest::Approx(450.0 / 700));
+    CHECK(*summarize_power(log.samples, nullptr).fraction_of_limit == approx(450.0 / 700));
 }
 
 // ---- analysis/power_window.hpp ----
