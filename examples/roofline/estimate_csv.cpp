@@ -262,6 +262,10 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             if (!e.est.fits && r.disaggregated && r.decode.workers < 1) e.est = with_fewest_decode_workers(m, rq, e.est);
             if (!approx.empty()) e.est.notes.push_back(approx);
             for (const auto* l : {&r.agg, &r.prefill, &r.decode})
+                if (l->dp_inferred)
+                    detail::step::note_once(e.est.notes, "attention_dp_size empty: dp " + std::to_string(l->dp) +
+                                                             " inferred as moe_tp_size x moe_ep_size / tp_size");
+            for (const auto* l : {&r.agg, &r.prefill, &r.decode})
                 if (l->moe_ep > 1 && (l->tp * l->dp) % l->moe_ep != 0 && m.is_moe())
                     detail::step::note_once(e.est.notes, "moe_ep_size " + std::to_string(l->moe_ep) + " does not divide tp x dp = " +
                                                std::to_string(l->tp * l->dp) + ": priced as EP1");
@@ -296,6 +300,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         throw usage_error(csv + ": none of its " + std::to_string(runs.size()) + " runs could be estimated" +
                           (why.empty() ? std::string() : " (" + std::to_string(most) + " of them: " + why + ")"));
     }
+    // Runs whose attention DP was inferred from their MoE layout (serving_runs_csv.hpp).
+    std::size_t inferred_dp = 0;
+    for (const auto& r : runs) inferred_dp += r.agg.dp_inferred || r.prefill.dp_inferred || r.decode.dp_inferred;
     // Runs that speculate, how many were estimated, and how many of those assume the rate or depth.
     std::size_t speculating = 0, speculating_estimated = 0, assumed_acceptance = 0, assumed_draft = 0;
     for (const auto& e : ev) {
@@ -394,6 +401,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         j["estimated"] = samples.size();
         j["skipped"] = skipped_why;
         j["assumed"] = assumed;
+        j["inferred_dp_runs"] = inferred_dp;
         j["model_problems"] = model_problems;
         if (facts)
             j["facts"] = {{"file", facts->file}, {"ids", facts->cells.size()}, {"runs_with_facts", with_facts},
@@ -428,6 +436,10 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                    facts_unused, facts->cells.size());
     if (!speculation_line.empty()) fmt::print("  {}\n", speculation_line);
     for (const auto& a : assumed) fmt::print("  assumed: {}\n", a);
+    if (inferred_dp)
+        fmt::print("  inferred: {} runs' attention DP as moe_tp_size x moe_ep_size / tp_size (their attention_dp_size is "
+                   "empty and their MoE spans more GPUs than the attention TP)\n",
+                   inferred_dp);
     for (const auto& [why, n] : skipped_why) fmt::print("  skipped {}: {}\n", n, why);
     print_table("Overall (held out)", by_mode, true);
     print_table("Per GPU and mode", by_gpu, true);

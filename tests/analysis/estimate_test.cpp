@@ -804,6 +804,38 @@ TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurre
     std::remove(path.c_str());
 }
 
+TEST_CASE("serving runs CSV: an empty attention_dp_size under a MoE wider than the attention TP is inferred") {
+    // NVIDIA's vLLM rows of Qwen3-235B write tp 1 and moe_tp 2 (or 4) with attention_dp_size
+    // empty: read as TP1 they were one GPU holding 236 GB of weights, and skipped, though their
+    // TPOT (57 ms at moe_tp 2, 42 ms at 4) falls as a 2- and a 4-GPU instance's does. The MoE's
+    // GPUs over the attention TP are attention-DP ranks: dp = moe_tp x moe_ep / tp.
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_serving_runs_dp_test.csv").string();
+    {
+        std::ofstream f(path);
+        f << "id,backend,model_path,system,precision,mode,isl,osl,tp_size,attention_dp_size,moe_tp_size,moe_ep_size,"
+             "silicon_ttft_ms,silicon_tpot_ms\n"
+             "a_c8_x,vllm,m/M,h200_sxm,fp8,agg,1000,100,1,,2,,357,55\n"     // TP1, MoE TP2: dp 2
+             "b_c8_x,vllm,m/M,h200_sxm,fp8,agg,1000,100,2,,4,1,426,45\n"    // TP2, MoE TP4: dp 2
+             "c_c8_x,trtllm,m/M,h200_sxm,fp8,agg,1000,100,8,,1,8,100,20\n"  // TP8, MoE EP8: consistent
+             "d_c8_x,vllm,m/M,h200_sxm,fp8,agg,1000,100,1,1,2,,357,55\n"    // dp given: kept
+             "e_c8_x,vllm,m/M,h200_sxm,fp8,agg,1000,100,4,,1,1,100,20\n";   // dense: MoE 1 x 1
+    }
+    const auto runs = read_serving_runs(path);
+    REQUIRE(runs.size() == 5);
+    CHECK(runs[0].agg.dp == 2);
+    CHECK(runs[0].agg.dp_inferred);
+    CHECK(runs[0].agg.parallel().tp == 1);
+    CHECK(runs[1].agg.dp == 2);
+    CHECK(runs[1].agg.dp_inferred);
+    CHECK(runs[2].agg.dp == 1);
+    CHECK_FALSE(runs[2].agg.dp_inferred);
+    CHECK(runs[3].agg.dp == 1);
+    CHECK_FALSE(runs[3].agg.dp_inferred);
+    CHECK(runs[4].agg.dp == 1);
+    CHECK_FALSE(runs[4].agg.dp_inferred);
+    std::remove(path.c_str());
+}
+
 TEST_CASE("run facts: cells by run id replace the runs file's, speculative columns, errors name the facts file") {
     const auto dir = std::filesystem::temp_directory_path();
     const auto runs_path = (dir / "roofline_facts_runs_test.csv").string();

@@ -38,6 +38,11 @@ struct measured_layout {
     int tp = 1, pp = 1, dp = 1, moe_tp = 1, moe_ep = 1;
     double batch = 0;  ///< batch_size column (0: absent); per attention-DP rank (aggregated)
     int workers = 0;   ///< num_workers column (0: absent)
+    /// True when attention_dp_size was empty and dp was inferred as moe_tp x moe_ep / tp: the
+    /// MoE spans more GPUs than the attention TP, so the rest are attention-DP ranks (NVIDIA's
+    /// vLLM rows of Qwen3-235B write tp 1, moe_tp 2 with no attention DP; read as TP1 on one
+    /// GPU they did not fit, and their TPOT falls with moe_tp as a 2- or 4-GPU instance's does).
+    bool dp_inferred = false;
     /// As the planner names it: {tp, ep, dp, pp}, the MoE TP implied (tp dp / ep).
     parallel_layout parallel() const { return {tp, moe_ep, dp, pp}; }
 };
@@ -262,6 +267,11 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
             l.dp = degree(prefix + "attention_dp_size", true);
             l.moe_tp = degree(prefix + "moe_tp_size", true);
             l.moe_ep = degree(prefix + "moe_ep_size", true);
+            if (const int moe = l.moe_tp * l.moe_ep;
+                text(prefix + "attention_dp_size").empty() && moe > l.tp * l.dp && moe % l.tp == 0) {
+                l.dp = moe / l.tp;
+                l.dp_inferred = true;
+            }
             if (const std::string t = text(batch_col); !t.empty()) {
                 const auto v = number(t);
                 if (!v || *v < 0 || *v > 1e9) {

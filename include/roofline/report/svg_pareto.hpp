@@ -13,9 +13,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>  // std::stable_sort, std::reverse, std::find, std::max, std::min
-#include <cmath>      // std::isfinite, std::floor, std::ceil
+#include <algorithm>  // std::stable_sort, std::reverse, std::find, std::any_of, std::max, std::min
+#include <cmath>      // std::isfinite, std::floor, std::ceil, std::lround
 #include <cstddef>    // std::size_t
+#include <map>        // std::map
 #include <string>     // std::string
 #include <utility>    // std::pair
 #include <vector>     // std::vector
@@ -240,10 +241,30 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
     out += fmt::format(R"~(<g class="points" clip-path="url(#{})">)~"
                        "\n",
                        clip_id);
+    // Two GPUs can give the same point (a Max-Q and a Workstation card where power does not
+    // bind): a point drawn where another series' point already is (to the pixel) is drawn inside
+    // the smallest circle there, at 0.55x its radius, so every colour stays visible; the legend
+    // says so.
+    struct drawn_here {
+        std::vector<std::string> gpus;
+        double smallest_radius = 0;
+    };
+    std::map<std::pair<long, long>, drawn_here> drawn_at;
+    bool nested_any = false;
     for (int pass = 0; pass < 2; ++pass)  // front points on top
         for (std::size_t i = 0; i < pts.size(); ++i) {
             if (on_front[i] != (pass == 1)) continue;
             const auto& p = pts[i];
+            const std::pair<long, long> pixel{std::lround(xa(p.tokens_per_s_per_user)),
+                                              std::lround(ya(p.tokens_per_s_per_gpu))};
+            auto& here = drawn_at[pixel];
+            double radius = on_front[i] ? 5.5 : 4.0;
+            if (std::any_of(here.gpus.begin(), here.gpus.end(), [&](const std::string& g) { return g != p.gpu; })) {
+                radius = 0.55 * std::min(radius, here.smallest_radius);
+                nested_any = true;
+            }
+            if (std::find(here.gpus.begin(), here.gpus.end(), p.gpu) == here.gpus.end()) here.gpus.push_back(p.gpu);
+            here.smallest_radius = here.smallest_radius > 0 ? std::min(here.smallest_radius, radius) : radius;
             const auto colour = svg::series_colour(series_of(p.gpu));
             std::string tip =
                 fmt::format("{} \u00b7 {}\ntokens/s per user: {}\ntokens/s per GPU: {}", p.gpu,
@@ -256,7 +277,7 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
                 R"(fill-opacity="{}" stroke="{}" stroke-width="{}"/></g>)"
                 "\n",
                 on_front[i] ? " front" : "", escape_xml(tip), num(xa(p.tokens_per_s_per_user)),
-                num(ya(p.tokens_per_s_per_gpu)), on_front[i] ? "5.5" : "4", colour,
+                num(ya(p.tokens_per_s_per_gpu)), num(radius), colour,
                 on_front[i] ? "0.9" : "0.45", on_front[i] ? "#222" : colour,
                 on_front[i] ? "1.5" : "1");
         }
@@ -312,6 +333,12 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
         out += svg::text(x + 28, y + 4, "Pareto front (labelled)", 12, "start", "#333");
     }
     y += 26;
+    if (nested_any) {
+        out += svg::text(plot.x, y + 4,
+                         "where two GPUs give the same point, the later GPU's is drawn inside the earlier's", 11,
+                         "start", "#666");
+        y += 14;
+    }
     for (const auto& n : notes) {
         out += svg::text(plot.x, y + 4, n, 11, "start", "#666");
         y += 14;

@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>  // std::sort, std::max, std::min
-#include <cmath>      // std::isfinite, std::sqrt, std::atan2
+#include <cmath>      // std::isfinite, std::sqrt, std::atan2, std::hypot
 #include <cstddef>    // std::size_t
 #include <cstdint>    // std::uint8_t, std::uint64_t
 #include <numbers>    // std::numbers::pi
@@ -495,10 +495,23 @@ ROOFLINE_INLINE std::string render_roofline_svg(const roofline_chart& chart) {
     emit(fmt::format(R"(<g class="point-labels" font-size="{}">)"
                      "\n",
                      num(point_px)));
+    // Points of one label drawn at one place (two launches of a kernel with the same shape)
+    // get one label, "name (x2)", not the same text twice side by side.
+    std::vector<int> same_as(points.size(), -1), copies(points.size(), 1);
+    for (std::size_t i = 0; i < points.size(); ++i)
+        for (std::size_t j = 0; j < i && !points[i].label.empty(); ++j)
+            if (same_as[j] < 0 && points[j].label == points[i].label &&
+                std::hypot(xa(points[i].arithmetic_intensity) - xa(points[j].arithmetic_intensity),
+                           ya(points[i].achieved_flops_per_s) - ya(points[j].achieved_flops_per_s)) <= 2.0) {
+                same_as[i] = static_cast<int>(j);
+                ++copies[j];
+                break;
+            }
     for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
-        if (p.label.empty()) continue;
-        const std::string text = ellipsize_middle(p.label, 30);
+        if (p.label.empty() || same_as[i] >= 0) continue;
+        const std::string text =
+            ellipsize_middle(p.label, 30) + (copies[i] > 1 ? fmt::format(" (x{})", copies[i]) : std::string());
         const double cx = xa(p.arithmetic_intensity), cy = ya(p.achieved_flops_per_s);
         const double w = svg::text_width(text, point_px);
         std::vector<int> ring;
