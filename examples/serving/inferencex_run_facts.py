@@ -162,6 +162,24 @@ def pool(tp, ep, dpa):
     return (1, tp, tp // ep, ep) if dpa else (tp, 1, tp // ep, ep)
 
 
+def garbled_agg_layout(r):
+    """aiconfigurator's layout columns for an aggregated InferenceX run whose file layout is
+    garbled, else None. The run's id names InferenceX's own `tp{G}_ep{E}` (G: the instance's GPUs,
+    E: MoE EP; the benchmark's tp is the GPU count, with or without DP attention); 1,806 of the
+    2,040 aggregated InferenceX rows agree, tp_size x attention_dp_size = G. The other 234 write
+    G x E GPUs there (tp_size 64 for a tp8_ep8 run on an 8-GPU H200 node; moe_tp_size x
+    moe_ep_size as garbled): read so, an 8-GPU run was priced as 64 GPUs over eight nodes. Their
+    layout is G GPUs with MoE EP E, DP attention where the row has attention_dp_size > 1."""
+    m = re.search(r"_tp(\d+)(?:_\d+)?_ep(\d+)", str(r.id))
+    if not m or r["mode"] != "agg":
+        return None
+    g, e = int(m.group(1)), int(m.group(2))
+    dp = r.attention_dp_size if r.attention_dp_size > 0 else 1
+    if e <= 1 or r.tp_size * dp != g * e:
+        return None
+    return pool(g, e, dp > 1)
+
+
 def main():
     silicon, repo, srt, out = sys.argv[1:5]
     cache = sys.argv[5] if len(sys.argv) > 5 else None
@@ -186,6 +204,18 @@ def main():
                     & (entries.precision == r.precision) & (entries.isl == r.isl) & (entries.osl == r.osl)
                     & (entries.conc == r.conc)]
         relabeled = False
+        garbled = garbled_agg_layout(r)
+        if garbled:
+            # The file's layout is wrong; the id's is kept as a fact. The run is not matched to a
+            # configuration entry (its speculation stays unknown, as the file has it).
+            a_tp, a_dp, m_tp, m_ep = garbled
+            base.update({"tp_size": a_tp, "attention_dp_size": a_dp, "moe_tp_size": m_tp, "moe_ep_size": m_ep})
+            base["source"] = (lengths + f"; layout from the id's tp and ep (the file's tp_size x attention_dp_size "
+                              f"{int(r.tp_size * (r.attention_dp_size if r.attention_dp_size > 0 else 1))} is the id's "
+                              "tp x ep); not matched to a configuration entry")
+            outcome["layout from the id (garbled in the file)"] = outcome.get("layout from the id (garbled in the file)", 0) + 1
+            rows.append(base)
+            continue
         if r["mode"] == "agg":
             dp = r.attention_dp_size if r.attention_dp_size > 0 else 1
             c = c[(c.tp == r.tp_size * dp) & (c.ep == r.moe_ep_size) & (c.dpa == (dp > 1))]
@@ -260,7 +290,7 @@ def main():
                           + (f"; draft tokens from the {where}" if fact["draft_tokens"] else ""))
         rows.append(fact)
         outcome["matched"] = outcome.get("matched", 0) + 1
-    cols = ["id", "mode", "isl", "osl", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
+    cols = ["id", "mode", "isl", "osl", "tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
             "prefill_moe_ep_size", "decode_num_workers", "decode_tp_size", "decode_attention_dp_size",
             "decode_moe_tp_size", "decode_moe_ep_size", "spec_decoding", "draft_tokens", "source"]
     pd.DataFrame(rows, columns=cols).to_csv(out, index=False)
