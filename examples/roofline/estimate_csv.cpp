@@ -266,6 +266,13 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                     detail::step::note_once(e.est.notes, "attention_dp_size empty: dp " + std::to_string(l->dp) +
                                                              " inferred as moe_tp_size x moe_ep_size / tp_size");
             for (const auto* l : {&r.agg, &r.prefill, &r.decode})
+                if (m.is_moe() && l->moe_tp * l->moe_ep != l->tp * l->dp && (l == &r.agg) != r.disaggregated)
+                    detail::step::note_once(e.est.notes, "moe_tp_size x moe_ep_size = " + std::to_string(l->moe_tp * l->moe_ep) +
+                                                             " differs from tp_size x attention_dp_size = " +
+                                                             std::to_string(l->tp * l->dp) + ": priced as MoE TP " +
+                                                             std::to_string(l->tp * l->dp / std::max(1, l->moe_ep)) + " x EP " +
+                                                             std::to_string(l->moe_ep) + " over tp x dp GPUs");
+            for (const auto* l : {&r.agg, &r.prefill, &r.decode})
                 if (l->moe_ep > 1 && (l->tp * l->dp) % l->moe_ep != 0 && m.is_moe())
                     detail::step::note_once(e.est.notes, "moe_ep_size " + std::to_string(l->moe_ep) + " does not divide tp x dp = " +
                                                std::to_string(l->tp * l->dp) + ": priced as EP1");
@@ -300,9 +307,15 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         throw usage_error(csv + ": none of its " + std::to_string(runs.size()) + " runs could be estimated" +
                           (why.empty() ? std::string() : " (" + std::to_string(most) + " of them: " + why + ")"));
     }
-    // Runs whose attention DP was inferred from their MoE layout (serving_runs_csv.hpp).
-    std::size_t inferred_dp = 0;
+    // Runs whose attention DP was inferred from their MoE layout (serving_runs_csv.hpp), and
+    // estimated runs whose MoE columns disagree with the GPUs their attention layout spans.
+    std::size_t inferred_dp = 0, moe_mismatch = 0;
     for (const auto& r : runs) inferred_dp += r.agg.dp_inferred || r.prefill.dp_inferred || r.decode.dp_inferred;
+    for (const auto& e : ev)
+        if (e.sample < samples.size())
+            moe_mismatch += std::any_of(e.est.notes.begin(), e.est.notes.end(), [](const std::string& n) {
+                return n.rfind("moe_tp_size x moe_ep_size = ", 0) == 0;
+            });
     // Runs that speculate, how many were estimated, and how many of those assume the rate or depth.
     std::size_t speculating = 0, speculating_estimated = 0, assumed_acceptance = 0, assumed_draft = 0;
     for (const auto& e : ev) {
@@ -335,7 +348,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         report::csv_writer w(f, false);
         w.row({"id", "system", "backend", "model_path", "mode", "isl", "osl", "concurrency", "measured_ttft_ms",
                "measured_tpot_ms", "roof_ttft_ms", "roof_tpot_ms", "heldout_ttft_ms", "heldout_tpot_ms", "fitted_ttft_ms",
-               "fitted_tpot_ms", "skipped", "tpot_terms", "ttft_terms"});
+               "fitted_tpot_ms", "skipped", "tpot_terms", "ttft_terms", "notes"});
         for (const auto& e : ev) {
             const auto& r = *e.run;
             std::vector<std::string> row = {r.id, r.system, r.backend, r.model_path, r.mode, report::csv_number(r.isl),
@@ -359,6 +372,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                 row.push_back("");
                 row.push_back("");
             }
+            std::string notes;  // what the estimate assumed or inferred for this run
+            for (const auto& n : e.est.notes) notes += (notes.empty() ? "" : "; ") + n;
+            row.push_back(notes);
             w.row(row);
         }
         f.flush();
@@ -402,6 +418,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         j["skipped"] = skipped_why;
         j["assumed"] = assumed;
         j["inferred_dp_runs"] = inferred_dp;
+        j["moe_layout_mismatch_runs"] = moe_mismatch;
         j["model_problems"] = model_problems;
         if (facts)
             j["facts"] = {{"file", facts->file}, {"ids", facts->cells.size()}, {"runs_with_facts", with_facts},
@@ -440,6 +457,10 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         fmt::print("  inferred: {} runs' attention DP as moe_tp_size x moe_ep_size / tp_size (their attention_dp_size is "
                    "empty and their MoE spans more GPUs than the attention TP)\n",
                    inferred_dp);
+    if (moe_mismatch)
+        fmt::print("  layouts: {} estimated MoE runs give moe_tp_size x moe_ep_size other than tp_size x attention_dp_size: "
+                   "priced over the tp x dp GPUs, MoE TP = tp x dp / EP (each run's notes in --out)\n",
+                   moe_mismatch);
     for (const auto& [why, n] : skipped_why) fmt::print("  skipped {}: {}\n", n, why);
     print_table("Overall (held out)", by_mode, true);
     print_table("Per GPU and mode", by_gpu, true);

@@ -10,6 +10,7 @@
 
 #include "approx.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -833,6 +834,21 @@ TEST_CASE("serving runs CSV: an empty attention_dp_size under a MoE wider than t
     CHECK_FALSE(runs[3].agg.dp_inferred);
     CHECK(runs[4].agg.dp == 1);
     CHECK_FALSE(runs[4].agg.dp_inferred);
+    // With the concurrency from batch_size alone: it is a DP rank's where the file gives the DP
+    // (batch x dp), the instance's where the DP was inferred (NVIDIA's 19 such rows: batch_size
+    // equals their silicon_concurrency).
+    {
+        std::ofstream f(path);
+        f << "id,backend,model_path,system,precision,mode,isl,osl,batch_size,tp_size,attention_dp_size,moe_tp_size,"
+             "moe_ep_size,silicon_ttft_ms,silicon_tpot_ms\n"
+             "a,vllm,m/M,h200_sxm,fp8,agg,1000,100,8,1,,2,,357,55\n"
+             "b,vllm,m/M,h200_sxm,fp8,agg,1000,100,8,1,2,2,,357,55\n";
+    }
+    const auto by_batch = read_serving_runs(path);
+    REQUIRE(by_batch.size() == 2);
+    CHECK(by_batch[0].agg.dp_inferred);
+    CHECK(by_batch[0].concurrency == 8);
+    CHECK(by_batch[1].concurrency == 16);
     std::remove(path.c_str());
 }
 
@@ -1049,6 +1065,28 @@ TEST_CASE("memory-bound decode: an H200 (4.8 TB/s) is priced faster than an H100
         CHECK(a.roof_tpot_s > 1.2 * b.roof_tpot_s);
         CHECK(a.roof_tpot_s < 1.43 * b.roof_tpot_s);
     }
+}
+
+TEST_CASE("an estimate says when the power limit holds a step down: the H200's prefill, not the H100's") {
+    // Only GPUs with power coefficients (the H200 SXM, measured) are priced under their limit:
+    // Llama-3.1-70B fp8 TP4's prefill chunk is compute-bound and the H200's 700 W holds its clock
+    // down, so its roof TTFT comes out above an H100's, which runs at full clock. Said, not hidden.
+    const auto h200 = shared_fp8_request(llama70b, gpus::h200_sxm(), {4, 1, 1, 1}, 4);
+    const auto h100 = shared_fp8_request(llama70b, gpus::h100_sxm(), {4, 1, 1, 1}, 4);
+    if (!h200 || !h100) return;
+    const auto a = estimate_serving(h200->first, h200->second);
+    const auto b = estimate_serving(h100->first, h100->second);
+    REQUIRE(a.fits);
+    REQUIRE(b.fits);
+    CHECK(a.decode_point.prefill_bound == bound::power);
+    CHECK(b.decode_point.prefill_bound != bound::power);
+    const auto said = [](const estimate_result& r) {
+        return std::any_of(r.notes.begin(), r.notes.end(),
+                           [](const std::string& n) { return n.find("held down by the power limit") != std::string::npos; });
+    };
+    CHECK(said(a));
+    CHECK_FALSE(said(b));
+    CHECK(a.roof_ttft_s > b.roof_ttft_s);
 }
 
 TEST_CASE("a measured row by hand: Llama-3.1-70B fp8 TP4 on H200, trtllm, 1024/1024 at 4 in flight") {

@@ -58,26 +58,33 @@ TEST_CASE("a logarithmic Pareto chart is well-formed too") {
     CHECK_FALSE(roofline::test::has_non_finite_text(svg));
 }
 
-TEST_CASE("two GPUs with the same points: the later series is drawn inside the earlier, both colours show") {
+TEST_CASE("two GPUs with the same points: the covered one is drawn as a wide ring, every point keeps its size") {
     // A Max-Q and a Workstation card where power does not bind price every point alike; drawn
-    // plainly, the later series' circles covered the earlier's exactly.
+    // plainly, the later series' circles covered the earlier's exactly. Points 0.5 px apart count.
     pareto_chart ch;
     ch.points = {{"8x rtx-pro-6000", "TP8 c=64", 20, 300, ""},
                  {"8x rtx-pro-6000-maxq", "TP8 c=64", 20, 300, ""},
                  {"8x rtx-pro-6000", "TP4 c=16", 40, 100, ""},
-                 {"8x rtx-pro-6000-maxq", "TP4 c=16", 40, 100, ""},
+                 {"8x rtx-pro-6000-maxq", "TP4 c=16", 39.98, 100, ""},
                  {"8x rtx-pro-6000", "TP2 c=4", 60, 20, ""}};  // the Max-Q has none here
     const auto svg = render_pareto_svg(ch);
     CHECK(roofline::test::markup_problem(svg) == "");
-    // The front keeps the first of identical points (rtx-pro-6000's, drawn last, on top), so it
-    // is drawn inside the Max-Q's off-front circle (4 px): 0.55 x 4 = 2.2 px, its own colour.
-    CHECK(svg.find(R"(r="2.2" fill="#0072B2")") != std::string::npos);
-    CHECK(svg.find(R"(r="4.0" fill="#D55E00")") != std::string::npos);
-    CHECK(svg.find("drawn inside the earlier") != std::string::npos);
-    // Apart, nothing is nested and no note is added.
+    const auto count = [&](const std::string& what) {
+        std::size_t n = 0;
+        for (auto at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) ++n;
+        return n;
+    };
+    // The front keeps the first of identical points (rtx-pro-6000's, drawn on top at 5.5 px);
+    // the Max-Q's two off-front points under them are rings of 4 + 3 px in their colour.
+    CHECK(count(R"(class="point ringed")") == 2);
+    CHECK(count(R"(r="7.0" fill="#D55E00")") == 2);
+    CHECK(count(R"(class="point front")") == 3);
+    CHECK(count(R"(r="5.5" fill="#0072B2")") == 4);  // the 3 front points keep their size; and the legend swatch
+    CHECK(svg.find("another GPU gives the same point") != std::string::npos);
+    // Apart, nothing is ringed and no note is added.
     ch.points.resize(1);
     ch.points.push_back({"8x rtx-pro-6000-maxq", "TP8 c=32", 25, 250, ""});
     const auto apart = render_pareto_svg(ch);
-    CHECK(apart.find(R"(r="2.2")") == std::string::npos);
-    CHECK(apart.find("drawn inside the earlier") == std::string::npos);
+    CHECK(apart.find("ringed") == std::string::npos);
+    CHECK(apart.find("another GPU gives the same point") == std::string::npos);
 }

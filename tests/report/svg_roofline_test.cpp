@@ -199,9 +199,9 @@ TEST_CASE(
     CHECK(drawn >= 2);  // at least the SM90 entries (h100-sxm, h200-sxm)
 }
 
-TEST_CASE("two points of one label at one place get one label with their count") {
+TEST_CASE("two points of one label at one place get one label with their count of points") {
     // A trace's two reduce_kernel launches of the same shape land on the same spot; they were
-    // labelled twice, side by side. One label "reduce_kernel (x2)" now, two tooltips still.
+    // labelled twice, side by side. One label "reduce_kernel (2 points)" now, two tooltips still.
     auto chart = h200_bf16_chart();
     chart.points = {{"reduce_kernel", 2.0, 1e12, 0.05, bound::memory, ""},
                     {"reduce_kernel", 2.0, 1e12, 0.04, bound::memory, ""},
@@ -209,7 +209,7 @@ TEST_CASE("two points of one label at one place get one label with their count")
                     {"gemm", 2.0, 1e12, 0.03, bound::memory, ""}};               // same spot, other name
     const auto svg = render_roofline_svg(chart);
     CHECK(test::markup_problem(svg) == "");
-    CHECK(svg.find(">reduce_kernel (x2)</text>") != std::string::npos);
+    CHECK(svg.find(">reduce_kernel (2 points)</text>") != std::string::npos);
     CHECK(svg.find(">reduce_kernel</text>") != std::string::npos);
     CHECK(svg.find(">gemm</text>") != std::string::npos);
     const auto count = [&](const std::string& what) {
@@ -218,6 +218,6 @@ TEST_CASE("two points of one label at one place get one label with their count")
         return n;
     };
     CHECK(count(">reduce_kernel</text>") == 1);  // the one elsewhere
-    CHECK(count(">reduce_kernel (x2)</text>") == 1);
+    CHECK(count(">reduce_kernel (2 points)</text>") == 1);
     CHECK(count("<title>reduce_kernel") == 3);
 }

@@ -290,6 +290,19 @@ inline void forward_pricing_notes(const plan_result& r, std::vector<std::string>
             notes.push_back(n);
 }
 
+/// Says when the power limit holds a step's clock down (`bound::power`): only GPUs with power
+/// coefficients (models/power.hpp: the H200 SXM's, measured, and the RTX PRO 6000 editions')
+/// are priced so; others run at full clock, so a capped GPU can come out slower than an
+/// uncapped one of the same silicon (an H200's prefill against an H100's).
+inline void note_power_limit(const plan_point& p, const gpu_spec& g, std::vector<std::string>& notes) {
+    const bool dec = p.decode_bound == bound::power, pre = p.prefill_bound == bound::power;
+    if (!dec && !pre) return;
+    notes.push_back(std::string(dec && pre ? "decode and prefill" : dec ? "decode" : "prefill") +
+                    " held down by the power limit: " + g.id +
+                    "'s power coefficients (models/power.hpp) lower its clock where compute binds; GPUs without "
+                    "coefficients (H100, B200, ...) are priced at full clock");
+}
+
 /// The input checks of `estimate_serving` (usage_error on bad input).
 inline void check_request(const estimate_request& rq) {
     if (!(rq.isl >= 1) || !(rq.osl >= 1)) throw usage_error("estimate: ISL and OSL must be >= 1 token");
@@ -344,6 +357,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
             out.reason = describe_rejection(p, out.decode_plan);
             return out;
         }
+        detail::estimate::note_power_limit(p, rq.gpu, out.notes);
         const double c_inst = rq.concurrency / rq.instances;
         const double t_dec = p.decode_step_s;
         // Speculation (the planner's `plan_request::speculative`): t_dec is a verification step

@@ -346,7 +346,10 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
             }
             r.concurrency = *t;
         }
-        else if (!r.disaggregated && r.agg.batch >= 1) r.concurrency = r.agg.batch * r.agg.dp;
+        // batch_size is per attention-DP rank where the file gives the DP; where the DP was
+        // inferred, NVIDIA's rows give the whole instance's (19 of 19 such rows: batch_size equals
+        // the silicon_concurrency).
+        else if (!r.disaggregated && r.agg.batch >= 1) r.concurrency = r.agg.batch * (r.agg.dp_inferred ? 1 : r.agg.dp);
         else if (r.disaggregated && r.decode.batch >= 1)
             r.concurrency = r.decode.batch * r.decode.dp * std::max(1, r.decode.workers);
         if (!(r.concurrency >= 1))

@@ -13,10 +13,9 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>  // std::stable_sort, std::reverse, std::find, std::any_of, std::max, std::min
-#include <cmath>      // std::isfinite, std::floor, std::ceil, std::lround
+#include <algorithm>  // std::stable_sort, std::reverse, std::find, std::max, std::min
+#include <cmath>      // std::isfinite, std::floor, std::ceil, std::hypot
 #include <cstddef>    // std::size_t
-#include <map>        // std::map
 #include <string>     // std::string
 #include <utility>    // std::pair
 #include <vector>     // std::vector
@@ -242,29 +241,27 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
                        "\n",
                        clip_id);
     // Two GPUs can give the same point (a Max-Q and a Workstation card where power does not
-    // bind): a point drawn where another series' point already is (to the pixel) is drawn inside
-    // the smallest circle there, at 0.55x its radius, so every colour stays visible; the legend
+    // bind). A point that another GPU's point covers (drawn later within 1.5 px) is drawn as a
+    // wider ring around it, so both colours show and every point keeps its size; the legend
     // says so.
-    struct drawn_here {
-        std::vector<std::string> gpus;
-        double smallest_radius = 0;
-    };
-    std::map<std::pair<long, long>, drawn_here> drawn_at;
-    bool nested_any = false;
+    std::vector<std::size_t> order;
     for (int pass = 0; pass < 2; ++pass)  // front points on top
-        for (std::size_t i = 0; i < pts.size(); ++i) {
-            if (on_front[i] != (pass == 1)) continue;
+        for (std::size_t i = 0; i < pts.size(); ++i)
+            if (on_front[i] == (pass == 1)) order.push_back(i);
+    std::vector<bool> covered(pts.size(), false);
+    for (std::size_t a = 0; a < order.size(); ++a)
+        for (std::size_t b = a + 1; b < order.size() && !covered[order[a]]; ++b) {
+            const auto& p = pts[order[a]];
+            const auto& q = pts[order[b]];
+            covered[order[a]] = p.gpu != q.gpu &&
+                                std::hypot(xa(p.tokens_per_s_per_user) - xa(q.tokens_per_s_per_user),
+                                           ya(p.tokens_per_s_per_gpu) - ya(q.tokens_per_s_per_gpu)) <= 1.5;
+        }
+    const bool ringed_any = std::find(covered.begin(), covered.end(), true) != covered.end();
+    for (const std::size_t i : order) {
+        {  // one point
             const auto& p = pts[i];
-            const std::pair<long, long> pixel{std::lround(xa(p.tokens_per_s_per_user)),
-                                              std::lround(ya(p.tokens_per_s_per_gpu))};
-            auto& here = drawn_at[pixel];
-            double radius = on_front[i] ? 5.5 : 4.0;
-            if (std::any_of(here.gpus.begin(), here.gpus.end(), [&](const std::string& g) { return g != p.gpu; })) {
-                radius = 0.55 * std::min(radius, here.smallest_radius);
-                nested_any = true;
-            }
-            if (std::find(here.gpus.begin(), here.gpus.end(), p.gpu) == here.gpus.end()) here.gpus.push_back(p.gpu);
-            here.smallest_radius = here.smallest_radius > 0 ? std::min(here.smallest_radius, radius) : radius;
+            const double radius = (on_front[i] ? 5.5 : 4.0) + (covered[i] ? 3.0 : 0.0);
             const auto colour = svg::series_colour(series_of(p.gpu));
             std::string tip =
                 fmt::format("{} \u00b7 {}\ntokens/s per user: {}\ntokens/s per GPU: {}", p.gpu,
@@ -273,14 +270,15 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
             if (on_front[i]) tip += "\non the Pareto front";
             if (!p.detail.empty()) tip += "\n" + p.detail;
             out += fmt::format(
-                R"(<g class="point{}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="{}" )"
+                R"(<g class="point{}{}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="{}" )"
                 R"(fill-opacity="{}" stroke="{}" stroke-width="{}"/></g>)"
                 "\n",
-                on_front[i] ? " front" : "", escape_xml(tip), num(xa(p.tokens_per_s_per_user)),
-                num(ya(p.tokens_per_s_per_gpu)), num(radius), colour,
-                on_front[i] ? "0.9" : "0.45", on_front[i] ? "#222" : colour,
-                on_front[i] ? "1.5" : "1");
+                on_front[i] ? " front" : "", covered[i] ? " ringed" : "", escape_xml(tip),
+                num(xa(p.tokens_per_s_per_user)), num(ya(p.tokens_per_s_per_gpu)), num(radius), colour,
+                covered[i] ? "0.15" : on_front[i] ? "0.9" : "0.45", covered[i] ? colour : on_front[i] ? "#222" : colour,
+                covered[i] ? "2.5" : on_front[i] ? "1.5" : "1");
         }
+    }
     out += "</g>\n";
 
     // Labels of front points.
@@ -333,9 +331,9 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
         out += svg::text(x + 28, y + 4, "Pareto front (labelled)", 12, "start", "#333");
     }
     y += 26;
-    if (nested_any) {
+    if (ringed_any) {
         out += svg::text(plot.x, y + 4,
-                         "where two GPUs give the same point, the later GPU's is drawn inside the earlier's", 11,
+                         "a wide ring around a point: another GPU gives the same point there (hover for both)", 11,
                          "start", "#666");
         y += 14;
     }

@@ -496,7 +496,8 @@ ROOFLINE_INLINE std::string render_roofline_svg(const roofline_chart& chart) {
                      "\n",
                      num(point_px)));
     // Points of one label drawn at one place (two launches of a kernel with the same shape)
-    // get one label, "name (x2)", not the same text twice side by side.
+    // get one label, "name (2 points)", not the same text twice side by side (they may be
+    // two kernels of one name: the tooltips tell them apart).
     std::vector<int> same_as(points.size(), -1), copies(points.size(), 1);
     for (std::size_t i = 0; i < points.size(); ++i)
         for (std::size_t j = 0; j < i && !points[i].label.empty(); ++j)
@@ -511,7 +512,7 @@ ROOFLINE_INLINE std::string render_roofline_svg(const roofline_chart& chart) {
         const auto& p = points[i];
         if (p.label.empty() || same_as[i] >= 0) continue;
         const std::string text =
-            ellipsize_middle(p.label, 30) + (copies[i] > 1 ? fmt::format(" (x{})", copies[i]) : std::string());
+            ellipsize_middle(p.label, 30) + (copies[i] > 1 ? fmt::format(" ({} points)", copies[i]) : std::string());
         const double cx = xa(p.arithmetic_intensity), cy = ya(p.achieved_flops_per_s);
         const double w = svg::text_width(text, point_px);
         std::vector<int> ring;
