@@ -802,6 +802,9 @@ TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurre
     REQUIRE(assumed.size() == 1);  // aggregated only: no disaggregated run, nothing said of its pools
     CHECK(assumed[0].find("no column pp_size, attention_dp_size, moe_tp_size: read as 1 for every aggregated run") !=
           std::string::npos);
+    // The attention DP is inferred instead where the MoE columns span more GPUs: said, so the
+    // assumed: and inferred: lines do not contradict each other.
+    CHECK(assumed[0].find("attention DP: inferred instead where the MoE columns span more GPUs") != std::string::npos);
     std::remove(path.c_str());
 }
 

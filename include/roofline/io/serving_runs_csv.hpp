@@ -404,7 +404,11 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
                 if (!given(prefix + std::string(c))) missing += (missing.empty() ? "" : ", ") + (prefix + std::string(c));
             if (!missing.empty())
                 assumed->push_back(path + ": no column " + missing + ": read as 1 for every " +
-                                   (*prefix ? "disaggregated" : "aggregated") + " run");
+                                   (*prefix ? "disaggregated" : "aggregated") + " run" +
+                                   (missing.find(prefix + std::string("attention_dp_size")) != std::string::npos
+                                        ? std::string(" (attention DP: inferred instead where the MoE columns span more "
+                                                      "GPUs than the TP; the inferred: line counts those)")
+                                        : std::string()));
         }
     }
     return out;
