@@ -161,6 +161,7 @@ struct evaluated_run {
     std::string skipped;   ///< why no estimate
     estimate_result est;
     std::size_t sample = static_cast<std::size_t>(-1);  ///< index into the fit samples
+    bool moe_layout_mismatch = false;  ///< a MoE pool's moe_tp x moe_ep differs from its tp x dp
 };
 
 double rel(double pred, double meas) { return std::abs(pred / meas - 1.0); }
@@ -266,12 +267,14 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                     detail::step::note_once(e.est.notes, "attention_dp_size empty: dp " + std::to_string(l->dp) +
                                                              " inferred as moe_tp_size x moe_ep_size / tp_size");
             for (const auto* l : {&r.agg, &r.prefill, &r.decode})
-                if (m.is_moe() && l->moe_tp * l->moe_ep != l->tp * l->dp && (l == &r.agg) != r.disaggregated)
+                if (m.is_moe() && l->moe_tp * l->moe_ep != l->tp * l->dp && (l == &r.agg) != r.disaggregated) {
+                    e.moe_layout_mismatch = true;
                     detail::step::note_once(e.est.notes, "moe_tp_size x moe_ep_size = " + std::to_string(l->moe_tp * l->moe_ep) +
                                                              " differs from tp_size x attention_dp_size = " +
                                                              std::to_string(l->tp * l->dp) + ": priced as MoE TP " +
                                                              std::to_string(l->tp * l->dp / std::max(1, l->moe_ep)) + " x EP " +
                                                              std::to_string(l->moe_ep) + " over tp x dp GPUs");
+                }
             for (const auto* l : {&r.agg, &r.prefill, &r.decode})
                 if (l->moe_ep > 1 && (l->tp * l->dp) % l->moe_ep != 0 && m.is_moe())
                     detail::step::note_once(e.est.notes, "moe_ep_size " + std::to_string(l->moe_ep) + " does not divide tp x dp = " +
@@ -311,11 +314,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     // estimated runs whose MoE columns disagree with the GPUs their attention layout spans.
     std::size_t inferred_dp = 0, moe_mismatch = 0;
     for (const auto& r : runs) inferred_dp += r.agg.dp_inferred || r.prefill.dp_inferred || r.decode.dp_inferred;
-    for (const auto& e : ev)
-        if (e.sample < samples.size())
-            moe_mismatch += std::any_of(e.est.notes.begin(), e.est.notes.end(), [](const std::string& n) {
-                return n.rfind("moe_tp_size x moe_ep_size = ", 0) == 0;
-            });
+    for (const auto& e : ev) moe_mismatch += e.sample < samples.size() && e.moe_layout_mismatch;
     // Runs that speculate, how many were estimated, and how many of those assume the rate or depth.
     std::size_t speculating = 0, speculating_estimated = 0, assumed_acceptance = 0, assumed_draft = 0;
     for (const auto& e : ev) {

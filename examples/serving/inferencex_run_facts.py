@@ -162,6 +162,11 @@ def pool(tp, ep, dpa):
     return (1, tp, tp // ep, ep) if dpa else (tp, 1, tp // ep, ep)
 
 
+def attention_dp(r):
+    """The row's attention DP: its attention_dp_size, 1 where empty or 0 ("not used")."""
+    return r.attention_dp_size if r.attention_dp_size > 0 else 1
+
+
 def garbled_agg_layout(r):
     """aiconfigurator's layout columns for an aggregated InferenceX run whose file layout is
     garbled, else None. The run's id names InferenceX's own `tp{G}_ep{E}` (G: the instance's GPUs,
@@ -174,10 +179,9 @@ def garbled_agg_layout(r):
     if not m or r["mode"] != "agg":
         return None
     g, e = int(m.group(1)), int(m.group(2))
-    dp = r.attention_dp_size if r.attention_dp_size > 0 else 1
-    if e <= 1 or r.tp_size * dp != g * e:
+    if e <= 1 or r.tp_size * attention_dp(r) != g * e:
         return None
-    return pool(g, e, dp > 1)
+    return pool(g, e, attention_dp(r) > 1)
 
 
 def main():
@@ -211,13 +215,13 @@ def main():
             a_tp, a_dp, m_tp, m_ep = garbled
             base.update({"tp_size": a_tp, "attention_dp_size": a_dp, "moe_tp_size": m_tp, "moe_ep_size": m_ep})
             base["source"] = (lengths + f"; layout from the id's tp and ep (the file's tp_size x attention_dp_size "
-                              f"{int(r.tp_size * (r.attention_dp_size if r.attention_dp_size > 0 else 1))} is the id's "
+                              f"{int(r.tp_size * attention_dp(r))} is the id's "
                               "tp x ep); not matched to a configuration entry")
             outcome["layout from the id (garbled in the file)"] = outcome.get("layout from the id (garbled in the file)", 0) + 1
             rows.append(base)
             continue
         if r["mode"] == "agg":
-            dp = r.attention_dp_size if r.attention_dp_size > 0 else 1
+            dp = attention_dp(r)
             c = c[(c.tp == r.tp_size * dp) & (c.ep == r.moe_ep_size) & (c.dpa == (dp > 1))]
             if not len(c) and r.system in ("gb200", "gb300"):
                 # Labeled aggregated with "TP" the deployment's GPU count: InferenceX runs these

@@ -53,8 +53,8 @@ inline constexpr measured_link_profile measured_link_profiles[] = {
     // 2x H200 SXM over NVLink (NCCL through torch.distributed, bf16 sum): busbw 302 GB/s at
     // 256 MiB (334 at 1 GiB); a 32 KB all-reduce takes 36.4 us per eager call, and 1-16 KB
     // calls take 35-44 us whatever their size: the host's launch cost, so only the bandwidth is
-    // kept (the latency would charge an H200 TP8 decode step of Llama-3.1-70B 5 ms more than
-    // an H100's). This project's measurement.
+    // kept (with that latency an H200 TP4 decode step of Llama-3.1-70B FP8 at 4 in flight was
+    // 8.2 ms against an H100's 7.5 ms; 5.7 ms without). This project's measurement.
     {"h200-sxm", link_kind::nvlink, 2, 302.2e9, 32768, 36.36e-6,
      "2x H200 over NVLink, this project's measurement [M1] (data/measurements/h200/allreduce_2gpu.json)", true},
     // 8x RTX 5090 (no P2P with the stock driver), 2x Xeon 8480+: busbw 28 GB/s at 1-8 GB

@@ -91,7 +91,8 @@ inline constexpr double max_measured_ttft_s = 1e5, max_measured_tpot_s = 1e3;
 /// `max_measured_tpot_s`, and a concurrency in silicon_data_source that is not 1 to 1e9
 /// requests. An attention-DP, MoE TP or MoE EP size of
 /// 0, and an empty degree cell, read as 1 (aiconfigurator writes 0 and leaves cells empty for
-/// "not used"). A layout column the file (and the facts) lack altogether reads as 1 for every
+/// "not used"), except an empty attention_dp_size where moe_tp x moe_ep exceeds tp x 1 and is a
+/// multiple of tp: that DP is moe_tp x moe_ep / tp (`measured_layout::dp_inferred`). A layout column the file (and the facts) lack altogether reads as 1 for every
 /// run of the mode that uses it, and `assumed` (when given) gets a line saying so. With `facts`,
 /// a run whose id it lists reads those cells from it instead (their errors name the facts
 /// file's cell).

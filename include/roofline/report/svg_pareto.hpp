@@ -259,25 +259,23 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
         }
     const bool ringed_any = std::find(covered.begin(), covered.end(), true) != covered.end();
     for (const std::size_t i : order) {
-        {  // one point
-            const auto& p = pts[i];
-            const double radius = (on_front[i] ? 5.5 : 4.0) + (covered[i] ? 3.0 : 0.0);
-            const auto colour = svg::series_colour(series_of(p.gpu));
-            std::string tip =
-                fmt::format("{} \u00b7 {}\ntokens/s per user: {}\ntokens/s per GPU: {}", p.gpu,
-                            p.label, format_significant(p.tokens_per_s_per_user),
-                            format_significant(p.tokens_per_s_per_gpu));
-            if (on_front[i]) tip += "\non the Pareto front";
-            if (!p.detail.empty()) tip += "\n" + p.detail;
-            out += fmt::format(
-                R"(<g class="point{}{}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="{}" )"
-                R"(fill-opacity="{}" stroke="{}" stroke-width="{}"/></g>)"
-                "\n",
-                on_front[i] ? " front" : "", covered[i] ? " ringed" : "", escape_xml(tip),
-                num(xa(p.tokens_per_s_per_user)), num(ya(p.tokens_per_s_per_gpu)), num(radius), colour,
-                covered[i] ? "0.15" : on_front[i] ? "0.9" : "0.45", covered[i] ? colour : on_front[i] ? "#222" : colour,
-                covered[i] ? "2.5" : on_front[i] ? "1.5" : "1");
-        }
+        const auto& p = pts[i];
+        const double radius = (on_front[i] ? 5.5 : 4.0) + (covered[i] ? 3.0 : 0.0);
+        const auto colour = svg::series_colour(series_of(p.gpu));
+        std::string tip =
+            fmt::format("{} \u00b7 {}\ntokens/s per user: {}\ntokens/s per GPU: {}", p.gpu,
+                        p.label, format_significant(p.tokens_per_s_per_user),
+                        format_significant(p.tokens_per_s_per_gpu));
+        if (on_front[i]) tip += "\non the Pareto front";
+        if (!p.detail.empty()) tip += "\n" + p.detail;
+        out += fmt::format(
+            R"(<g class="point{}{}"><title>{}</title><circle cx="{}" cy="{}" r="{}" fill="{}" )"
+            R"(fill-opacity="{}" stroke="{}" stroke-width="{}"/></g>)"
+            "\n",
+            on_front[i] ? " front" : "", covered[i] ? " ringed" : "", escape_xml(tip),
+            num(xa(p.tokens_per_s_per_user)), num(ya(p.tokens_per_s_per_gpu)), num(radius), colour,
+            covered[i] ? "0.15" : on_front[i] ? "0.9" : "0.45", covered[i] ? colour : on_front[i] ? "#222" : colour,
+            covered[i] ? "2.5" : on_front[i] ? "1.5" : "1");
     }
     out += "</g>\n";
 
