@@ -100,11 +100,18 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
                        "sweep's power limit; `kernel` prices them at that clock, not the power model's)\n",
                        clockless);
     }
-    for (const auto& l : c.links)
+    for (const auto& l : c.links) {
         fmt::print("\nlink {} ({} over {} ranks, {} sizes): alpha {:.2f} us, base {:.2f} us, beta {:.1f} GB/s; "
                    "|error| median {}, p90 {}\n",
                    to_string(l.link), l.op, l.ranks, l.points, l.params.alpha_s * 1e6, l.params.base_latency_s * 1e6,
                    l.params.beta_bytes_per_s / 1e9, pct(l.median_abs_error), pct(l.p90_abs_error));
+        if (l.host_floor_s)
+            fmt::print("  small messages took {:.1f} us a call whatever their size, {:.0f}x NCCL's modeled latency: a "
+                       "host floor (eager calls), kept as host_floor_s; alpha and base are NCCL's, which a CUDA-graph "
+                       "step pays\n",
+                       *l.host_floor_s * 1e6,
+                       *l.host_floor_s / collective_time(parse_collective_op(l.op), 0, l.ranks, l.params).latency_s);
+    }
     if (c.power) {
         const auto& p = c.power->coefficients;
         std::string e;

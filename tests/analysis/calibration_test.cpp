@@ -321,6 +321,20 @@ TEST_CASE("a link fit recovers alpha-beta from a synthetic all-reduce sweep") {
         CHECK(l.params.alpha_s == approx(0.47e-6));
         CHECK(l.params.base_latency_s == approx(13.06e-6).epsilon(1e-6));
         CHECK(l.params.p2p);
+        // 14 us is 3.1x NCCL's modeled 4.54 us (3.6 + 2 x 0.47): a slow link, not a host floor.
+        CHECK_FALSE(l.host_floor_s);
+    }
+    SUBCASE("flat small sizes far above NCCL's latency: a host floor, the latency NCCL's") {
+        // L = 30 us (6.6x 4.54 us). Sizes whose bandwidth term is under a tenth of their time:
+        // 1, 4, 16, 64 and 256 KiB (1 MiB: 3.50 us of 33.5 us); their median, 16 KiB, takes
+        // 30 us + 16384 / 300e9 = 30.0546 us.
+        const auto l = fit_link({sweep(2, 30e-6, 0, 300e9)}, link_kind::nvlink);
+        REQUIRE(l.host_floor_s);
+        CHECK(*l.host_floor_s == approx(30e-6 + 16384 / 300e9).epsilon(1e-9));
+        CHECK(l.params.alpha_s == approx(0.47e-6));
+        CHECK(l.params.base_latency_s == approx(3.6e-6));
+        CHECK(l.params.beta_bytes_per_s == approx(300e9).epsilon(1e-6));
+        CHECK(l.from.method.find("host floor") != std::string::npos);
     }
     SUBCASE("too few sizes") {
         auto s = sweep(2, 10e-6, 2e-6, 300e9);
@@ -344,6 +358,23 @@ TEST_CASE("the link fit on nccl-tests stdout (16 H100s over two nodes) reaches t
     // spreads the mid-size protocol change over it).
     CHECK(l.params.base_latency_s + 30 * l.params.alpha_s > 115e-6);
     CHECK(l.params.base_latency_s + 30 * l.params.alpha_s < 150e-6);
+    // 123-203 us at 8 B-1 MiB against NCCL's 84.6 us (3.6 + 30 x 2.7): the network's own
+    // latency, not a host floor (1.5x, and not flat: 1.65x from the smallest to the largest).
+    CHECK_FALSE(l.host_floor_s);
+}
+
+TEST_CASE("the link fit on this project's eager torch.distributed sweep (2 H200s) keeps its host floor apart") {
+    const auto path = roofline::test::repo_data("measurements/h200/allreduce_2gpu.json");
+    if (!roofline::test::have_sample(path)) return;
+    const auto l = fit_link({read_allreduce_sweep(path.string())}, link_kind::nvlink);
+    // 1 KiB-1 MiB take 35.1-44.1 us (1 MiB: 3.1 us of bandwidth at 333.9 GB/s, under a tenth of
+    // its 36.8 us); 8x NCCL's 4.54 us. Their median is the 1 MiB point, 36.84 us.
+    REQUIRE(l.host_floor_s);
+    CHECK(*l.host_floor_s == approx(3.683583974838257e-05));
+    CHECK(l.params.base_latency_s == approx(3.6e-6));
+    CHECK(l.params.alpha_s == approx(0.47e-6));
+    CHECK(l.params.beta_bytes_per_s == approx(333.9e9).epsilon(1e-3));
+    CHECK(l.points == 21);
 }
 
 TEST_CASE("a power fit recovers static, per-FLOP and per-byte energy from samples") {
@@ -537,6 +568,11 @@ TEST_CASE("the committed H200 calibration is what `roofline calibrate` fits from
     CHECK(committed.power->unreliable);
     REQUIRE(fresh.links.size() == 1);
     CHECK(fresh.links[0].params.beta_bytes_per_s == approx(committed.links[0].params.beta_bytes_per_s).epsilon(1e-9));
+    // The eager sweep's 36.8 us a call is a host floor: the committed overlay prices the link's
+    // latency at NCCL's 3.6 us base (it had carried 35.1 us until 2026-12-07).
+    REQUIRE(committed.links[0].host_floor_s);
+    CHECK(*committed.links[0].host_floor_s == approx(*fresh.links[0].host_floor_s).epsilon(1e-9));
+    CHECK(committed.links[0].params.base_latency_s == approx(3.6e-6));
     CHECK(*fresh.dram_bytes_per_s == *committed.dram_bytes_per_s);
 }
 

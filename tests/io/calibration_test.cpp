@@ -162,9 +162,14 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     l.ranks = 2;
     l.params.alpha_s = 0.47e-6;
     l.params.beta_bytes_per_s = 3.3e11;
-    l.params.base_latency_s = 35e-6;
+    l.params.base_latency_s = 3.6e-6;
+    l.host_floor_s = 36.8e-6;
     l.points = 21;
     c.links.push_back(l);
+    calibrated_link pcie = l;  // a second link without a host floor: the key stays out
+    pcie.link = link_kind::pcie;
+    pcie.host_floor_s.reset();
+    c.links.push_back(pcie);
     calibrated_power p;
     p.coefficients.joules_per_flop.fill(std::nan(""));
     p.coefficients.static_w = 118;
@@ -209,8 +214,11 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     CHECK(r.curves[0].fit.median_abs_error == 0.035);
     CHECK(std::isnan(r.curves[0].fit.p90_abs_error));
     REQUIRE(r.link_for(link_kind::nvlink) != nullptr);
-    CHECK(r.link_for(link_kind::pcie) == nullptr);
+    REQUIRE(r.link_for(link_kind::pcie) != nullptr);
     CHECK(r.link_for(link_kind::nvlink)->params.beta_bytes_per_s == 3.3e11);
+    REQUIRE(r.link_for(link_kind::nvlink)->host_floor_s);
+    CHECK(*r.link_for(link_kind::nvlink)->host_floor_s == 36.8e-6);
+    CHECK_FALSE(r.link_for(link_kind::pcie)->host_floor_s);
     REQUIRE(r.power.has_value());
     CHECK(r.power->coefficients.flop_energy_at(peak_key::bf16) == 0.74e-12);
     CHECK(std::isnan(r.power->coefficients.flop_energy_at(peak_key::fp8)));
@@ -227,7 +235,7 @@ TEST_CASE("a version-1 overlay round-trips: ceilings, per-clock rates, curves, l
     // The kernel's own launch cost stays device-side; the 4.4 us eager floor is the host's term.
     CHECK(used.launch_latency_s == 0.86e-6);
     CHECK(used.link_bytes_per_s == 3.3e11);
-    CHECK(link.base_latency_s == 35e-6);
+    CHECK(link.base_latency_s == 3.6e-6);
     CHECK(e.launch_floor_s == 4.4e-6);
     CHECK(e.graph_launch_floor_s == 0.52e-6);
     REQUIRE(e.curve_for(kernel_family::grouped_gemm, peak_key::bf16) != nullptr);
@@ -249,6 +257,12 @@ TEST_CASE("version-1 files with a bad schema, family or value are refused with t
     CHECK_THROWS_WITH_AS(read_calibration(temp_json("clk", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
         "curves": [{"family": "gemm", "peak": "bf16", "fixed_latency_s": 0, "clocks_recorded": "no"}]})")),
                          doctest::Contains("curves[0]: \"clocks_recorded\": expected true or false"), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("floor", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
+        "links": [{"link": "nvlink", "op": "all_reduce", "ranks": 2, "alpha_s": 4.7e-7, "beta_bytes_per_s": 3e11, "base_latency_s": 3.6e-6, "host_floor_s": "37 us"}]})")),
+                         doctest::Contains("links[0]: \"host_floor_s\""), parse_error);
+    CHECK_THROWS_WITH_AS(read_calibration(temp_json("floor0", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
+        "links": [{"link": "nvlink", "op": "all_reduce", "ranks": 2, "alpha_s": 4.7e-7, "beta_bytes_per_s": 3e11, "base_latency_s": 3.6e-6, "host_floor_s": 0}]})")),
+                         doctest::Contains("links[0]: \"host_floor_s\""), parse_error);
     // Absent (an overlay written before the key): the records carried their clocks.
     CHECK(read_calibration(temp_json("clk2", R"({"schema": "roofline.calibration/1", "gpu": "h200-sxm",
         "curves": [{"family": "gemm", "peak": "bf16", "fixed_latency_s": 0}]})"))

@@ -221,3 +221,21 @@ TEST_CASE("two points of one label at one place get one label with their count o
     CHECK(count(">reduce_kernel (2 points)</text>") == 1);
     CHECK(count("<title>reduce_kernel") == 3);
 }
+
+TEST_CASE("two kernels whose long names shorten alike at one place get one label") {
+    // cuBLAS kernel names that differ only in their middle (the tile size) shorten to one text
+    // at 30 columns; at one spot they were labelled twice with that text.
+    const std::string a = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_kernel";
+    const std::string b = "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize1x1x1_execute_kernel";
+    REQUIRE(a != b);
+    const std::string shown = ellipsize_middle(a, 30);
+    REQUIRE(shown == ellipsize_middle(b, 30));
+    auto chart = h200_bf16_chart();
+    chart.points = {{a, 300.0, 500e12, 0.05, bound::compute, ""}, {b, 300.0, 500e12, 0.04, bound::compute, ""}};
+    const auto svg = render_roofline_svg(chart);
+    CHECK(test::markup_problem(svg) == "");
+    CHECK(svg.find(">" + shown + " (2 points)</text>") != std::string::npos);
+    CHECK(svg.find(">" + shown + "</text>") == std::string::npos);
+    CHECK(svg.find("<title>" + a) != std::string::npos);  // both tooltips keep their full names
+    CHECK(svg.find("<title>" + b) != std::string::npos);
+}

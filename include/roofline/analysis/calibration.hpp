@@ -25,7 +25,9 @@
 // 3. Links: t(S) = L + b(S) / beta (ring: b = 2(n-1)/n S for all-reduce) by least squares on
 //    relative residuals over every size of an nccl-tests (or torch.distributed) sweep; L is split
 //    into base latency and per-hop alpha with NCCL's per-hop constant (models/collective.hpp)
-//    unless sweeps at several rank counts separate them.
+//    unless sweeps at several rank counts separate them. Small sizes whose times are flat and
+//    far above NCCL's modeled latency are a host floor per call (eager calls), kept apart
+//    (`calibrated_link::host_floor_s`): the latency is then NCCL's.
 //
 // 4. Power: P = P_static + sum_k e_k (f / f_ref)^(x-1) R_k + e_dram B' (models/power.hpp) by
 //    least squares over steady (power, rates, clock) samples; the exponent x from a grid when the
@@ -634,22 +636,25 @@ inline std::vector<ceiling_point> trace_gemm_points(const kernel_trace& t) {
 // 3. Links
 // ---------------------------------------------------------------------------------------------
 
-/// NCCL's per-hop latency for a link kind (models/collective.hpp `default_link_params`).
-inline double default_alpha_s(link_kind l) {
-    switch (l) {
-        case link_kind::nvlink: return 0.47e-6;
-        case link_kind::pcie: return 1.0e-6;
-        case link_kind::pcie_no_p2p: return 2.96e-6;
-        case link_kind::network: return 2.7e-6;  // NCCL tuning.cc hwLat NET, ring LL
-    }
-    return 1.0e-6;
-}
+/// How far above NCCL's modeled latency (base + steps x alpha, models/collective.hpp
+/// `nccl_latency_params`) a sweep's flat small-message times must sit to be read as a host
+/// floor rather than the link's latency. nccl-tests sweeps, whose calls are launched one by one
+/// too, sit 1.5-2.7x above it: 123 us against 84.6 us modeled for the 16-H100 two-node sweep in
+/// ../shared/samples/nccl, 48.2 us at 32 KB against 17.6 us for 8 RTX PRO 6000 over PCIe
+/// (analysis/achievable.hpp `measured_link_profiles`); eager `torch.distributed` calls on two
+/// H200s took 35-44 us where the model gives 4.5 us (8x; data/measurements/h200/allreduce_2gpu.json).
+inline constexpr double link_host_floor_ratio = 5.0;
 
 /// Fits alpha-beta parameters for link `l` from collective sweeps (all of one op, ring
 /// algorithm assumed): t = base + steps alpha + link_bytes / beta. One rank count: base + steps
 /// alpha is one latency L, split with NCCL's per-hop alpha (base >= 0). Uses out-of-place
 /// timings when present, else in-place. Throws `usage_error` for fewer than 3 points or an op
 /// other than all_reduce, all_gather, reduce_scatter, all_to_all.
+/// Host floor: where the sizes whose bandwidth term is under a tenth of their time (at least
+/// 3, spanning at least 8x in size) take times within 1.5x of each other (per rank count) and
+/// every one at least `link_host_floor_ratio` x NCCL's modeled latency, those times are the
+/// host's cost per call, not the link's: `host_floor_s` gets their median (the largest rank
+/// count's) and alpha and base NCCL's constants; beta stays fitted.
 inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, link_kind l) {
     struct row {
         double steps, link_bytes, t;
@@ -697,7 +702,7 @@ inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, lin
         out.params.alpha_s = std::max(0.0, sol(1));
     } else {
         const double L = std::max(0.0, sol(0));
-        out.params.alpha_s = std::min(default_alpha_s(l), L / std::max(1.0, steps));
+        out.params.alpha_s = std::min(nccl_latency_params(l).first, L / std::max(1.0, steps));
         out.params.base_latency_s = L - steps * out.params.alpha_s;
     }
     out.params.p2p = l != link_kind::pcie_no_p2p && l != link_kind::network;  // across hosts: ring or tree only
@@ -705,6 +710,31 @@ inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, lin
     for (const auto& r : rows) {
         const double t = out.params.base_latency_s + r.steps * out.params.alpha_s + r.link_bytes / out.params.beta_bytes_per_s;
         errs.push_back(std::abs(t / r.t - 1.0));
+    }
+    // A host floor: latency-dominated sizes flat and far above NCCL's model.
+    {
+        const auto [nccl_alpha, nccl_base] = nccl_latency_params(l);
+        std::map<double, std::vector<const row*>> plateau;  // by steps (rank count)
+        for (const auto& r : rows)
+            if (r.link_bytes / out.params.beta_bytes_per_s < 0.1 * r.t) plateau[r.steps].push_back(&r);
+        bool host = !plateau.empty();
+        for (const auto& [steps, pts] : plateau) {
+            double tmin = pts.front()->t, tmax = tmin, bmin = pts.front()->link_bytes, bmax = bmin;
+            for (const auto* r : pts) {
+                tmin = std::min(tmin, r->t), tmax = std::max(tmax, r->t);
+                bmin = std::min(bmin, r->link_bytes), bmax = std::max(bmax, r->link_bytes);
+            }
+            host = host && pts.size() >= 3 && bmax >= 8 * bmin && tmax <= 1.5 * tmin &&
+                   tmin >= link_host_floor_ratio * (nccl_base + steps * nccl_alpha);
+        }
+        if (host) {
+            std::vector<double> ts;
+            for (const auto* r : plateau.rbegin()->second) ts.push_back(r->t);
+            std::sort(ts.begin(), ts.end());
+            out.host_floor_s = ts.size() % 2 ? ts[ts.size() / 2] : 0.5 * (ts[ts.size() / 2 - 1] + ts[ts.size() / 2]);
+            out.params.alpha_s = nccl_alpha;
+            out.params.base_latency_s = nccl_base;
+        }
     }
     const auto s = summarize_errors(errs);
     out.points = rows.size();
@@ -716,6 +746,12 @@ inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, lin
                             : "least squares on relative residuals: latency L and beta; L = base + steps x alpha "
                               "with NCCL's per-hop alpha";
     out.params.source = "calibration: fitted to " + std::to_string(rows.size()) + " sizes";
+    if (out.host_floor_s) {
+        out.from.method += "; the small sizes' flat time is a host floor per call (host_floor_s), so alpha and base "
+                           "are NCCL's constants (models/collective.hpp) and the fit errors are those of the fitted "
+                           "latency";
+        out.params.source += " (bandwidth; latency: NCCL tuning.cc, the sweep's small sizes are host-bound)";
+    }
     return out;
 }
 

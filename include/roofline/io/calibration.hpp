@@ -28,7 +28,9 @@
 //                        "cv_p90_abs_error", "cv_folds", "floor_points", "compute_points",
 //                        "memory_points", "source", "capped" (optional)}}],
 //   "links":   [{"link", "op", "ranks", "alpha_s", "beta_bytes_per_s", "base_latency_s", "p2p",
-//                "fit": {"points", "median_abs_error", "p90_abs_error"}, "from": {...}}],
+//                "host_floor_s" (optional: the sweep's small sizes were host-bound, seconds a
+//                call; alpha and base are then NCCL's), "fit": {"points", "median_abs_error",
+//                "p90_abs_error"}, "from": {...}}],
 //   "power":   {"static_w", "joules_per_flop": {"bf16": J, ...}, "joules_per_dram_byte",
 //               "reference_clock_hz", "clock_exponent", "power_limit_w", "max_clock_hz",
 //               "fit": {"samples", "rms_residual_w", "max_abs_residual_w", and optional
@@ -222,19 +224,21 @@ ROOFLINE_INLINE nlohmann::ordered_json calibration_to_json(const calibration& ca
                                  {"capped", f.capped}}}});
     }
     j["links"] = nlohmann::ordered_json::array();
-    for (const auto& l : cal.links)
-        j["links"].push_back({{"link", std::string(to_string(l.link))},
-                              {"op", l.op},
-                              {"ranks", l.ranks},
-                              {"alpha_s", l.params.alpha_s},
-                              {"beta_bytes_per_s", l.params.beta_bytes_per_s},
-                              {"base_latency_s", l.params.base_latency_s},
-                              {"p2p", l.params.p2p},
-                              {"fit",
-                               {{"points", l.points},
-                                {"median_abs_error", num_or_null(l.median_abs_error)},
-                                {"p90_abs_error", num_or_null(l.p90_abs_error)}}},
-                              {"from", source_json(l.from)}});
+    for (const auto& l : cal.links) {
+        nlohmann::ordered_json x = {{"link", std::string(to_string(l.link))},
+                                    {"op", l.op},
+                                    {"ranks", l.ranks},
+                                    {"alpha_s", l.params.alpha_s},
+                                    {"beta_bytes_per_s", l.params.beta_bytes_per_s},
+                                    {"base_latency_s", l.params.base_latency_s},
+                                    {"p2p", l.params.p2p}};
+        if (l.host_floor_s) x["host_floor_s"] = *l.host_floor_s;
+        x["fit"] = {{"points", l.points},
+                    {"median_abs_error", num_or_null(l.median_abs_error)},
+                    {"p90_abs_error", num_or_null(l.p90_abs_error)}};
+        x["from"] = source_json(l.from);
+        j["links"].push_back(std::move(x));
+    }
     if (cal.power) {
         const auto& p = *cal.power;
         nlohmann::ordered_json e = nlohmann::ordered_json::object();
@@ -472,6 +476,8 @@ ROOFLINE_INLINE calibration read_calibration(const std::string& path) {
             l.params.beta_bytes_per_s = cal_number(path, place, x, "beta_bytes_per_s", true, false, true);
             l.params.base_latency_s = cal_number(path, place, x, "base_latency_s", false, false, true);
             if (const auto p2p = x.find("p2p"); p2p != x.end() && p2p->is_boolean()) l.params.p2p = p2p->get<bool>();
+            if (x.contains("host_floor_s") && !x["host_floor_s"].is_null())
+                l.host_floor_s = cal_number(path, place, x, "host_floor_s", true, false, true);
             if (const auto f = x.find("fit"); f != x.end() && f->is_object()) {
                 const double pts = cal_number(path, place, *f, "points", false);
                 l.points = io::detail::to_int_or<std::size_t>(pts, 0);

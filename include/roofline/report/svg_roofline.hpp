@@ -495,13 +495,16 @@ ROOFLINE_INLINE std::string render_roofline_svg(const roofline_chart& chart) {
     emit(fmt::format(R"(<g class="point-labels" font-size="{}">)"
                      "\n",
                      num(point_px)));
-    // Points of one label drawn at one place (two launches of a kernel with the same shape)
-    // get one label, "name (2 points)", not the same text twice side by side (they may be
-    // two kernels of one name: the tooltips tell them apart).
+    // Points whose label reads the same (after shortening) drawn at one place (two launches of
+    // a kernel with the same shape, or two kernels whose long names shorten alike) get one
+    // label, "name (2 points)", not the same text twice side by side: the tooltips tell them
+    // apart.
     std::vector<int> same_as(points.size(), -1), copies(points.size(), 1);
+    std::vector<std::string> shown(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) shown[i] = ellipsize_middle(points[i].label, 30);
     for (std::size_t i = 0; i < points.size(); ++i)
         for (std::size_t j = 0; j < i && !points[i].label.empty(); ++j)
-            if (same_as[j] < 0 && points[j].label == points[i].label &&
+            if (same_as[j] < 0 && shown[j] == shown[i] &&
                 std::hypot(xa(points[i].arithmetic_intensity) - xa(points[j].arithmetic_intensity),
                            ya(points[i].achieved_flops_per_s) - ya(points[j].achieved_flops_per_s)) <= 2.0) {
                 same_as[i] = static_cast<int>(j);
@@ -511,8 +514,7 @@ ROOFLINE_INLINE std::string render_roofline_svg(const roofline_chart& chart) {
     for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
         if (p.label.empty() || same_as[i] >= 0) continue;
-        const std::string text =
-            ellipsize_middle(p.label, 30) + (copies[i] > 1 ? fmt::format(" ({} points)", copies[i]) : std::string());
+        const std::string text = shown[i] + (copies[i] > 1 ? fmt::format(" ({} points)", copies[i]) : std::string());
         const double cx = xa(p.arithmetic_intensity), cy = ya(p.achieved_flops_per_s);
         const double w = svg::text_width(text, point_px);
         std::vector<int> ring;
