@@ -21,6 +21,10 @@ the single-node launch script of the matched version (`MTP=` / `SPECULATIVE_NUM_
 DP-attention branch).
 
     inferencex_run_facts.py SILICON_CSV INFERENCEX_GIT_DIR SRT_SLURM_GIT_DIR OUT_CSV [CACHE.pkl]
+    inferencex_run_facts.py --db-dump-only SILICON_CSV FACTS_CSV   (only the db-dump layouts, below)
+
+The file's `db-dump/...` aggregated rows (InferenceX runs under other names) with MoE EP above 1
+write the GPU count squared; `db_dump_agg_layouts` gives them their layout (no repository needed).
 
 Every InferenceX run also gets its mean lengths: the benchmark draws each request's input and
 output lengths uniformly from [0.8 L, L] (.github/workflows/benchmark-tmpl.yml and
@@ -36,7 +40,6 @@ import subprocess
 import sys
 
 import pandas as pd
-import yaml
 
 CONFIG = ".github/configs/nvidia-master.yaml"
 PREFIX = {"deepseek-ai/DeepSeek-R1": {"dsr1", "DeepSeek-R1-0528", "dsr1-fp8"}, "zhipuai/GLM-5": {"glm5"},
@@ -67,6 +70,8 @@ def concurrencies(point):
 
 def config_entries(repo):
     """Every (version, entry, concurrency) of the configuration's history, one dict each."""
+    import yaml  # here: --db-dump-only runs without PyYAML
+
     rows = []
     for line in git(repo, "log", "--format=%h %cs", "--", CONFIG).split("\n"):
         if not line:
@@ -184,6 +189,39 @@ def garbled_agg_layout(r):
     return pool(g, e, attention_dp(r) > 1)
 
 
+def db_dump_agg_layouts(runs):
+    """Facts for the aggregated rows of the file's `db-dump/...` sources (InferenceX runs under
+    its `dsr1_b200_sglang_fp4_agg_1024x1024_c4_cfg201` names) whose MoE EP is above 1. Each of
+    them writes G x E GPUs where the run had G (tp_size x attention_dp_size = E^2, with EP E = G):
+    the 96 of them that repeat an InferenceX row's TTFT and TPOT exactly all do (tp_size 64 with
+    MoE TP 8 x EP 8 where the InferenceX row says TP8 EP8; tp 2 x DP 2 with EP 4 where it says DP2
+    EP2), and no db-dump row with EP above 1 reads otherwise. Their layout: G = sqrt(tp_size x
+    attention_dp_size) GPUs, MoE EP G, DP attention where the row has attention_dp_size > 1.
+    Returns (facts rows, how many of them repeat an InferenceX row, how many of those the rule
+    reproduces)."""
+    src = runs.silicon_data_source.str.split(";").str[0].str.replace("source_file=", "")
+    db = runs[src.str.startswith("db-dump") & (runs["mode"] == "agg") & (runs.moe_ep_size > 1)]
+    ix = runs[src.isin(INFERENCEX_SOURCES) & (runs["mode"] == "agg")]
+    twin = {}
+    for _, t in ix.iterrows():  # an InferenceX row's layout as read (the id's where the file's is garbled)
+        layout = garbled_agg_layout(t) or (int(t.tp_size), int(attention_dp(t)), int(t.moe_tp_size), int(t.moe_ep_size))
+        twin[(t.silicon_ttft_ms, t.silicon_tpot_ms)] = layout
+    rows, repeats, reproduced = [], 0, 0
+    for _, r in db.iterrows():
+        n = int(r.tp_size * attention_dp(r))
+        g = int(round(n ** 0.5))
+        if g * g != n:
+            continue
+        a_tp, a_dp, m_tp, m_ep = pool(g, g, attention_dp(r) > 1)
+        if (t := twin.get((r.silicon_ttft_ms, r.silicon_tpot_ms))) is not None:
+            repeats += 1
+            reproduced += t == (a_tp, a_dp, m_tp, m_ep)
+        rows.append({"id": r.id, "tp_size": a_tp, "attention_dp_size": a_dp, "moe_tp_size": m_tp, "moe_ep_size": m_ep,
+                     "source": f"db-dump row with MoE EP {int(r.moe_ep_size)}: the file's tp_size x attention_dp_size {n} "
+                               f"is G x E for G = EP = {g} GPUs (db_dump_agg_layouts)"})
+    return rows, repeats, reproduced
+
+
 def main():
     silicon, repo, srt, out = sys.argv[1:5]
     cache = sys.argv[5] if len(sys.argv) > 5 else None
@@ -210,17 +248,19 @@ def main():
         relabeled = False
         garbled = garbled_agg_layout(r)
         if garbled:
-            # The file's layout is wrong; the id's is kept as a fact. The run is not matched to a
-            # configuration entry (its speculation stays unknown, as the file has it).
+            # The file's layout is wrong; the id's is kept as a fact, and the run is matched to
+            # the configuration entries by that layout (the others by the file's).
             a_tp, a_dp, m_tp, m_ep = garbled
             base.update({"tp_size": a_tp, "attention_dp_size": a_dp, "moe_tp_size": m_tp, "moe_ep_size": m_ep})
-            base["source"] = (lengths + f"; layout from the id's tp and ep (the file's tp_size x attention_dp_size "
-                              f"{int(r.tp_size * attention_dp(r))} is the id's "
-                              "tp x ep); not matched to a configuration entry")
+            lengths_here = (lengths + f"; layout from the id's tp and ep (the file's tp_size x attention_dp_size "
+                            f"{int(r.tp_size * attention_dp(r))} is the id's tp x ep)")
+            base["source"] = lengths_here + "; not matched to a configuration entry"
             outcome["layout from the id (garbled in the file)"] = outcome.get("layout from the id (garbled in the file)", 0) + 1
-            rows.append(base)
-            continue
-        if r["mode"] == "agg":
+        else:
+            lengths_here = lengths
+        if garbled:
+            c = c[(c.tp == a_tp * a_dp) & (c.ep == m_ep) & (c.dpa == (a_dp > 1))]
+        elif r["mode"] == "agg":
             dp = attention_dp(r)
             c = c[(c.tp == r.tp_size * dp) & (c.ep == r.moe_ep_size) & (c.dpa == (dp > 1))]
             if not len(c) and r.system in ("gb200", "gb300"):
@@ -268,7 +308,7 @@ def main():
         if relabeled:
             outcome["relabeled disaggregated"] = outcome.get("relabeled disaggregated", 0) + 1
         if pools_only:
-            fact["source"] = (lengths + f"; nvidia-master.yaml@{f.commit} ({f.date}): pools agreed by {len(distinct)} "
+            fact["source"] = (lengths_here + f"; nvidia-master.yaml@{f.commit} ({f.date}): pools agreed by {len(distinct)} "
                               "entries that disagree on speculation (left unknown): "
                               + ", ".join(sorted(str(k) for k in c.key.unique())))
             rows.append(fact)
@@ -289,18 +329,53 @@ def main():
             depth, where = script_depth(repo, f.commit, f.key, bool(f.get("dpa"))), "launch script"
         fact["spec_decoding"] = spec  # "none" recorded too: the run is known not to speculate
         fact["draft_tokens"] = depth if spec != "none" and depth else ""
-        fact["source"] = (lengths + f"; nvidia-master.yaml@{f.commit} ({f.date}) {f.key}" + (f" {cfg}" if cfg else "")
+        fact["source"] = (lengths_here + f"; nvidia-master.yaml@{f.commit} ({f.date}) {f.key}" + (f" {cfg}" if cfg else "")
                           + ("; labeled agg with TP the deployment's GPUs: a disaggregated entry of as many GPUs" if relabeled else "")
                           + (f"; draft tokens from the {where}" if fact["draft_tokens"] else ""))
         rows.append(fact)
         outcome["matched"] = outcome.get("matched", 0) + 1
+        if garbled:
+            outcome["of which matched by the id's layout"] = outcome.get("of which matched by the id's layout", 0) + 1
     cols = ["id", "mode", "isl", "osl", "tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
             "prefill_moe_ep_size", "decode_num_workers", "decode_tp_size", "decode_attention_dp_size",
             "decode_moe_tp_size", "decode_moe_ep_size", "spec_decoding", "draft_tokens", "source"]
-    pd.DataFrame(rows, columns=cols).to_csv(out, index=False)
+    db_rows, repeats, reproduced = db_dump_agg_layouts(pd.read_csv(silicon))
+    rows += db_rows
+    write_facts(pd.DataFrame(rows, columns=cols), out)
     print(f"{len(runs)} InferenceX runs, each with its mean lengths; configuration: "
-          + ", ".join(f"{v} {k}" for k, v in sorted(outcome.items())))
+          + ", ".join(f"{v} {k}" for k, v in sorted(outcome.items()))
+          + f"; {len(db_rows)} db-dump aggregated rows with their layout from G x E ({repeats} repeat an InferenceX "
+          f"run, {reproduced} of those get its layout)")
+
+
+INT_COLUMNS = ["tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers", "prefill_tp_size",
+               "prefill_attention_dp_size", "prefill_moe_tp_size", "prefill_moe_ep_size", "decode_num_workers",
+               "decode_tp_size", "decode_attention_dp_size", "decode_moe_tp_size", "decode_moe_ep_size", "draft_tokens"]
+
+
+def write_facts(df, out):
+    """The facts CSV, counts written as integers ("8", not "8.0"), empty cells empty."""
+    df = df.copy()
+    for c in INT_COLUMNS:
+        if c in df:
+            df[c] = pd.to_numeric(df[c].replace("", None), errors="coerce").round().astype("Int64")
+    df.to_csv(out, index=False)
+
+
+def db_dump_only(silicon, facts):
+    """Rewrites FACTS_CSV's db-dump rows (`db_dump_agg_layouts`) without the two repositories."""
+    f = pd.read_csv(facts, dtype=str, keep_default_na=False)
+    runs = pd.read_csv(silicon)
+    rows, repeats, reproduced = db_dump_agg_layouts(runs)
+    f = f[~f.id.isin({r["id"] for r in rows})]
+    f = pd.concat([f, pd.DataFrame(rows).astype(str)], ignore_index=True).fillna("")
+    write_facts(f, facts)
+    print(f"{len(rows)} db-dump aggregated rows with their layout from G x E ({repeats} repeat an InferenceX run, "
+          f"{reproduced} of those get its layout); {len(f)} rows in {facts}")
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 4 and sys.argv[1] == "--db-dump-only":
+        db_dump_only(sys.argv[2], sys.argv[3])
+    else:
+        main()

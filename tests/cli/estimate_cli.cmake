@@ -78,6 +78,17 @@ add_test(NAME cli_estimate_csv_subset
                  -DFACTS=${PROJECT_SOURCE_DIR}/data/serving/inferencex_run_facts.csv
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/estimate_csv_subset.cmake)
 set_tests_properties(cli_estimate_csv_subset PROPERTIES LABELS cli TIMEOUT 300 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+# The committed facts' db-dump layouts re-derive from the script (byte for byte).
+if(Python3_Interpreter_FOUND)
+    add_test(NAME cli_facts_db_dump_layouts
+             COMMAND ${CMAKE_COMMAND} -DPYTHON=${Python3_EXECUTABLE}
+                     -DSCRIPT=${PROJECT_SOURCE_DIR}/examples/serving/inferencex_run_facts.py
+                     -DCSV=${_samples}/aiconfigurator/silicon_sample.csv
+                     -DFACTS=${PROJECT_SOURCE_DIR}/data/serving/inferencex_run_facts.csv
+                     -DCOPY=${CMAKE_CURRENT_BINARY_DIR}/facts_db_dump_copy.csv
+                     -P ${CMAKE_CURRENT_SOURCE_DIR}/cli/facts_db_dump_check.cmake)
+    set_tests_properties(cli_facts_db_dump_layouts PROPERTIES LABELS cli TIMEOUT 120)
+endif()
 # A --model-dir that holds none of the file's models estimates nothing: exit 2 with the commonest
 # reason, not a table of no runs at exit 0 (a new user's break test).
 if(EXISTS "${_trace_samples}/aiconfigurator/silicon_sample.csv")

@@ -26,7 +26,7 @@ if(NOT rc EQUAL 0)
 endif()
 # The facts file lists runs of the whole file: the subset's InferenceX runs take theirs, the rest
 # of its ids are said to be absent (not an error: one facts file serves any subset).
-foreach(want "roofline estimate --from-csv: ${kept} runs" "facts: [0-9]+ runs took cells from .*inferencex_run_facts.csv \\([0-9]+ of its 3368 ids are not in the runs file\\)"
+foreach(want "roofline estimate --from-csv: ${kept} runs" "facts: [0-9]+ runs took cells from .*inferencex_run_facts.csv \\([0-9]+ of its 3560 ids are not in the runs file\\)"
              "runs speculate \\(spec_decoding\\)" "### Overall \\(held out\\)" "\\| agg \\| [0-9]+ \\| [0-9.]+% \\|"
              "\\| disagg \\| [0-9]+ \\| [0-9.]+% \\|" "### Per \\(GPU, model\\)")
     if(NOT stdout MATCHES "${want}")

@@ -45,7 +45,7 @@ TEST_CASE("the overview has one row per GPU and fits a 100-column terminal") {
     // 2 header lines + rule + one line per GPU (37) + 3 legend lines.
     CHECK(lines.size() == 2 + 1 + all.size() + 3);
     for (const auto& l : lines) CHECK_MESSAGE(l.size() <= 100, l);
-    // B200: CC 10.0, 148 SMs, 180 GB, 7.67 TB/s (derived), 126.5 MiB L2, 227 KiB per block,
+    // B200: CC 10.0, 148 SMs, 191.5 GB, 7.67 TB/s (derived), 126.5 MiB L2, 227 KiB per block,
     // 1000 W, NVLink 1.80 TB/s, FP4/FP8/BF16 9000/4500/2250, ridge 2.25e15 / 7.672e12 = 293.
     const std::string b200 = line_starting(t, "b200 ");
     CHECK(b200.find("10.0") != std::string::npos);

@@ -182,7 +182,7 @@ inline std::string format_gpu_compare(const std::vector<gpu_spec>& gpus) {
     value_row("tensor clock of peaks MHz", "tensor_clock_hz", 1e6, 0);
     value_row("max clock MHz", "max_clock_hz", 1e6, 0);
     text_row("memory type", [](const gpu_spec& g) { return g.memory_type; });
-    value_row("memory GB", "memory_bytes", 1e9, 0);
+    value_row("memory GB", "memory_bytes", 1e9, 1);
     value_row("memory TB/s", "memory_bandwidth_bytes_per_s", 1e12, 3, false, false, true);
     value_row("L2 MiB", "l2_bytes", 1024.0 * 1024.0, 1);
     value_row("smem per SM KiB", "smem_per_sm_bytes", 1024.0, 0);

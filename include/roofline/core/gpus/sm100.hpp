@@ -80,9 +80,11 @@ inline gpu_spec b200() {
     g.tensor_clock_hz = derived_value(
         2.25e15 / (148 * 8192.0), "[S5][S2]",
         "d: 2.25 PF / (148 SMs x 8192 FLOP/clk/SM) = 1.856 GHz, below the 1965 MHz device maximum");
-    g.memory_bytes = cited(gb(180), "[S5][S10]",
-                           "HGX/DGX figure; early material says 192 GB (physical); the device "
-                           "reports 191503138816 B = 178.4 GiB [O1]");
+    g.memory_bytes = cited(191503138816.0, "[O1]",
+                           "device-visible: totalGlobalMem 191503138816 B = 178.4 GiB in the TraceLens "
+                           "B200 trace [O1]; the HGX/DGX datasheet says 180 GB [S5][S10], early material "
+                           "192 GB (physical). At 180 GB x 0.9, DeepSeek-R1 FP8 on 4 GPUs (169 GB of "
+                           "weights each) did not fit, where NVIDIA measured such runs");
     // The driver reports a 7680-bit bus at 3996 MHz (pytorch/ao#4002): 960 B x 3.996 GHz x 2
     // (DDR) = 7.672 TB/s. NVIDIA's HGX per-GPU spec rounds that to 7.7; the DGX datasheet's
     // 8 TB/s (and 8192 bit x 3996 MHz = 8.18 TB/s) count bus width the driver does not expose.

@@ -69,7 +69,10 @@ inline gpu_spec v100_sxm2(int memory_gb) {
     g.name = "NVIDIA Tesla V100 SXM2 " + std::to_string(memory_gb) + "GB";
     g.device_names = {"Tesla V100-SXM2-" + std::to_string(memory_gb) + "GB"};
     detail::sm70_common(g, 1530);
-    g.memory_bytes = cited(gb(memory_gb), "[S35]");
+    // Device-visible where a device report gives it (gpu_spec::memory_bytes).
+    g.memory_bytes = memory_gb == 32   ? cited(34089730048.0, "[O2]", "device-visible; datasheet 32 GB [S35]")
+                     : memory_gb == 16 ? cited(16945512448.0, "[O2]", "device-visible; datasheet 16 GB [S35]")
+                                       : cited(gb(memory_gb), "[S35]");
     g.power_limit_w = cited(300, "[S35]");
     g.power_limit_max_w = cited(300, "[S35]");
     g.nvlink_bandwidth_bytes_per_s =

@@ -100,6 +100,13 @@ inline gpu_spec a100_sxm4(int memory_gb) {
     if (memory_gb == 40) g.device_names.push_back("NVIDIA A100-PG509-200");
     detail::a100_compute(g);
     detail::a100_memory(g, memory_gb, true);
+    // Device-visible where a device report gives it (gpu_spec::memory_bytes).
+    if (memory_gb == 80)
+        g.memory_bytes = cited(84990623744.0, "[O2]", "device-visible (A100-SXM4-80GB); datasheet 80 GB [S31]");
+    else if (memory_gb == 40)
+        g.memory_bytes = cited(42297524224.0, "[O2]",
+                               "device-visible (A100-PG509-200; another trace of that board reports "
+                               "42505273344 B); datasheet 40 GB [S31]");
     g.power_limit_w = cited(400, "[S31][S30]");
     g.power_limit_max_w = cited(400, "[S31]");
     g.nvlink_bandwidth_bytes_per_s =

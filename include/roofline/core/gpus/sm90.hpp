@@ -92,7 +92,9 @@ inline gpu_spec h100_sxm() {
     g.device_names = {"NVIDIA H100 80GB HBM3", "NVIDIA H100"};
     detail::sm90_common(g);
     g.memory_type = "HBM3";
-    g.memory_bytes = cited(gb(80), "[S10][S21]");
+    g.memory_bytes = cited(gb(80), "[S10][S21]",
+                           "datasheet: no recording of an H100's device-visible memory here; the H800, "
+                           "this board with its NVLink cut, shows 84943110144 B [O3]");
     g.memory_bandwidth_bytes_per_s = cited(tb_per_s(3.35), "[S10][S21]");
     g.l2_bytes = cited(50 * mib, "[S10]", "50 MB; cudaDeviceProp reports 52428800 B = 50 MiB");
     g.pcie_gen.note = "H100 PCIe figure UNCONF from a primary page";
@@ -205,6 +207,7 @@ inline gpu_spec h800() {
     g.id = "h800";
     g.name = "NVIDIA H800 SXM5 80GB";
     g.device_names = {"NVIDIA H800", "NVIDIA H800 80GB HBM3"};
+    g.memory_bytes = cited(84943110144.0, "[O3]", "device-visible; datasheet 80 GB [S41]");
     g.memory_bandwidth_bytes_per_s = cited(tb_per_s(3.35), "[S41]");
     g.nvlink_bandwidth_bytes_per_s = cited(
         gb_per_s(400), "[S41]", "bidirectional total, cut from H100's 900 GB/s (export variant)");

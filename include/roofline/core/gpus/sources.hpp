@@ -2,7 +2,7 @@
 // The sources behind the built-in GPU catalog. Every `spec_value::source` in `core/gpus/`
 // is a string of these ids ("[S5][S22]"). [S1]..[S29] are the sources of the project's
 // hardware notes (HARDWARE.md §9), summarised here in one line each; [S30]..[S47] cover the
-// Volta, Ampere, Ada, other Hopper and Blackwell SKUs and Jetson Thor; [O1], [O2] are device
+// Volta, Ampere, Ada, other Hopper and Blackwell SKUs and Jetson Thor; [O1]-[O3] are device
 // reports from public traces; [C09] and [C10] are the field cases (CASES.md) whose numbers the catalog
 // tests reproduce.
 
@@ -216,6 +216,10 @@ inline const std::vector<citation>& catalog_sources() {
          "cudaGetDeviceProperties of 8 B200s as recorded in a Kineto trace "
          "(AMD-AGI/TraceLens @171dd74, tests/traces/b200/eager_trace.json.gz): name "
          "\"NVIDIA B200\", CC 10.0, 148 SMs, 191503138816 B, smem 233472/232448 B."},
+        {"[O3]",
+         "cudaGetDeviceProperties of 8 H800s as recorded in DeepSeek's Kineto training trace "
+         "(deepseek-ai/profile-data @4496024, train.json, deviceProperties): name \"NVIDIA H800\", "
+         "84943110144 B."},
         {"[M1]",
          "Measured by this project on one NVIDIA H200 SXM, driver 580, CUDA 13.0, 2026-11-30: "
          "cudaGetDeviceProperties and microbenchmarks (data/measurements/h200/, "

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Rewrites every program output the README prints (the blocks readme_outputs.py checks) with
+what the program prints now. For a maintainer after a change that moves numbers: run it, then
+read `git diff README.md` (the prose around a block is not rewritten: numbers quoted in it still
+need a hand). Commands that read ../shared/samples are left alone where that folder is absent,
+as is `--version`.
+
+  python3 tests/readme/update_readme_outputs.py REPO_ROOT ROOFLINE_EXE
+"""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+
+def run(cmd, scratch, exe):
+    argv = shlex.split(cmd)
+    argv[0] = exe
+    return subprocess.run(argv, cwd=scratch, capture_output=True, text=True).stdout
+
+
+def main():
+    root, exe = sys.argv[1], os.path.abspath(sys.argv[2])
+    path = os.path.join(root, "README.md")
+    readme = open(path, encoding="utf-8").read()
+    have_shared = os.path.isdir(os.path.join(root, "..", "shared", "samples"))
+    base = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"roofline_readme_update_{os.getpid()}")
+    scratch = os.path.join(base, "repo")
+    os.makedirs(scratch, exist_ok=True)
+    for entry in os.listdir(root):
+        os.symlink(os.path.abspath(os.path.join(root, entry)), os.path.join(scratch, entry))
+    if have_shared:
+        os.symlink(os.path.abspath(os.path.join(root, "..", "shared")), os.path.join(base, "shared"))
+    usable = lambda cmd: not cmd.endswith(" --version") and ("../shared/" not in cmd or have_shared)
+
+    blocks = list(re.finditer(r"```(\w*)\n(.*?)```", readme, re.S))
+    tail = lambda body: (lambda ls: ls[0].split(" && ")[-1].strip() if len(ls) == 1 else "")(
+        [l for l in body.strip().splitlines() if l.strip()])
+    edits, changed = [], 0  # (start, end, new body) of text-block bodies
+    for k, b in enumerate(blocks):
+        kind, body = b.group(1), b.group(2)
+        nxt = blocks[k + 1] if k + 1 < len(blocks) else None
+        if kind == "sh" and nxt and nxt.group(1) == "text" and not nxt.group(2).lstrip().startswith("$ "):
+            cmd = tail(body)
+            if not cmd.startswith("build/roofline ") and k > 0 and blocks[k - 1].group(1) == "sh":
+                cmd = tail(blocks[k - 1].group(2))
+            if cmd.startswith("build/roofline ") and usable(cmd):
+                got = run(cmd, scratch, exe)
+                new = got if got.endswith("\n") else got + "\n"
+                if new.rstrip("\n") != nxt.group(2).rstrip("\n"):
+                    edits.append((nxt.start(2), nxt.end(2), new))
+                    changed += 1
+        if kind == "text" and body.lstrip().startswith("$ build/roofline "):
+            out, cur, acc = [], None, []
+            for line in body.splitlines(keepends=True):
+                if line.startswith("$ "):
+                    if cur is not None:
+                        out.append((cur, acc))
+                    cur, acc = line, []
+                else:
+                    acc.append(line)
+            out.append((cur, acc))
+            new = ""
+            for cmd_line, acc in out:
+                cmd = cmd_line[2:].strip()
+                if usable(cmd):
+                    got = run(cmd, scratch, exe)
+                    acc_new = got if got.endswith("\n") or not got else got + "\n"
+                    if "".join(acc).rstrip("\n") != acc_new.rstrip("\n"):
+                        changed += 1
+                    new += cmd_line + acc_new
+                else:
+                    new += cmd_line + "".join(acc)
+            if new != body:
+                edits.append((b.start(2), b.end(2), new))
+    for start, end, new in sorted(edits, reverse=True):
+        readme = readme[:start] + new + readme[end:]
+    open(path, "w", encoding="utf-8").write(readme)
+    shutil.rmtree(base, ignore_errors=True)
+    print(f"readme outputs: {changed} rewritten")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
