@@ -1,6 +1,6 @@
 # End-to-end tests of `roofline gpus`: the table, --compare, --json and --gpu-file.
 roofline_cli_test(gpus_table ARGS gpus PASS "rtx-pro-6000-maxq +12.0 +188")
-roofline_cli_test(gpus_table_b200_ridge ARGS gpus PASS "b200 +10.0 +148 +180 +7.67\\* +126.5 +227 +1000")
+roofline_cli_test(gpus_table_b200_ridge ARGS gpus PASS "b200 +10.0 +148 +192 +7.67\\* +126.5 +227 +1000")
 roofline_cli_test(gpus_json ARGS gpus --json PASS "\"id\": \"rtx-pro-6000-maxq\"")
 roofline_cli_test(gpus_json_compare ARGS gpus --json --compare b200,gb200 PASS "\"power_limit_w\": 1200")
 # The 600 W Workstation Edition beside the 300 W Max-Q, with the source of each.

@@ -52,20 +52,26 @@ def commands(readme: str):
                 yield line_of(at), cur, "".join(out)
 
 
-def main():
-    root, exe = sys.argv[1], os.path.abspath(sys.argv[2])
-    readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
-    have_shared = os.path.isdir(os.path.join(root, "..", "shared", "samples"))
-    checked = skipped = failed = 0
-    # Commands run in a scratch copy of the tree made of links, so the files they write (plan.svg,
-    # predictions.csv) never land in the source tree; ../shared resolves as beside the checkout.
-    base = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"roofline_readme_outputs_{os.getpid()}")
+def scratch_tree(root, name, have_shared):
+    """(base, scratch): a scratch copy of the tree made of links, where the README's commands run,
+    so the files they write (plan.svg, predictions.csv) never land in the source tree; ../shared
+    resolves as beside the checkout. The caller removes `base`."""
+    base = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"{name}_{os.getpid()}")
     scratch = os.path.join(base, "repo")
     os.makedirs(scratch, exist_ok=True)
     for entry in os.listdir(root):
         os.symlink(os.path.abspath(os.path.join(root, entry)), os.path.join(scratch, entry))
     if have_shared:
         os.symlink(os.path.abspath(os.path.join(root, "..", "shared")), os.path.join(base, "shared"))
+    return base, scratch
+
+
+def main():
+    root, exe = sys.argv[1], os.path.abspath(sys.argv[2])
+    readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+    have_shared = os.path.isdir(os.path.join(root, "..", "shared", "samples"))
+    checked = skipped = failed = 0
+    base, scratch = scratch_tree(root, "roofline_readme_outputs", have_shared)
     for line, cmd, expected in commands(readme):
         if "../shared/" in cmd and not have_shared:
             skipped += 1

@@ -14,6 +14,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from readme_outputs import scratch_tree  # noqa: E402
+
 
 def run(cmd, scratch, exe):
     argv = shlex.split(cmd)
@@ -26,13 +29,7 @@ def main():
     path = os.path.join(root, "README.md")
     readme = open(path, encoding="utf-8").read()
     have_shared = os.path.isdir(os.path.join(root, "..", "shared", "samples"))
-    base = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"roofline_readme_update_{os.getpid()}")
-    scratch = os.path.join(base, "repo")
-    os.makedirs(scratch, exist_ok=True)
-    for entry in os.listdir(root):
-        os.symlink(os.path.abspath(os.path.join(root, entry)), os.path.join(scratch, entry))
-    if have_shared:
-        os.symlink(os.path.abspath(os.path.join(root, "..", "shared")), os.path.join(base, "shared"))
+    base, scratch = scratch_tree(root, "roofline_readme_update", have_shared)
     usable = lambda cmd: not cmd.endswith(" --version") and ("../shared/" not in cmd or have_shared)
 
     blocks = list(re.finditer(r"```(\w*)\n(.*?)```", readme, re.S))
