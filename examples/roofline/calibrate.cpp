@@ -108,7 +108,8 @@ void print_report(const calibrate_result& r, const gpu_spec& g, const std::strin
         if (l.host_floor_s)
             fmt::print("  small messages took {:.1f} us a call whatever their size, {:.0f}x NCCL's modeled latency: a "
                        "host floor (eager calls), kept as host_floor_s; alpha and base are NCCL's, which a CUDA-graph "
-                       "step pays\n",
+                       "step pays (the |error| above is the fit's with the floor as its latency: alpha and base do not "
+                       "reproduce the sweep's small sizes)\n",
                        *l.host_floor_s * 1e6,
                        *l.host_floor_s / collective_time(parse_collective_op(l.op), 0, l.ranks, l.params).latency_s);
     }

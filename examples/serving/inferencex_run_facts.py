@@ -293,6 +293,8 @@ def main():
                 outcome["ambiguous speculation, pools kept"] = outcome.get("ambiguous speculation, pools kept", 0) + 1
             else:
                 outcome["ambiguous"] = outcome.get("ambiguous", 0) + 1
+                if garbled:
+                    base["source"] = lengths_here + "; matched configuration entries that disagree (left out)"
                 rows.append(base)
                 continue
         f = c.iloc[0]
@@ -358,7 +360,10 @@ def write_facts(df, out):
     df = df.copy()
     for c in INT_COLUMNS:
         if c in df:
-            df[c] = pd.to_numeric(df[c].replace("", None), errors="coerce").round().astype("Int64")
+            v = pd.to_numeric(df[c], errors="coerce")
+            if ((v.dropna() % 1) != 0).any():
+                raise ValueError(f"facts column {c} holds a non-integer count: {v[(v % 1) != 0].iloc[0]}")
+            df[c] = v.astype("Int64")
     df.to_csv(out, index=False)
 
 
@@ -375,7 +380,11 @@ def db_dump_only(silicon, facts):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--db-dump-only":
+    if len(sys.argv) > 1 and sys.argv[1] == "--db-dump-only":
+        if len(sys.argv) != 4:
+            sys.exit("usage: inferencex_run_facts.py --db-dump-only SILICON_CSV FACTS_CSV")
         db_dump_only(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) not in (5, 6):
+        sys.exit("usage: inferencex_run_facts.py SILICON_CSV INFERENCEX_GIT_DIR SRT_SLURM_GIT_DIR OUT_CSV [CACHE.pkl]")
     else:
         main()

@@ -335,6 +335,13 @@ TEST_CASE("a link fit recovers alpha-beta from a synthetic all-reduce sweep") {
         CHECK(l.params.base_latency_s == approx(3.6e-6));
         CHECK(l.params.beta_bytes_per_s == approx(300e9).epsilon(1e-6));
         CHECK(l.from.method.find("host floor") != std::string::npos);
+        // Over the network or PCIe without P2P a flat 100 us keeps its fitted latency: a socket or
+        // host-staged link can be that slow itself (11x NCCL's 9.0 us over the network, 10.5x
+        // its 9.5 us without P2P: both far past the ratio).
+        const auto net = fit_link({sweep(2, 100e-6, 0, 300e9)}, link_kind::network);
+        CHECK_FALSE(net.host_floor_s);
+        CHECK(net.params.base_latency_s + 2 * net.params.alpha_s == approx(100e-6).epsilon(1e-6));
+        CHECK_FALSE(fit_link({sweep(2, 100e-6, 0, 300e9)}, link_kind::pcie_no_p2p).host_floor_s);
     }
     SUBCASE("too few sizes") {
         auto s = sweep(2, 10e-6, 2e-6, 300e9);

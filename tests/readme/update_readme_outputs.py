@@ -19,9 +19,13 @@ from readme_outputs import scratch_tree  # noqa: E402
 
 
 def run(cmd, scratch, exe):
+    """The command's stdout; exits (the README untouched) when the command fails."""
     argv = shlex.split(cmd)
     argv[0] = exe
-    return subprocess.run(argv, cwd=scratch, capture_output=True, text=True).stdout
+    r = subprocess.run(argv, cwd=scratch, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"`{cmd}` failed (exit {r.returncode}), README.md not rewritten:\n{r.stderr}")
+    return r.stdout
 
 
 def main():

@@ -650,11 +650,15 @@ inline constexpr double link_host_floor_ratio = 5.0;
 /// alpha is one latency L, split with NCCL's per-hop alpha (base >= 0). Uses out-of-place
 /// timings when present, else in-place. Throws `usage_error` for fewer than 3 points or an op
 /// other than all_reduce, all_gather, reduce_scatter, all_to_all.
-/// Host floor: where the sizes whose bandwidth term is under a tenth of their time (at least
-/// 3, spanning at least 8x in size) take times within 1.5x of each other (per rank count) and
-/// every one at least `link_host_floor_ratio` x NCCL's modeled latency, those times are the
+/// Host floor (NVLink and PCIe with P2P only, where NCCL's latency model is well measured): where
+/// the sizes whose bandwidth term is under a tenth of their time (at least 3 above 0 bytes,
+/// spanning at least 8x in size) take times within 1.5x of each other (per rank count: a
+/// consistency check, such sizes can hardly differ more) and every one at least
+/// `link_host_floor_ratio` x NCCL's modeled latency (the test that decides), those times are the
 /// host's cost per call, not the link's: `host_floor_s` gets their median (the largest rank
-/// count's) and alpha and base NCCL's constants; beta stays fitted.
+/// count's) and alpha and base NCCL's constants; beta stays fitted. A link whose own latency is
+/// that far above NCCL's model would be read so too; over the network and PCIe without P2P
+/// (sockets, staging through the host) the fitted latency is kept.
 inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, link_kind l) {
     struct row {
         double steps, link_bytes, t;
@@ -716,8 +720,8 @@ inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, lin
         const auto [nccl_alpha, nccl_base] = nccl_latency_params(l);
         std::map<double, std::vector<const row*>> plateau;  // by steps (rank count)
         for (const auto& r : rows)
-            if (r.link_bytes / out.params.beta_bytes_per_s < 0.1 * r.t) plateau[r.steps].push_back(&r);
-        bool host = !plateau.empty();
+            if (r.link_bytes > 0 && r.link_bytes / out.params.beta_bytes_per_s < 0.1 * r.t) plateau[r.steps].push_back(&r);
+        bool host = !plateau.empty() && (l == link_kind::nvlink || l == link_kind::pcie);
         for (const auto& [steps, pts] : plateau) {
             double tmin = pts.front()->t, tmax = tmin, bmin = pts.front()->link_bytes, bmax = bmin;
             for (const auto* r : pts) {

@@ -98,7 +98,7 @@ struct gpu_spec {
     /// (cudaDeviceProp.totalGlobalMem, what a serving engine's memory fraction applies to) where
     /// a recording of the device gives it (H200 SXM, B200, H800, A100 SXM4, V100 SXM2), else
     /// the datasheet's figure (which for HBM parts is GiB-sized physical memory written as GB: an
-    /// "80 GB" A100 or H800 shows 85.0 GB [O2][O3], a "141 GB" H200 150.1 GB [M1], a "180 GB"
+    /// "80 GB" A100 or H800 shows 85.0 / 84.9 GB [O2][O3], a "141 GB" H200 150.1 GB [M1], a "180 GB"
     /// B200 191.5 GB [O1]); the note says which.
     spec_value memory_bytes;
     spec_value memory_bandwidth_bytes_per_s;

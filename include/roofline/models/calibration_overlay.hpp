@@ -55,10 +55,12 @@ struct calibrated_link {
     double p90_abs_error = std::numeric_limits<double>::quiet_NaN();
     /// Seconds a call took at the sweep's small sizes when those times are a host floor, not
     /// the link's latency (analysis/calibration.hpp `fit_link`: flat over sizes, at least
-    /// `link_host_floor_ratio` x NCCL's modeled latency; eager `torch.distributed` calls timed back to back): a program that
-    /// issues collectives one by one from the host pays it per call, a CUDA-graph step does
-    /// not. `params` then carry NCCL's latency constants and the fitted bandwidth. Empty when
-    /// the small sizes read as the link's own latency.
+    /// `link_host_floor_ratio` x NCCL's modeled latency; eager `torch.distributed` calls timed
+    /// back to back): a program that issues collectives one by one from the host pays it per
+    /// call in wall time, a CUDA-graph step does not, and a trace's kernel times (device time)
+    /// never hold it. No command prices it (it is recorded for the reader); `params` then carry
+    /// NCCL's latency constants and the fitted bandwidth. Empty when the small sizes read as
+    /// the link's own latency.
     std::optional<double> host_floor_s;
     calibration_source from;
 };
