@@ -655,8 +655,8 @@ inline constexpr double link_host_floor_ratio = 5.0;
 /// spanning at least 8x in size) take times within 1.5x of each other (per rank count: a
 /// consistency check, such sizes can hardly differ more) and every one at least
 /// `link_host_floor_ratio` x NCCL's modeled latency (the test that decides), those times are the
-/// host's cost per call, not the link's: `host_floor_s` gets their median (the largest rank
-/// count's) and alpha and base NCCL's constants; beta stays fitted. A link whose own latency is
+/// host's cost per call, not the link's: `host_floor_s` gets their nearest-rank median (the
+/// largest rank count's) and alpha and base NCCL's constants; beta stays fitted. A link whose own latency is
 /// that far above NCCL's model would be read so too; over the network and PCIe without P2P
 /// (sockets, staging through the host) the fitted latency is kept.
 inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, link_kind l) {
@@ -734,8 +734,7 @@ inline calibrated_link fit_link(const std::vector<collective_sweep>& sweeps, lin
         if (host) {
             std::vector<double> ts;
             for (const auto* r : plateau.rbegin()->second) ts.push_back(r->t);
-            std::sort(ts.begin(), ts.end());
-            out.host_floor_s = ts.size() % 2 ? ts[ts.size() / 2] : 0.5 * (ts[ts.size() / 2 - 1] + ts[ts.size() / 2]);
+            out.host_floor_s = quantile_nearest_rank(ts, 0.5);
             out.params.alpha_s = nccl_alpha;
             out.params.base_latency_s = nccl_base;
         }
