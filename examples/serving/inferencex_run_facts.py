@@ -92,16 +92,19 @@ def config_entries(repo):
                                 isl=slc.get("isl"), osl=slc.get("osl"), spec=s.get("spec-decoding", "none"))
                     if "prefill" in s or "decode" in s:
                         p, d = s.get("prefill") or {}, s.get("decode") or {}
-                        cfg, mtp_size = "", None
+                        cfg, mtp_size, nodes = "", None, {}
                         for a in (p.get("additional-settings") or []) + (d.get("additional-settings") or []):
                             m = re.search(r"CONFIG_FILE=(\S+)", str(a))
                             cfg = m.group(1) if m else cfg
                             m = re.search(r"DECODE_MTP_SIZE=(\d+)", str(a))
                             mtp_size = int(m.group(1)) if m else mtp_size
+                            m = re.search(r"(PREFILL|DECODE)_NODES=(\d+)", str(a))
+                            if m:
+                                nodes[m.group(1)] = int(m.group(2))
                         base.update(p_workers=p.get("num-worker"), p_tp=p.get("tp"), p_ep=p.get("ep", 1),
                                     p_dpa=bool(p.get("dp-attn")), d_workers=d.get("num-worker"), d_tp=d.get("tp"),
                                     d_ep=d.get("ep", 1), d_dpa=bool(d.get("dp-attn")), config_file=cfg,
-                                    mtp_size=mtp_size)
+                                    mtp_size=mtp_size, p_nodes=nodes.get("PREFILL"), d_nodes=nodes.get("DECODE"))
                     else:
                         base.update(tp=s.get("tp"), ep=s.get("ep", 1), dpa=bool(s.get("dp-attn")))
                     for c in concurrencies(s):
@@ -159,6 +162,75 @@ def script_depth(repo, commit, key, dpa):
     if not dpa and branch_false is not None:
         return branch_false
     return default
+
+
+GPUS_PER_NODE = {"gb200": 4, "gb300": 4}  # a GB200/GB300 NVL72 tray: 4 GPUs (srt-slurm recipes' gpus_per_node: 4)
+
+
+def recipe_layouts(srt, runner, precision, isl, osl):
+    """Every version of the srt-slurm recipes for one GPU, precision and ISL/OSL without
+    speculation (recipes/{runner}-{precision}/{1k1k,8k1k,1k8k}/, names without "mtp"), one tuple
+    each: (path, commit, prefill nodes, prefill workers, decode nodes, decode workers, prefill
+    (DP attention, EP > 1), decode (DP attention, EP > 1)). Versions without scalar resources
+    and SGLang parallel settings are left out."""
+    import yaml
+
+    folder = f"recipes/{runner}-{precision}/{isl // 1024}k{osl // 1024}k"
+    out = []
+    for path in sorted(set(git(srt, "log", "--all", "--name-only", "--format=", "--", folder).split())):
+        if "mtp" in path.split("/")[-1] or not path.endswith(".yaml"):
+            continue
+        for commit in git(srt, "log", "--all", "--format=%h", "--", path).split():
+            try:
+                doc = yaml.safe_load(git(srt, "show", f"{commit}:{path}"))
+            except (yaml.YAMLError, subprocess.CalledProcessError):
+                continue
+            res = (doc or {}).get("resources") or {}
+            cfg = ((doc or {}).get("backend") or {}).get("sglang_config") or {}
+            counts = [res.get(k) for k in ("prefill_nodes", "prefill_workers", "decode_nodes", "decode_workers")]
+            if not all(isinstance(v, int) for v in counts) or not isinstance(cfg.get("prefill"), dict) \
+                    or not isinstance(cfg.get("decode"), dict):
+                continue
+            styles = []
+            for side in ("prefill", "decode"):
+                c = cfg[side]
+                ep = c.get("expert-parallel-size", c.get("ep-size", 1))
+                dpa = c.get("enable-dp-attention", False)
+                if not isinstance(ep, int) or not isinstance(dpa, bool):
+                    break
+                styles.append((dpa, ep > 1))
+            if len(styles) == 2:
+                out.append((path, commit, *counts, *styles))
+    return out
+
+
+def placeholder_pools(srt, f, cache):
+    """Pools for a GB200/GB300 disaggregated SGLang entry that writes tp 1 and ep 1 in both pools
+    as placeholders (InferenceX's December 2025 entries: the GPUs come from PREFILL_NODES and
+    DECODE_NODES, the layout from a launch script in ai-dynamo/dynamo, e.g. the 1k1k low-latency
+    script runs --tensor-parallel-size $TOTAL_GPUS --expert-parallel-size 1 where the entry says
+    "dp-attn: true"). Each pool has G = nodes x 4 / workers GPUs; its style (DP attention, EP G or
+    MoE TP G) is that of the srt-slurm recipes, the scripts' successors, of the same GPU,
+    precision and lengths with the same nodes and workers, where all their versions agree.
+    Returns ((prefill pool, decode pool), recipe path) or (None, why)."""
+    if not (f.p_tp == 1 and f.p_ep == 1 and f.d_tp == 1 and f.d_ep == 1 and f.runner in GPUS_PER_NODE
+            and not pd.isna(f.get("p_nodes")) and not pd.isna(f.get("d_nodes"))):
+        return None, ""
+    per_node = GPUS_PER_NODE[f.runner]
+    g_p, g_d = int(f.p_nodes) * per_node / int(f.p_workers), int(f.d_nodes) * per_node / int(f.d_workers)
+    if g_p % 1 or g_d % 1:
+        return None, "nodes x GPUs per node not a multiple of the workers"
+    key = (f.runner, f.precision, int(f.isl), int(f.osl))
+    if key not in cache:
+        cache[key] = recipe_layouts(srt, *key)
+    same = [r for r in cache[key] if r[2:6] == (int(f.p_nodes), int(f.p_workers), int(f.d_nodes), int(f.d_workers))]
+    styles = {r[6:8] for r in same}
+    if len(styles) != 1:
+        return None, "no srt-slurm recipe of these nodes and workers" if not same else "srt-slurm recipes disagree"
+    (p_dpa, p_ep), (d_dpa, d_ep) = styles.pop()
+    g_p, g_d = int(g_p), int(g_d)
+    pools = (pool(g_p, g_p if p_ep else 1, p_dpa), pool(g_d, g_d if d_ep else 1, d_dpa))
+    return pools, ", ".join(sorted({r[0].replace("recipes/", "") for r in same}))
 
 
 def pool(tp, ep, dpa):
@@ -236,7 +308,7 @@ def main():
     except FileNotFoundError:
         entries = config_entries(repo)
         entries.to_pickle(cache)
-    rows, outcome = [], {}
+    rows, outcome, recipe_cache = [], {}, {}
     mean = (1 + RANGE_RATIO) / 2
     lengths = "mean lengths 0.9 L (InferenceX RANDOM_RANGE_RATIO 0.8)"
     for _, r in runs.iterrows():
@@ -301,10 +373,24 @@ def main():
         fact = dict(base)
         if relabeled:
             fact["mode"] = "disagg"
+        placeholder = ""
         if r["mode"] == "disagg" or relabeled:
-            for name, (tp, ep, dpa, w) in (("prefill_", (f.p_tp, f.p_ep, f.p_dpa, f.p_workers)),
-                                           ("decode_", (f.d_tp, f.d_ep, f.d_dpa, f.d_workers))):
-                a_tp, a_dp, m_tp, m_ep = pool(tp, ep, dpa)
+            pools, why = placeholder_pools(srt, f, recipe_cache) if not relabeled else (None, "")
+            if why and not pools:
+                # tp 1 / ep 1 placeholders and no recipe to read the layout from: no pools.
+                outcome["placeholder layout, left out"] = outcome.get("placeholder layout, left out", 0) + 1
+                base["source"] = (lengths_here + f"; nvidia-master.yaml@{f.commit} ({f.date}) {f.key}: tp 1 / ep 1 "
+                                  f"placeholders with PREFILL_NODES/DECODE_NODES, {why} (pools left out)")
+                rows.append(base)
+                continue
+            if pools:
+                placeholder = (f"; pools of {int(f.p_nodes)}/{int(f.d_nodes)} nodes x {GPUS_PER_NODE[f.runner]} GPUs "
+                               f"over {int(f.p_workers)}/{int(f.d_workers)} workers (the entry's tp 1 / ep 1 are "
+                               f"placeholders), styled as srt-slurm {why}")
+                outcome["placeholder layout from nodes and recipe"] = outcome.get("placeholder layout from nodes and recipe", 0) + 1
+            for i, (name, (tp, ep, dpa, w)) in enumerate((("prefill_", (f.p_tp, f.p_ep, f.p_dpa, f.p_workers)),
+                                                          ("decode_", (f.d_tp, f.d_ep, f.d_dpa, f.d_workers)))):
+                a_tp, a_dp, m_tp, m_ep = pools[i] if pools else pool(tp, ep, dpa)
                 fact.update({name + "num_workers": int(w), name + "tp_size": a_tp, name + "attention_dp_size": a_dp,
                              name + "moe_tp_size": m_tp, name + "moe_ep_size": m_ep})
         if relabeled:
@@ -312,7 +398,7 @@ def main():
         if pools_only:
             fact["source"] = (lengths_here + f"; nvidia-master.yaml@{f.commit} ({f.date}): pools agreed by {len(distinct)} "
                               "entries that disagree on speculation (left unknown): "
-                              + ", ".join(sorted(str(k) for k in c.key.unique())))
+                              + ", ".join(sorted(str(k) for k in c.key.unique()))) + placeholder
             rows.append(fact)
             continue
         depth, where = None, ""
@@ -332,6 +418,7 @@ def main():
         fact["spec_decoding"] = spec  # "none" recorded too: the run is known not to speculate
         fact["draft_tokens"] = depth if spec != "none" and depth else ""
         fact["source"] = (lengths_here + f"; nvidia-master.yaml@{f.commit} ({f.date}) {f.key}" + (f" {cfg}" if cfg else "")
+                          + placeholder
                           + ("; labeled agg with TP the deployment's GPUs: a disaggregated entry of as many GPUs" if relabeled else "")
                           + (f"; draft tokens from the {where}" if fact["draft_tokens"] else ""))
         rows.append(fact)
