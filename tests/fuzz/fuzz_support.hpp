@@ -11,9 +11,12 @@
 #include <sys/mman.h>  // memfd_create
 #include <unistd.h>    // ftruncate, pwrite, close
 
-#include <cstddef>  // std::size_t
-#include <cstdint>  // std::uint8_t
-#include <cstdlib>  // std::abort
+#include <cerrno>            // errno
+#include <cstddef>           // std::size_t
+#include <cstdint>           // std::uint8_t
+#include <cstdio>            // std::fprintf
+#include <cstdlib>           // std::abort
+#include <cstring>           // std::strerror
 #include <string>   // std::string
 
 #include "roofline/core/error.hpp"
@@ -27,7 +30,7 @@ class memory_file {
 public:
     explicit memory_file(const char* name = "fuzz-input") {
         fd_ = memfd_create(name, 0);
-        if (fd_ < 0) std::abort();
+        if (fd_ < 0) fail("memfd_create");
         path_ = "/proc/self/fd/" + std::to_string(fd_);
     }
     ~memory_file() { ::close(fd_); }
@@ -36,17 +39,23 @@ public:
 
     /// Replaces the content with `size` bytes at `data`.
     void assign(const std::uint8_t* data, std::size_t size) {
-        if (::ftruncate(fd_, 0) != 0) std::abort();
+        if (::ftruncate(fd_, 0) != 0) fail("ftruncate");
         std::size_t done = 0;
         while (done < size) {
             const auto n = ::pwrite(fd_, data + done, size - done, static_cast<off_t>(done));
-            if (n <= 0) std::abort();
+            if (n <= 0) fail("pwrite");
             done += static_cast<std::size_t>(n);
         }
     }
     const std::string& path() const { return path_; }
 
 private:
+    /// The harness itself failed (not the code under test): say which call and why, then stop.
+    [[noreturn]] static void fail(const char* call) {
+        std::fprintf(stderr, "fuzz harness: %s failed: %s\n", call, std::strerror(errno));
+        std::abort();
+    }
+
     int fd_ = -1;
     std::string path_;
 };
@@ -103,8 +112,13 @@ inline roofline::kernel_rules& kernel_rules_for_next_input() {
 }
 
 /// Stops the run (a finding) unless `ok`: for properties the readers promise beyond "no crash".
-inline void require(bool ok) {
-    if (!ok) __builtin_trap();
+/// Names the failed check's place on stderr first ("fuzz check failed at FILE:LINE"), so that a
+/// CI log says which property broke, not only libFuzzer's "deadly signal".
+/// (`__builtin_FILE` / `__builtin_LINE`: the clang this builds with has no std::source_location.)
+inline void require(bool ok, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    if (ok) return;
+    std::fprintf(stderr, "fuzz check failed at %s:%d\n", file, line);
+    __builtin_trap();
 }
 
 /// Runs `read` and swallows the documented input errors, after checking that their message is

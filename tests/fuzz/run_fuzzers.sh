@@ -8,7 +8,8 @@
 # time from the repository's data and ../shared/samples (make_seeds.py). Inputs that add
 # coverage accumulate in BUILD_DIR/fuzz-corpus/<target>/ (kept between runs); a crash, leak,
 # timeout or sanitizer report leaves the input in BUILD_DIR/fuzz-artifacts/<target>/ and makes
-# the script exit 1. Logs: BUILD_DIR/fuzz-logs/<target>.log.
+# the script exit 1, printing the finding, the log's last lines and each input under 16 KiB as
+# base64. Logs: BUILD_DIR/fuzz-logs/<target>.log.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$(cd "${1:?usage: run_fuzzers.sh BUILD_DIR SECONDS [JOBS] [TARGET...]}" && pwd)"
@@ -65,7 +66,20 @@ run_one() {
         echo "$t: ok, ${execs:-?} inputs in ${seconds} s, coverage ${cov:-?} edges"
     else
         echo "$t: FAILED (exit $rc): see $log and $art/"
-        grep -m3 -E 'ERROR|runtime error|Assertion|deadly|timeout|uncaught' "$log" | sed 's/^/    /'
+        # What broke, for a log that is all one has (CI): the finding's lines (sanitizer report,
+        # failed fuzz check, uncaught exception, harness failure), the log's last lines, and each
+        # crashing input under 16 KiB as base64 (`base64 -d > crash` reproduces it:
+        # `BUILD_DIR/fuzz/TARGET crash`).
+        grep -m6 -E 'ERROR|runtime error|Assertion|deadly|timeout|uncaught|terminate called|what\(\)|fuzz check failed|fuzz harness' "$log" | sed 's/^/    /'
+        echo "    --- last lines of $log:"
+        grep -v -E '^#[0-9]+|^"|^###' "$log" | tail -n 25 | sed 's/^/    /'
+        for a in "$art"/*; do
+            [ -f "$a" ] || continue
+            local n
+            n=$(wc -c < "$a")
+            echo "    --- artifact $(basename "$a") ($n bytes)"
+            if [ "$n" -le 16384 ]; then base64 -w 120 "$a" | sed 's/^/    /'; fi
+        done
         echo "$t" >> "$failures"
     fi
 }
