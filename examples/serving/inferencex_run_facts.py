@@ -294,6 +294,47 @@ def db_dump_agg_layouts(runs):
     return rows, repeats, reproduced
 
 
+TWIN_FACTS = ["mode", "isl", "osl", "tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers",
+              "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size", "prefill_moe_ep_size",
+              "decode_num_workers", "decode_tp_size", "decode_attention_dp_size", "decode_moe_tp_size",
+              "decode_moe_ep_size", "spec_decoding", "draft_tokens"]
+
+
+def db_dump_twins(runs, facts, layout_rows):
+    """Facts for the `db-dump/...` rows that repeat an InferenceX run: the same GPU, backend, mode,
+    nominal ISL/OSL and measured TTFT and TPOT to the last digit (485 rows; a float of 15 digits
+    twice by chance is not a coincidence, it is one measurement filed twice). Each gets its twins'
+    facts (`facts`: the InferenceX rows' facts, strings, keyed by id; a run filed in both
+    InferenceX sources has two twins), where those twins agree on every fact they give; where they
+    disagree, none. Laid over `layout_rows` (db_dump_agg_layouts' rows, by id): a twin's fact
+    replaces the rule's. Returns (rows, db-dump rows with a twin, rows given facts, rows whose twins
+    disagree)."""
+    src = runs.silicon_data_source.str.split(";").str[0].str.replace("source_file=", "")
+    key = ["system", "backend", "mode", "isl", "osl", "silicon_ttft_ms", "silicon_tpot_ms"]
+    db = runs[src.str.startswith("db-dump")]
+    ix = runs[src.isin(INFERENCEX_SOURCES)][key + ["id"]]
+    pairs = db[key + ["id"]].merge(ix, on=key, suffixes=("", "_twin"))
+    rows = {r["id"]: dict(r) for r in layout_rows}
+    with_twin, given, disagree = 0, 0, 0
+    for db_id, group in pairs.groupby("id", sort=True):
+        with_twin += 1
+        twins = [facts[t] for t in group.id_twin if t in facts]
+        cells = [{c: t.get(c, "") for c in TWIN_FACTS if t.get(c, "") != ""} for t in twins]
+        if not cells or any(c != cells[0] for c in cells[1:]):
+            disagree += bool(cells)
+            continue
+        if not cells[0]:
+            continue
+        given += 1
+        row = rows.setdefault(db_id, {"id": db_id, "source": ""})
+        row.update(cells[0])
+        names = ", ".join(sorted(group.id_twin))
+        row["source"] = ((row["source"] + "; ") if row["source"] else "") + (
+            f"db-dump twin of {names} (same GPU, backend, lengths, TTFT and TPOT to the digit): "
+            "that run's facts (db_dump_twins)")
+    return list(rows.values()), with_twin, given, disagree
+
+
 def main():
     silicon, repo, srt, out = sys.argv[1:5]
     cache = sys.argv[5] if len(sys.argv) > 5 else None
@@ -428,13 +469,13 @@ def main():
     cols = ["id", "mode", "isl", "osl", "tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
             "prefill_moe_ep_size", "decode_num_workers", "decode_tp_size", "decode_attention_dp_size",
             "decode_moe_tp_size", "decode_moe_ep_size", "spec_decoding", "draft_tokens", "source"]
-    db_rows, repeats, reproduced = db_dump_agg_layouts(pd.read_csv(silicon))
-    rows += db_rows
-    write_facts(pd.DataFrame(rows, columns=cols), out)
+    ix_facts = pd.DataFrame(rows, columns=cols)
+    write_facts(ix_facts, out)  # written, then read back as text: the twins copy cells as the file has them
+    ix_facts = pd.read_csv(out, dtype=str, keep_default_na=False)
+    db_rows, summary = db_dump_rows(pd.read_csv(silicon), ix_facts)
+    write_facts(pd.concat([ix_facts, pd.DataFrame(db_rows, columns=cols).fillna("")], ignore_index=True), out)
     print(f"{len(runs)} InferenceX runs, each with its mean lengths; configuration: "
-          + ", ".join(f"{v} {k}" for k, v in sorted(outcome.items()))
-          + f"; {len(db_rows)} db-dump aggregated rows with their layout from G x E ({repeats} repeat an InferenceX "
-          f"run, {reproduced} of those get its layout)")
+          + ", ".join(f"{v} {k}" for k, v in sorted(outcome.items())) + "; " + summary)
 
 
 INT_COLUMNS = ["tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers", "prefill_tp_size",
@@ -454,16 +495,32 @@ def write_facts(df, out):
     df.to_csv(out, index=False)
 
 
+def db_dump_rows(runs, ix_facts):
+    """The facts rows of the runs file's db-dump rows: db_dump_agg_layouts' layouts, then their
+    InferenceX twins' facts (db_dump_twins), from `ix_facts` (the InferenceX rows' facts as text).
+    Returns (rows, a one-line summary)."""
+    layout_rows, repeats, reproduced = db_dump_agg_layouts(runs)
+    for r in layout_rows:
+        for k, v in r.items():
+            r[k] = str(v)
+    by_id = {r["id"]: r for r in ix_facts.to_dict("records")}
+    rows, with_twin, given, disagree = db_dump_twins(runs, by_id, layout_rows)
+    return rows, (f"{len(layout_rows)} db-dump aggregated rows with their layout from G x E ({repeats} repeat an "
+                  f"InferenceX run, {reproduced} of those get its layout); {with_twin} db-dump rows repeat an "
+                  f"InferenceX run, {given} given its facts, {disagree} whose twins disagree")
+
+
 def db_dump_only(silicon, facts):
-    """Rewrites FACTS_CSV's db-dump rows (`db_dump_agg_layouts`) without the two repositories."""
+    """Rewrites FACTS_CSV's db-dump rows (`db_dump_rows`) without the two repositories, from its
+    InferenceX rows."""
     f = pd.read_csv(facts, dtype=str, keep_default_na=False)
     runs = pd.read_csv(silicon)
-    rows, repeats, reproduced = db_dump_agg_layouts(runs)
-    f = f[~f.id.isin({r["id"] for r in rows})]
-    f = pd.concat([f, pd.DataFrame(rows).astype(str)], ignore_index=True).fillna("")
+    src = runs.silicon_data_source.str.split(";").str[0].str.replace("source_file=", "")
+    f = f[~f.id.isin(set(runs.id[src.str.startswith("db-dump")]))]
+    rows, summary = db_dump_rows(runs, f)
+    f = pd.concat([f, pd.DataFrame(rows, columns=f.columns)], ignore_index=True).fillna("")
     write_facts(f, facts)
-    print(f"{len(rows)} db-dump aggregated rows with their layout from G x E ({repeats} repeat an InferenceX run, "
-          f"{reproduced} of those get its layout); {len(f)} rows in {facts}")
+    print(f"{summary}; {len(f)} rows in {facts}")
 
 
 if __name__ == "__main__":
