@@ -79,6 +79,12 @@ run_one() {
             n=$(wc -c < "$a")
             echo "    --- artifact $(basename "$a") ($n bytes)"
             if [ "$n" -le 16384 ]; then base64 -w 120 "$a" | sed 's/^/    /'; fi
+            # Run alone once: a finding that does not come back on its own input depends on
+            # state left by earlier inputs (or on the machine), which the log then says.
+            local again
+            again=$(timeout 120 "$build/fuzz/$t" -runs=1 "$a" 2>&1)
+            echo "    --- run alone: exit $?"
+            echo "$again" | grep -m6 -E 'ERROR|runtime error|Assertion|deadly|terminate called|what\(\)|fuzz check failed|fuzz harness' | sed 's/^/    /'
         done
         echo "$t" >> "$failures"
     fi
