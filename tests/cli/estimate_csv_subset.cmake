@@ -25,8 +25,19 @@ if(NOT rc EQUAL 0)
     message(FATAL_ERROR "exit ${rc}\n${stdout}\n${stderr}")
 endif()
 # The facts file lists runs of the whole file: the subset's InferenceX runs take theirs, the rest
-# of its ids are said to be absent (not an error: one facts file serves any subset).
-foreach(want "roofline estimate --from-csv: ${kept} runs" "facts: [0-9]+ runs took cells from .*inferencex_run_facts.csv \\([0-9]+ of its 3560 ids are not in the runs file\\)"
+# of its ids are said to be absent (not an error: one facts file serves any subset). Its id count
+# is its rows (one a line, after the header), and the runs that took cells and the ids absent add
+# up to it.
+file(STRINGS "${FACTS}" facts_lines)
+list(LENGTH facts_lines facts_ids)
+math(EXPR facts_ids "${facts_ids} - 1")
+if(stdout MATCHES "facts: ([0-9]+) runs took cells from [^\n]*\\(([0-9]+) of its ([0-9]+) ids are not in the runs file\\)")
+    math(EXPR sum "${CMAKE_MATCH_1} + ${CMAKE_MATCH_2}")
+    if(NOT CMAKE_MATCH_3 EQUAL facts_ids OR NOT sum EQUAL facts_ids)
+        message(FATAL_ERROR "facts: ${CMAKE_MATCH_1} took cells + ${CMAKE_MATCH_2} absent of ${CMAKE_MATCH_3} ids; the file has ${facts_ids}")
+    endif()
+endif()
+foreach(want "roofline estimate --from-csv: ${kept} runs" "facts: [0-9]+ runs took cells from .*inferencex_run_facts.csv \\([0-9]+ of its ${facts_ids} ids are not in the runs file\\)"
              "runs speculate \\(spec_decoding\\)" "### Overall \\(held out\\)" "\\| agg \\| [0-9]+ \\| [0-9.]+% \\|"
              "\\| disagg \\| [0-9]+ \\| [0-9.]+% \\|" "### Per \\(GPU, model\\)")
     if(NOT stdout MATCHES "${want}")

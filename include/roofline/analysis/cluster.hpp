@@ -25,6 +25,7 @@
 #include <map>        // std::map
 #include <optional>   // std::optional
 #include <string>     // std::string
+#include <system_error>  // std::system_error
 #include <thread>     // std::thread
 #include <tuple>      // std::tie
 #include <vector>     // std::vector
@@ -289,7 +290,13 @@ ROOFLINE_INLINE std::vector<rank_summary> summarize_rank_files(const std::vector
     };
     const unsigned n = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(paths.size())));
     std::vector<std::thread> pool;
-    for (unsigned k = 1; k < n; ++k) pool.emplace_back(work);
+    for (unsigned k = 1; k < n; ++k) {
+        try {
+            pool.emplace_back(work);
+        } catch (const std::system_error&) {  // a thread limit: the threads started do the rest
+            break;
+        }
+    }
     work();
     for (auto& th : pool) th.join();
     for (const auto& e : errors)

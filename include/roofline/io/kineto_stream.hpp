@@ -167,6 +167,7 @@ void link_kineto_stream(const std::string& path, const kineto_stream_header& hea
 #include <deque>               // std::deque
 #include <exception>           // std::exception_ptr
 #include <mutex>               // std::mutex
+#include <system_error>        // std::system_error
 #include <thread>              // std::thread
 #include <unordered_map>       // std::unordered_map
 #include <unordered_set>       // std::unordered_set
@@ -301,7 +302,11 @@ public:
                  make_fn make, const void* context, std::size_t batch_events = 512, std::size_t max_batches = 3)
         : path_(std::move(path)), from_(from), last_(last), interesting_(interesting), make_(make), context_(context),
           batch_events_(batch_events), max_batches_(max_batches) {
-        thread_ = std::thread([this] { run(); });
+        try {
+            thread_ = std::thread([this] { run(); });
+        } catch (const std::system_error& e) {  // a process or container thread limit
+            throw error(path_ + ": could not start the thread that reads it: " + e.what());
+        }
     }
     event_cursor(const event_cursor&) = delete;
     event_cursor& operator=(const event_cursor&) = delete;

@@ -25,6 +25,7 @@
 #include <exception>    // std::exception
 #include <memory>       // std::unique_ptr
 #include <mutex>        // std::mutex
+#include <system_error> // std::system_error
 #include <thread>       // std::thread
 #include <type_traits>  // std::is_trivially_copyable_v
 #include <limits>       // std::numeric_limits
@@ -1103,8 +1104,18 @@ private:
         }
     }
 
+    // Starts the workers; where the system refuses a thread (std::system_error: a process or
+    // container thread limit), the ones started so far do the work, and with none the reading
+    // thread parses every batch itself (deliver_head): fewer threads, the same events.
     void start() {
-        for (unsigned k = 0; k < workers_; ++k) threads_.emplace_back([this] { work(); });
+        for (unsigned k = 0; k < workers_; ++k) {
+            try {
+                threads_.emplace_back([this] { work(); });
+            } catch (const std::system_error&) {
+                workers_ = k;
+                break;
+            }
+        }
     }
     void stop() noexcept {
         {
