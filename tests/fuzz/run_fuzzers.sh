@@ -82,7 +82,7 @@ run_one() {
             # Run alone once: a finding that does not come back on its own input depends on
             # state left by earlier inputs (or on the machine), which the log then says.
             local again
-            again=$(timeout 120 "$build/fuzz/$t" -runs=1 "$a" 2>&1)
+            again=$(timeout 120 "$build/fuzz/$t" -runs=1 -artifact_prefix="$build/fuzz-logs/$t-alone-" "$a" 2>&1)
             echo "    --- run alone: exit $?"
             echo "$again" | grep -m6 -E 'ERROR|runtime error|Assertion|deadly|terminate called|what\(\)|fuzz check failed|fuzz harness' | sed 's/^/    /'
         done
