@@ -233,6 +233,81 @@ def placeholder_pools(srt, f, cache):
     return pools, ", ".join(sorted({r[0].replace("recipes/", "") for r in same}))
 
 
+def speculation(repo, srt, f):
+    """(spec, draft tokens or None, where the depth came from, recipe file) of one configuration
+    entry `f`: "mtp" with its depth from DECODE_MTP_SIZE, the recipe name, the srt-slurm recipe or
+    the launch script, else "none"."""
+    depth, where = None, ""
+    cfg = f.get("config_file")
+    cfg = "" if pd.isna(cfg) else str(cfg)
+    spec = f.spec
+    if spec == "mtp" and not pd.isna(f.get("mtp_size")):
+        depth, where = int(f.mtp_size), "configuration (DECODE_MTP_SIZE)"
+        spec = "mtp" if depth > 0 else "none"
+    elif m := re.search(r"mtp(\d+)", cfg.split("/")[-1]):
+        depth, where = int(m.group(1)), "recipe name"
+        spec = "mtp" if depth > 0 else "none"
+    elif spec == "mtp" and cfg:
+        depth, where = recipe_depth(srt, cfg.replace("recipes/", "", 1)), "srt-slurm recipe"
+    elif spec == "mtp":
+        depth, where = script_depth(repo, f.commit, f.key, bool(f.get("dpa"))), "launch script"
+    return spec, depth, where, cfg
+
+
+PAIR_LAYOUT = ["system", "backend", "model_path", "precision", "mode", "isl", "osl", "tp_size", "attention_dp_size",
+               "moe_tp_size", "moe_ep_size", "prefill_tp_size", "decode_tp_size"]
+
+
+def pair_key(r, c):
+    """What two runs of one configuration share: the candidate entries, concurrency, image and the
+    row's own layout columns."""
+    return (tuple(sorted(set(c.key))), r.conc, r.image) + tuple(str(r[k]) for k in PAIR_LAYOUT)
+
+
+def speculation_pairs(pair_candidates, rows, runs):
+    """The pair rule. A run matched to an MTP and a non-MTP variant of one configuration (same
+    layout, concurrency and image; the candidates differ in speculation alone) is one of two
+    runs InferenceX made of it, and where the file holds exactly two such measurements (a run
+    filed in both sources counts once), the one with the lower TPOT is the MTP variant: so in
+    every pair of one configuration and concurrency whose speculation the configuration tells
+    apart (counted and returned as text). Sets `spec_decoding` and `draft_tokens` of those rows in
+    `rows`. Returns (rows set, the check on the known pairs)."""
+    paired = 0
+    for group in pair_candidates.values():
+        by_measure = {}
+        for idx, r, variants in group:
+            by_measure.setdefault((r.silicon_ttft_ms, r.silicon_tpot_ms), []).append((idx, variants))
+        if len(by_measure) != 2:
+            continue
+        (fast, slow) = sorted(by_measure, key=lambda m: m[1])
+        if fast[1] == slow[1]:
+            continue
+        for m, mtp in ((fast, True), (slow, False)):
+            for idx, variants in by_measure[m]:
+                spec, depth = next(v for v in variants if (v[0] == "mtp") == mtp)
+                rows[idx]["spec_decoding"] = spec
+                rows[idx]["draft_tokens"] = depth if spec == "mtp" else ""
+                rows[idx]["source"] += ("; speculation from the pair: of the two runs of this configuration and "
+                                        "concurrency (an MTP and a non-MTP variant), the lower TPOT is the MTP one "
+                                        f"({'this' if mtp else 'the other'}; speculation_pairs)")
+                paired += 1
+    # The check: pairs of runs of one layout and concurrency, one matched to an MTP entry alone,
+    # the other to a non-MTP entry alone (told apart by image or date).
+    known = {}
+    spec_of = {r["id"]: r.get("spec_decoding") for r in rows if r.get("spec_decoding") and "speculation_pairs" not in r["source"]}
+    for _, r in runs.iterrows():
+        if r.id in spec_of:
+            k = (r.conc,) + tuple(str(r[c]) for c in PAIR_LAYOUT)  # images may differ: that told them apart
+            known.setdefault(k, {}).setdefault(spec_of[r.id], set()).add(r.silicon_tpot_ms)
+    pairs = [(min(v["mtp"]), min(v["none"])) for v in known.values()
+             if set(v) == {"mtp", "none"} and len(v["mtp"]) == 1 and len(v["none"]) == 1]
+    faster = sum(m < n for m, n in pairs)
+    ratios = sorted(m / n for m, n in pairs)
+    return paired, (f"known pairs (one configuration and concurrency, MTP and non-MTP runs): the MTP run has the "
+                    f"lower TPOT in {faster} of {len(pairs)}"
+                    + (f" ({ratios[0]:.2f}-{ratios[-1]:.2f}x the other's)" if ratios else ""))
+
+
 def pool(tp, ep, dpa):
     """aiconfigurator's columns of a pool: attention TP of one DP rank, attention DP, MoE TP x EP."""
     tp, ep = int(tp), int(ep or 1)
@@ -349,7 +424,7 @@ def main():
     except FileNotFoundError:
         entries = config_entries(repo)
         entries.to_pickle(cache)
-    rows, outcome, recipe_cache = [], {}, {}
+    rows, outcome, recipe_cache, pair_candidates = [], {}, {}, {}
     mean = (1 + RANGE_RATIO) / 2
     lengths = "mean lengths 0.9 L (InferenceX RANDOM_RANGE_RATIO 0.8)"
     for _, r in runs.iterrows():
@@ -399,8 +474,12 @@ def main():
         pools_only = False
         if len(distinct) > 1:
             # Candidates that disagree on speculation alone (an MTP and a non-MTP variant of one
-            # layout) still agree on the pools: keep those, leave speculation unknown.
+            # layout) still agree on the pools: keep those, leave speculation unknown (unless the
+            # pair rule below tells which variant the run was).
             pool_facts = [f for f in POOL_FACTS if f in c]
+            variants = {speculation(repo, srt, e)[:2] for _, e in c.iterrows()}
+            spec_pair = (len(variants) == 2 and ("none", None) in variants
+                         and any(v[0] == "mtp" and v[1] for v in variants))
             if (r["mode"] == "disagg" or relabeled) and len(c[pool_facts].drop_duplicates()) == 1:
                 pools_only = True
                 outcome["ambiguous speculation, pools kept"] = outcome.get("ambiguous speculation, pools kept", 0) + 1
@@ -408,8 +487,12 @@ def main():
                 outcome["ambiguous"] = outcome.get("ambiguous", 0) + 1
                 if garbled:
                     base["source"] = lengths_here + "; matched configuration entries that disagree (left out)"
+                if spec_pair and r["mode"] == "agg" and not relabeled:  # the layout matched: only speculation differs
+                    pair_candidates.setdefault(pair_key(r, c), []).append((len(rows), r, variants))
                 rows.append(base)
                 continue
+            if spec_pair:
+                pair_candidates.setdefault(pair_key(r, c), []).append((len(rows), r, variants))
         f = c.iloc[0]
         fact = dict(base)
         if relabeled:
@@ -442,20 +525,7 @@ def main():
                               + ", ".join(sorted(str(k) for k in c.key.unique()))) + placeholder
             rows.append(fact)
             continue
-        depth, where = None, ""
-        cfg = f.get("config_file")
-        cfg = "" if pd.isna(cfg) else str(cfg)
-        spec = f.spec
-        if spec == "mtp" and not pd.isna(f.get("mtp_size")):
-            depth, where = int(f.mtp_size), "configuration (DECODE_MTP_SIZE)"
-            spec = "mtp" if depth > 0 else "none"
-        elif m := re.search(r"mtp(\d+)", cfg.split("/")[-1]):
-            depth, where = int(m.group(1)), "recipe name"
-            spec = "mtp" if depth > 0 else "none"
-        elif spec == "mtp" and cfg:
-            depth, where = recipe_depth(srt, cfg.replace("recipes/", "", 1)), "srt-slurm recipe"
-        elif spec == "mtp":
-            depth, where = script_depth(repo, f.commit, f.key, bool(f.get("dpa"))), "launch script"
+        spec, depth, where, cfg = speculation(repo, srt, f)
         fact["spec_decoding"] = spec  # "none" recorded too: the run is known not to speculate
         fact["draft_tokens"] = depth if spec != "none" and depth else ""
         fact["source"] = (lengths_here + f"; nvidia-master.yaml@{f.commit} ({f.date}) {f.key}" + (f" {cfg}" if cfg else "")
@@ -469,13 +539,15 @@ def main():
     cols = ["id", "mode", "isl", "osl", "tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers", "prefill_tp_size", "prefill_attention_dp_size", "prefill_moe_tp_size",
             "prefill_moe_ep_size", "decode_num_workers", "decode_tp_size", "decode_attention_dp_size",
             "decode_moe_tp_size", "decode_moe_ep_size", "spec_decoding", "draft_tokens", "source"]
+    paired, checked = speculation_pairs(pair_candidates, rows, runs)
+    outcome["speculation from the pair"] = paired
     ix_facts = pd.DataFrame(rows, columns=cols)
     write_facts(ix_facts, out)  # written, then read back as text: the twins copy cells as the file has them
     ix_facts = pd.read_csv(out, dtype=str, keep_default_na=False)
     db_rows, summary = db_dump_rows(pd.read_csv(silicon), ix_facts)
     write_facts(pd.concat([ix_facts, pd.DataFrame(db_rows, columns=cols).fillna("")], ignore_index=True), out)
     print(f"{len(runs)} InferenceX runs, each with its mean lengths; configuration: "
-          + ", ".join(f"{v} {k}" for k, v in sorted(outcome.items())) + "; " + summary)
+          + ", ".join(f"{v} {k}" for k, v in sorted(outcome.items())) + "; " + checked + "; " + summary)
 
 
 INT_COLUMNS = ["tp_size", "attention_dp_size", "moe_tp_size", "moe_ep_size", "prefill_num_workers", "prefill_tp_size",
