@@ -11,8 +11,10 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <unordered_set>
 #include <vector>
 
@@ -162,6 +164,9 @@ struct evaluated_run {
     estimate_result est;
     std::size_t sample = static_cast<std::size_t>(-1);  ///< index into the fit samples
     bool moe_layout_mismatch = false;  ///< a MoE pool's moe_tp x moe_ep differs from its tp x dp
+    /// The configuration's speed of light as the file states it (`speed_of_light_bounds`), s;
+    /// NaN when not estimated.
+    double sol_tpot_s = std::numeric_limits<double>::quiet_NaN(), sol_ttft_s = std::numeric_limits<double>::quiet_NaN();
 };
 
 double rel(double pred, double meas) { return std::abs(pred / meas - 1.0); }
@@ -261,6 +266,19 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             const auto rq = run_request(r, *g, m);
             e.est = estimate_serving(m, rq);
             if (!e.est.fits && r.disaggregated && r.decode.workers < 1) e.est = with_fewest_decode_workers(m, rq, e.est);
+            if (e.est.fits) {
+                const auto b = serving_speed_of_light(m, rq, !(r.disaggregated && r.decode.workers < 1));
+                e.sol_tpot_s = b.tpot_s;
+                e.sol_ttft_s = b.ttft_s;
+                if (r.tpot_s < b.tpot_s)
+                    e.est.notes.push_back(fmt::format("measured TPOT {:.3g}x the speed of light of this configuration as stated "
+                                                      "({:.3g} ms): it did not run as stated",
+                                                      r.tpot_s / b.tpot_s, b.tpot_s * 1e3));
+                if (r.ttft_s < b.ttft_s)
+                    e.est.notes.push_back(fmt::format("measured TTFT {:.3g}x the prompt's own prefill at the speed of light "
+                                                      "({:.3g} ms): it did not run as stated",
+                                                      r.ttft_s / b.ttft_s, b.ttft_s * 1e3));
+            }
             if (!approx.empty()) e.est.notes.push_back(approx);
             for (const auto* l : {&r.agg, &r.prefill, &r.decode})
                 if (l->dp_inferred)
@@ -315,6 +333,15 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     std::size_t inferred_dp = 0, moe_mismatch = 0;
     for (const auto& r : runs) inferred_dp += r.agg.dp_inferred || r.prefill.dp_inferred || r.decode.dp_inferred;
     for (const auto& e : ev) moe_mismatch += e.sample < samples.size() && e.moe_layout_mismatch;
+    // Estimated runs measured under their configuration's speed of light (serving_speed_of_light).
+    std::vector<std::string> below_sol_tpot, below_sol_ttft;
+    std::size_t sol_tpot_known = 0;
+    for (const auto& e : ev) {
+        if (e.sample >= samples.size()) continue;
+        sol_tpot_known += std::isfinite(e.sol_tpot_s);
+        if (e.run->tpot_s < e.sol_tpot_s) below_sol_tpot.push_back(e.run->id);
+        if (e.run->ttft_s < e.sol_ttft_s) below_sol_ttft.push_back(e.run->id);
+    }
     // Runs that speculate, how many were estimated, and how many of those assume the rate or depth.
     std::size_t speculating = 0, speculating_estimated = 0, assumed_acceptance = 0, assumed_draft = 0;
     for (const auto& e : ev) {
@@ -347,7 +374,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         report::csv_writer w(f, false);
         w.row({"id", "system", "backend", "model_path", "mode", "isl", "osl", "concurrency", "measured_ttft_ms",
                "measured_tpot_ms", "roof_ttft_ms", "roof_tpot_ms", "heldout_ttft_ms", "heldout_tpot_ms", "fitted_ttft_ms",
-               "fitted_tpot_ms", "skipped", "tpot_terms", "ttft_terms", "notes"});
+               "fitted_tpot_ms", "skipped", "tpot_terms", "ttft_terms", "notes", "sol_tpot_ms", "sol_ttft_ms"});
         for (const auto& e : ev) {
             const auto& r = *e.run;
             std::vector<std::string> row = {r.id, r.system, r.backend, r.model_path, r.mode, report::csv_number(r.isl),
@@ -374,6 +401,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             std::string notes;  // what the estimate assumed or inferred for this run
             for (const auto& n : e.est.notes) notes += (notes.empty() ? "" : "; ") + n;
             row.push_back(notes);
+            row.push_back(std::isfinite(e.sol_tpot_s) ? report::csv_number(e.sol_tpot_s * 1e3) : "");
+            row.push_back(std::isfinite(e.sol_ttft_s) ? report::csv_number(e.sol_ttft_s * 1e3) : "");
             w.row(row);
         }
         f.flush();
@@ -426,6 +455,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         j["speculating_runs_estimated"] = speculating_estimated;
         j["assumed_acceptance_runs"] = assumed_acceptance;
         j["assumed_draft_tokens_runs"] = assumed_draft;
+        j["below_speed_of_light"] = {{"tpot_bound_runs", sol_tpot_known}, {"tpot", below_sol_tpot}, {"ttft", below_sol_ttft}};
         const auto summary = [](const std::map<std::string, row_errors>& by) {
             nlohmann::json o = nlohmann::json::object();
             for (const auto& [k, e] : by) {
@@ -460,6 +490,10 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         fmt::print("  layouts: {} estimated MoE runs give moe_tp_size x moe_ep_size other than tp_size x attention_dp_size: "
                    "priced over the tp x dp GPUs, MoE TP = tp x dp / EP (each run's notes in --out)\n",
                    moe_mismatch);
+    fmt::print("  speed of light: {} of {} runs with a stated decode batch measure TPOT under the decode step of their "
+               "configuration at datasheet ceilings, {} of {} runs TTFT under their prompt's own prefill so: they did not "
+               "run as stated (each in --out's notes and sol_ columns), kept in the tables and the fit\n",
+               below_sol_tpot.size(), sol_tpot_known, below_sol_ttft.size(), samples.size());
     for (const auto& [why, n] : skipped_why) fmt::print("  skipped {}: {}\n", n, why);
     print_table("Overall (held out)", by_mode, true);
     print_table("Per GPU and mode", by_gpu, true);

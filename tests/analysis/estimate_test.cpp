@@ -324,6 +324,43 @@ TEST_CASE("the speed of light applies no power cap") {
     CHECK(std::isfinite(mod.decode_point.power_w));  // H200: power coefficients known
 }
 
+TEST_CASE("speed of light of a stated configuration: bounds on TPOT and TTFT by hand") {
+    // Llama-3.1-8B bf16, TP1 on an H200, 1024 / 1024 at 64 in flight. Per layer: attention
+    // 4096 x (4096 + 2 x 1024 + 4096) and the MLP 3 x 4096 x 14336 weights, 218.1 M; 32 layers
+    // 6.98 G params, 13.96 GB; the LM head 4096 x 128256 (1.05 GB). KV: 32 layers x 2 x 8 heads
+    // x 128 x 2 B = 128 KiB a token, at the mean decode context 1024 + 512 tokens for 64
+    // sequences 12.9 GB.
+    const auto c = llama8b();
+    const auto g = gpus::h200_sxm();
+    const double bw = *g.memory_bandwidth_bytes_per_s.value, peak = *g.dense_flops_per_s(peak_key::bf16);
+    const double layer_params = 32.0 * (4096.0 * (4096 + 2 * 1024 + 4096) + 3.0 * 4096 * 14336);
+    const double head = 4096.0 * 128256, kv = 64.0 * 1536 * 32 * 2 * 8 * 128 * 2;
+    auto rq = h200_request(64);
+    const auto b = serving_speed_of_light(c, rq);
+    // TPOT: every weight and the KV cache read once a step at the datasheet bandwidth (the step
+    // is memory-bound at 64 sequences), communication none at TP1.
+    CHECK(b.tpot_s >= (2 * layer_params + kv) / bw);
+    CHECK(b.tpot_s <= 1.1 * (2 * (layer_params + head) + kv) / bw);
+    // TTFT: one prompt's 1,024 tokens at the bf16 peak, not the chunk the 64 requests share.
+    CHECK(b.ttft_s >= 2 * layer_params * 1024 / peak);
+    CHECK(b.ttft_s <= 1.2 * 2 * (layer_params + head) * 1024 / peak);
+    CHECK(b.ttft_s == doctest::Approx(serving_speed_of_light(c, h200_request(1)).ttft_s));
+    // The planner's roof (achievable ceilings, launch costs, the power cap) is slower.
+    const auto est = estimate_serving(c, rq);
+    CHECK(b.tpot_s < est.roof_tpot_s);
+    // Three drafted tokens, all accepted: a quarter of the plain step.
+    rq.speculative = speculative_decoding{3, 0.7, 1.0};
+    CHECK(serving_speed_of_light(c, rq).tpot_s == doctest::Approx(b.tpot_s / 4));
+    // A decode batch the caller cannot state leaves TPOT unknown, TTFT known.
+    const auto unknown = serving_speed_of_light(c, h200_request(64), false);
+    CHECK(std::isnan(unknown.tpot_s));
+    CHECK(unknown.ttft_s == doctest::Approx(b.ttft_s));
+    // A configuration that does not fit: both unknown, no throw.
+    auto big = h200_request(1e6);
+    const auto none = serving_speed_of_light(c, big);
+    CHECK(std::isnan(none.tpot_s));
+}
+
 TEST_CASE("speculative decoding: tokens per step, and a lower TPOT at small batch") {
     speculative_decoding s{2, 0.5};
     CHECK(s.tokens_per_step() == approx(1.75));  // 1 + 0.5 + 0.25

@@ -69,6 +69,12 @@ roofline_cli_test(estimate_heldout_range_roof ARGS estimate ${_est_glm} --json P
 roofline_cli_test(estimate_missing ARGS estimate --model data/models/glm-5/config.json --gpu b200 EXIT 2)
 roofline_cli_test(estimate_bad_emit ARGS estimate ${_est_glm} --emit tgi EXIT 2 PASS "--emit: tgi not in")
 roofline_cli_test(estimate_csv_no_dir ARGS estimate --from-csv tests/cli/data/none.csv EXIT 2)
+# Runs measured under their configuration's speed of light (a TPOT of 1e-5 ms, a TTFT of 1e-5 ms
+# for a 1,024-token prompt): counted in the text, named in --json, kept in the tables.
+roofline_cli_test(estimate_csv_below_sol_text ARGS estimate --from-csv tests/cli/data/runs_below_sol.csv --model-dir tests/cli/data
+    PASS "speed of light: 1 of 3 runs with a stated decode batch measure TPOT under the decode step[^\n]*, 1 of 3 runs TTFT under their prompt's own prefill.*\\| agg \\| 3 \\|")
+roofline_cli_test(estimate_csv_below_sol_json ARGS estimate --from-csv tests/cli/data/runs_below_sol.csv --model-dir tests/cli/data --json
+    PASS "\"below_speed_of_light\": {[^}]*\"tpot\": \\[[^}]*\"fast_c8\"[^}]*\"tpot_bound_runs\": 3,[^}]*\"ttft\": \\[[^}]*\"slow_c8_ttft\"")
 get_filename_component(_samples "${PROJECT_SOURCE_DIR}/../shared/samples" ABSOLUTE)
 add_test(NAME cli_estimate_csv_subset
          COMMAND ${CMAKE_COMMAND} -DROOFLINE=$<TARGET_FILE:roofline_cli>

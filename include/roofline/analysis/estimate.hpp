@@ -394,4 +394,46 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
     return out;
 }
 
+/// Lower bounds on what a run of `rq` can measure (`serving_speed_of_light`), s; NaN: unknown.
+struct serving_bounds {
+    double tpot_s = std::numeric_limits<double>::quiet_NaN();
+    double ttft_s = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Lower bounds on TPOT and TTFT for the configuration `rq` as stated, both at datasheet
+/// ceilings (`speed_of_light`: no efficiency, no launch cost, no power cap; MoE weights of the
+/// experts a step touches under uniform routing, the planner's count):
+///  * TPOT: the plain decode step's attention, GEMMs and the rest (`serving_features::tpot`
+///    [0], [1], [3]) at `rq.concurrency`, communication left out (an engine may hide it behind
+///    compute), divided by 1 + the drafted tokens of a speculating request (every draft
+///    accepted, its verification free); NaN when `decode_batch_stated` is false (a
+///    disaggregated run whose decode worker count, so its decode batch, is not known);
+///  * TTFT: the prompt's own prefill alone (`ttft[0]` at one request in flight: no queue, no
+///    other prompt in its chunk).
+/// A measured run under one did not run as stated (a prefix cache, failed or short requests,
+/// speculation or a layout not recorded). NaN where the configuration does not fit or cannot
+/// be priced; never throws for that (the caller's own estimate reports it).
+inline serving_bounds serving_speed_of_light(const model_config& c, estimate_request rq, bool decode_batch_stated = true) {
+    serving_bounds b;
+    const double emitted = rq.speculative ? 1.0 + std::max(0, rq.speculative->draft_tokens) : 1.0;
+    rq.speed_of_light = true;
+    rq.power_limit = false;
+    rq.speculative.reset();
+    try {
+        if (decode_batch_stated) {
+            const auto sol = estimate_serving(c, rq);
+            const auto& t = sol.features.tpot;
+            if (sol.fits) b.tpot_s = (t[0] + t[1] + t[3]) / emitted;
+        }
+        rq.concurrency = 1;
+        rq.instances = 1;
+        if (rq.disaggregated) rq.disaggregated->prefill_workers = rq.disaggregated->decode_workers = 1;
+        const auto one = estimate_serving(c, rq);
+        if (one.fits) b.ttft_s = one.features.ttft[0];
+    } catch (const error&) {
+        // left unknown
+    }
+    return b;
+}
+
 }  // namespace roofline
