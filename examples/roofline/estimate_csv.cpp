@@ -2,8 +2,10 @@
 // silicon CSV (io/serving_runs_csv.hpp) estimated, the efficiencies fitted per (backend, mode)
 // and held out model by model (analysis/serving_fit.hpp), errors summarised as Markdown tables.
 //
-// Stages: resolve models and GPUs -> estimate each run at the roof (its terms) -> fit with each
-// model held out -> predictions (--out CSV) -> summaries (text: Markdown tables; --json).
+// Stages: resolve models and GPUs -> estimate each run at the roof (its terms; a speculating
+// run at no stated rate at every rate the fit may choose; the speed of light of what it states)
+// -> fit with each model held out -> predictions (--out CSV) -> summaries (text: Markdown
+// tables; --json).
 
 #include <algorithm>
 #include <cmath>
@@ -164,6 +166,8 @@ struct evaluated_run {
     estimate_result est;
     std::size_t sample = static_cast<std::size_t>(-1);  ///< index into the fit samples
     bool moe_layout_mismatch = false;  ///< a MoE pool's moe_tp x moe_ep differs from its tp x dp
+    std::vector<serving_features> features_at;  ///< at each `acceptance_grid` rate (assumed rate only)
+    std::vector<std::string> speculation_note_at;  ///< the estimate's speculation note at each of those rates
     /// The configuration's speed of light as the file states it (`speed_of_light_bounds`), s;
     /// NaN when not estimated.
     double sol_tpot_s = std::numeric_limits<double>::quiet_NaN(), sol_ttft_s = std::numeric_limits<double>::quiet_NaN();
@@ -266,6 +270,25 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             const auto rq = run_request(r, *g, m);
             e.est = estimate_serving(m, rq);
             if (!e.est.fits && r.disaggregated && r.decode.workers < 1) e.est = with_fewest_decode_workers(m, rq, e.est);
+            // Speculating at an assumed rate: its features at every rate the fit may choose.
+            if (e.est.fits && rq.speculative && !r.acceptance_rate) {
+                for (double a : acceptance_grid) {
+                    auto at = rq;
+                    at.speculative->acceptance_rate = a;
+                    auto est = estimate_serving(m, at);
+                    if (!est.fits && r.disaggregated && r.decode.workers < 1) est = with_fewest_decode_workers(m, at, est);
+                    if (!est.fits) {
+                        e.features_at.clear();
+                        e.speculation_note_at.clear();
+                        break;
+                    }
+                    e.features_at.push_back(est.features);
+                    std::string said;  // the planner's note on speculation, at this rate
+                    for (const auto& n : est.notes)
+                        if (n.rfind("speculative decoding:", 0) == 0) said = n;
+                    e.speculation_note_at.push_back(said);
+                }
+            }
             if (e.est.fits) {
                 const auto b = serving_speed_of_light(m, rq, !(r.disaggregated && r.decode.workers < 1));
                 e.sol_tpot_s = b.tpot_s;
@@ -314,6 +337,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         s.group = r.mode + "/" + r.backend;
         s.tpot_group = tpot_fit_group(r);
         s.model = key;
+        s.features_at = e.features_at;
         e.sample = samples.size();
         samples.push_back(std::move(s));
     }
@@ -352,19 +376,28 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         assumed_acceptance += !e.run->acceptance_rate.has_value();
         assumed_draft += e.run->draft_tokens < 1;
     }
+    heldout_ratios ratios;
+    std::map<std::string, double> acceptance_by_model;  // the rate chosen with each model held out
+    const auto held = leave_one_model_out(samples, &ratios, &acceptance_by_model);
+    // The fit of every run (--fit-out, fitted_ columns) at the rate every run chooses.
+    const auto all_acceptance = choose_acceptance(samples);
+    const auto at_all = all_acceptance ? at_acceptance(samples, *all_acceptance) : samples;
+    auto all_fit = fit_groups(at_all);
+    double heldout_low = 1, heldout_high = 0;
+    for (const auto& [m, a] : acceptance_by_model) heldout_low = std::min(heldout_low, a), heldout_high = std::max(heldout_high, a);
+    const std::string acceptance_said =
+        all_acceptance ? fmt::format("fitted like a coefficient (the rate on a grid of 0.40-0.90 whose TPOT fit misses these "
+                                     "runs least: {:g} over every run; held out, {:g}-{:g} by the model left out)",
+                                     acceptance_grid[*all_acceptance], heldout_low, heldout_high)
+                       : fmt::format("assumed {:g} (DeepSeek-V3 report, 85-90% for the second token)", default_mtp_acceptance_rate);
     const std::string speculation_line =
         speculating == 0
             ? std::string()
             : fmt::format("{} runs speculate (spec_decoding), {} of them estimated, each priced as the planner prices "
-                          "MTP heads; {} at the assumed acceptance {:g} for the first drafted token (DeepSeek-V3 report, 85-90% for "
-                          "the second token), {:g} x the one before for each later one (Nebius: DeepSeek-V3's MTP module "
-                          "accepts 3.20 tokens a step of 7 drafts){}",
-                          speculating, speculating_estimated, assumed_acceptance, default_mtp_acceptance_rate,
-                          default_mtp_position_decay,
+                          "MTP heads; {} at no stated acceptance: the rate of the first drafted token {}, each later one at "
+                          "{:g} x the one before (Nebius: DeepSeek-V3's MTP module accepts 3.20 tokens a step of 7 drafts){}",
+                          speculating, speculating_estimated, assumed_acceptance, acceptance_said, default_mtp_position_decay,
                           assumed_draft ? fmt::format(", {} at 1 draft token (none given)", assumed_draft) : "");
-    heldout_ratios ratios;
-    const auto held = leave_one_model_out(samples, &ratios);
-    auto all_fit = fit_groups(samples);
     attach_heldout_bands(all_fit, ratios);  // what `estimate --efficiency` prints as the held-out range
 
     // Predictions beside the measurements.
@@ -377,19 +410,28 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                "fitted_tpot_ms", "skipped", "tpot_terms", "ttft_terms", "notes", "sol_tpot_ms", "sol_ttft_ms"});
         for (const auto& e : ev) {
             const auto& r = *e.run;
+            std::string held_out_note;  // the speculation note at the rate the held-out fit chose
             std::vector<std::string> row = {r.id, r.system, r.backend, r.model_path, r.mode, report::csv_number(r.isl),
                                             report::csv_number(r.osl), report::csv_number(r.concurrency),
                                             report::csv_number(r.ttft_s * 1e3), report::csv_number(r.tpot_s * 1e3)};
             if (e.sample < samples.size()) {
-                const auto& smp = samples[e.sample];
+                const auto& smp = at_all[e.sample];
                 const auto fitted = apply_efficiency(smp.features, efficiency_for(all_fit, smp.group, smp.tpot_key()));
+                // The terms the held-out prediction priced: at the rate its model's fit chose.
+                const serving_features* terms = &e.est.features;
+                if (auto it = acceptance_by_model.find(e.model); it != acceptance_by_model.end() && !e.features_at.empty())
+                    for (std::size_t g = 0; g < acceptance_grid.size(); ++g)
+                        if (acceptance_grid[g] == it->second) {
+                            terms = &e.features_at[g];
+                            held_out_note = e.speculation_note_at[g] + " (the rate the fit chose with this run's model held out)";
+                        }
                 for (double v : {e.est.roof_ttft_s, e.est.roof_tpot_s, held[e.sample].second, held[e.sample].first,
                                  fitted.second, fitted.first})
                     row.push_back(report::csv_number(v * 1e3));
                 row.push_back("");
                 std::string tp, tf;
-                for (double v : e.est.features.tpot) tp += (tp.empty() ? "" : ";") + report::csv_number(v);
-                for (double v : e.est.features.ttft) tf += (tf.empty() ? "" : ";") + report::csv_number(v);
+                for (double v : terms->tpot) tp += (tp.empty() ? "" : ";") + report::csv_number(v);
+                for (double v : terms->ttft) tf += (tf.empty() ? "" : ";") + report::csv_number(v);
                 row.push_back(tp);
                 row.push_back(tf);
             } else {
@@ -399,7 +441,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                 row.push_back("");
             }
             std::string notes;  // what the estimate assumed or inferred for this run
-            for (const auto& n : e.est.notes) notes += (notes.empty() ? "" : "; ") + n;
+            for (const auto& n : e.est.notes)
+                notes += (notes.empty() ? "" : "; ") +
+                         (!held_out_note.empty() && n.rfind("speculative decoding:", 0) == 0 ? held_out_note : n);
             row.push_back(notes);
             row.push_back(std::isfinite(e.sol_tpot_s) ? report::csv_number(e.sol_tpot_s * 1e3) : "");
             row.push_back(std::isfinite(e.sol_ttft_s) ? report::csv_number(e.sol_ttft_s * 1e3) : "");
@@ -454,6 +498,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         j["speculating_runs"] = speculating;
         j["speculating_runs_estimated"] = speculating_estimated;
         j["assumed_acceptance_runs"] = assumed_acceptance;
+        j["fitted_acceptance"] = all_acceptance ? nlohmann::json(acceptance_grid[*all_acceptance]) : nlohmann::json(nullptr);
+        j["heldout_acceptance"] = acceptance_by_model;
         j["assumed_draft_tokens_runs"] = assumed_draft;
         j["below_speed_of_light"] = {{"tpot_bound_runs", sol_tpot_known}, {"tpot", below_sol_tpot}, {"ttft", below_sol_ttft}};
         const auto summary = [](const std::map<std::string, row_errors>& by) {

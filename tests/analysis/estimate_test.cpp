@@ -562,6 +562,62 @@ TEST_CASE("L1 fit: the weighted median of the relative errors, not the least-squ
     CHECK(fit_nonnegative_relative(x, y)[0] == approx(1.4703).epsilon(0.001));
 }
 
+TEST_CASE("fit: the acceptance of runs at no stated rate is chosen like a coefficient, held out by model") {
+    // Two models that do not speculate anchor the coefficients; two that speculate (2 and 3
+    // drafts) were "measured" at the planner's roof with the first draft accepted at 0.60. Each
+    // speculating run carries its features at every grid rate, as --from-csv gives them.
+    const auto c = llama8b();
+    const double truth = 0.60;
+    std::vector<fit_sample> samples;
+    const auto roof_tpot = [](const serving_features& f) { return apply_efficiency(f, roof_efficiency()).first; };
+    for (const char* model : {"plain-a", "plain-b", "mtp2", "mtp3"}) {
+        const int k = model == std::string("mtp2") ? 2 : model == std::string("mtp3") ? 3 : 0;
+        for (double conc : {4.0, 16.0, 64.0, 256.0}) {
+            auto rq = h200_request(conc);
+            fit_sample s;
+            s.group = "agg/x";
+            s.tpot_group = "decode/agg";
+            s.model = model;
+            if (k == 0) {
+                s.features = estimate_serving(c, rq).features;
+            } else {
+                for (double a : acceptance_grid) {
+                    rq.speculative = speculative_decoding{k, a, default_mtp_position_decay};
+                    s.features_at.push_back(estimate_serving(c, rq).features);
+                }
+                s.features = s.features_at[9];  // the file states no rate: priced at the default, 0.85
+            }
+            rq.speculative.reset();
+            s.tpot_s = k == 0 ? roof_tpot(s.features) : roof_tpot(s.features_at[4]);  // grid[4] = 0.60
+            s.ttft_s = 1.0;
+            samples.push_back(s);
+        }
+    }
+    REQUIRE(acceptance_grid[4] == doctest::Approx(truth));
+    REQUIRE(acceptance_grid[9] == doctest::Approx(default_mtp_acceptance_rate));
+    // Over every run, and with either speculating model held out (the other one chooses).
+    const auto all = choose_acceptance(samples);
+    REQUIRE(all.has_value());
+    CHECK(acceptance_grid[*all] == doctest::Approx(truth));
+    std::map<std::string, double> chosen;
+    const auto held = leave_one_model_out(samples, nullptr, &chosen);
+    CHECK(chosen.at("mtp2") == doctest::Approx(truth));
+    CHECK(chosen.at("mtp3") == doctest::Approx(truth));
+    CHECK(chosen.at("plain-a") == doctest::Approx(truth));
+    // Held out at the chosen rate, the speculating runs are predicted to within a percent; at
+    // the default 0.85 the roof prices them more than 10% fast.
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        CHECK(held[i].first == approx(samples[i].tpot_s).epsilon(0.01));
+        if (!samples[i].features_at.empty()) CHECK(roof_tpot(samples[i].features) < 0.9 * samples[i].tpot_s);
+    }
+    // No speculating run to judge by: no rate chosen, the features as given.
+    std::vector<fit_sample> plain(samples.begin(), samples.begin() + 8);
+    CHECK_FALSE(choose_acceptance(plain).has_value());
+    std::map<std::string, double> none;
+    leave_one_model_out(plain, nullptr, &none);
+    CHECK(none.empty());
+}
+
 TEST_CASE("fit groups: TPOT fitted in its own group, TTFT in the run's, held out by model") {
     // Two models, TPOT = 2 x term 0 everywhere; TTFT = 3 x term 0 in mode "a", 5 x in mode "b".
     // TPOT is grouped across both modes ("decode"), TTFT by mode.

@@ -17,6 +17,10 @@
 // so `roofline estimate --from-csv` fits TPOT per "decode/mode" under "decode" across backends
 // (held out, that generalises better than per backend: README), where a disaggregated run whose
 // decode batch is known borrows the fit of every decode step when its own mode has too few runs.
+//
+// Runs that speculate at no stated acceptance rate carry their features at every rate of
+// `acceptance_grid`; the rate is chosen like a coefficient (`choose_acceptance`: the one whose
+// TPOT fit misses those runs least), held out by model as the coefficients are.
 
 #include <algorithm>  // std::sort, std::nth_element
 #include <array>      // std::array
@@ -41,9 +45,19 @@ struct fit_sample {
     /// same work in an aggregated instance and in a disaggregated decode worker); "" = `group`.
     std::string tpot_group;
     std::string model;              ///< the held-out unit
+    /// A run that speculates at an assumed acceptance rate: its features at each rate of
+    /// `acceptance_grid` (same order), for the fit to choose the rate (`choose_acceptance`);
+    /// empty for a run whose rate is known or that does not speculate.
+    std::vector<serving_features> features_at;
     /// The group TPOT is fitted in.
     const std::string& tpot_key() const { return tpot_group.empty() ? group : tpot_group; }
 };
+
+/// Acceptance rates of the first drafted token a fit may choose for runs that speculate at an
+/// assumed rate (`fit_sample::features_at`): 0.40 to 0.90 in steps of 0.05 (each later draft at
+/// the assumed decay per position, steady_state.hpp).
+inline constexpr std::array<double, 11> acceptance_grid = {0.40, 0.45, 0.50, 0.55, 0.60, 0.65,
+                                                           0.70, 0.75, 0.80, 0.85, 0.90};
 
 namespace detail::fit {
 
@@ -229,6 +243,52 @@ inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fi
     return out;
 }
 
+/// `samples` with each one that has `features_at` at `acceptance_grid[g]` (the others as
+/// they are).
+inline std::vector<fit_sample> at_acceptance(const std::vector<fit_sample>& samples, std::size_t g) {
+    std::vector<fit_sample> out = samples;
+    for (auto& s : out)
+        if (g < s.features_at.size()) s.features = s.features_at[g];
+    return out;
+}
+
+/// The acceptance a fit assumes for runs that speculate at no stated rate, chosen like a
+/// coefficient: the index into `acceptance_grid` whose TPOT fit (per `tpot_key()` group, as
+/// `fit_groups`, over every sample but model `held_out`'s, each at that rate) misses those
+/// samples' speculating runs (`features_at`) by the least median |predicted / measured - 1|.
+/// nullopt when no such run is left to judge by.
+inline std::optional<std::size_t> choose_acceptance(const std::vector<fit_sample>& samples, const std::string& held_out = {}) {
+    std::optional<std::size_t> best;
+    double best_err = std::numeric_limits<double>::infinity();
+    for (std::size_t g = 0; g < acceptance_grid.size(); ++g) {
+        const auto at = at_acceptance(samples, g);
+        std::map<std::string, std::vector<const fit_sample*>> by;
+        for (const auto& s : at)
+            if (held_out.empty() || s.model != held_out)
+                for (const auto& key : group_levels(s.tpot_key())) by[key].push_back(&s);
+        std::map<std::string, std::array<double, serving_features::tpot_terms>> fits;
+        std::vector<double> errors;
+        for (const auto& s : at) {
+            if (s.features_at.size() <= g || (!held_out.empty() && s.model == held_out)) continue;
+            for (const auto& key : group_levels(s.tpot_key())) {
+                const auto it = by.find(key);
+                if (it == by.end() || (it->second.size() < min_group_runs && key.find('/') != std::string::npos)) continue;
+                auto f = fits.find(key);
+                if (f == fits.end()) f = fits.emplace(key, fit_tpot(it->second)).first;
+                double p = 0;
+                for (std::size_t j = 0; j < serving_features::tpot_terms; ++j) p += f->second[j] * s.features.tpot[j];
+                errors.push_back(std::abs(p / s.tpot_s - 1.0));
+                break;
+            }
+        }
+        if (errors.empty()) return std::nullopt;
+        std::nth_element(errors.begin(), errors.begin() + static_cast<std::ptrdiff_t>(errors.size() / 2), errors.end());
+        const double med = errors[errors.size() / 2];
+        if (med < best_err) best_err = med, best = g;
+    }
+    return best;
+}
+
 /// The efficiency of the longest level of `group` in `table`, else the roof.
 inline const serving_efficiency& efficiency_for(const std::map<std::string, serving_efficiency>& table,
                                                 const std::string& group) {
@@ -268,15 +328,24 @@ struct heldout_ratios {
 
 /// Predicted (TPOT, TTFT) of every sample with each model held out of the fit; with `ratios`,
 /// also each sample's measured / predicted at every level of its groups (`heldout_ratios`).
+/// Samples with `features_at` are fitted and predicted at the acceptance the other models'
+/// runs choose (`choose_acceptance` with the model held out; the rate, by held-out model, in
+/// `acceptance`, absent where none was chosen).
 inline std::vector<std::pair<double, double>> leave_one_model_out(const std::vector<fit_sample>& samples,
-                                                                  heldout_ratios* ratios = nullptr) {
+                                                                  heldout_ratios* ratios = nullptr,
+                                                                  std::map<std::string, double>* acceptance = nullptr) {
     std::vector<std::pair<double, double>> pred(samples.size());
     std::map<std::string, std::vector<std::size_t>> by_model;
     for (std::size_t i = 0; i < samples.size(); ++i) by_model[samples[i].model].push_back(i);
+    const bool any_assumed = std::any_of(samples.begin(), samples.end(), [](const fit_sample& s) { return !s.features_at.empty(); });
     for (const auto& [model, rows] : by_model) {
-        const auto table = fit_groups(samples, model);
+        const auto g = any_assumed ? choose_acceptance(samples, model) : std::nullopt;
+        if (g && acceptance) (*acceptance)[model] = acceptance_grid[*g];
+        const auto at = g ? at_acceptance(samples, *g) : std::vector<fit_sample>{};
+        const auto& use = g ? at : samples;
+        const auto table = fit_groups(use, model);
         for (std::size_t i : rows) {
-            const auto& s = samples[i];
+            const auto& s = use[i];
             pred[i] = apply_efficiency(s.features, efficiency_for(table, s.group, s.tpot_key()));
             if (!ratios) continue;
             for (const auto& g : group_levels(s.group))
