@@ -15,6 +15,7 @@
 #include <map>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <unordered_set>
@@ -168,7 +169,7 @@ struct evaluated_run {
     bool moe_layout_mismatch = false;  ///< a MoE pool's moe_tp x moe_ep differs from its tp x dp
     std::vector<serving_features> features_at;  ///< at each `acceptance_grid` rate (assumed rate only)
     std::vector<std::string> speculation_note_at;  ///< the estimate's speculation note at each of those rates
-    /// The configuration's speed of light as the file states it (`speed_of_light_bounds`), s;
+    /// Lower bounds of the configuration as the file states it (`serving_speed_of_light`), s;
     /// NaN when not estimated.
     double sol_tpot_s = std::numeric_limits<double>::quiet_NaN(), sol_ttft_s = std::numeric_limits<double>::quiet_NaN();
 };
@@ -290,13 +291,22 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                 }
             }
             if (e.est.fits) {
-                const auto b = serving_speed_of_light(m, rq, !(r.disaggregated && r.decode.workers < 1));
+                // The sequences in decode: by Little's law, the requests in flight times the share
+                // of a request's time its measured TPOT spends decoding (an engine that admits
+                // fewer than the requests in flight decodes a smaller batch; those waiting count
+                // in TTFT), at least the instances' count.
+                auto bound_rq = rq;
+                const double decoding = r.osl * r.tpot_s, in_decode = r.concurrency * decoding / (r.ttft_s + decoding);
+                if (std::isfinite(in_decode))
+                    bound_rq.concurrency = std::clamp(in_decode, std::min<double>(r.concurrency, std::max(1, rq.instances)), r.concurrency);
+                const auto b = serving_speed_of_light(m, bound_rq, !(r.disaggregated && r.decode.workers < 1));
                 e.sol_tpot_s = b.tpot_s;
                 e.sol_ttft_s = b.ttft_s;
                 if (r.tpot_s < b.tpot_s)
-                    e.est.notes.push_back(fmt::format("measured TPOT {:.3g}x the speed of light of this configuration as stated "
-                                                      "({:.3g} ms): it did not run as stated",
-                                                      r.tpot_s / b.tpot_s, b.tpot_s * 1e3));
+                    e.est.notes.push_back(fmt::format(
+                        "measured TPOT {:.3g}x the speed of light of this configuration as stated ({:.3g} ms at the {:.3g} of "
+                        "{:g} requests its TTFT and TPOT leave in decode): it did not run as stated",
+                        r.tpot_s / b.tpot_s, b.tpot_s * 1e3, bound_rq.concurrency, r.concurrency));
                 if (r.ttft_s < b.ttft_s)
                     e.est.notes.push_back(fmt::format("measured TTFT {:.3g}x the prompt's own prefill at the speed of light "
                                                       "({:.3g} ms): it did not run as stated",
@@ -359,10 +369,11 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     for (const auto& e : ev) moe_mismatch += e.sample < samples.size() && e.moe_layout_mismatch;
     // Estimated runs measured under their configuration's speed of light (serving_speed_of_light).
     std::vector<std::string> below_sol_tpot, below_sol_ttft;
-    std::size_t sol_tpot_known = 0;
+    std::size_t sol_tpot_known = 0, sol_ttft_known = 0;
     for (const auto& e : ev) {
         if (e.sample >= samples.size()) continue;
         sol_tpot_known += std::isfinite(e.sol_tpot_s);
+        sol_ttft_known += std::isfinite(e.sol_ttft_s);
         if (e.run->tpot_s < e.sol_tpot_s) below_sol_tpot.push_back(e.run->id);
         if (e.run->ttft_s < e.sol_ttft_s) below_sol_ttft.push_back(e.run->id);
     }
@@ -383,20 +394,62 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
     const auto all_acceptance = choose_acceptance(samples);
     const auto at_all = all_acceptance ? at_acceptance(samples, *all_acceptance) : samples;
     auto all_fit = fit_groups(at_all);
+    // Each estimated run's terms as its held-out prediction priced them (a run at no stated
+    // acceptance: at the rate chosen with its model held out; else its estimate's), with the
+    // roof of those terms and, where a rate was chosen, the rate's index in the grid.
+    std::vector<const serving_features*> heldout_terms(ev.size(), nullptr);
+    std::vector<std::pair<double, double>> roof_of(ev.size());  // {TTFT, TPOT}, s
+    std::vector<std::optional<std::size_t>> heldout_rate(ev.size());
+    std::set<std::string> speculating_models, unchosen_models;  // with runs at no stated rate; those without a chosen one
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+        const auto& e = ev[i];
+        if (e.sample >= samples.size()) continue;
+        heldout_terms[i] = &e.est.features;
+        roof_of[i] = {e.est.roof_ttft_s, e.est.roof_tpot_s};
+        if (e.features_at.empty()) continue;
+        speculating_models.insert(e.model);
+        const auto it = acceptance_by_model.find(e.model);
+        if (it == acceptance_by_model.end()) {
+            unchosen_models.insert(e.model);
+            continue;
+        }
+        for (std::size_t g = 0; g < acceptance_grid.size(); ++g)
+            if (acceptance_grid[g] == it->second) heldout_rate[i] = g;
+        if (!heldout_rate[i]) continue;
+        heldout_terms[i] = &e.features_at[*heldout_rate[i]];
+        const auto [rtpot, rttft] = apply_efficiency(*heldout_terms[i], roof_efficiency());
+        roof_of[i] = {rttft, rtpot};
+    }
     double heldout_low = 1, heldout_high = 0;
-    for (const auto& [m, a] : acceptance_by_model) heldout_low = std::min(heldout_low, a), heldout_high = std::max(heldout_high, a);
+    for (const auto& m : speculating_models)
+        if (auto it = acceptance_by_model.find(m); it != acceptance_by_model.end())
+            heldout_low = std::min(heldout_low, it->second), heldout_high = std::max(heldout_high, it->second);
+    std::string heldout_said;
+    if (heldout_low <= heldout_high)
+        heldout_said = heldout_low == heldout_high ? fmt::format("held out, {:g}", heldout_low)
+                                                   : fmt::format("held out, {:g}-{:g} by the model left out", heldout_low, heldout_high);
+    if (!unchosen_models.empty())
+        heldout_said += fmt::format("{}{} of the {} speculating models with no other model's such runs to choose by: held "
+                                    "out at the assumed {:g}",
+                                    heldout_said.empty() ? "" : "; ", unchosen_models.size(), speculating_models.size(),
+                                    default_mtp_acceptance_rate);
     const std::string acceptance_said =
         all_acceptance ? fmt::format("fitted like a coefficient (the rate on a grid of 0.40-0.90 whose TPOT fit misses these "
-                                     "runs least: {:g} over every run; held out, {:g}-{:g} by the model left out)",
-                                     acceptance_grid[*all_acceptance], heldout_low, heldout_high)
+                                     "runs least: {:g} over every run, the fitted_ columns and --fit-out; {})",
+                                     acceptance_grid[*all_acceptance], heldout_said)
                        : fmt::format("assumed {:g} (DeepSeek-V3 report, 85-90% for the second token)", default_mtp_acceptance_rate);
     const std::string speculation_line =
         speculating == 0
             ? std::string()
             : fmt::format("{} runs speculate (spec_decoding), {} of them estimated, each priced as the planner prices "
-                          "MTP heads; {} at no stated acceptance: the rate of the first drafted token {}, each later one at "
-                          "{:g} x the one before (Nebius: DeepSeek-V3's MTP module accepts 3.20 tokens a step of 7 drafts){}",
-                          speculating, speculating_estimated, assumed_acceptance, acceptance_said, default_mtp_position_decay,
+                          "MTP heads; {}{}",
+                          speculating, speculating_estimated,
+                          assumed_acceptance == 0
+                              ? std::string("each at its stated acceptance")
+                              : fmt::format("{} at no stated acceptance: the rate of the first drafted token {}, each later "
+                                            "one at {:g} x the one before (Nebius: DeepSeek-V3's MTP module accepts 3.20 "
+                                            "tokens a step of 7 drafts)",
+                                            assumed_acceptance, acceptance_said, default_mtp_position_decay),
                           assumed_draft ? fmt::format(", {} at 1 draft token (none given)", assumed_draft) : "");
     attach_heldout_bands(all_fit, ratios);  // what `estimate --efficiency` prints as the held-out range
 
@@ -408,7 +461,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         w.row({"id", "system", "backend", "model_path", "mode", "isl", "osl", "concurrency", "measured_ttft_ms",
                "measured_tpot_ms", "roof_ttft_ms", "roof_tpot_ms", "heldout_ttft_ms", "heldout_tpot_ms", "fitted_ttft_ms",
                "fitted_tpot_ms", "skipped", "tpot_terms", "ttft_terms", "notes", "sol_tpot_ms", "sol_ttft_ms"});
-        for (const auto& e : ev) {
+        for (std::size_t i = 0; i < ev.size(); ++i) {
+            const auto& e = ev[i];
             const auto& r = *e.run;
             std::string held_out_note;  // the speculation note at the rate the held-out fit chose
             std::vector<std::string> row = {r.id, r.system, r.backend, r.model_path, r.mode, report::csv_number(r.isl),
@@ -417,15 +471,15 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             if (e.sample < samples.size()) {
                 const auto& smp = at_all[e.sample];
                 const auto fitted = apply_efficiency(smp.features, efficiency_for(all_fit, smp.group, smp.tpot_key()));
-                // The terms the held-out prediction priced: at the rate its model's fit chose.
-                const serving_features* terms = &e.est.features;
-                if (auto it = acceptance_by_model.find(e.model); it != acceptance_by_model.end() && !e.features_at.empty())
-                    for (std::size_t g = 0; g < acceptance_grid.size(); ++g)
-                        if (acceptance_grid[g] == it->second) {
-                            terms = &e.features_at[g];
-                            held_out_note = e.speculation_note_at[g] + " (the rate the fit chose with this run's model held out)";
-                        }
-                for (double v : {e.est.roof_ttft_s, e.est.roof_tpot_s, held[e.sample].second, held[e.sample].first,
+                // The terms (and their roof) the held-out prediction priced.
+                const serving_features* terms = heldout_terms[i];
+                if (heldout_rate[i])
+                    held_out_note = e.speculation_note_at[*heldout_rate[i]] +
+                                    " (the rate the fit chose with this run's model held out: the terms, roof_ and heldout_ "
+                                    "columns" +
+                                    (all_acceptance ? fmt::format("; fitted_ at {:g}, every run's)", acceptance_grid[*all_acceptance])
+                                                    : std::string(")"));
+                for (double v : {roof_of[i].first, roof_of[i].second, held[e.sample].second, held[e.sample].first,
                                  fitted.second, fitted.first})
                     row.push_back(report::csv_number(v * 1e3));
                 row.push_back("");
@@ -462,17 +516,22 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                                  "roofline estimate --from-csv " + std::filesystem::path(csv).filename().string() +
                                      " --model-dir ... --fit-out: L1 on relative error, non-negative; TTFT per "
                                      "mode/backend, TPOT per decode/mode (decode-batch-unknown: "
-                                     "disaggregated runs without worker counts) (analysis/serving_fit.hpp)");
+                                     "disaggregated runs without worker counts) (analysis/serving_fit.hpp)" +
+                                     (all_acceptance ? fmt::format("; runs speculating at no stated acceptance fitted at {:g} "
+                                                                   "for the first drafted token (choose_acceptance)",
+                                                                   acceptance_grid[*all_acceptance])
+                                                     : std::string()));
     }
 
     // Summaries.
     std::map<std::string, row_errors> by_mode, by_gpu_model, by_gpu, by_backend, by_model;
-    for (const auto& e : ev) {
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+        const auto& e = ev[i];
         if (e.sample >= samples.size()) continue;
         const auto& r = *e.run;
         const auto add = [&](row_errors& x) {
-            x.tpot_roof.push_back(rel(e.est.roof_tpot_s, r.tpot_s));
-            x.ttft_roof.push_back(rel(e.est.roof_ttft_s, r.ttft_s));
+            x.tpot_roof.push_back(rel(roof_of[i].second, r.tpot_s));
+            x.ttft_roof.push_back(rel(roof_of[i].first, r.ttft_s));
             x.tpot_held.push_back(rel(held[e.sample].first, r.tpot_s));
             x.ttft_held.push_back(rel(held[e.sample].second, r.ttft_s));
         };
@@ -501,7 +560,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         j["fitted_acceptance"] = all_acceptance ? nlohmann::json(acceptance_grid[*all_acceptance]) : nlohmann::json(nullptr);
         j["heldout_acceptance"] = acceptance_by_model;
         j["assumed_draft_tokens_runs"] = assumed_draft;
-        j["below_speed_of_light"] = {{"tpot_bound_runs", sol_tpot_known}, {"tpot", below_sol_tpot}, {"ttft", below_sol_ttft}};
+        j["below_speed_of_light"] = {{"tpot_bound_runs", sol_tpot_known}, {"ttft_bound_runs", sol_ttft_known},
+                                     {"tpot", below_sol_tpot}, {"ttft", below_sol_ttft}};
         const auto summary = [](const std::map<std::string, row_errors>& by) {
             nlohmann::json o = nlohmann::json::object();
             for (const auto& [k, e] : by) {
@@ -537,9 +597,10 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                    "priced over the tp x dp GPUs, MoE TP = tp x dp / EP (each run's notes in --out)\n",
                    moe_mismatch);
     fmt::print("  speed of light: {} of {} runs with a stated decode batch measure TPOT under the decode step of their "
-               "configuration at datasheet ceilings, {} of {} runs TTFT under their prompt's own prefill so: they did not "
-               "run as stated (each in --out's notes and sol_ columns), kept in the tables and the fit\n",
-               below_sol_tpot.size(), sol_tpot_known, below_sol_ttft.size(), samples.size());
+               "configuration at datasheet ceilings (at the requests their TTFT and TPOT leave in decode), {} of {} runs "
+               "TTFT under their prompt's own prefill so: they did not run as stated (each in --out's notes and sol_ "
+               "columns), kept in the tables and the fit\n",
+               below_sol_tpot.size(), sol_tpot_known, below_sol_ttft.size(), sol_ttft_known);
     for (const auto& [why, n] : skipped_why) fmt::print("  skipped {}: {}\n", n, why);
     print_table("Overall (held out)", by_mode, true);
     print_table("Per GPU and mode", by_gpu, true);

@@ -355,10 +355,32 @@ TEST_CASE("speed of light of a stated configuration: bounds on TPOT and TTFT by 
     const auto unknown = serving_speed_of_light(c, h200_request(64), false);
     CHECK(std::isnan(unknown.tpot_s));
     CHECK(unknown.ttft_s == doctest::Approx(b.ttft_s));
-    // A configuration that does not fit: both unknown, no throw.
-    auto big = h200_request(1e6);
-    const auto none = serving_speed_of_light(c, big);
+    // A concurrency that does not fit: TPOT unknown, no throw; TTFT (one request) still bounded.
+    const auto none = serving_speed_of_light(c, h200_request(1e6));
     CHECK(std::isnan(none.tpot_s));
+    CHECK(none.ttft_s == doctest::Approx(b.ttft_s));
+    // A prompt one token over the 8,192-token chunk is one chunk of its own length, not two
+    // chunks over a cached half (which would more than double the bound).
+    auto at = [&](double isl, parallel_layout l = {1, 1, 1, 1}) {
+        auto r = h200_request(1);
+        r.isl = isl;
+        r.layout = l;
+        return serving_speed_of_light(c, r).ttft_s;
+    };
+    CHECK(at(8193) == approx(at(8192)).epsilon(0.01));
+    CHECK(at(16384) > 1.9 * at(8192));
+    // More GPUs for one prompt never raise its bound: attention DP prices dp prompts, over dp.
+    CHECK(at(8000, {1, 1, 4, 1}) <= at(8000));
+    CHECK(at(8000, {4, 1, 1, 1}) < at(8000));
+    // Pipeline stages: no bound (the planner prices a pipeline at its slowest stage).
+    CHECK(std::isnan(at(1024, {1, 1, 1, 2})));
+    // Disaggregated: the prompt alone, whatever batch the prefill pool runs.
+    auto d = h200_request(8);
+    d.disaggregated = disaggregated_pools{{1, 1, 1, 1}, {1, 1, 1, 1}, 1, 1, 4.0, std::nullopt};
+    const double batched = serving_speed_of_light(c, d).ttft_s;
+    d.disaggregated->prefill_batch = 1;
+    CHECK(batched == doctest::Approx(serving_speed_of_light(c, d).ttft_s));
+    CHECK(batched == doctest::Approx(b.ttft_s));
 }
 
 TEST_CASE("speculative decoding: tokens per step, and a lower TPOT at small batch") {

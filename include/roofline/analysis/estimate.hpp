@@ -402,23 +402,35 @@ struct serving_bounds {
 
 /// Lower bounds on TPOT and TTFT for the configuration `rq` as stated, both at datasheet
 /// ceilings (`speed_of_light`: no efficiency, no launch cost, no power cap; MoE weights of the
-/// experts a step touches under uniform routing, the planner's count):
+/// experts a step touches under uniform routing, the planner's count, which skewed routing can
+/// beat at small batches) and without communication (an engine may hide it behind compute):
 ///  * TPOT: the plain decode step's attention, GEMMs and the rest (`serving_features::tpot`
-///    [0], [1], [3]) at `rq.concurrency`, communication left out (an engine may hide it behind
-///    compute), divided by 1 + the drafted tokens of a speculating request (every draft
-///    accepted, its verification free); NaN when `decode_batch_stated` is false (a
-///    disaggregated run whose decode worker count, so its decode batch, is not known);
-///  * TTFT: the prompt's own prefill alone (`ttft[0]` at one request in flight: no queue, no
-///    other prompt in its chunk).
-/// A measured run under one did not run as stated (a prefix cache, failed or short requests,
-/// speculation or a layout not recorded). NaN where the configuration does not fit or cannot
-/// be priced; never throws for that (the caller's own estimate reports it).
+///    [0], [1], [3]) at `rq.concurrency` sequences in decode (the caller passes the batch it
+///    knows: an engine that admits fewer than the requests in flight decodes a smaller batch),
+///    divided by 1 + the drafted tokens of a speculating request (every draft accepted, its
+///    verification free); NaN when `decode_batch_stated` is false (a disaggregated run whose
+///    decode worker count, so its decode batch, is not known);
+///  * TTFT: the prompt's own prefill alone: one request in flight, its whole prompt in one
+///    chunk (no re-read of a chunked prefix), and with attention DP the step of the dp ranks'
+///    prompts over dp (one prompt's share: its attention is priced dp times too few, so lower
+///    still).
+/// A layout with pipeline stages has no bound (NaN): the planner prices a pipeline at its
+/// slowest stage, which is not a lower bound for one request. A measured run under one did not
+/// run as stated (a prefix cache, failed or short requests, speculation or a layout not
+/// recorded). NaN where the configuration does not fit (TPOT: at `rq.concurrency`; TTFT: with
+/// one request) or cannot be priced; never throws for that (the caller's own estimate reports it).
 inline serving_bounds serving_speed_of_light(const model_config& c, estimate_request rq, bool decode_batch_stated = true) {
     serving_bounds b;
+    const auto staged = [](const parallel_layout& l) { return l.pp > 1; };
+    if (staged(rq.layout) || (rq.disaggregated && (staged(rq.disaggregated->prefill) || staged(rq.disaggregated->decode))))
+        return b;
     const double emitted = rq.speculative ? 1.0 + std::max(0, rq.speculative->draft_tokens) : 1.0;
     rq.speed_of_light = true;
     rq.power_limit = false;
     rq.speculative.reset();
+    const auto without_communication = [](double total, const plan_point& p) {
+        return total * (1.0 - p.prefill_phase_share[static_cast<std::size_t>(step_phase::communication)]);
+    };
     try {
         if (decode_batch_stated) {
             const auto sol = estimate_serving(c, rq);
@@ -427,9 +439,17 @@ inline serving_bounds serving_speed_of_light(const model_config& c, estimate_req
         }
         rq.concurrency = 1;
         rq.instances = 1;
-        if (rq.disaggregated) rq.disaggregated->prefill_workers = rq.disaggregated->decode_workers = 1;
+        rq.prefill_chunk_tokens = std::max(rq.prefill_chunk_tokens, rq.isl);
+        if (rq.disaggregated) {
+            rq.disaggregated->prefill_workers = rq.disaggregated->decode_workers = 1;
+            rq.disaggregated->prefill_batch = 1;
+        }
         const auto one = estimate_serving(c, rq);
-        if (one.fits) b.ttft_s = one.features.ttft[0];
+        if (one.fits) {
+            const auto& point = rq.disaggregated ? one.prefill_point : one.decode_point;
+            const int dp = std::max(1, rq.disaggregated ? rq.disaggregated->prefill.dp : rq.layout.dp);
+            b.ttft_s = without_communication(one.features.ttft[0], point) / dp;
+        }
     } catch (const error&) {
         // left unknown
     }

@@ -255,8 +255,9 @@ inline std::vector<fit_sample> at_acceptance(const std::vector<fit_sample>& samp
 /// The acceptance a fit assumes for runs that speculate at no stated rate, chosen like a
 /// coefficient: the index into `acceptance_grid` whose TPOT fit (per `tpot_key()` group, as
 /// `fit_groups`, over every sample but model `held_out`'s, each at that rate) misses those
-/// samples' speculating runs (`features_at`) by the least median |predicted / measured - 1|.
-/// nullopt when no such run is left to judge by.
+/// samples' speculating runs (`features_at`) by the least median |predicted / measured - 1|
+/// (of an even count, the upper middle one; a tie goes to the lower rate). nullopt when no such
+/// run is left to judge by.
 inline std::optional<std::size_t> choose_acceptance(const std::vector<fit_sample>& samples, const std::string& held_out = {}) {
     std::optional<std::size_t> best;
     double best_err = std::numeric_limits<double>::infinity();
