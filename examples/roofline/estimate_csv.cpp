@@ -299,7 +299,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                 const double decoding = r.osl * r.tpot_s, in_decode = r.concurrency * decoding / (r.ttft_s + decoding);
                 if (std::isfinite(in_decode))
                     bound_rq.concurrency = std::clamp(in_decode, std::min<double>(r.concurrency, std::max(1, rq.instances)), r.concurrency);
-                const auto b = serving_speed_of_light(m, bound_rq, !(r.disaggregated && r.decode.workers < 1));
+                // No TPOT bound where the decode batch or the draft count is not stated.
+                const bool tpot_stated = !(r.disaggregated && r.decode.workers < 1) && !(!r.spec_decoding.empty() && r.draft_tokens < 1);
+                const auto b = serving_speed_of_light(m, bound_rq, tpot_stated);
                 e.sol_tpot_s = b.tpot_s;
                 e.sol_ttft_s = b.ttft_s;
                 if (r.tpot_s < b.tpot_s)
@@ -596,7 +598,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         fmt::print("  layouts: {} estimated MoE runs give moe_tp_size x moe_ep_size other than tp_size x attention_dp_size: "
                    "priced over the tp x dp GPUs, MoE TP = tp x dp / EP (each run's notes in --out)\n",
                    moe_mismatch);
-    fmt::print("  speed of light: {} of {} runs with a stated decode batch measure TPOT under the decode step of their "
+    fmt::print("  speed of light: {} of {} runs with a stated decode batch (and draft count) measure TPOT under the decode step of their "
                "configuration at datasheet ceilings (at the requests their TTFT and TPOT leave in decode), {} of {} runs "
                "TTFT under their prompt's own prefill so: they did not run as stated (each in --out's notes and sol_ "
                "columns), kept in the tables and the fit\n",

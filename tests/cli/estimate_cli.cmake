@@ -72,9 +72,13 @@ roofline_cli_test(estimate_csv_no_dir ARGS estimate --from-csv tests/cli/data/no
 # Runs measured under their configuration's speed of light (a TPOT of 1e-5 ms, a TTFT of 1e-5 ms
 # for a 1,024-token prompt): counted in the text, named in --json, kept in the tables.
 roofline_cli_test(estimate_csv_below_sol_text ARGS estimate --from-csv tests/cli/data/runs_below_sol.csv --model-dir tests/cli/data
-    PASS "speed of light: 1 of 3 runs with a stated decode batch measure TPOT under the decode step[^\n]*, 1 of 3 runs TTFT under their prompt's own prefill.*\\| agg \\| 3 \\|")
+    PASS "speed of light: 1 of 3 runs with a stated decode batch \\(and draft count\\) measure TPOT under the decode step[^\n]*, 1 of 3 runs TTFT under their prompt's own prefill.*\\| agg \\| 3 \\|")
 roofline_cli_test(estimate_csv_below_sol_json ARGS estimate --from-csv tests/cli/data/runs_below_sol.csv --model-dir tests/cli/data --json
     PASS "\"below_speed_of_light\": {[^}]*\"tpot\": \\[[^}]*\"fast_c8\"[^}]*\"tpot_bound_runs\": 3,[^}]*\"ttft\": \\[[^}]*\"slow_c8_ttft\"")
+# A speculating run without a draft count gets no TPOT bound (three drafts would allow 2x the
+# one-draft bound): of two equally impossible runs only the one with its draft count is flagged.
+roofline_cli_test(estimate_csv_below_sol_no_drafts ARGS estimate --from-csv tests/cli/data/runs_mtp_no_drafts.csv --model-dir tests/cli/data
+    PASS "speed of light: 1 of 1 runs with a stated decode batch \\(and draft count\\) measure TPOT under")
 get_filename_component(_samples "${PROJECT_SOURCE_DIR}/../shared/samples" ABSOLUTE)
 add_test(NAME cli_estimate_csv_subset
          COMMAND ${CMAKE_COMMAND} -DROOFLINE=$<TARGET_FILE:roofline_cli>

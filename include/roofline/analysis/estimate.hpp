@@ -408,8 +408,9 @@ struct serving_bounds {
 ///    [0], [1], [3]) at `rq.concurrency` sequences in decode (the caller passes the batch it
 ///    knows: an engine that admits fewer than the requests in flight decodes a smaller batch),
 ///    divided by 1 + the drafted tokens of a speculating request (every draft accepted, its
-///    verification free); NaN when `decode_batch_stated` is false (a disaggregated run whose
-///    decode worker count, so its decode batch, is not known);
+///    verification free); NaN when `bound_tpot` is false (the caller cannot state what bounds
+///    it: a disaggregated run whose decode worker count, so its decode batch, is not known; a
+///    speculating run whose draft count is not known);
 ///  * TTFT: the prompt's own prefill alone: one request in flight, its whole prompt in one
 ///    chunk (no re-read of a chunked prefix), and with attention DP the step of the dp ranks'
 ///    prompts over dp (one prompt's share: its attention is priced dp times too few, so lower
@@ -419,7 +420,7 @@ struct serving_bounds {
 /// run as stated (a prefix cache, failed or short requests, speculation or a layout not
 /// recorded). NaN where the configuration does not fit (TPOT: at `rq.concurrency`; TTFT: with
 /// one request) or cannot be priced; never throws for that (the caller's own estimate reports it).
-inline serving_bounds serving_speed_of_light(const model_config& c, estimate_request rq, bool decode_batch_stated = true) {
+inline serving_bounds serving_speed_of_light(const model_config& c, estimate_request rq, bool bound_tpot = true) {
     serving_bounds b;
     const auto staged = [](const parallel_layout& l) { return l.pp > 1; };
     if (staged(rq.layout) || (rq.disaggregated && (staged(rq.disaggregated->prefill) || staged(rq.disaggregated->decode))))
@@ -432,7 +433,7 @@ inline serving_bounds serving_speed_of_light(const model_config& c, estimate_req
         return total * (1.0 - p.prefill_phase_share[static_cast<std::size_t>(step_phase::communication)]);
     };
     try {
-        if (decode_batch_stated) {
+        if (bound_tpot) {
             const auto sol = estimate_serving(c, rq);
             const auto& t = sol.features.tpot;
             if (sol.fits) b.tpot_s = (t[0] + t[1] + t[3]) / emitted;
