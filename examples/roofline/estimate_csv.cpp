@@ -167,7 +167,8 @@ struct evaluated_run {
     estimate_result est;
     std::size_t sample = static_cast<std::size_t>(-1);  ///< index into the fit samples
     bool moe_layout_mismatch = false;  ///< a MoE pool's moe_tp x moe_ep differs from its tp x dp
-    std::vector<serving_features> features_at;  ///< at each `acceptance_grid` rate (assumed rate only)
+    /// At each `acceptance_grid` rate (assumed rate only); moved into its fit sample.
+    std::vector<serving_features> features_at;
     std::vector<std::string> speculation_note_at;  ///< the estimate's speculation note at each of those rates
     /// Lower bounds of the configuration as the file states it (`serving_speed_of_light`), s;
     /// NaN when not estimated.
@@ -300,8 +301,9 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                 if (std::isfinite(in_decode))
                     bound_rq.concurrency = std::clamp(in_decode, std::min<double>(r.concurrency, std::max(1, rq.instances)), r.concurrency);
                 // No TPOT bound where the decode batch or the draft count is not stated.
-                const bool tpot_stated = !(r.disaggregated && r.decode.workers < 1) && !(!r.spec_decoding.empty() && r.draft_tokens < 1);
-                const auto b = serving_speed_of_light(m, bound_rq, tpot_stated);
+                const bool batch_unknown = r.disaggregated && r.decode.workers < 1;
+                const bool drafts_unknown = !r.spec_decoding.empty() && r.draft_tokens < 1;
+                const auto b = serving_speed_of_light(m, bound_rq, !batch_unknown && !drafts_unknown);
                 e.sol_tpot_s = b.tpot_s;
                 e.sol_ttft_s = b.ttft_s;
                 if (r.tpot_s < b.tpot_s)
@@ -349,7 +351,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         s.group = r.mode + "/" + r.backend;
         s.tpot_group = tpot_fit_group(r);
         s.model = key;
-        s.features_at = e.features_at;
+        s.features_at = std::move(e.features_at);
         e.sample = samples.size();
         samples.push_back(std::move(s));
     }
@@ -408,7 +410,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         if (e.sample >= samples.size()) continue;
         heldout_terms[i] = &e.est.features;
         roof_of[i] = {e.est.roof_ttft_s, e.est.roof_tpot_s};
-        if (e.features_at.empty()) continue;
+        const auto& features_at = samples[e.sample].features_at;
+        if (features_at.empty()) continue;
         speculating_models.insert(e.model);
         const auto it = acceptance_by_model.find(e.model);
         if (it == acceptance_by_model.end()) {
@@ -418,7 +421,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         for (std::size_t g = 0; g < acceptance_grid.size(); ++g)
             if (acceptance_grid[g] == it->second) heldout_rate[i] = g;
         if (!heldout_rate[i]) continue;
-        heldout_terms[i] = &e.features_at[*heldout_rate[i]];
+        heldout_terms[i] = &features_at[*heldout_rate[i]];
         const auto [rtpot, rttft] = apply_efficiency(*heldout_terms[i], roof_efficiency());
         roof_of[i] = {rttft, rtpot};
     }

@@ -217,9 +217,10 @@ inline std::vector<std::string> group_levels(const std::string& group) {
 /// Fits one efficiency per group of `samples` and per parent group (the top level always; the
 /// others with at least `min_group_runs` runs), skipping samples of model `held_out` ("" holds
 /// out nothing). TPOT is fitted per `tpot_key()` group and TTFT per `group`: a key that is only
-/// a TPOT group keeps the roof's TTFT coefficients and the other way round.
+/// a TPOT group keeps the roof's TTFT coefficients and the other way round. `with_ttft` false:
+/// TPOT only (every TTFT the roof's), for a fit judged on TPOT alone (`choose_acceptance`).
 inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fit_sample>& samples,
-                                                            const std::string& held_out = {}) {
+                                                            const std::string& held_out = {}, bool with_ttft = true) {
     std::map<std::string, std::vector<const fit_sample*>> tpot_by, ttft_by;
     for (const auto& s : samples) {
         if (!held_out.empty() && s.model == held_out) continue;
@@ -236,58 +237,11 @@ inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fi
             out[key].source = key;
         }
     for (const auto& [key, list] : ttft_by)
-        if (kept(key, list.size())) {
+        if (with_ttft && kept(key, list.size())) {
             out[key].ttft = fit_ttft(list);
             out[key].source = key;
         }
     return out;
-}
-
-/// `samples` with each one that has `features_at` at `acceptance_grid[g]` (the others as
-/// they are).
-inline std::vector<fit_sample> at_acceptance(const std::vector<fit_sample>& samples, std::size_t g) {
-    std::vector<fit_sample> out = samples;
-    for (auto& s : out)
-        if (g < s.features_at.size()) s.features = s.features_at[g];
-    return out;
-}
-
-/// The acceptance a fit assumes for runs that speculate at no stated rate, chosen like a
-/// coefficient: the index into `acceptance_grid` whose TPOT fit (per `tpot_key()` group, as
-/// `fit_groups`, over every sample but model `held_out`'s, each at that rate) misses those
-/// samples' speculating runs (`features_at`) by the least median |predicted / measured - 1|
-/// (of an even count, the upper middle one; a tie goes to the lower rate). nullopt when no such
-/// run is left to judge by.
-inline std::optional<std::size_t> choose_acceptance(const std::vector<fit_sample>& samples, const std::string& held_out = {}) {
-    std::optional<std::size_t> best;
-    double best_err = std::numeric_limits<double>::infinity();
-    for (std::size_t g = 0; g < acceptance_grid.size(); ++g) {
-        const auto at = at_acceptance(samples, g);
-        std::map<std::string, std::vector<const fit_sample*>> by;
-        for (const auto& s : at)
-            if (held_out.empty() || s.model != held_out)
-                for (const auto& key : group_levels(s.tpot_key())) by[key].push_back(&s);
-        std::map<std::string, std::array<double, serving_features::tpot_terms>> fits;
-        std::vector<double> errors;
-        for (const auto& s : at) {
-            if (s.features_at.size() <= g || (!held_out.empty() && s.model == held_out)) continue;
-            for (const auto& key : group_levels(s.tpot_key())) {
-                const auto it = by.find(key);
-                if (it == by.end() || (it->second.size() < min_group_runs && key.find('/') != std::string::npos)) continue;
-                auto f = fits.find(key);
-                if (f == fits.end()) f = fits.emplace(key, fit_tpot(it->second)).first;
-                double p = 0;
-                for (std::size_t j = 0; j < serving_features::tpot_terms; ++j) p += f->second[j] * s.features.tpot[j];
-                errors.push_back(std::abs(p / s.tpot_s - 1.0));
-                break;
-            }
-        }
-        if (errors.empty()) return std::nullopt;
-        std::nth_element(errors.begin(), errors.begin() + static_cast<std::ptrdiff_t>(errors.size() / 2), errors.end());
-        const double med = errors[errors.size() / 2];
-        if (med < best_err) best_err = med, best = g;
-    }
-    return best;
 }
 
 /// The efficiency of the longest level of `group` in `table`, else the roof.
@@ -318,6 +272,39 @@ inline serving_efficiency efficiency_for(const std::map<std::string, serving_eff
         e.source = f.source.substr(0, f_at) + " TTFT " + f.source.substr(f_at + 1) + ", TPOT " + t.source.substr(t_at + 1);
     else e.source = "TTFT " + f.source + ", TPOT " + t.source;
     return e;
+}
+
+/// `samples` with each one that has `features_at` at `acceptance_grid[g]` (the others as
+/// they are).
+inline std::vector<fit_sample> at_acceptance(const std::vector<fit_sample>& samples, std::size_t g) {
+    std::vector<fit_sample> out = samples;
+    for (auto& s : out)
+        if (g < s.features_at.size()) s.features = s.features_at[g];
+    return out;
+}
+
+/// The acceptance a fit assumes for runs that speculate at no stated rate, chosen like a
+/// coefficient: the index into `acceptance_grid` whose TPOT fit (per `tpot_key()` group, as
+/// `fit_groups`, over every sample but model `held_out`'s, each at that rate) misses those
+/// samples' speculating runs (`features_at`) by the least median |predicted / measured - 1|
+/// (of an even count, the upper middle one; a tie goes to the lower rate). nullopt when no such
+/// run is left to judge by.
+inline std::optional<std::size_t> choose_acceptance(const std::vector<fit_sample>& samples, const std::string& held_out = {}) {
+    std::optional<std::size_t> best;
+    double best_err = std::numeric_limits<double>::infinity();
+    for (std::size_t g = 0; g < acceptance_grid.size(); ++g) {
+        const auto at = at_acceptance(samples, g);
+        const auto table = fit_groups(at, held_out, false);
+        std::vector<double> errors;
+        for (const auto& s : at)
+            if (g < s.features_at.size() && (held_out.empty() || s.model != held_out))
+                errors.push_back(std::abs(apply_efficiency(s.features, efficiency_for(table, s.tpot_key())).first / s.tpot_s - 1.0));
+        if (errors.empty()) return std::nullopt;
+        std::nth_element(errors.begin(), errors.begin() + static_cast<std::ptrdiff_t>(errors.size() / 2), errors.end());
+        const double med = errors[errors.size() / 2];
+        if (med < best_err) best_err = med, best = g;
+    }
+    return best;
 }
 
 /// Measured / held-out predicted ratios by table key: each sample predicted, with its model
