@@ -903,6 +903,11 @@ TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurre
     CHECK(zero.find("concurrency 0") != std::string::npos);
     CHECK(error_of("a_x,silicon_concurrency=99999999999,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n").find("1 to 1e9") !=
           std::string::npos);
+    // A count no integer holds (a fuzzer's 1.8e66) is said as read, not cast (undefined behaviour).
+    CHECK(error_of("a_x,silicon_concurrency=1.8e66,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n")
+              .find("concurrency 1.8e+66 (") != std::string::npos);
+    CHECK(error_of(std::string("a_c") + std::string(70, '9') + "_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n")
+              .find("concurrency 1e+70 (") != std::string::npos);
     // 1.5, -8 and abc are not counts: an error, not "1" read off the front or the id's _c8_.
     for (const char* v : {"1.5", "-8", "abc"})
         CHECK(error_of(std::string("a_c8_x,silicon_concurrency=") + v + ",vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n")

@@ -16,7 +16,8 @@
 #include <algorithm>  // std::find
 #include <cctype>    // std::isdigit, std::tolower
 #include <cstddef>   // std::ptrdiff_t
-#include <cmath>     // std::isfinite, std::floor
+#include <cmath>     // std::isfinite, std::floor, std::fabs
+#include <cstdio>    // std::snprintf
 #include <limits>    // std::numeric_limits
 #include <optional>  // std::optional
 #include <tuple>     // std::tuple
@@ -120,6 +121,15 @@ inline std::optional<double> number(const std::string& s) {
 }
 
 /// Concurrency written in the source text ("silicon_concurrency=128") or in the id ("_c128_").
+/// A count read from a cell, as text: whole numbers in full up to 1e15, others in %g (a cell
+/// may hold 1e66, which no integer type holds).
+inline std::string count_text(double v) {
+    char buf[32];
+    if (std::fabs(v) < 1e15 && v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 inline std::optional<double> concurrency_in_text(const std::string& source, const std::string& id) {
     const std::string key = "silicon_concurrency=";
     if (auto at = source.find(key); at != std::string::npos) {
@@ -342,7 +352,7 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
                 const auto [file, at] = where("silicon_data_source");
                 throw parse_error(file, at, "silicon_data_source",
                                   (std::isnan(*t) ? std::string("silicon_concurrency= is not a whole number")
-                                                  : "concurrency " + std::to_string(static_cast<long long>(*t))) +
+                                                  : "concurrency " + detail::serving_csv::count_text(*t)) +
                                       " (silicon_concurrency= or _cN_ in the id): expected a number of requests (1 to 1e9)");
             }
             r.concurrency = *t;
