@@ -131,6 +131,10 @@ TEST_CASE("one estimate: the roof TPOT is the planner's point, TTFT adds the que
     CHECK(r.tpot_s == approx(p.tpot_s));
     const double t_pre = p.prefill_step_s / p.prefill_tokens;
     CHECK(p.ttft_s == approx(p.ttft_prefill_s + 63.0 / 2 * 1024 * t_pre + 0.5 * p.decode_step_s));
+    // 64 prompts of 1,024 tokens: 8 share an 8,192-token chunk; the queue counts 3.5 of them on
+    // average, the own step the rest: (1 + 1/8) / 2 of the step.
+    CHECK(p.prefill_tokens == approx(8192));
+    CHECK(p.ttft_prefill_s == approx(p.prefill_step_s * (1 + 1.0 / 8) / 2));
     CHECK(r.ttft_s == approx(p.ttft_s));
     CHECK(r.tokens_per_s_per_user == approx(1 / r.tpot_s));
     // Closed loop: 64 requests of TTFT + 1,023 TPOT each, 2,048 tokens per request, 1 GPU.

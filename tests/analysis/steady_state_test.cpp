@@ -46,4 +46,10 @@ TEST_CASE("steady-state rates, TPOT and TTFT, by hand") {
     CHECK(pp.decode_share == 1.0);
     CHECK(steady_ttft_s(0.1, 1, 1) == approx(0.1));
     CHECK(steady_ttft_s(0.1, 3, 2) == approx(0.4));  // 3 chunks + 1 more stage
+    // Three prompts share one 0.1 s chunk: the queue counts the one ahead on average, the own
+    // step the prompt and the one behind: 0.1 x (1 + 1/3) / 2 = 0.0667 s.
+    CHECK(steady_ttft_s(0.1, 1, 1, 3) == approx(0.1 * 4.0 / 3.0 / 2.0));
+    CHECK(steady_ttft_s(0.1, 1, 2, 4) == approx(0.1 * (5.0 / 8.0 + 1.0)));  // + one more stage
+    CHECK(steady_ttft_s(0.1, 1, 1, 0.5) == approx(0.1));  // fewer than one prompt: the step
+    CHECK(steady_ttft_s(0.1, 3, 1, 5) == approx(0.3));    // a prompt over several chunks holds them
 }

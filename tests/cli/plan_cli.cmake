@@ -28,8 +28,9 @@ roofline_cli_test(plan_json_reason ARGS plan ${_plan_glm} --json
     PASS "\"reason\": \"weights need [0-9.]+ GB per GPU, more than the 86.4 GB usable of a rtx-pro-6000\"")
 roofline_cli_test(plan_csv ARGS plan ${_plan_glm} --csv
     PASS "^gpu,count,tp,ep,dp,pp,instances,concurrency,fits,rejection,reason,meets_slo,tokens_per_s_per_gpu.*\nrtx-pro-6000,8,1,1,1,1,8,1,0,idle_instances,1 request in flight for 8 model instances")
+# 69 since the own prefill counts the prompts ahead of it once (65 before: TTFTs were higher).
 roofline_cli_test(plan_slo_filters ARGS plan ${_plan_glm} --tpot-slo-ms 20 --ttft-slo-ms 2000
-    PASS "65[ \n]+meet the SLOs[ \n]+\\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
+    PASS "69[ \n]+meet the SLOs[ \n]+\\(TTFT <= 2.00 s, TPOT <= 20.0 ms\\)")
 # A point that fits but misses a limit says so in --csv (and --json): rejection "slo", the reason.
 roofline_cli_test(plan_csv_slo_reason ARGS plan ${_plan_glm} --tpot-slo-ms 20 --csv
     PASS "\n[^\n]*,1,slo,TPOT [0-9.]+ ms above the 20\\.0 ms limit,0,")

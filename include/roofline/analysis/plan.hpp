@@ -1232,7 +1232,8 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     const double ratio = rq.isl / rq.osl;
     const auto rates = steady_state(p.decode_step_s / emitted, b_dec, c_inst, p.prefill_step_s / chunk.tokens, ratio);
     p.tpot_s = rates.tpot_s;
-    p.ttft_prefill_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp);
+    // Prompts of the chunk per attention-DP rank: the queue counts those ahead of this one.
+    p.ttft_prefill_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp, chunk.group.count / std::max(1, l.dp));
     p.ttft_queue_s = closed_loop_queue_s(c_inst, rq.isl, p.prefill_step_s / chunk.tokens, p.decode_step_s);
     p.ttft_s = p.ttft_prefill_s + p.ttft_queue_s;
     p.output_tokens_per_s = pl.instances * rates.output_tokens_per_s;

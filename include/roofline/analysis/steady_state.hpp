@@ -121,8 +121,12 @@ steady_state_rates steady_state(double decode_step_s, double decode_sequences, d
 /// flight with prefill the bottleneck; a lightly loaded open loop waits less.
 double closed_loop_queue_s(double requests, double isl, double prefill_s_per_token, double step_s);
 
-/// Lower bound on TTFT: the prompt's chunk steps through `pp` stages, (chunks + pp - 1) t_chunk.
-double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp);
+/// The prompt's own prefill in TTFT: its chunk steps through `pp` stages, (chunks + pp - 1)
+/// t_chunk. A prompt that fits one chunk shares its step with `prompts_per_chunk` = k prompts
+/// (per attention-DP rank); `closed_loop_queue_s` already counts the ones ahead of it (on
+/// average (k - 1) / 2 of them), so its own step counts the rest: t_chunk (1 + 1/k) / 2 in
+/// place of t_chunk (the step as a whole would count those ahead twice, up to 2x at large k).
+double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp, double prompts_per_chunk = 1);
 
 }  // namespace roofline
 
@@ -169,8 +173,10 @@ ROOFLINE_INLINE double closed_loop_queue_s(double requests, double isl, double p
     return std::max(0.0, requests - 1.0) / 2.0 * isl * prefill_s_per_token + step_s / 2.0;
 }
 
-ROOFLINE_INLINE double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp) {
-    return (chunks_per_prompt + pp - 1) * chunk_step_s;
+ROOFLINE_INLINE double steady_ttft_s(double chunk_step_s, double chunks_per_prompt, int pp, double prompts_per_chunk) {
+    const double k = std::max(1.0, prompts_per_chunk);
+    const double own = chunks_per_prompt <= 1 ? (1.0 + 1.0 / k) / 2.0 : chunks_per_prompt;
+    return (own + pp - 1) * chunk_step_s;
 }
 
 }  // namespace roofline
