@@ -114,6 +114,24 @@ std::string engine_model_argument(const std::string& config_path) {
     return "<MODEL>";
 }
 
+/// The engine's KV-cache dtype value for `kv` ("auto": the model's activation dtype), or ""
+/// where the engine takes no such value: SGLang `--kv-cache-dtype` auto|fp8_e4m3|fp8_e5m2,
+/// vLLM `--kv-cache-dtype` auto|fp8 (E4M3)|fp8_e5m2, TensorRT-LLM `kv_cache_config.dtype`
+/// auto|fp8 (their server-argument references).
+std::string engine_kv_dtype(const std::string& engine, dtype kv) {
+    if (kv == dtype::bf16 || kv == dtype::fp16) return "auto";
+    if (kv == dtype::fp8_e4m3) return engine == "sglang" ? "fp8_e4m3" : "fp8";
+    if (kv == dtype::fp8_e5m2 && engine != "trtllm") return "fp8_e5m2";
+    return "";
+}
+
+/// Whether `r` failed because a GPU fact it needs is unknown (a peak, memory, a link), not
+/// because the configuration does not fit.
+bool unpriced(const estimate_result& r) {
+    return !r.fits && (r.decode_point.rejection == plan_rejection::unpriced ||
+                       r.prefill_point.rejection == plan_rejection::unpriced);
+}
+
 /// Which pool of a disaggregated deployment a launch line starts ("" when aggregated).
 enum class engine_role { aggregated, prefill, decode };
 
@@ -123,7 +141,9 @@ std::string engine_line(const std::string& engine, const model_config& m, const 
                         const estimate_result& r, const std::string& model_path, const parallel_layout& l,
                         double requests, engine_role role) {
     const double per_rank = std::ceil(requests);
-    const std::string kv = to_string(rq.kv_cache.value_or(m.quant.kv_cache)) == "fp8_e4m3" ? "fp8" : "auto";
+    // A KV dtype the engine does not take: its default (the model's dtype), said by engine_flags.
+    std::string kv = engine_kv_dtype(engine, rq.kv_cache.value_or(m.quant.kv_cache));
+    if (kv.empty()) kv = "auto";
     const bool moe = m.is_moe();
     const bool replicas = !moe && role == engine_role::aggregated && rq.instances > 1;
     // An instance wider than one scale-up domain runs on several nodes: the engines' multi-node
@@ -137,7 +157,7 @@ std::string engine_line(const std::string& engine, const model_config& m, const 
         if (replicas) s += fmt::format(" --dp-size {}", rq.instances);
         if (moe && l.ep > 1) s += fmt::format(" --ep-size {}", l.ep);
         s += fmt::format(" --max-running-requests {:.0f} --chunked-prefill-size {:.0f} --kv-cache-dtype {}", per_rank,
-                         rq.prefill_chunk_tokens, kv == "fp8" ? "fp8_e4m3" : "auto");
+                         rq.prefill_chunk_tokens, kv);
         if (role != engine_role::aggregated)
             s += fmt::format(" --disaggregation-mode {}", role == engine_role::prefill ? "prefill" : "decode");
         if (rq.speculative && role != engine_role::prefill)
@@ -178,7 +198,7 @@ std::string engine_line(const std::string& engine, const model_config& m, const 
         s += fmt::format(" --max_batch_size {:.0f} --max_num_tokens {:.0f} --kv_cache_free_gpu_memory_fraction {:.2f}",
                          std::ceil(per_rank / l.dp), rq.prefill_chunk_tokens, 1.0 - r.memory_headroom);
         s += fmt::format("  # extra-llm-api-config: enable_attention_dp: {}{}", l.dp > 1 ? "true" : "false",
-                         kv == "fp8" ? ", kv_cache_config.dtype: fp8" : "");
+                         kv != "auto" ? ", kv_cache_config.dtype: " + kv : std::string());
         if (role != engine_role::aggregated) s += ", cache_transceiver_config.backend: DEFAULT";
         if (rq.speculative && role != engine_role::prefill)
             s += fmt::format(", speculative_config: {{decoding_type: MTP, num_nextn_predict_layers: {}}}",
@@ -200,12 +220,17 @@ std::string engine_line(const std::string& engine, const model_config& m, const 
 std::string engine_flags(const std::string& engine, const model_config& m, const estimate_request& rq,
                          const estimate_result& r, const std::string& config_path) {
     const std::string model_path = engine_model_argument(config_path);
-    std::string s = r.fits ? std::string()
-                           : "# does not fit (" + r.reason + "): an engine would not start with these flags\n";
+    std::string s = r.fits        ? std::string()
+                    : unpriced(r) ? "# not priced (" + r.reason + "): whether it fits is unknown\n"
+                                  : "# does not fit (" + r.reason + "): an engine would not start with these flags\n";
     for (const auto* l : {&rq.layout, rq.disaggregated ? &rq.disaggregated->prefill : nullptr})
         if (l)
             if (const std::string w = tp_head_split_problem(m, l->tp); !w.empty())
                 s += "# " + w + "\n";
+    if (const dtype kv = rq.kv_cache.value_or(m.quant.kv_cache); engine_kv_dtype(engine, kv).empty())
+        s += "# KV cache " + std::string(to_string(kv)) + ": " + engine +
+             " takes no such KV-cache dtype, so these flags leave its default (the model's dtype), whose cache "
+             "holds fewer requests than priced\n";
     // Speculation on a model without MTP layers needs a draft model the flags cannot name.
     if (rq.speculative && m.mtp_layers == 0)
         s += "# the model's config has no MTP layers (num_nextn_predict_layers): speculation needs a draft model "
@@ -287,7 +312,7 @@ nlohmann::json estimate_json(const estimate_result& r, const estimate_request& r
             {"roof_tpot_s", json_number(r.roof_tpot_s)},
             {"kv_transfer_s", json_number(r.kv_transfer_s)},
             {"balanced_prefill_per_decode", json_number(r.balanced_prefill_per_decode)},
-            {"max_concurrency", json_number(r.decode_point.max_concurrency)},
+            {"max_concurrency", json_number(r.max_concurrency)},
             {"memory_headroom", r.memory_headroom},
             {"efficiency", e.source},
             {"speculative", rq.speculative ? nlohmann::json{{"draft_tokens", rq.speculative->draft_tokens},
@@ -329,6 +354,9 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     }
     if (o.mtp > 0) rq.speculative = speculative_decoding{o.mtp, o.acceptance};
     serving_efficiency e = roof_efficiency();
+    // --sol is the roof at datasheet ceilings without the power cap; its TTFT keeps the wave queue
+    // at full weight (a fitted table weighs it less), so it bounds TPOT, not TTFT.
+    if (o.sol) e.source = "speed of light (datasheet ceilings, no power cap; TTFT with the whole closed-loop wave queue)";
     std::vector<std::string> table_notes;
     if (!o.backend.empty() && o.efficiency.empty())
         throw usage_error("--backend " + o.backend + " picks a row of an efficiency table: pass --efficiency FILE too");
@@ -410,13 +438,14 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                display_name(o.model), r.gpus, rq.gpu.id, rq.disaggregated ? "decode " : "",
                shown_layout(l, m, rq.disaggregated ? 1 : rq.instances), rq.concurrency, rq.isl, rq.osl);
     if (rq.disaggregated)
-        fmt::print("  prefill pool: {} x {} workers; decode pool: {} workers\n",
+        fmt::print("  prefill pool: {} x {} worker{}; decode pool: {} worker{}\n",
                    describe_layout(rq.disaggregated->prefill, m.is_moe()), rq.disaggregated->prefill_workers,
-                   rq.disaggregated->decode_workers);
+                   rq.disaggregated->prefill_workers == 1 ? "" : "s", rq.disaggregated->decode_workers,
+                   rq.disaggregated->decode_workers == 1 ? "" : "s");
     fmt::print("  efficiency: {}; memory headroom assumed {:.0f}% (engine uses {:.0f}% of GPU memory)\n", e.source,
                100 * r.memory_headroom, 100 * (1 - r.memory_headroom));
     if (!r.fits) {
-        fmt::print("  does not fit: {}\n", r.reason);
+        fmt::print("  {}: {}\n", unpriced(r) ? "not priced" : "does not fit", r.reason);
     } else {
         fmt::print("  TTFT {}   TPOT {}   {:.0f} tok/s per GPU   {:.1f} tok/s per user\n", human_ms(r.ttft_s),
                    human_ms(r.tpot_s), r.tokens_per_s_per_gpu, r.tokens_per_s_per_user);
@@ -439,7 +468,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         // coefficient below 1), so it is named as what it is, not as a bound.
         fmt::print("  roof (the step model, no fitted efficiency; not a lower bound): TTFT {}   TPOT {}; KV holds {:.0f} requests\n",
                    human_ms(r.roof_ttft_s), human_ms(r.roof_tpot_s),
-                   r.decode_point.max_concurrency);
+                   r.max_concurrency);
         if (rq.disaggregated)
             fmt::print("  KV transfer {} per prompt; balanced pools: {:.2f} prefill workers per decode worker\n",
                        human_ms(r.kv_transfer_s), r.balanced_prefill_per_decode);
@@ -472,7 +501,8 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     cmd->add_option("--pp", o.pp, "pipeline parallel size")->check(CLI::Range(1, 4096));
     cmd->add_option("--concurrency", o.concurrency, "requests in flight over the deployment")
         ->check(finite_positive_at_most(max_plausible_count));
-    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (default: from --quant or the model)");
+    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (E4M3), fp8_e5m2, or another dtype to price "
+                                              "(--emit says where an engine takes none such; default: from --quant or the model)");
     cmd->add_flag("--sol", o.sol, "price at datasheet ceilings (speed of light): no efficiency, no power cap");
     cmd->add_option("--efficiency", o.efficiency, "fitted efficiency table (data/serving/aiconfigurator_fit.json)");
     cmd->add_option("--backend", o.backend, "row of the efficiency table: trtllm, sglang, vllm (default: any)");
@@ -480,8 +510,11 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     cmd->add_option("--prefill-layout", o.prefill_layout, "disaggregated prefill workers' layout tp,ep,dp,pp");
     cmd->add_option("--prefill-workers", o.prefill_workers, "disaggregated prefill workers")->check(CLI::Range(1, 4096));
     cmd->add_option("--decode-workers", o.decode_workers, "disaggregated decode workers")->check(CLI::Range(1, 4096));
-    cmd->add_option("--prefill-batch", o.prefill_batch, "prompts per prefill step of a prefill worker")
-        ->check(finite_positive_at_most(max_plausible_count));
+    cmd->add_option("--prefill-batch", o.prefill_batch,
+                    "prompts per prefill step of a prefill worker, >= 1 (default 1; at most its share of the "
+                    "requests in flight is priced; plan --disagg's points give theirs as the prefill pool's batch)")
+        ->check(finite_positive_at_most(max_plausible_count))
+        ->check(CLI::Range(1.0, max_plausible_count));
     cmd->add_option("--kv-link-gbps", o.kv_link_gbps, "KV transfer rate per GPU between pools, Gbit/s (default: NVLink)")
         ->check(finite_positive_at_most(1e6));
     cmd->add_option("--mtp", o.mtp, "speculative decoding: draft tokens per step (MTP or a draft model)")->check(CLI::Range(1, 16));

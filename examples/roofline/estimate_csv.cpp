@@ -391,6 +391,15 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         assumed_acceptance += !e.run->acceptance_rate.has_value();
         assumed_draft += e.run->draft_tokens < 1;
     }
+    // One model only: holding it out leaves nothing to fit, so its held-out columns are the roof.
+    {
+        std::set<std::string> models;
+        for (const auto& smp : samples) models.insert(smp.model);
+        if (models.size() == 1)
+            assumed.push_back("held out: the runs are of one model (" + *models.begin() +
+                              "), so no other model's runs fit its held-out efficiency: the heldout_ columns are the "
+                              "roof's, and the fitted_ columns (and --fit-out) rest on its runs alone");
+    }
     heldout_ratios ratios;
     std::map<std::string, double> acceptance_by_model;  // the rate chosen with each model held out
     const auto held = leave_one_model_out(samples, &ratios, &acceptance_by_model);

@@ -82,7 +82,7 @@ double parse_number(const std::string& s, const std::string& option, bool intege
     std::size_t used = 0;
     double v = 0;
     try {
-        v = std::stod(s, &used);
+        if (s.find_first_of("xX") == std::string::npos) v = std::stod(s, &used);  // decimal only, not 0x10
     } catch (...) {
         used = 0;
     }
@@ -95,7 +95,9 @@ double parse_number(const std::string& s, const std::string& option, bool intege
 std::vector<double> parse_numbers(const std::string& list, const std::string& option, bool integer) {
     std::vector<double> out;
     for (const auto& item : split_list(list, option)) {
-        const auto dash = item.find('-', 1);
+        // A range's dash, not an exponent's sign ("1e-3").
+        auto dash = item.find('-', 1);
+        while (dash != std::string::npos && (item[dash - 1] == 'e' || item[dash - 1] == 'E')) dash = item.find('-', dash + 1);
         if (dash == std::string::npos) {
             out.push_back(parse_number(item, option, integer));
             continue;
@@ -347,7 +349,7 @@ void print_text(const plan_result& r, const model_config& m, const plan_options&
                                      {"TPOT", report::align::right},
                                      {"dec/pre", report::align::left}});
         for (const auto& p : r.pareto)
-            t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count), layout_text(p, m.is_moe()), report::format_count(p.concurrency),
+            t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count), layout_text(p, m.is_moe()), report::format_requests(p.concurrency),
                        report::format_count(p.tokens_per_s_per_gpu), report::format_significant(p.tokens_per_s_per_user),
                        plan_time_text(p.ttft_s), plan_time_text(p.tpot_s),
                        short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
@@ -392,7 +394,7 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
         // middle of its name: "attention TP1 …x EP4").
         q.label = fmt::format("{}{} c={}", compact_layout(p.layout, m.is_moe()),
                               p.instances > 1 ? fmt::format(" x{}", p.instances) : std::string(),
-                              report::format_count(p.concurrency));
+                              report::format_requests(p.concurrency));
         q.tokens_per_s_per_user = p.tokens_per_s_per_user;
         q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
         q.detail = fmt::format("{}\nTTFT {}, TPOT {}\nbound: decode {}, prefill {}\nKV holds {} requests",
@@ -406,7 +408,7 @@ void write_svg(const plan_result& r, const model_config& m, const plan_options& 
             q.gpu = fmt::format("disaggregated {}x {}", p.count, r.gpu_ids[p.gpu]);
             const std::string pre = pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
                               dec = pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe());
-            q.label = fmt::format("P {} | D {} c={}", pre, dec, report::format_count(p.concurrency));
+            q.label = fmt::format("P {} | D {} c={}", pre, dec, report::format_requests(p.concurrency));
             q.tokens_per_s_per_user = p.tokens_per_s_per_user;
             q.tokens_per_s_per_gpu = p.tokens_per_s_per_gpu;
             q.detail = fmt::format("prefill workers {}, decode workers {}\nTTFT {}, TPOT {}\nbound: decode {}, prefill {}",
@@ -489,7 +491,7 @@ void print_disagg(const disaggregated_plan& d, const plan_result& r, const model
         for (const auto& p : d.pareto)
             t.add_row({r.gpu_ids[p.gpu], std::to_string(p.count),
                        pool_text(p.pools.prefill, p.pools.prefill_workers, m.is_moe()),
-                       pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()), report::format_count(p.concurrency),
+                       pool_text(p.pools.decode, p.pools.decode_workers, m.is_moe()), report::format_requests(p.concurrency),
                        report::format_count(p.tokens_per_s_per_gpu), report::format_significant(p.tokens_per_s_per_user),
                        plan_time_text(p.ttft_s), plan_time_text(p.tpot_s),
                        short_bound(p.decode_bound) + "/" + short_bound(p.prefill_bound)});
@@ -512,7 +514,7 @@ void print_sizing(const load_sizing& s, const plan_result& r, const model_config
                                         "{} requests/s each; TTFT {}, TPOT {}, {} tok/s per GPU",
                                         report::format_significant(s.requests_per_s), report::format_count(s.gpus),
                                         report::format_count(s.replicas), p.count, r.gpu_ids[p.gpu],
-                                        layout_text(p, m.is_moe()), report::format_count(p.concurrency),
+                                        layout_text(p, m.is_moe()), report::format_requests(p.concurrency),
                                         report::format_significant(s.requests_per_s_per_replica), plan_time_text(p.ttft_s),
                                         plan_time_text(p.tpot_s), report::format_count(p.tokens_per_s_per_gpu))));
     // Without a TTFT limit the fewest GPUs come from the fullest batches, whose queue sets TTFT.
@@ -594,7 +596,8 @@ void add_plan_command(CLI::App& app, common_options& common) {
     cmd->add_option("--concurrency", o.concurrency, "requests in flight per deployment (default 1,2,4,...,4096)");
     cmd->add_option("--ttft-slo-ms", o.ttft_slo_ms, "keep configurations with TTFT at most this")->check(finite_positive);
     cmd->add_option("--tpot-slo-ms", o.tpot_slo_ms, "keep configurations with TPOT at most this")->check(finite_positive);
-    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (default: from --quant or the model)");
+    cmd->add_option("--kv-dtype", o.kv_dtype, "KV-cache dtype: bf16, fp8 (E4M3), fp8_e5m2, or another dtype to price "
+                                              "(default: from --quant or the model)");
     cmd->add_option("--rate", o.rate, "size to a load: requests/s to serve (fewest GPUs meeting the SLOs)")
         ->check(finite_positive_at_most(max_plausible_count));
     cmd->add_option("--max-pp", o.max_pp, "largest pipeline-parallel degree (default: any)")->check(finite_positive);

@@ -474,6 +474,34 @@ TEST_CASE("disaggregated, a given KV rate slower than the default link: the exce
     CHECK(roof.ttft_s == approx(roof.roof_ttft_s));
     CHECK(roof.ttft_s - estimate_serving(c, [&] { auto q = rq; q.disaggregated->kv_transfer_bytes_per_s.reset(); return q; }()).ttft_s ==
           approx(slow.kv_transfer_beyond_default_s));
+    // A table that weighs KV transfer at 107 (disagg/trtllm's b3) charges the transfer over the
+    // default link at 107 and the excess at 1, not 107 x the slow link's 1.07 s.
+    e.ttft[2] = 107;
+    const auto fast107 = estimate_serving(c, [&] { auto q = rq; q.disaggregated->kv_transfer_bytes_per_s.reset(); return q; }(), e);
+    const auto slow107 = estimate_serving(c, rq, e);
+    CHECK(slow107.ttft_s - fast107.ttft_s == approx(slow.kv_transfer_beyond_default_s));
+    CHECK(slow107.ttft_s - slow.ttft_s == approx(107 * fast.kv_transfer_s));
+}
+
+TEST_CASE("disaggregated, a dense model's DP in a pool is replicas: priced as that many more workers") {
+    const auto c = llama8b();
+    auto rq = h200_request(64);
+    disaggregated_pools d;
+    d.prefill = {1, 1, 2, 1};  // TP1 DP2
+    d.decode = {1, 1, 1, 1};
+    d.decode_workers = 2;
+    rq.disaggregated = d;
+    const auto dp2 = estimate_serving(c, rq);
+    d.prefill = {1, 1, 1, 1};
+    d.prefill_workers = 2;
+    rq.disaggregated = d;
+    const auto two = estimate_serving(c, rq);
+    REQUIRE(dp2.fits);
+    REQUIRE(two.fits);
+    CHECK(dp2.ttft_s == approx(two.ttft_s));
+    CHECK(dp2.tpot_s == approx(two.tpot_s));
+    CHECK(dp2.gpus == two.gpus);
+    CHECK(dp2.notes.back().find("priced as 2 prefill and 2 decode workers") != std::string::npos);
 }
 
 TEST_CASE("plan, disaggregated: every split of the count, each point the estimate of its pools") {
@@ -907,6 +935,27 @@ TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurre
     CHECK(zero.find("concurrency 0") != std::string::npos);
     CHECK(error_of("a_x,silicon_concurrency=99999999999,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n").find("1 to 1e9") !=
           std::string::npos);
+    // A column the reader uses, named twice, is an error (which cell counts would be a guess); an
+    // unknown column named twice is not read, so not an error.
+    {
+        std::ofstream f(path);
+        f << "id,id,backend,model_path,system,mode,isl,osl,tp_size,silicon_ttft_ms,silicon_tpot_ms,x,x\n"
+             "a_c8_x,b_c8_x,vllm,m/M,h200_sxm,agg,1024,512,4,100,20,1,2\n";
+    }
+    try {
+        read_serving_runs(path);
+        FAIL("a repeated id column was read");
+    } catch (const parse_error& e) {
+        CHECK(std::string(e.what()).find("column named twice") != std::string::npos);
+    }
+    {
+        std::ofstream f(path);
+        f << "id,backend,model_path,system,mode,isl,osl,tp_size,silicon_ttft_ms,silicon_tpot_ms,x,x\n"
+             "a_c8_x,vllm,m/M,h200_sxm,agg,1024,512,4,100,20,1,2\n";
+    }
+    CHECK(read_serving_runs(path).size() == 1);
+    // Decimal numbers only: "0x10" is not 16 prompt tokens.
+    CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,0x10,512,4,1,100,20\n").find("isl") != std::string::npos);
     // A count no integer holds (a fuzzer's 1.8e66) is said as read, not cast (undefined behaviour).
     CHECK(error_of("a_x,silicon_concurrency=1.8e66,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n")
               .find("concurrency 1.8e+66 (") != std::string::npos);

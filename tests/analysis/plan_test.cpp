@@ -186,11 +186,14 @@ TEST_CASE("a decode step of an 8B dense model on one H200, by hand, TPOT adds th
     REQUIRE(p.fits());
     CHECK(p.decode_step_s == approx(3.708e-3).epsilon(0.003));
     CHECK(p.decode_bound == bound::memory);
-    // TPOT = t_dec + C (ISL / OSL) t_pre, t_pre = prefill step / its 512 tokens (C = 1).
-    CHECK(p.tpot_s == approx(p.decode_step_s + 1.0 * (512.0 / 1024.0) * p.prefill_step_s / 512.0));
+    // TPOT at C = 1: the decode step alone (the prompt's own prefill is in TTFT, no other
+    // request's lands between its tokens).
+    CHECK(p.tpot_s == approx(p.decode_step_s));
     CHECK(p.tokens_per_s_per_user == approx(1.0 / p.tpot_s));
-    // Total tokens/s per GPU = output rate x (1 + ISL / OSL) = 1.5 / TPOT.
-    CHECK(p.tokens_per_s_per_gpu == approx(1.5 / p.tpot_s));
+    // Capacity: output rate 1 / (t_dec + (ISL / OSL) t_pre), t_pre = prefill step / its 512
+    // tokens; total tokens/s per GPU = output rate x (1 + ISL / OSL).
+    const double per_output_token = p.decode_step_s + (512.0 / 1024.0) * p.prefill_step_s / 512.0;
+    CHECK(p.tokens_per_s_per_gpu == approx(1.5 / per_output_token));
     // TTFT: one prefill chunk of the 512-token prompt, then (C = 1: no prompt ahead) half a
     // decode step of waiting for the step in progress.
     CHECK(p.ttft_prefill_s == approx(p.prefill_step_s));
@@ -703,4 +706,39 @@ TEST_CASE("C13 and the seed run: check_measurement flags what Little's law or th
     REQUIRE(it->fits());
     CHECK(it->tokens_per_s_per_gpu * 8 >= 3740);
     MESSAGE("seed TP8 ISL = OSL = 1024 with tuned NCCL: roof " << it->tokens_per_s_per_gpu * 8 << " total tok/s");
+}
+
+TEST_CASE("sizing to a load: the fewest GPUs, then the fastest per user that still carries the load") {
+    // Two points of one 4-GPU layout at OSL 1,000: 8 in flight serve 2 requests/s at 100 tok/s
+    // per user, 128 in flight serve 8 requests/s at 40.
+    const auto point = [](double conc, double req_per_s, double per_user) {
+        plan_point p;
+        p.count = 4;
+        p.concurrency = conc;
+        p.meets_slo = true;
+        p.output_tokens_per_s = req_per_s * 1000;
+        p.tokens_per_s_per_gpu = 2 * p.output_tokens_per_s / 4;
+        p.tokens_per_s_per_user = per_user;
+        return p;
+    };
+    const auto small = point(8, 2, 100), big = point(128, 8, 40);
+    // 1 request/s: one replica of either; the 8-in-flight point answers (not the largest batch).
+    load_sizer light(1.0, 1000);
+    light.add(big);
+    light.add(small);
+    REQUIRE(light.best.found);
+    CHECK(light.best.point.concurrency == 8);
+    CHECK(light.best.gpus == 4);
+    // 6 requests/s: 3 replicas (12 GPUs) of the small point against 1 (4 GPUs) of the big one.
+    load_sizer heavy(6.0, 1000);
+    heavy.add(small);
+    heavy.add(big);
+    CHECK(heavy.best.point.concurrency == 128);
+    CHECK(heavy.best.replicas == 1);
+    CHECK(heavy.best.requests_per_s_per_replica == approx(8));
+    // A point that misses its SLOs never counts.
+    auto slow = point(4, 100, 1000);
+    slow.meets_slo = false;
+    heavy.add(slow);
+    CHECK(heavy.best.point.concurrency == 128);
 }

@@ -53,3 +53,18 @@ TEST_CASE("steady-state rates, TPOT and TTFT, by hand") {
     CHECK(steady_ttft_s(0.1, 1, 1, 0.5) == approx(0.1));  // fewer than one prompt: the step
     CHECK(steady_ttft_s(0.1, 3, 1, 5) == approx(0.3));    // a prompt over several chunks holds them
 }
+
+TEST_CASE("TPOT between a request's tokens: its decode steps and the other requests' prefill") {
+    // t_dec 10 ms, t_pre 0.1 ms per token, ISL 1,000, OSL 100: one request's decode 1 s and
+    // prefill 0.1 s. At C = 1 nothing lands between its tokens: 10 ms.
+    CHECK(inter_token_s(0.010, 1, 1000, 100, 1e-4) == approx(0.010));
+    // C = 11: cycle Z = 1 s + 11 x 0.1 s = 2.1 s; TPOT = 10 ms x 2.1 / 1.1 = 19.09 ms, where
+    // C / r_out = t_dec + C (ISL / OSL) t_pre = 21 ms spreads the request's own prompt too.
+    CHECK(inter_token_s(0.010, 11, 1000, 100, 1e-4) == approx(0.010 * 2.1 / 1.1));
+    CHECK(steady_state(0.010, 11, 11, 1e-4, 10.0).tpot_s == approx(0.021));
+    // Fixed point: TPOT = t_dec + (C - 1) ISL t_pre x TPOT / Z.
+    const double t = inter_token_s(0.010, 11, 1000, 100, 1e-4);
+    CHECK(t == approx(0.010 + 10 * 1000 * 1e-4 * t / 2.1));
+    // No prefill modeled: the decode step.
+    CHECK(inter_token_s(0.010, 64, 1000, 100, std::nullopt) == approx(0.010));
+}

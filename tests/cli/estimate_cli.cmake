@@ -75,6 +75,9 @@ roofline_cli_test(estimate_csv_below_sol_text ARGS estimate --from-csv tests/cli
     PASS "speed of light: 1 of 3 runs with a stated decode batch \\(and draft count\\) measure TPOT under the decode step[^\n]*, 1 of 3 runs TTFT under their prompt's own prefill.*\\| agg \\| 3 \\|")
 roofline_cli_test(estimate_csv_below_sol_json ARGS estimate --from-csv tests/cli/data/runs_below_sol.csv --model-dir tests/cli/data --json
     PASS "\"below_speed_of_light\": {[^}]*\"tpot\": \\[[^}]*\"fast_c8\"[^}]*\"tpot_bound_runs\": 3,[^}]*\"ttft\": \\[[^}]*\"slow_c8_ttft\"")
+# Runs of one model: holding it out leaves nothing to fit on, and the summary says so.
+roofline_cli_test(estimate_csv_one_model ARGS estimate --from-csv tests/cli/data/runs_below_sol.csv --model-dir tests/cli/data
+    PASS "assumed: held out: the runs are of one model \\(tiny_moe\\), so no other model's runs fit its held-out efficiency")
 # A speculating run without a draft count gets no TPOT bound (three drafts would allow 2x the
 # one-draft bound): of two equally impossible runs only the one with its draft count is flagged.
 roofline_cli_test(estimate_csv_below_sol_no_drafts ARGS estimate --from-csv tests/cli/data/runs_mtp_no_drafts.csv --model-dir tests/cli/data
@@ -149,3 +152,20 @@ roofline_cli_test(kernel_attention_int4_refused ARGS kernel attention --batch 1 
 # Ranks that fit one node cross no network: priced at the node's own link, with a note.
 roofline_cli_test(kernel_collective_network_one_node ARGS kernel collective --op all_reduce --bytes 1048576 --ranks 4
     --gpu h200-sxm --link network --gpus-per-node 8 PASS "4 ranks fit one node of 8 GPUs: nothing crosses the network, priced at nvlink")
+# A GPU without the peak a model needs: "not priced", not "does not fit"; --emit says whether it
+# fits is unknown.
+roofline_cli_test(estimate_unpriced_gpu ARGS estimate --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --gpu gb10 --isl 1024 --osl 1024 --tp 1 --concurrency 4 --emit vllm
+    PASS "  not priced: gb10: the bf16 peak is unknown or absent.*# not priced \\(gb10: [^)]*\\): whether it fits is unknown")
+# ISL + OSL beyond the model's max_position_embeddings (202,752 for GLM-5): priced, and said.
+roofline_cli_test(estimate_context_beyond_model ARGS estimate --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --gpu b200 --isl 300000 --osl 1024 --tp 8 --ep 8 --concurrency 1
+    PASS "context: ISL \\+ OSL = 301024 tokens, beyond the model's max_position_embeddings \\(202752\\)")
+# A KV-cache dtype an engine takes no flag for: priced, and --emit says the line keeps the default.
+roofline_cli_test(estimate_emit_kv_fp4 ARGS estimate ${_est_glm} --kv-dtype fp4 --emit sglang
+    PASS "# KV cache [a-z0-9_]+: sglang takes no such KV-cache dtype.*--kv-cache-dtype auto")
+roofline_cli_test(estimate_emit_kv_e5m2 ARGS estimate ${_est_glm} --kv-dtype fp8_e5m2 --emit vllm
+    PASS "--kv-cache-dtype fp8_e5m2")
+# --prefill-batch below one prompt is a usage error, not read as 1.
+roofline_cli_test(estimate_prefill_batch_below_one ARGS estimate ${_est_glm} --disagg --prefill-layout 8,8,1,1
+    --prefill-batch 0.3 EXIT 2)

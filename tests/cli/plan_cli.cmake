@@ -50,6 +50,14 @@ roofline_cli_test(plan_unknown_gpu ARGS plan --model data/models/glm-5/config.js
 roofline_cli_test(plan_bad_counts ARGS plan --model data/models/glm-5/config.json --gpus b200 --counts 0,8
     --isl 1024 --osl 1024 EXIT 2)
 roofline_cli_test(plan_bad_concurrency ARGS plan ${_plan_glm} --concurrency 4,x EXIT 2)
+# Hex is not a concurrency; an exponent's minus sign is not a range's dash.
+roofline_cli_test(plan_hex_concurrency ARGS plan ${_plan_glm} --concurrency 0x10 EXIT 2
+    PASS "--concurrency: \"0x10\" is not a positive number")
+roofline_cli_test(plan_exponent_concurrency ARGS plan ${_plan_glm} --concurrency 1e-300 EXIT 2
+    PASS "--concurrency: 1e-300 is below one request")
+# A fractional concurrency (a mean) is printed as given, not rounded to a count.
+roofline_cli_test(plan_fractional_concurrency ARGS plan ${_plan_glm} --concurrency 1.5 --csv
+    PASS "1.50 requests in flight for 8 model instances")
 roofline_cli_test(plan_bad_kv_dtype ARGS plan ${_plan_glm} --kv-dtype fp3 EXIT 2)
 roofline_cli_test(plan_bad_quant ARGS plan --model data/models/glm-5/config.json --quant int3 --gpus b200
     --counts 8 --isl 1024 --osl 1024 EXIT 2)

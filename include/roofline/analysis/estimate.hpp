@@ -41,7 +41,9 @@ namespace roofline {
 struct disaggregated_pools {
     parallel_layout prefill, decode;
     int prefill_workers = 1, decode_workers = 1;
-    double prefill_batch = 1;  ///< prompts one prefill worker runs per step
+    /// Prompts one prefill worker runs per step (>= 1; at most its share of the requests in
+    /// flight, C / prefill_workers, is priced). `plan --disagg` uses min(C / workers, chunk / ISL).
+    double prefill_batch = 1;
     /// Bandwidth the KV cache of a prompt moves at from a prefill to a decode worker, B/s per
     /// GPU. nullopt: the GPU's scale-up link (NVLink) as modeled by the planner.
     std::optional<double> kv_transfer_bytes_per_s;
@@ -90,15 +92,20 @@ struct estimate_result {
     /// Disaggregated with a given KV rate (`disaggregated_pools::kv_transfer_bytes_per_s`): how
     /// much longer `kv_transfer_s` is than over the default link (the GPU's scale-up link, or its
     /// network between nodes), the link the runs a table was fitted on moved their KV over. A
-    /// fitted table weighs the transfer at its coefficient (b3, 0 in some groups: a transfer
-    /// hidden behind the prefill); the time beyond the default link is charged at coefficient 1
-    /// at least (`finish`), so a slow link the fit never saw still lengthens TTFT.
+    /// fitted table weighs the transfer over that link at its coefficient (b3: 0 in some groups,
+    /// a transfer hidden behind the prefill; over 100 in another, standing in for what else the
+    /// first token waits for); the time beyond it is charged at coefficient 1 (`finish`), so a
+    /// slow link the fit never saw lengthens TTFT by its own time, not by b3 times it.
     double kv_transfer_beyond_default_s = 0;
     double memory_headroom = 0;         ///< share of memory left unused (1 - utilization)
     int gpus = 0;
     /// Disaggregated: prefill workers one decode worker needs so that prompts are prefilled as
     /// fast as the decode pool finishes requests (its output rate / OSL x ISL prefill seconds).
     double balanced_prefill_per_decode = std::numeric_limits<double>::quiet_NaN();
+    /// Requests the deployment's KV caches hold at this ISL + OSL: every instance's when
+    /// aggregated, every decode worker's when disaggregated (`decode_point.max_concurrency` is
+    /// one decode worker's there).
+    double max_concurrency = std::numeric_limits<double>::quiet_NaN();
     serving_features features;
     plan_point decode_point, prefill_point;  ///< the planner's points (prefill: disaggregated)
     plan_result decode_plan;                 ///< for `describe_rejection`
@@ -242,9 +249,10 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     const double t_pre = prefill_s_per_token(pp);
     out.features.tpot = tpot_terms_of(dec_per_token, 0.0, pd, pp, t, c_dec);
     const double c_pre = rq.concurrency / d.prefill_workers;
+    // The KV term is the transfer over the link the fitted runs used; the excess is `finish`'s.
     out.features.ttft = {pp.ttft_prefill_s,
                          closed_loop_queue_s(c_pre, rq.isl, queue_s_per_token(pp, d.prefill), 0.0),
-                         out.kv_transfer_s, pd.decode_step_s, 1.0, rq.isl, t.layers * t.prompt_chunks,
+                         out.kv_transfer_s - out.kv_transfer_beyond_default_s, d.decode.pp * pd.decode_step_s, 1.0, rq.isl, t.layers * t.prompt_chunks,
                          t.moe_layers * t.prompt_chunks, closed_loop_queue_s(c_pre, rq.isl, t_pre, 0.0),
                          t.layers * queue_chunk_steps(c_pre, rq)};
     // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
@@ -256,8 +264,8 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
 inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
     const auto [tpot, fitted_ttft] = apply_efficiency(out.features, e);
     const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
-    // A KV transfer slower than the fitted runs' link: the excess at coefficient 1 at least.
-    const double kv_excess_s = std::max(0.0, 1.0 - e.ttft[2]) * out.kv_transfer_beyond_default_s;
+    // A KV transfer slower than the fitted runs' link: the excess at coefficient 1.
+    const double kv_excess_s = out.kv_transfer_beyond_default_s;
     const double ttft = fitted_ttft + kv_excess_s;
     out.fits = true;
     out.tpot_s = tpot;
@@ -270,7 +278,7 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
                             " ms more than over the default link; the efficiency weighs KV transfer at " +
                             detail::plan::fmt(e.ttft[2], 2) + " (its runs moved KV over the default link), the excess at 1");
     out.roof_tpot_s = rtpot;
-    out.roof_ttft_s = rttft;
+    out.roof_ttft_s = rttft + kv_excess_s;
     if (e.ttft_band) out.ttft_range_s = std::pair{ttft * e.ttft_band->p10, ttft * e.ttft_band->p90};
     if (e.tpot_band) out.tpot_range_s = std::pair{tpot * e.tpot_band->p10, tpot * e.tpot_band->p90};
     // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
@@ -282,10 +290,11 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
 
 /// The planner's notes on how it priced the configuration that an estimate must say too (a GPU
 /// without BF16 units priced at FP16; speculative decoding's tokens per step and what is
-/// priced of it), appended to `notes` once each.
+/// priced of it; a context beyond the model's), appended to `notes` once each.
 inline void forward_pricing_notes(const plan_result& r, std::vector<std::string>& notes) {
     for (const auto& n : r.notes)
-        if ((n.find("has no bf16 units") != std::string::npos || n.rfind("speculative decoding:", 0) == 0) &&
+        if ((n.find("has no bf16 units") != std::string::npos || n.rfind("speculative decoding:", 0) == 0 ||
+             n.rfind("context:", 0) == 0) &&
             std::find(notes.begin(), notes.end(), n) == notes.end())
             notes.push_back(n);
 }
@@ -312,6 +321,8 @@ inline void check_request(const estimate_request& rq) {
         throw usage_error("estimate: speculative decoding needs >= 1 draft token and an acceptance rate in [0, 1)");
     if (rq.disaggregated && (rq.disaggregated->prefill_workers < 1 || rq.disaggregated->decode_workers < 1))
         throw usage_error("estimate: worker counts must be >= 1");
+    if (rq.disaggregated && !(rq.disaggregated->prefill_batch >= 1))
+        throw usage_error("estimate: the prefill batch must be >= 1 prompt");
 }
 
 }  // namespace detail::estimate
@@ -323,6 +334,19 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
     using detail::estimate::plan_one;
     using detail::estimate::prefill_s_per_token;
     detail::estimate::check_request(rq);
+    // A dense model has no attention DP: DP in a disaggregated pool is replicas, i.e. more
+    // workers (as aggregated, where a dense model's DP is instances); priced so and said.
+    if (rq.disaggregated && !c.is_moe() && (rq.disaggregated->prefill.dp > 1 || rq.disaggregated->decode.dp > 1)) {
+        auto q = rq;
+        auto& d = *q.disaggregated;
+        d.prefill_workers *= std::max(1, d.prefill.dp);
+        d.decode_workers *= std::max(1, d.decode.dp);
+        d.prefill.dp = d.decode.dp = 1;
+        auto r = estimate_serving(c, q, e);
+        r.notes.push_back("a dense model's DP in a pool is replicas: priced as " + std::to_string(d.prefill_workers) +
+                          " prefill and " + std::to_string(d.decode_workers) + " decode workers of DP1");
+        return r;
+    }
     estimate_result out;
     out.memory_headroom = 1.0 - rq.memory_utilization;
     const auto t = detail::estimate::counts_of(c, rq);
@@ -351,6 +375,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         out.gpus = l.gpus() * rq.instances;
         auto [p, r] = plan_one(c, rq, l, rq.instances, rq.concurrency);
         out.decode_point = p;
+        out.max_concurrency = p.max_concurrency;
         out.decode_plan = std::move(r);
         detail::estimate::forward_pricing_notes(out.decode_plan, out.notes);
         if (!p.fits()) {
@@ -365,7 +390,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         const double dec_per_token = l.pp * t_dec / t.tokens_per_step;
         out.features.tpot = detail::estimate::tpot_terms_of(dec_per_token, p.tpot_s - dec_per_token, p, p, t, c_inst);
         out.features.ttft = {p.ttft_prefill_s, closed_loop_queue_s(c_inst, rq.isl, detail::estimate::queue_s_per_token(p, l), 0.0),
-                             0.5 * t_dec, t_dec, 1.0,
+                             0.5 * t_dec, l.pp * t_dec, 1.0,  // the first token passes all pp stages
                              rq.isl, t.layers * t.prompt_chunks, t.moe_layers * t.prompt_chunks,
                              closed_loop_queue_s(c_inst, rq.isl, detail::estimate::prefill_s_per_token(p), 0.0),
                              t.layers * detail::estimate::queue_chunk_steps(c_inst, rq)};
@@ -373,9 +398,12 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         const auto& d = *rq.disaggregated;
         out.gpus = d.prefill.gpus() * d.prefill_workers + d.decode.gpus() * d.decode_workers;
         auto [pd, rd] = plan_one(c, rq, d.decode, 1, rq.concurrency / d.decode_workers);
-        auto [pp, rp] = plan_one(c, rq, d.prefill, 1, std::max(1.0, d.prefill_batch));
+        // A prefill step holds no more prompts than its worker's share of the requests in flight.
+        const double prefill_batch = std::min(d.prefill_batch, std::max(1.0, rq.concurrency / d.prefill_workers));
+        auto [pp, rp] = plan_one(c, rq, d.prefill, 1, prefill_batch);
         out.decode_point = pd;
         out.prefill_point = pp;
+        out.max_concurrency = pd.max_concurrency * d.decode_workers;
         out.decode_plan = std::move(rd);
         detail::estimate::forward_pricing_notes(out.decode_plan, out.notes);
         if (!pd.fits()) {

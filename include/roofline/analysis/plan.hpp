@@ -1092,8 +1092,14 @@ struct plan_point {
     double ttft_s = std::numeric_limits<double>::quiet_NaN();
     double ttft_prefill_s = std::numeric_limits<double>::quiet_NaN();  ///< the prompt's own chunks
     double ttft_queue_s = std::numeric_limits<double>::quiet_NaN();    ///< waiting before them
+    /// Time between one request's tokens: its decode steps and the other requests' prefill
+    /// between them (`inter_token_s`).
     double tpot_s = std::numeric_limits<double>::quiet_NaN();
-    double output_tokens_per_s = std::numeric_limits<double>::quiet_NaN();  ///< deployment
+    /// The deployment's capacity at this concurrency (`steady_state`: every instance busy, every
+    /// request decoding): an upper bound. A closed loop at this TTFT and TPOT serves C x OSL /
+    /// (TTFT + (OSL - 1) TPOT) (Little's law; `estimate` prints that), less where the TTFT's
+    /// queue is long.
+    double output_tokens_per_s = std::numeric_limits<double>::quiet_NaN();
     double tokens_per_s_per_gpu = std::numeric_limits<double>::quiet_NaN(); ///< (input + output) / count
     double tokens_per_s_per_user = std::numeric_limits<double>::quiet_NaN();///< output, 1 / TPOT
     double decode_share = std::numeric_limits<double>::quiet_NaN();
@@ -1231,14 +1237,16 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     p.prefill_tokens = chunk.tokens;
     const double ratio = rq.isl / rq.osl;
     const auto rates = steady_state(p.decode_step_s / emitted, b_dec, c_inst, p.prefill_step_s / chunk.tokens, ratio);
-    p.tpot_s = rates.tpot_s;
+    // TPOT between a request's tokens: its decode steps and the others' prefill between them
+    // (rates.tpot_s, C / r_out, would spread its own prompt over its tokens as well).
+    p.tpot_s = inter_token_s(l.pp * p.decode_step_s / emitted, c_inst, rq.isl, rq.osl, p.prefill_step_s / chunk.tokens);
     // Prompts of the chunk per attention-DP rank: the queue counts those ahead of this one.
     p.ttft_prefill_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp, chunk.group.count / std::max(1, l.dp));
     p.ttft_queue_s = closed_loop_queue_s(c_inst, rq.isl, p.prefill_step_s / chunk.tokens, p.decode_step_s);
     p.ttft_s = p.ttft_prefill_s + p.ttft_queue_s;
     p.output_tokens_per_s = pl.instances * rates.output_tokens_per_s;
     p.tokens_per_s_per_gpu = pl.instances * rates.total_tokens_per_s / p.count;
-    p.tokens_per_s_per_user = 1.0 / rates.tpot_s;
+    p.tokens_per_s_per_user = 1.0 / p.tpot_s;
     p.decode_share = rates.decode_share;
     for (std::size_t i = 0; i < step_phase_count; ++i) {
         if (dec.step.lower_bound_s > 0) p.decode_phase_share[i] = dec.step.phases[i].lower_bound_s / dec.step.lower_bound_s;
@@ -1413,12 +1421,20 @@ plan_result run_plan(const model_config& c, const plan_request& rq, Visit&& visi
         for (auto& p : sf.front()) out.series_fronts.push_back(std::move(p));
     if (model.attention == attention_kind::mla)
         out.notes.push_back("MLA latent KV cache is replicated on every TP rank: attention DP (dp > 1) divides it");
+    if (model.max_position_embeddings > 0 && rq.isl + rq.osl > model.max_position_embeddings)
+        out.notes.push_back("context: ISL + OSL = " + detail::plan::fmt(rq.isl + rq.osl) +
+                            " tokens, beyond the model's max_position_embeddings (" +
+                            std::to_string(model.max_position_embeddings) +
+                            "): an engine refuses such requests; priced as asked");
     out.notes.push_back("TTFT = the prompt's prefill chunks + the closed-loop queue: half the other requests' prompts "
                         "of a wave ahead of it and half a decode step (README: TTFT as queueing)");
     if (rq.speculative)
         out.notes.push_back("speculative decoding: " + std::to_string(rq.speculative->draft_tokens) +
                             (rq.speculative->draft_tokens == 1 ? " drafted token" : " drafted tokens") + " per step at " +
-                            detail::plan::fmt(100 * rq.speculative->acceptance_rate) +
+                            [&] {  // 0.999 is not 100%
+                                const double pct = 100 * rq.speculative->acceptance_rate;
+                                return detail::plan::fmt(pct, std::abs(pct - std::round(pct)) < 1e-9 ? 0 : 1);
+                            }() +
                             "% acceptance emit " + detail::plan::fmt(rq.speculative->tokens_per_step(), 2) +
                             " tokens per verification step; each step verifies k + 1 tokens per sequence and "
                             "drafts k one-layer passes (MTP heads; a draft model's own cost is not priced)");
@@ -1454,8 +1470,11 @@ struct load_sizing {
 };
 
 /// Keeps, over visited points, the one that serves `requests_per_s` with the fewest GPUs in
-/// replicas of itself (ties: more tokens/s per GPU). A point serves output_tokens_per_s / OSL
-/// requests per second (Little's law at its concurrency); only fitting, SLO-meeting points count.
+/// replicas of itself; among those, the one that serves it fastest per user (more output
+/// tokens/s per user, then more tokens/s per GPU): a replica need not run at more requests in
+/// flight than the load gives it, so at 1 request/s the answer is not its largest batch. A
+/// point serves output_tokens_per_s / OSL requests per second at its concurrency; only fitting,
+/// SLO-meeting points count.
 struct load_sizer {
     load_sizing best;
     double osl = 1;
@@ -1465,8 +1484,11 @@ struct load_sizer {
         const double rate = p.output_tokens_per_s / osl;
         const double replicas = std::ceil(best.requests_per_s / rate - 1e-12);
         const double gpus = replicas * p.count;
+        const auto& b = best.point;
         if (!best.found || gpus < best.gpus ||
-            (gpus == best.gpus && p.tokens_per_s_per_gpu > best.point.tokens_per_s_per_gpu)) {
+            (gpus == best.gpus && (p.tokens_per_s_per_user > b.tokens_per_s_per_user ||
+                                   (p.tokens_per_s_per_user == b.tokens_per_s_per_user &&
+                                    p.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu)))) {
             best.found = true;
             best.point = p;
             best.replicas = replicas;
@@ -1484,7 +1506,8 @@ inline std::string describe_rejection(const plan_point& p, const plan_result& r)
     switch (p.rejection) {
         case plan_rejection::none: return {};
         case plan_rejection::idle_instances:
-            return fmt(p.concurrency) + (p.concurrency == 1 ? " request" : " requests") + " in flight for " +
+            return (p.concurrency == std::round(p.concurrency) ? fmt(p.concurrency) : fmt(p.concurrency, 2)) +
+                   (p.concurrency == 1 ? " request" : " requests") + " in flight for " +
                    std::to_string(p.instances) + " model instances: some would sit idle";
         case plan_rejection::weights:
             return "weights need " + gb(p.weight_bytes) + " per GPU, more than the " + gb(p.usable_bytes) +

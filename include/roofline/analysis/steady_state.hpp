@@ -12,10 +12,17 @@
 //   r_out   = 1 / ( t_dec / b + (ISL / OSL) t_pre )        output tokens/s per instance
 //   r_total = r_out (1 + ISL / OSL)                          input + output tokens/s
 //   decode share of busy time = r_out t_dec / b
-//   TPOT    = C / r_out                                      (Little's law: C streams share r_out)
+//   C / r_out                                                (Little's law: C streams share r_out)
 //
-// Without pipeline parallelism b = C and TPOT = t_dec + C (ISL / OSL) t_pre: each decode step plus
-// the prefill work interleaved per step. With pp pipeline stages the C sequences are split into pp
+// Without pipeline parallelism b = C and C / r_out = t_dec + C (ISL / OSL) t_pre: a request's
+// whole cycle (its own prefill included) per output token. The time between its tokens (TPOT,
+// `inter_token_s`) holds its decode steps and only the prefill of the other C - 1 requests that
+// lands between them: with the cycle Z = OSL t_dec + C ISL t_pre and the others' prompts spread
+// over it, TPOT = t_dec + (C - 1) ISL t_pre TPOT / Z, so
+//
+//   TPOT = t_dec Z / (OSL t_dec + ISL t_pre)
+//
+// (t_dec at C = 1: the prompt's own prefill is in its TTFT, not between its tokens). With pp pipeline stages the C sequences are split into pp
 // micro-batches of b = C / pp; every stage works on one micro-batch while the others hold the
 // rest, a stage step takes t_dec(b), and each sequence gets a token every pp t_dec.
 //
@@ -107,6 +114,14 @@ struct steady_state_rates {
 steady_state_rates steady_state(double decode_step_s, double decode_sequences, double requests,
                                 std::optional<double> prefill_s_per_token, double isl_over_osl);
 
+/// TPOT, the time between one request's tokens, in the steady state (see the header comment):
+/// `decode_s` per token (pp t_dec, divided by the tokens a speculating step emits), `requests`
+/// C in flight per instance, prefill at `prefill_s_per_token` (nullopt: not modeled: `decode_s`).
+/// t_dec (OSL t_dec + C ISL t_pre) / (OSL t_dec + ISL t_pre): between t_dec at C = 1 and
+/// C / r_out (`steady_state`'s `tpot_s`, which spreads the request's own prompt over its tokens
+/// too) at large C.
+double inter_token_s(double decode_s, double requests, double isl, double osl, std::optional<double> prefill_s_per_token);
+
 /// Queueing before a request's prefill in a closed-loop benchmark (a fixed number of clients,
 /// each sending its next request when the last one finishes, as aiperf, genai-perf and
 /// bench_serving --max-concurrency do). The clients start together and the requests of one
@@ -167,6 +182,14 @@ ROOFLINE_INLINE steady_state_rates steady_state(double decode_step_s, double dec
     r.decode_share = prefill_s_per_token ? r.output_tokens_per_s * per_token_decode : 1.0;
     r.tpot_s = requests / r.output_tokens_per_s;
     return r;
+}
+
+ROOFLINE_INLINE double inter_token_s(double decode_s, double requests, double isl, double osl,
+                                     std::optional<double> prefill_s_per_token) {
+    if (!prefill_s_per_token || !(osl > 0)) return decode_s;
+    const double own = osl * decode_s + isl * *prefill_s_per_token;  // one request's decode + prefill
+    if (!(own > 0)) return decode_s;
+    return decode_s * (own + std::max(0.0, requests - 1.0) * isl * *prefill_s_per_token) / own;
 }
 
 ROOFLINE_INLINE double closed_loop_queue_s(double requests, double isl, double prefill_s_per_token, double step_s) {

@@ -108,7 +108,8 @@ namespace roofline {
 namespace detail::serving_csv {
 
 inline std::optional<double> number(const std::string& s) {
-    if (s.empty()) return std::nullopt;
+    // Decimal only: std::stod would read "0x10" as 16.
+    if (s.empty() || s.find_first_of("xX") != std::string::npos) return std::nullopt;
     std::size_t used = 0;
     double v = 0;
     try {
@@ -120,7 +121,6 @@ inline std::optional<double> number(const std::string& s) {
     return v;
 }
 
-/// Concurrency written in the source text ("silicon_concurrency=128") or in the id ("_c128_").
 /// A count read from a cell, as text: whole numbers in full up to 1e15, others in %g (a cell
 /// may hold 1e66, which no integer type holds).
 inline std::string count_text(double v) {
@@ -130,6 +130,7 @@ inline std::string count_text(double v) {
     return buf;
 }
 
+/// Concurrency written in the source text ("silicon_concurrency=128") or in the id ("_c128_").
 inline std::optional<double> concurrency_in_text(const std::string& source, const std::string& id) {
     const std::string key = "silicon_concurrency=";
     if (auto at = source.find(key); at != std::string::npos) {
@@ -214,7 +215,13 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
     std::string raw;
     if (!reader.next(header, raw)) throw parse_error(path, "line 1", "", "empty file: no header");
     std::unordered_map<std::string, std::size_t> col;
-    for (std::size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+        // A column this reader uses, named twice: which cell counts would be a guess.
+        const auto& c = header[i];
+        if (!col.emplace(c, i).second &&
+            (detail::serving_csv::is_run_column(c) || c == "silicon_ttft_ms" || c == "silicon_tpot_ms"))
+            throw parse_error(path, "line 1", c, "column named twice");
+    }
     for (const char* need : {"model_path", "system", "backend", "mode", "isl", "osl", "silicon_ttft_ms", "silicon_tpot_ms"})
         if (!col.count(need))
             throw parse_error(path, "line 1", need, "missing column (not an aiconfigurator silicon CSV?)");

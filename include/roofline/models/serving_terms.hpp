@@ -29,7 +29,8 @@ struct serving_features {
     /// at 1) is the planner's TPOT; apart, a fit gives each phase its own efficiency.
     std::array<double, tpot_terms> tpot{};
     /// TTFT: the prompt's own prefill, the closed-loop queue ahead of it (steady_state.hpp), the
-    /// KV transfer (disaggregated) or half a decode step (aggregated), one decode step (the
+    /// KV transfer (disaggregated) or half a decode step (aggregated), one decode step through the
+    /// pipeline (pp stage steps; the
     /// batch slot the first token waits for), 1 (a constant), the prompt's tokens (count: host
     /// work per prompt token: tokenising, copying, scheduling), layers x the prompt's chunk steps
     /// (count: per-layer fixed cost of a prefill step) and MoE layers x chunk steps (count:

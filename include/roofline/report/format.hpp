@@ -167,4 +167,13 @@ inline std::string format_count(double n) {
     return (negative && out != "0" ? "-" : "") + out;
 }
 
+/// Requests in flight: a whole number as `format_count` ("1,024"), a fractional one (a mean
+/// concurrency) to three decimals at most, not rounded to a count: 1.5 -> "1.5".
+inline std::string format_requests(double n) {
+    if (!std::isfinite(n) || n == std::round(n) || std::fabs(n) >= 1e6) return format_count(n);
+    std::string s = fmt::format("{:.3f}", n);
+    while (s.back() == '0') s.pop_back();
+    return s;
+}
+
 }  // namespace roofline::report
