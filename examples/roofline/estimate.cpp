@@ -526,7 +526,8 @@ void add_estimate_command(CLI::App& app, common_options& common) {
     cmd->add_option("--model-dir", o.model_dirs, "folder of <org>--<name>_config.json files (repeatable)");
     cmd->add_option("--out", o.out, "--from-csv: write every run's predicted TTFT/TPOT beside the measured ones");
     cmd->add_option("--fit-out", o.fit_out, "--from-csv: write the efficiency table fitted on every run");
-    cmd->add_option("--limit", o.limit, "--from-csv: the first N runs only")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--limit", o.limit, "--from-csv: estimate the first N >= 1 runs only (the whole file is still read and checked)")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
     cmd->add_option("--run-facts", o.run_facts,
                     "--from-csv: a CSV of facts the runs file lacks, by run id (same column names; a non-empty cell "
                     "replaces the run's)");

@@ -535,7 +535,13 @@ TEST_CASE("plan, disaggregated: every split of the count, each point the estimat
         REQUIRE(e.fits);
         CHECK(p.tpot_s == approx(e.tpot_s));
         CHECK(p.ttft_s == approx(e.ttft_s));
-        CHECK(p.tokens_per_s_per_gpu == approx(e.tokens_per_s_per_gpu));
+        // Tokens/s is the capacity, as an aggregated point's: the decode pool's C tokens per
+        // TPOT or the prefill pool's prompts per second x OSL, the less; the estimate's closed
+        // loop (Little's law with its TTFT) is at most that.
+        const double t_pre = e.prefill_point.prefill_step_s / e.prefill_point.prefill_tokens;
+        const double out_cap = std::min(p.concurrency / e.tpot_s, p.pools.prefill_workers * 1024 / (1024 * t_pre));
+        CHECK(p.tokens_per_s_per_gpu == approx(out_cap * 2 / 4));
+        CHECK(e.tokens_per_s_per_gpu <= p.tokens_per_s_per_gpu * (1 + 1e-12));
         // A prefill step holds the prompts of its worker's share, at most the chunk's 8.
         CHECK(p.pools.prefill_batch == std::min(8.0, std::floor(p.concurrency / p.pools.prefill_workers)));
     }

@@ -169,3 +169,9 @@ roofline_cli_test(estimate_emit_kv_e5m2 ARGS estimate ${_est_glm} --kv-dtype fp8
 # --prefill-batch below one prompt is a usage error, not read as 1.
 roofline_cli_test(estimate_prefill_batch_below_one ARGS estimate ${_est_glm} --disagg --prefill-layout 8,8,1,1
     --prefill-batch 0.3 EXIT 2)
+# --limit counts runs from 1: 0 is not "all", and a negative count is a short usage error.
+roofline_cli_test(estimate_csv_limit_zero ARGS estimate --from-csv tests/cli/data/runs_below_sol.csv --model-dir tests/cli/data
+    --limit 0 EXIT 2 PASS "--limit: Value 0 not in range 1 to 100000000")
+# Fewer requests than decode workers: priced, and said (an aggregated deployment is rejected).
+roofline_cli_test(estimate_disagg_idle_decode_workers ARGS estimate ${_est_glm} --disagg --prefill-layout 8,8,1,1
+    --decode-workers 300 PASS "256 requests in flight for 300 decode workers: each priced at its share")

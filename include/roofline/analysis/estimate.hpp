@@ -414,6 +414,12 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
             out.reason = "prefill pool: " + describe_rejection(pp, rp);
             return out;
         }
+        // Fewer requests than decode workers: some workers idle (an aggregated deployment with
+        // fewer requests than instances is rejected; a pool is priced at its share, and said).
+        if (rq.concurrency < d.decode_workers)
+            out.notes.push_back(detail::plan::fmt(rq.concurrency, rq.concurrency == std::round(rq.concurrency) ? 0 : 2) +
+                                (rq.concurrency == 1 ? " request" : " requests") + " in flight for " + std::to_string(d.decode_workers) +
+                                " decode workers: each priced at its share, fewer than one request; some would sit idle");
         std::string link_note;
         detail::estimate::disaggregated_terms(c, rq, pd, pp, out, &link_note);
         if (!link_note.empty()) out.notes.push_back(link_note);

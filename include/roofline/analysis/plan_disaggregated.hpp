@@ -103,9 +103,15 @@ inline disaggregated_plan_point price_point(const model_config& c, const plan_re
     p.concurrency = conc;
     p.ttft_s = e.ttft_s;
     p.tpot_s = e.tpot_s;
-    p.tokens_per_s_per_gpu = e.tokens_per_s_per_gpu;
+    // Capacity, as an aggregated point's (steady_state: every request decoding): the decode
+    // pool's C tokens per decode step per token, or the prefill pool's prompts per second x OSL,
+    // whichever is less. (`estimate` prints the closed loop's C x OSL / (TTFT + (OSL - 1) TPOT).)
+    const double decode_cap = conc / e.tpot_s;
+    const double t_pre = detail::estimate::prefill_s_per_token(pp);
+    const double prefill_cap = t_pre > 0 ? pools.prefill_workers * rq.osl / (rq.isl * t_pre) : decode_cap;
+    p.output_tokens_per_s = std::min(decode_cap, prefill_cap);
+    p.tokens_per_s_per_gpu = p.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / n;
     p.tokens_per_s_per_user = e.tokens_per_s_per_user;
-    p.output_tokens_per_s = e.output_tokens_per_s;
     p.kv_transfer_s = e.kv_transfer_s;
     p.balanced_prefill_per_decode = e.balanced_prefill_per_decode;
     p.decode_bound = pd.decode_bound;
