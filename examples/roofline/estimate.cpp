@@ -230,7 +230,7 @@ std::string engine_flags(const std::string& engine, const model_config& m, const
     if (const dtype kv = rq.kv_cache.value_or(m.quant.kv_cache); engine_kv_dtype(engine, kv).empty())
         s += "# KV cache " + std::string(to_string(kv)) + ": " + engine +
              " takes no such KV-cache dtype, so these flags leave its default (the model's dtype), whose cache "
-             "holds fewer requests than priced\n";
+             "holds another number of requests than priced\n";
     // Speculation on a model without MTP layers needs a draft model the flags cannot name.
     if (rq.speculative && m.mtp_layers == 0)
         s += "# the model's config has no MTP layers (num_nextn_predict_layers): speculation needs a draft model "
@@ -415,6 +415,9 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                     break;
                 }
     }
+    // A dense model's DP in a pool as workers, for the headline and --emit too (estimate_serving
+    // prices it so and notes it).
+    if (auto q = dense_dp_as_workers(m, rq)) rq = q->first, table_notes.insert(table_notes.begin(), q->second);
     auto r = estimate_serving(m, rq, e);
     for (auto& n : table_notes) r.notes.push_back(std::move(n));
     if (rq.speculative && m.mtp_layers == 0)

@@ -535,13 +535,11 @@ TEST_CASE("plan, disaggregated: every split of the count, each point the estimat
         REQUIRE(e.fits);
         CHECK(p.tpot_s == approx(e.tpot_s));
         CHECK(p.ttft_s == approx(e.ttft_s));
-        // Tokens/s is the capacity, as an aggregated point's: the decode pool's C tokens per
-        // TPOT or the prefill pool's prompts per second x OSL, the less; the estimate's closed
-        // loop (Little's law with its TTFT) is at most that.
+        // Tokens/s: the estimate's closed loop (Little's law with its TTFT), at most the prefill
+        // pool's prompts per second (a prompt's prefill or its KV transfer, the longer) x OSL.
         const double t_pre = e.prefill_point.prefill_step_s / e.prefill_point.prefill_tokens;
-        const double out_cap = std::min(p.concurrency / e.tpot_s, p.pools.prefill_workers * 1024 / (1024 * t_pre));
-        CHECK(p.tokens_per_s_per_gpu == approx(out_cap * 2 / 4));
-        CHECK(e.tokens_per_s_per_gpu <= p.tokens_per_s_per_gpu * (1 + 1e-12));
+        const double prefill_cap = p.pools.prefill_workers * 1024 / std::max(1024 * t_pre, e.kv_transfer_s);
+        CHECK(p.tokens_per_s_per_gpu == approx(std::min(e.output_tokens_per_s, prefill_cap) * 2 / 4));
         // A prefill step holds the prompts of its worker's share, at most the chunk's 8.
         CHECK(p.pools.prefill_batch == std::min(8.0, std::floor(p.concurrency / p.pools.prefill_workers)));
     }
@@ -558,6 +556,14 @@ TEST_CASE("plan, disaggregated: every split of the count, each point the estimat
     const auto limited = plan_disaggregated(c, pr, 50e9);
     CHECK(limited.meeting_slo < limited.fitting);
     for (const auto& f : limited.pareto) CHECK(f.tpot_s <= *pr.tpot_slo_s);
+    // Over a 1 Gbit/s link a prompt's 134 MB of KV takes 1.07 s per prefill GPU: the prefill
+    // pool hands over at most workers / 1.07 s prompts, whatever the decode pool could take.
+    pr.tpot_slo_s.reset();
+    const auto slow = plan_disaggregated(c, pr, 125e6, [&](const disaggregated_plan_point& p) {
+        const double kv_s = 1024 * 131072.0 / (125e6 * p.pools.prefill.gpus());
+        CHECK(p.output_tokens_per_s <= p.pools.prefill_workers * 1024 / kv_s * (1 + 1e-9));
+    });
+    CHECK(slow.fitting == 12);
 }
 
 TEST_CASE("plan, disaggregated: one layout for both pools when the request names one") {

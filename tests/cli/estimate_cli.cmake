@@ -174,4 +174,4 @@ roofline_cli_test(estimate_csv_limit_zero ARGS estimate --from-csv tests/cli/dat
     --limit 0 EXIT 2 PASS "--limit: Value 0 not in range 1 to 100000000")
 # Fewer requests than decode workers: priced, and said (an aggregated deployment is rejected).
 roofline_cli_test(estimate_disagg_idle_decode_workers ARGS estimate ${_est_glm} --disagg --prefill-layout 8,8,1,1
-    --decode-workers 300 PASS "256 requests in flight for 300 decode workers: each priced at its share")
+    --decode-workers 300 PASS "256 requests in flight for 300 decode workers: some would sit idle")

@@ -327,6 +327,23 @@ inline void check_request(const estimate_request& rq) {
 
 }  // namespace detail::estimate
 
+/// A dense model has no attention DP: DP in a disaggregated pool is replicas, i.e. more workers
+/// (as aggregated, where a dense model's DP is instances). The request with each pool's DP
+/// folded into its worker count and a note saying so; nullopt when nothing changes (MoE, DP 1,
+/// aggregated).
+inline std::optional<std::pair<estimate_request, std::string>> dense_dp_as_workers(const model_config& c,
+                                                                                   const estimate_request& rq) {
+    if (!rq.disaggregated || c.is_moe() || (rq.disaggregated->prefill.dp <= 1 && rq.disaggregated->decode.dp <= 1))
+        return std::nullopt;
+    auto q = rq;
+    auto& d = *q.disaggregated;
+    d.prefill_workers *= std::max(1, d.prefill.dp);
+    d.decode_workers *= std::max(1, d.decode.dp);
+    d.prefill.dp = d.decode.dp = 1;
+    return std::pair{q, "a dense model's DP in a pool is replicas: priced as " + std::to_string(d.prefill_workers) +
+                            " prefill and " + std::to_string(d.decode_workers) + " decode workers of DP1"};
+}
+
 /// Estimates `rq` for model `c` (quantisation applied) at efficiency `e`. A configuration that
 /// does not fit comes back with `fits == false` and the reason; bad input throws `usage_error`.
 inline estimate_result estimate_serving(const model_config& c, const estimate_request& rq,
@@ -334,17 +351,9 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
     using detail::estimate::plan_one;
     using detail::estimate::prefill_s_per_token;
     detail::estimate::check_request(rq);
-    // A dense model has no attention DP: DP in a disaggregated pool is replicas, i.e. more
-    // workers (as aggregated, where a dense model's DP is instances); priced so and said.
-    if (rq.disaggregated && !c.is_moe() && (rq.disaggregated->prefill.dp > 1 || rq.disaggregated->decode.dp > 1)) {
-        auto q = rq;
-        auto& d = *q.disaggregated;
-        d.prefill_workers *= std::max(1, d.prefill.dp);
-        d.decode_workers *= std::max(1, d.decode.dp);
-        d.prefill.dp = d.decode.dp = 1;
-        auto r = estimate_serving(c, q, e);
-        r.notes.push_back("a dense model's DP in a pool is replicas: priced as " + std::to_string(d.prefill_workers) +
-                          " prefill and " + std::to_string(d.decode_workers) + " decode workers of DP1");
+    if (auto q = dense_dp_as_workers(c, rq)) {
+        auto r = estimate_serving(c, q->first, e);
+        r.notes.push_back(q->second);
         return r;
     }
     estimate_result out;
@@ -419,7 +428,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         if (rq.concurrency < d.decode_workers)
             out.notes.push_back(detail::plan::fmt(rq.concurrency, rq.concurrency == std::round(rq.concurrency) ? 0 : 2) +
                                 (rq.concurrency == 1 ? " request" : " requests") + " in flight for " + std::to_string(d.decode_workers) +
-                                " decode workers: each priced at its share, fewer than one request; some would sit idle");
+                                " decode workers: some would sit idle (each decode step priced at one request)");
         std::string link_note;
         detail::estimate::disaggregated_terms(c, rq, pd, pp, out, &link_note);
         if (!link_note.empty()) out.notes.push_back(link_note);

@@ -1096,9 +1096,9 @@ struct plan_point {
     /// between them (`inter_token_s`).
     double tpot_s = std::numeric_limits<double>::quiet_NaN();
     /// The deployment's capacity at this concurrency (`steady_state`: every instance busy, every
-    /// request decoding): an upper bound. A closed loop at this TTFT and TPOT serves C x OSL /
-    /// (TTFT + (OSL - 1) TPOT) (Little's law; `estimate` prints that), less where the TTFT's
-    /// queue is long.
+    /// request decoding, its prefill in the busy time): an upper bound. A closed loop at this
+    /// TTFT and TPOT serves C x OSL / (TTFT + (OSL - 1) TPOT) (Little's law; `estimate` prints
+    /// that), less where the TTFT's wave queue, which overstates a steady closed loop's, is long.
     double output_tokens_per_s = std::numeric_limits<double>::quiet_NaN();
     double tokens_per_s_per_gpu = std::numeric_limits<double>::quiet_NaN(); ///< (input + output) / count
     double tokens_per_s_per_user = std::numeric_limits<double>::quiet_NaN();///< output, 1 / TPOT
@@ -1237,13 +1237,14 @@ inline void evaluate_point(const plan_request& rq, const plan_model& m, const st
     p.prefill_tokens = chunk.tokens;
     const double ratio = rq.isl / rq.osl;
     const auto rates = steady_state(p.decode_step_s / emitted, b_dec, c_inst, p.prefill_step_s / chunk.tokens, ratio);
+    // Prompts of the chunk per attention-DP rank: the queue counts those ahead of this one.
+    const double per_rank = chunk.group.count / std::max(1, l.dp);
+    p.ttft_prefill_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp, per_rank);
+    p.ttft_queue_s = closed_loop_queue_s(c_inst, rq.isl, p.prefill_step_s / chunk.tokens, p.decode_step_s);
+    p.ttft_s = p.ttft_prefill_s + p.ttft_queue_s;
     // TPOT between a request's tokens: its decode steps and the others' prefill between them
     // (rates.tpot_s, C / r_out, would spread its own prompt over its tokens as well).
     p.tpot_s = inter_token_s(l.pp * p.decode_step_s / emitted, c_inst, rq.isl, rq.osl, p.prefill_step_s / chunk.tokens);
-    // Prompts of the chunk per attention-DP rank: the queue counts those ahead of this one.
-    p.ttft_prefill_s = steady_ttft_s(p.prefill_step_s, chunk.chunks_per_prompt, l.pp, chunk.group.count / std::max(1, l.dp));
-    p.ttft_queue_s = closed_loop_queue_s(c_inst, rq.isl, p.prefill_step_s / chunk.tokens, p.decode_step_s);
-    p.ttft_s = p.ttft_prefill_s + p.ttft_queue_s;
     p.output_tokens_per_s = pl.instances * rates.output_tokens_per_s;
     p.tokens_per_s_per_gpu = pl.instances * rates.total_tokens_per_s / p.count;
     p.tokens_per_s_per_user = 1.0 / p.tpot_s;

@@ -103,13 +103,14 @@ inline disaggregated_plan_point price_point(const model_config& c, const plan_re
     p.concurrency = conc;
     p.ttft_s = e.ttft_s;
     p.tpot_s = e.tpot_s;
-    // Capacity, as an aggregated point's (steady_state: every request decoding): the decode
-    // pool's C tokens per decode step per token, or the prefill pool's prompts per second x OSL,
-    // whichever is less. (`estimate` prints the closed loop's C x OSL / (TTFT + (OSL - 1) TPOT).)
-    const double decode_cap = conc / e.tpot_s;
+    // The closed loop's rate (Little's law, as `estimate` and an aggregated point price it), at
+    // most what the prefill pool hands over: each worker prefills a prompt in ISL t_pre and sends
+    // its KV cache in kv_transfer_s, the two overlapping (the link carries one prompt's while
+    // the worker prefills the next), so prompts/s <= workers / max(the two).
     const double t_pre = detail::estimate::prefill_s_per_token(pp);
-    const double prefill_cap = t_pre > 0 ? pools.prefill_workers * rq.osl / (rq.isl * t_pre) : decode_cap;
-    p.output_tokens_per_s = std::min(decode_cap, prefill_cap);
+    const double per_prompt = std::max(t_pre > 0 ? rq.isl * t_pre : 0.0, e.kv_transfer_s);
+    const double prefill_cap = per_prompt > 0 ? pools.prefill_workers * rq.osl / per_prompt : e.output_tokens_per_s;
+    p.output_tokens_per_s = std::min(e.output_tokens_per_s, prefill_cap);
     p.tokens_per_s_per_gpu = p.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / n;
     p.tokens_per_s_per_user = e.tokens_per_s_per_user;
     p.kv_transfer_s = e.kv_transfer_s;
