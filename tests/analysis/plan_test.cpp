@@ -741,4 +741,18 @@ TEST_CASE("sizing to a load: the fewest GPUs, then the fastest per user that sti
     slow.meets_slo = false;
     heavy.add(slow);
     CHECK(heavy.best.point.concurrency == 128);
+    // 1.9 requests/s: both carry it by capacity in one replica, but at its own TTFT and TPOT
+    // the 8-in-flight loop serves 8 / (1 s + 999 x 4 ms) = 1.6 requests/s and the 128-in-flight
+    // one 128 / (2 s + 999 x 10 ms) = 10.7: the one that carries the load by Little's law too.
+    auto small_t = small, big_t = big;
+    small_t.ttft_s = 1.0, small_t.tpot_s = 0.004;
+    big_t.ttft_s = 2.0, big_t.tpot_s = 0.010;
+    load_sizer edge(1.9, 1000);
+    edge.add(small_t);
+    edge.add(big_t);
+    CHECK(edge.best.point.concurrency == 128);
+    load_sizer light_t(1.0, 1000);  // 1 request/s: the 8-in-flight loop carries it (1.6)
+    light_t.add(big_t);
+    light_t.add(small_t);
+    CHECK(light_t.best.point.concurrency == 8);
 }

@@ -1471,25 +1471,33 @@ struct load_sizing {
 };
 
 /// Keeps, over visited points, the one that serves `requests_per_s` with the fewest GPUs in
-/// replicas of itself; among those, the one that serves it fastest per user (more output
-/// tokens/s per user, then more tokens/s per GPU): a replica need not run at more requests in
-/// flight than the load gives it, so at 1 request/s the answer is not its largest batch. A
-/// point serves output_tokens_per_s / OSL requests per second at its concurrency; only fitting,
-/// SLO-meeting points count.
+/// replicas of itself; among those, first the ones whose closed loop at their own TTFT and
+/// TPOT (Little's law: C / (TTFT + (OSL - 1) TPOT) requests/s) carries the load too, not only
+/// their capacity, then the one fastest per user (more output tokens/s per user, then more
+/// tokens/s per GPU): a replica need not run at more requests in flight than the load gives
+/// it, so at 1 request/s the answer is not its largest batch. A point serves
+/// output_tokens_per_s / OSL requests per second at its concurrency (its capacity); only
+/// fitting, SLO-meeting points count.
 struct load_sizer {
     load_sizing best;
     double osl = 1;
+    bool best_carries = false;  ///< the kept point's closed loop carries the load too
     load_sizer(double requests_per_s, double osl_tokens) : osl(osl_tokens) { best.requests_per_s = requests_per_s; }
     void add(const plan_point& p) {
         if (!p.fits() || !p.meets_slo || !(p.output_tokens_per_s > 0)) return;
         const double rate = p.output_tokens_per_s / osl;
         const double replicas = std::ceil(best.requests_per_s / rate - 1e-12);
         const double gpus = replicas * p.count;
+        const double closed_loop = p.concurrency / (p.ttft_s + (osl - 1) * p.tpot_s);  // requests/s
+        const bool carries = replicas * closed_loop >= best.requests_per_s * (1 - 1e-12);
         const auto& b = best.point;
         if (!best.found || gpus < best.gpus ||
-            (gpus == best.gpus && (p.tokens_per_s_per_user > b.tokens_per_s_per_user ||
-                                   (p.tokens_per_s_per_user == b.tokens_per_s_per_user &&
-                                    p.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu)))) {
+            (gpus == best.gpus &&
+             (carries > best_carries ||
+              (carries == best_carries &&
+               (p.tokens_per_s_per_user > b.tokens_per_s_per_user ||
+                (p.tokens_per_s_per_user == b.tokens_per_s_per_user && p.tokens_per_s_per_gpu > b.tokens_per_s_per_gpu)))))) {
+            best_carries = carries;
             best.found = true;
             best.point = p;
             best.replicas = replicas;
