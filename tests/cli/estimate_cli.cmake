@@ -175,3 +175,6 @@ roofline_cli_test(estimate_csv_limit_zero ARGS estimate --from-csv tests/cli/dat
 # Fewer requests than decode workers: priced, and said (an aggregated deployment is rejected).
 roofline_cli_test(estimate_disagg_idle_decode_workers ARGS estimate ${_est_glm} --disagg --prefill-layout 8,8,1,1
     --decode-workers 300 PASS "256 requests in flight for 300 decode workers: some would sit idle")
+# An option's value in hex (which CLI11 and std::stod would read as 1,024) is refused, joined or not.
+roofline_cli_test(estimate_hex_isl ARGS estimate ${_est_glm} --isl=0x400 EXIT 2
+    PASS "--isl: \"0x400\" is hexadecimal: numbers are read in decimal")

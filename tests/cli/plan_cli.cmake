@@ -52,7 +52,7 @@ roofline_cli_test(plan_bad_counts ARGS plan --model data/models/glm-5/config.jso
 roofline_cli_test(plan_bad_concurrency ARGS plan ${_plan_glm} --concurrency 4,x EXIT 2)
 # Hex is not a concurrency; an exponent's minus sign is not a range's dash.
 roofline_cli_test(plan_hex_concurrency ARGS plan ${_plan_glm} --concurrency 0x10 EXIT 2
-    PASS "--concurrency: \"0x10\" is not a positive number")
+    PASS "--concurrency: \"0x10\" is hexadecimal: numbers are read in decimal")
 roofline_cli_test(plan_exponent_concurrency ARGS plan ${_plan_glm} --concurrency 1e-300 EXIT 2
     PASS "--concurrency: 1e-300 is below one request")
 # A fractional concurrency (a mean) is printed as given, not rounded to a count.
