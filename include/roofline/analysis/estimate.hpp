@@ -42,7 +42,8 @@ struct disaggregated_pools {
     parallel_layout prefill, decode;
     int prefill_workers = 1, decode_workers = 1;
     /// Prompts one prefill worker runs per step (>= 1; at most its share of the requests in
-    /// flight, C / prefill_workers, is priced). `plan --disagg` uses min(C / workers, chunk / ISL).
+    /// flight, C / prefill_workers, is priced). `plan --disagg` uses min(floor(C / workers),
+    /// floor(chunk / ISL)), at least 1.
     double prefill_batch = 1;
     /// Bandwidth the KV cache of a prompt moves at from a prefill to a decode worker, B/s per
     /// GPU. nullopt: the GPU's scale-up link (NVLink) as modeled by the planner.
@@ -281,9 +282,7 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
     out.roof_ttft_s = rttft + kv_excess_s;
     if (e.ttft_band) out.ttft_range_s = std::pair{ttft * e.ttft_band->p10, ttft * e.ttft_band->p90};
     if (e.tpot_band) out.tpot_range_s = std::pair{tpot * e.tpot_band->p10, tpot * e.tpot_band->p90};
-    // Closed loop: each request lasts TTFT + (OSL - 1) TPOT; C requests in flight.
-    const double request_s = ttft + (rq.osl - 1) * tpot;
-    out.output_tokens_per_s = rq.concurrency * rq.osl / request_s;
+    out.output_tokens_per_s = closed_loop_output_tokens_per_s(rq.concurrency, rq.osl, ttft, tpot);
     out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
     out.tokens_per_s_per_user = 1.0 / tpot;
 }
@@ -426,8 +425,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         // Fewer requests than decode workers: some workers idle (an aggregated deployment with
         // fewer requests than instances is rejected; a pool is priced at its share, and said).
         if (rq.concurrency < d.decode_workers)
-            out.notes.push_back(detail::plan::fmt(rq.concurrency, rq.concurrency == std::round(rq.concurrency) ? 0 : 2) +
-                                (rq.concurrency == 1 ? " request" : " requests") + " in flight for " + std::to_string(d.decode_workers) +
+            out.notes.push_back(detail::plan::fmt_requests(rq.concurrency) + (rq.concurrency == 1 ? " request" : " requests") + " in flight for " + std::to_string(d.decode_workers) +
                                 " decode workers: some would sit idle (each decode step priced at one request)");
         std::string link_note;
         detail::estimate::disaggregated_terms(c, rq, pd, pp, out, &link_note);

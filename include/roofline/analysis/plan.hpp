@@ -41,7 +41,7 @@
 
 #include <algorithm>  // std::max, std::min, std::find
 #include <array>      // std::array
-#include <cmath>      // std::pow, std::isfinite, std::ceil
+#include <cmath>      // std::pow, std::isfinite, std::ceil, std::round
 #include <cstddef>    // std::size_t
 #include <cstdint>    // std::uint8_t, std::uint16_t
 #include <cstdio>     // std::snprintf
@@ -1152,6 +1152,9 @@ inline std::string fmt(double v, int digits = 0) {
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
     return buf;
 }
+/// Requests in flight: a whole number as such, a fractional one (a mean) to two decimals,
+/// "1.50", not rounded to a count.
+inline std::string fmt_requests(double v) { return fmt(v, v == std::round(v) ? 0 : 2); }
 /// Bytes with a decimal prefix and one decimal: "86.4 GB", "515.2 kB".
 inline std::string gb(double bytes) {
     if (bytes >= 1e9) return fmt(bytes / 1e9, 1) + " GB";
@@ -1488,8 +1491,8 @@ struct load_sizer {
         const double rate = p.output_tokens_per_s / osl;
         const double replicas = std::ceil(best.requests_per_s / rate - 1e-12);
         const double gpus = replicas * p.count;
-        const double closed_loop = p.concurrency / (p.ttft_s + (osl - 1) * p.tpot_s);  // requests/s
-        const bool carries = replicas * closed_loop >= best.requests_per_s * (1 - 1e-12);
+        const double closed_loop = closed_loop_output_tokens_per_s(p.concurrency, osl, p.ttft_s, p.tpot_s) / osl;
+        const bool carries = replicas * closed_loop >= best.requests_per_s * (1 - 1e-12);  // requests/s
         const auto& b = best.point;
         if (!best.found || gpus < best.gpus ||
             (gpus == best.gpus &&
@@ -1515,8 +1518,7 @@ inline std::string describe_rejection(const plan_point& p, const plan_result& r)
     switch (p.rejection) {
         case plan_rejection::none: return {};
         case plan_rejection::idle_instances:
-            return (p.concurrency == std::round(p.concurrency) ? fmt(p.concurrency) : fmt(p.concurrency, 2)) +
-                   (p.concurrency == 1 ? " request" : " requests") + " in flight for " +
+            return detail::plan::fmt_requests(p.concurrency) + (p.concurrency == 1 ? " request" : " requests") + " in flight for " +
                    std::to_string(p.instances) + " model instances: some would sit idle";
         case plan_rejection::weights:
             return "weights need " + gb(p.weight_bytes) + " per GPU, more than the " + gb(p.usable_bytes) +

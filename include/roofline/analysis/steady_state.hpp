@@ -22,9 +22,11 @@
 //
 //   TPOT = t_dec Z / (OSL t_dec + ISL t_pre)
 //
-// (t_dec at C = 1: the prompt's own prefill is in its TTFT, not between its tokens). With pp pipeline stages the C sequences are split into pp
-// micro-batches of b = C / pp; every stage works on one micro-batch while the others hold the
-// rest, a stage step takes t_dec(b), and each sequence gets a token every pp t_dec.
+// (t_dec at C = 1: the prompt's own prefill is in its TTFT, not between its tokens).
+//
+// With pp pipeline stages the C sequences are split into pp micro-batches of b = C / pp; every
+// stage works on one micro-batch while the others hold the rest, a stage step takes t_dec(b),
+// and each sequence gets a token every pp t_dec.
 //
 // TTFT (lower bound: queueing and the decode step a request waits behind are not counted): the
 // prompt's ceil(ISL / chunk) chunk steps through the pp stages, (chunks + pp - 1) t_chunk.
@@ -122,6 +124,10 @@ steady_state_rates steady_state(double decode_step_s, double decode_sequences, d
 /// too) at large C.
 double inter_token_s(double decode_s, double requests, double isl, double osl, std::optional<double> prefill_s_per_token);
 
+/// Output tokens/s of a closed loop of `requests` in flight, each lasting TTFT + (OSL - 1) TPOT
+/// (seconds) for its `osl` tokens: C OSL / (TTFT + (OSL - 1) TPOT) (Little's law).
+double closed_loop_output_tokens_per_s(double requests, double osl, double ttft_s, double tpot_s);
+
 /// Queueing before a request's prefill in a closed-loop benchmark (a fixed number of clients,
 /// each sending its next request when the last one finishes, as aiperf, genai-perf and
 /// bench_serving --max-concurrency do). The clients start together and the requests of one
@@ -190,6 +196,10 @@ ROOFLINE_INLINE double inter_token_s(double decode_s, double requests, double is
     const double own = osl * decode_s + isl * *prefill_s_per_token;  // one request's decode + prefill
     if (!(own > 0)) return decode_s;
     return decode_s * (own + std::max(0.0, requests - 1.0) * isl * *prefill_s_per_token) / own;
+}
+
+ROOFLINE_INLINE double closed_loop_output_tokens_per_s(double requests, double osl, double ttft_s, double tpot_s) {
+    return requests * osl / (ttft_s + (osl - 1) * tpot_s);
 }
 
 ROOFLINE_INLINE double closed_loop_queue_s(double requests, double isl, double prefill_s_per_token, double step_s) {

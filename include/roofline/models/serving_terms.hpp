@@ -30,9 +30,9 @@ struct serving_features {
     std::array<double, tpot_terms> tpot{};
     /// TTFT: the prompt's own prefill, the closed-loop queue ahead of it (steady_state.hpp), the
     /// KV transfer (disaggregated) or half a decode step (aggregated), one decode step through the
-    /// pipeline (pp stage steps; the
-    /// batch slot the first token waits for), 1 (a constant), the prompt's tokens (count: host
-    /// work per prompt token: tokenising, copying, scheduling), layers x the prompt's chunk steps
+    /// pipeline (pp stage steps: the batch slot the first token waits for), 1 (a constant), the
+    /// prompt's tokens (count: host work per prompt token: tokenising, copying, scheduling),
+    /// layers x the prompt's chunk steps
     /// (count: per-layer fixed cost of a prefill step) and MoE layers x chunk steps (count:
     /// routing and permutation per prefill step). The three counts are the prefill's fixed
     /// costs, as the per-layer terms are for TPOT: measured TTFT at low concurrency is 2-7x the
