@@ -38,6 +38,7 @@
 #include "roofline/io/serving_efficiency_json.hpp"
 #include "roofline/io/serving_runs_csv.hpp"
 #include "roofline/report/csv.hpp"
+#include "roofline/report/format.hpp"
 #include "roofline/report/json.hpp"
 
 namespace roofline::cli {
@@ -371,9 +372,12 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                 (void)unused;
                 const auto slash = key.find('/');
                 if (slash == std::string::npos) continue;
-                const std::string b = key.substr(slash + 1, key.find('/', slash + 1) - slash - 1);
+                std::string b = key.substr(slash + 1, key.find('/', slash + 1) - slash - 1);
+                // decode/mode/backend (TPOT's own GEMM coefficient per backend, since 2026-12-07);
+                // older tables: decode/backend/mode
+                if (key.rfind("decode/", 0) == 0 && (b == "agg" || b == "disagg")) b = key.substr(key.find('/', slash + 1) + 1);
                 if (key.rfind("agg/", 0) == 0 || key.rfind("disagg/", 0) == 0 ||
-                    (key.rfind("decode/", 0) == 0 && std::count(key.begin(), key.end(), '/') == 2)) {  // older tables: decode/backend/mode
+                    (key.rfind("decode/", 0) == 0 && std::count(key.begin(), key.end(), '/') == 2)) {
                     known = known || b == o.backend;
                     if (have.find(b) == std::string::npos) have += (have.empty() ? "" : ", ") + b;
                 }
@@ -383,13 +387,17 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                                   (have.empty() ? std::string("it has no backend groups") : "it has: " + have) + ")");
         }
         // Longest level the table has (analysis/serving_fit.hpp): TTFT of mode/backend, TPOT of
-        // decode/mode (a decode step is the same work aggregated or disaggregated; tables before
-        // 2026-12-05 fitted TPOT per decode/backend/mode, still read).
+        // decode/mode/backend (a decode step is the same work aggregated or disaggregated, the
+        // backend's own GEMM coefficient: tables before 2026-12-07 have decode/mode only, which
+        // a backend then falls back to; tables before 2026-12-05 fitted TPOT per
+        // decode/backend/mode, still read).
         const std::string mode = o.disagg ? "disagg" : "agg";
         // An older table (per-backend TPOT groups) walks decode/backend/mode -> decode/backend.
-        const bool per_backend = !o.backend.empty() && (table.count("decode/" + o.backend + "/" + mode) ||
-                                                        table.count("decode/" + o.backend));
-        const std::string tpot_key = per_backend ? "decode/" + o.backend + "/" + mode : "decode/" + mode;
+        const bool old_per_backend = !o.backend.empty() && (table.count("decode/" + o.backend + "/" + mode) ||
+                                                            table.count("decode/" + o.backend));
+        const std::string tpot_key = old_per_backend    ? "decode/" + o.backend + "/" + mode
+                                     : o.backend.empty() ? "decode/" + mode
+                                                         : "decode/" + mode + "/" + o.backend;
         const std::string ttft_key = o.backend.empty() ? mode : mode + "/" + o.backend;
         // A table with no level of either group would price that part at the roof, silently.
         std::string groups;
@@ -412,6 +420,17 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                 if (table.count(g)) {
                     table_notes.push_back(o.efficiency + " has no " + ttft_key + " group (too few such runs to fit): TTFT "
                                           "from " + g + ", fitted on every backend's runs of the mode");
+                    break;
+                }
+        // Likewise TPOT's GEMM coefficient, where the table has other backends' (since 2026-12-07).
+        const bool split_table = std::any_of(table.begin(), table.end(), [&](const auto& kv) {
+            return kv.first.rfind("decode/" + mode + "/", 0) == 0;
+        });
+        if (!o.backend.empty() && !old_per_backend && split_table && !table.count(tpot_key))
+            for (const auto& g : group_levels(tpot_key))
+                if (table.count(g)) {
+                    table_notes.push_back(o.efficiency + " has no " + tpot_key + " group (too few such runs to fit): TPOT "
+                                          "from " + g + ", its GEMM coefficient fitted on every backend's runs");
                     break;
                 }
     }
@@ -450,8 +469,13 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
     if (!r.fits) {
         fmt::print("  {}: {}\n", unpriced(r) ? "not priced" : "does not fit", r.reason);
     } else {
-        fmt::print("  TTFT {}   TPOT {}   {:.0f} tok/s per GPU   {:.1f} tok/s per user\n", human_ms(r.ttft_s),
-                   human_ms(r.tpot_s), r.tokens_per_s_per_gpu, r.tokens_per_s_per_user);
+        // Whole tokens/s where there are ten or more; three significant digits below (a TP4096
+        // instance had printed "0 tok/s per GPU").
+        const auto rate = [](double v, int decimals) {
+            return v >= 10 ? fmt::format("{:.{}f}", v, decimals) : report::format_significant(v);
+        };
+        fmt::print("  TTFT {}   TPOT {}   {} tok/s per GPU   {} tok/s per user\n", human_ms(r.ttft_s),
+                   human_ms(r.tpot_s), rate(r.tokens_per_s_per_gpu, 0), rate(r.tokens_per_s_per_user, 1));
         const auto& t = r.ttft_split;
         fmt::print("  TTFT = own prefill {} + queue {} + first-token step {} + fixed costs {}\n",
                    human_ms(t.own_prefill_s), human_ms(t.queue_s),
@@ -460,8 +484,9 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         if (r.ttft_range_s || r.tpot_range_s) {
             const auto part = [](const char* what, const std::optional<std::pair<double, double>>& range,
                                  const std::optional<heldout_ratio_band>& band) {
-                return range && band ? fmt::format("   {} {:.1f}-{:.1f} ms ({:.2f}-{:.2f}x the estimate, {} runs)", what,
-                                                   range->first * 1e3, range->second * 1e3, band->p10, band->p90, band->runs)
+                return range && band ? fmt::format("   {} {:.1f}-{:.1f} ms ({:.2f}-{:.2f}x the estimate, {} run{})", what,
+                                                   range->first * 1e3, range->second * 1e3, band->p10, band->p90, band->runs,
+                                                   band->runs == 1 ? "" : "s")
                                      : std::string();
             };
             fmt::print("  held out, 8 in 10 runs of the fitted groups measured:{}{}\n",
@@ -473,8 +498,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                    human_ms(r.roof_ttft_s), human_ms(r.roof_tpot_s),
                    r.max_concurrency);
         if (rq.disaggregated)
-            fmt::print("  KV transfer {} per prompt; balanced pools: {:.2f} prefill workers per decode worker\n",
-                       human_ms(r.kv_transfer_s), r.balanced_prefill_per_decode);
+            fmt::print("  KV transfer {} per prompt; balanced pools: {} prefill workers per decode worker\n",
+                       human_ms(r.kv_transfer_s),
+                       r.balanced_prefill_per_decode >= 0.1 ? fmt::format("{:.2f}", r.balanced_prefill_per_decode)
+                                                            : report::format_significant(r.balanced_prefill_per_decode, 2));
     }
     for (const auto& n : r.notes) fmt::print("  - {}\n", n);
     if (!o.emit.empty()) {

@@ -135,7 +135,8 @@ estimate_request run_request(const measured_serving_run& r, const gpu_spec& g, c
 /// The TPOT fit group of a run: a decode step is the same work in an aggregated instance and in
 /// a disaggregated decode worker, so TPOT fits per mode across backends ("decode/agg" under
 /// "decode"): held out, per-backend TPOT fits generalised worse (aggregated TPOT median 17.4%
-/// against 15.4% with the same features, README), each backend holding few models. A
+/// against 15.4% with the same features, README), each backend holding few models; only the
+/// GEMM coefficient is the backend's own (`fit_sample::tpot_split`, analysis/serving_fit.hpp). A
 /// disaggregated run without decode worker counts has an unknown batch per worker (one worker is
 /// assumed), so it fits apart ("decode-batch-unknown"), its coefficients absorbing the mean
 /// worker count of such runs.
@@ -350,6 +351,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
         s.ttft_s = r.ttft_s;
         s.group = r.mode + "/" + r.backend;
         s.tpot_group = tpot_fit_group(r);
+        s.tpot_split = r.backend;  // each engine's own GEMM efficiency (serving_fit.hpp tpot_split_term)
         s.model = key;
         s.features_at = std::move(e.features_at);
         e.sample = samples.size();
@@ -530,7 +532,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                                  "roofline estimate --from-csv " + std::filesystem::path(csv).filename().string() +
                                      " --model-dir ... --fit-out: L1 on relative error, non-negative; TTFT per "
                                      "mode/backend, TPOT per decode/mode (decode-batch-unknown: "
-                                     "disaggregated runs without worker counts) (analysis/serving_fit.hpp)" +
+                                     "disaggregated runs without worker counts), each backend's GEMM coefficient its own "
+                                     "(decode/mode/backend) (analysis/serving_fit.hpp)" +
                                      (all_acceptance ? fmt::format("; runs speculating at no stated acceptance fitted at {:g} "
                                                                    "for the first drafted token (choose_acceptance)",
                                                                    acceptance_grid[*all_acceptance])

@@ -510,10 +510,11 @@ void print_sizing(const load_sizing& s, const plan_result& r, const model_config
         return;
     }
     const auto& p = s.point;
-    fmt::print("\n{}", wrap(fmt::format("Sizing for {} requests/s: {} GPUs: {} x ({} {} GPUs, {}, {} in flight), "
+    fmt::print("\n{}", wrap(fmt::format("Sizing for {} requests/s: {} GPU{}: {} x ({} {} GPU{}, {}, {} in flight), "
                                         "{} requests/s each; TTFT {}, TPOT {}, {} tok/s per GPU",
                                         report::format_significant(s.requests_per_s), report::format_count(s.gpus),
-                                        report::format_count(s.replicas), p.count, r.gpu_ids[p.gpu],
+                                        s.gpus == 1 ? "" : "s", report::format_count(s.replicas), p.count, r.gpu_ids[p.gpu],
+                                        p.count == 1 ? "" : "s",
                                         layout_text(p, m.is_moe()), report::format_requests(p.concurrency),
                                         report::format_significant(s.requests_per_s_per_replica), plan_time_text(p.ttft_s),
                                         plan_time_text(p.tpot_s), report::format_count(p.tokens_per_s_per_gpu))));

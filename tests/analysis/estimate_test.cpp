@@ -719,6 +719,59 @@ TEST_CASE("fit groups: TPOT fitted in its own group, TTFT in the run's, held out
     CHECK(held[1].second == approx(v[1].ttft_s));
 }
 
+TEST_CASE("fit groups: each backend's own GEMM coefficient, the other TPOT coefficients shared") {
+    // Group "decode/agg": TPOT = 2 x attention + g x GEMMs + 3 x sequences, g = 1.5 for backend
+    // "x" (64 runs), 0.8 for "y" (64 runs) and 1.2 for "z" (10 runs: too few for its own, so it
+    // shares the group's GEMM column), every backend's runs split over two models. The joint fit recovers each exactly; the group's own fit
+    // (one GEMM coefficient for all) cannot.
+    std::vector<fit_sample> v;
+    for (int i = 0; i < 138; ++i) {
+        fit_sample s;
+        const double att = 1e-3 * (1 + i % 5), gemm = 1e-3 * (1 + (i * 7) % 11), seqs = 1 + i % 3;
+        const char* backend = i < 64 ? "x" : i < 128 ? "y" : "z";
+        const double g = i < 64 ? 1.5 : i < 128 ? 0.8 : 1.2;
+        s.features.tpot = {att, gemm, 0, 0, 0, 0, 0, 0, seqs * 1e-4, 0};
+        s.features.ttft = {att, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        s.group = std::string("agg/") + backend;
+        s.tpot_group = std::string("decode/agg");
+        s.tpot_split = backend;
+        s.model = std::string(i % 2 ? "m1" : "m2");
+        s.tpot_s = 2 * att + g * gemm + 3 * seqs * 1e-4;
+        s.ttft_s = att;
+        v.push_back(s);
+    }
+    CHECK(v[0].tpot_key() == "decode/agg/x");
+    CHECK(v[0].tpot_base_key() == "decode/agg");
+    const auto t = fit_groups(v);
+    REQUIRE(t.count("decode/agg/x"));
+    REQUIRE(t.count("decode/agg/y"));
+    CHECK(t.count("decode/agg/z") == 0);  // 10 runs < min_group_runs
+    CHECK(t.at("decode/agg/x").tpot[1] == approx(1.5).epsilon(1e-6));
+    CHECK(t.at("decode/agg/y").tpot[1] == approx(0.8).epsilon(1e-6));
+    for (const char* key : {"decode/agg/x", "decode/agg/y"}) {
+        CHECK(t.at(key).tpot[0] == approx(2.0).epsilon(1e-6));
+        CHECK(t.at(key).tpot[8] == approx(3.0).epsilon(1e-6));
+        CHECK(t.at(key).source == key);
+    }
+    // The group's own fit pools the backends' GEMMs: no single coefficient fits every run.
+    const auto pooled = t.at("decode/agg").tpot;
+    const auto& z = v[133];
+    CHECK(apply_efficiency(z.features, efficiency_for(t, z.group, z.tpot_key())).first ==
+          approx(z.tpot_s - (1.2 - pooled[1]) * z.features.tpot[1] + (pooled[0] - 2) * z.features.tpot[0] +
+                 (pooled[8] - 3) * z.features.tpot[8]));
+    CHECK(efficiency_for(t, z.group, z.tpot_key()).source == "TTFT agg, TPOT decode/agg");
+    // Held out by model (32 runs of x and of y left), each run of x and y is predicted exactly
+    // (the law is the same in m1 and m2).
+    const auto held = leave_one_model_out(v);
+    CHECK(held[3].first == approx(v[3].tpot_s).epsilon(1e-6));
+    CHECK(held[67].first == approx(v[67].tpot_s).epsilon(1e-6));
+    // One backend holding every run of the group: no split entry (it would repeat the group's).
+    std::vector<fit_sample> one(v.begin(), v.begin() + 64);
+    const auto t1 = fit_groups(one);
+    CHECK(t1.count("decode/agg/x") == 0);
+    CHECK(t1.at("decode/agg").tpot[1] == approx(1.5).epsilon(1e-6));
+}
+
 TEST_CASE("held-out bands: measured / predicted percentiles at every level of a run's group") {
     // Three models in group "agg/x" (level "agg" above it): TTFT = 3 x term 0 for m1 and m2 (40
     // runs each), 6 x for m3 (20 runs). Held out, m3 is predicted by m1 and m2's exact law (3 x),

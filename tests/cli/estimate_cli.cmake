@@ -42,12 +42,12 @@ roofline_cli_test(estimate_mtp_json ARGS estimate ${_est_glm} --mtp 2 --acceptan
     PASS "\"speculative decoding: 2 drafted tokens per step at 80% acceptance emit 2.44 tokens.*\"speculative\": {\n  \"acceptance_rate\": 0.8,\n  \"draft_tokens\": 2,\n  \"tokens_per_step\": 2.44")
 # A table without a TPOT group for the mode: an error naming what it has, not the roof in silence.
 roofline_cli_test(estimate_table_without_tpot_group ARGS estimate ${_est_glm} --efficiency tests/cli/data/efficiency_ttft_only.json
-    --backend sglang EXIT 2 PASS "has no TPOT group for decode/agg nor a shorter level of it \\(it has: agg/sglang\\)")
+    --backend sglang EXIT 2 PASS "has no TPOT group for decode/agg/sglang nor a shorter level of it \\(it has: agg/sglang\\)")
 # --mtp without --acceptance would price 0% acceptance: an error, as the reverse is.
 roofline_cli_test(estimate_mtp_without_acceptance ARGS estimate ${_est_glm} --mtp 2 EXIT 2 PASS "--mtp needs --acceptance")
 # A backend the table has no group of this mode for: TTFT from the mode's pooled group, said.
 roofline_cli_test(estimate_backend_without_mode_group ARGS estimate ${_est_glm} --disagg --efficiency data/serving/aiconfigurator_fit.json
-    --backend vllm PASS "has no disagg/vllm group \\(too few such runs to fit\\): TTFT from disagg, fitted on every backend's runs of the mode")
+    --backend vllm PASS "has no disagg/vllm group \\(too few such runs to fit\\): TTFT from disagg, fitted on every backend's runs of the mode.*has no decode/disagg/vllm group \\(too few such runs to fit\\): TPOT from decode/disagg, its GEMM coefficient fitted on every backend's runs")
 # vLLM's expert parallelism spans tp x dp: a MoE TP x EP it cannot run is said beside its flags.
 roofline_cli_test(estimate_vllm_emit_ep ARGS estimate --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
     --gpu b200 --isl 1024 --osl 1024 --tp 8 --ep 4 --concurrency 64 --emit vllm
@@ -57,8 +57,9 @@ roofline_cli_test(estimate_bad_layout ARGS estimate ${_est_glm} --ep 3 EXIT 2)
 # silent fall back to the pooled fit or the roof.
 roofline_cli_test(estimate_unknown_backend ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json --backend foo EXIT 2)
 roofline_cli_test(estimate_backend_without_table ARGS estimate ${_est_glm} --backend sglang EXIT 2)
+# TPOT with the backend's own GEMM coefficient (decode/mode/backend).
 roofline_cli_test(estimate_known_backend ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json --backend sglang
-    PASS "TPOT")
+    PASS "efficiency: data/serving/aiconfigurator_fit.json TTFT agg/sglang, TPOT decode/agg/sglang")
 # The fitted table's held-out bands: the range its runs measured against such predictions, in the
 # text and as --json ttft_range_s / tpot_range_s; null at the roof (no table).
 roofline_cli_test(estimate_heldout_range_text ARGS estimate ${_est_glm} --efficiency data/serving/aiconfigurator_fit.json

@@ -44,14 +44,35 @@ struct fit_sample {
     /// TPOT's fit group when it differs from `group` ("decode/agg": a decode step is the
     /// same work in an aggregated instance and in a disaggregated decode worker); "" = `group`.
     std::string tpot_group;
+    /// What the run's TPOT group splits by (the backend: "trtllm"), or "": within its TPOT group
+    /// a split value with enough runs fits its own coefficient of `tpot_split_term` (the
+    /// GEMMs), every other coefficient shared (`fit_groups`), under the key "GROUP/VALUE".
+    std::string tpot_split;
     std::string model;              ///< the held-out unit
     /// A run that speculates at an assumed acceptance rate: its features at each rate of
     /// `acceptance_grid` (same order), for the fit to choose the rate (`choose_acceptance`);
     /// empty for a run whose rate is known or that does not speculate.
     std::vector<serving_features> features_at;
-    /// The group TPOT is fitted in.
-    const std::string& tpot_key() const { return tpot_group.empty() ? group : tpot_group; }
+    /// The group TPOT is fitted in, before the split.
+    const std::string& tpot_base_key() const { return tpot_group.empty() ? group : tpot_group; }
+    /// The group TPOT is predicted by: the split's key ("decode/agg/trtllm") when split, a table
+    /// without it falling back to the group (`group_levels`).
+    std::string tpot_key() const { return tpot_split.empty() ? tpot_base_key() : tpot_base_key() + "/" + tpot_split; }
 };
+
+/// The TPOT term whose coefficient each split value (`fit_sample::tpot_split`: the backend) of
+/// a TPOT group fits apart: the GEMMs (decode_gemm_per_token_s). An engine's GEMM kernels are its
+/// own (TensorRT-LLM's, SGLang's and vLLM's for one weight format differ), where the decode
+/// step's fixed costs, attention and collectives generalise across engines. Held out model by
+/// model on NVIDIA's 5,221 runs (README "The fit"), one GEMM coefficient per backend took
+/// aggregated TPOT from 12.9% / 35.5% (median / p90) to 12.5% / 32.4% (disaggregated 15.5% /
+/// 53.8% to 15.7% / 53.8%); every TPOT coefficient per backend had generalised worse than none
+/// (each backend holds few models), as had attention's, the collectives' or the rest's apart.
+inline constexpr std::size_t tpot_split_term = 1;
+
+/// Split values of one TPOT group that get their own column, at most (the most runs first; the
+/// others share the group's column).
+inline constexpr std::size_t max_tpot_split_columns = 3;
 
 /// Acceptance rates of the first drafted token a fit may choose for runs that speculate at an
 /// assumed rate (`fit_sample::features_at`): 0.40 to 0.90 in steps of 0.05 (each later draft at
@@ -178,6 +199,43 @@ inline std::array<double, serving_features::tpot_terms> fit_tpot(const std::vect
     return fit_nonnegative_relative_l1(x, y, tpot_fitted_terms);
 }
 
+/// TPOT coefficients of one TPOT group's `samples` fitted at once (L1 on relative error, over
+/// `tpot_fitted_terms`) with the `tpot_split_term` of each split value in `values` (at most
+/// `max_tpot_split_columns`) on a column of its own and the other samples' on the shared one:
+/// for each value, the coefficients with its own in place of the shared (the others shared).
+inline std::map<std::string, std::array<double, serving_features::tpot_terms>> fit_tpot_split(
+    const std::vector<const fit_sample*>& samples, const std::vector<std::string>& values) {
+    constexpr std::size_t T = serving_features::tpot_terms, N = T + max_tpot_split_columns;
+    const std::size_t k = std::min(values.size(), max_tpot_split_columns);
+    std::vector<std::array<double, N>> x;
+    std::vector<double> y;
+    bool shared_used = false;
+    for (const auto* s : samples) {
+        std::array<double, N> row{};
+        std::copy(s->features.tpot.begin(), s->features.tpot.end(), row.begin());
+        const auto it = std::find(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), s->tpot_split);
+        if (it != values.begin() + static_cast<std::ptrdiff_t>(k)) {
+            row[T + static_cast<std::size_t>(it - values.begin())] = row[tpot_split_term];
+            row[tpot_split_term] = 0;
+        } else {
+            shared_used = true;
+        }
+        x.push_back(row);
+        y.push_back(s->tpot_s);
+    }
+    unsigned allowed = tpot_fitted_terms;
+    if (!shared_used) allowed &= ~(1u << tpot_split_term);  // an empty column: no subset with it solves
+    for (std::size_t i = 0; i < k; ++i) allowed |= 1u << (T + i);
+    const auto a = fit_nonnegative_relative_l1(x, y, allowed);
+    std::map<std::string, std::array<double, T>> out;
+    for (std::size_t i = 0; i < k; ++i) {
+        auto& c = out[values[i]];
+        std::copy(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(T), c.begin());
+        c[tpot_split_term] = a[T + i];
+    }
+    return out;
+}
+
 /// TTFT coefficients fitted to `samples` (L1 on relative error).
 inline std::array<double, serving_features::ttft_terms> fit_ttft(const std::vector<const fit_sample*>& samples) {
     std::vector<std::array<double, serving_features::ttft_terms>> x;
@@ -216,16 +274,22 @@ inline std::vector<std::string> group_levels(const std::string& group) {
 
 /// Fits one efficiency per group of `samples` and per parent group (the top level always; the
 /// others with at least `min_group_runs` runs), skipping samples of model `held_out` ("" holds
-/// out nothing). TPOT is fitted per `tpot_key()` group and TTFT per `group`: a key that is only
-/// a TPOT group keeps the roof's TTFT coefficients and the other way round. `with_ttft` false:
+/// out nothing). TPOT is fitted per `tpot_base_key()` group and TTFT per `group`: a key that is
+/// only a TPOT group keeps the roof's TTFT coefficients and the other way round. Where samples
+/// split their TPOT group (`fit_sample::tpot_split`), each split value with `min_group_runs` runs
+/// (up to `max_tpot_split_columns`) also gets "GROUP/VALUE": the group fitted at once with that
+/// value's own GEMM coefficient (`fit_tpot_split`), unless it holds all of the group's runs
+/// (then the group's fit is its). `with_ttft` false:
 /// TPOT only (every TTFT the roof's), for a fit judged on TPOT alone (`choose_acceptance`).
 inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fit_sample>& samples,
                                                             const std::string& held_out = {}, bool with_ttft = true) {
     std::map<std::string, std::vector<const fit_sample*>> tpot_by, ttft_by;
+    std::map<std::string, std::map<std::string, std::size_t>> split_runs;  // TPOT group -> split value -> runs
     for (const auto& s : samples) {
         if (!held_out.empty() && s.model == held_out) continue;
-        for (const auto& g : group_levels(s.tpot_key())) tpot_by[g].push_back(&s);
+        for (const auto& g : group_levels(s.tpot_base_key())) tpot_by[g].push_back(&s);
         for (const auto& g : group_levels(s.group)) ttft_by[g].push_back(&s);
+        if (!s.tpot_split.empty()) ++split_runs[s.tpot_base_key()][s.tpot_split];
     }
     const auto kept = [](const std::string& key, std::size_t n) {
         return n >= min_group_runs || key.find('/') == std::string::npos;
@@ -236,6 +300,25 @@ inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fi
             out[key].tpot = fit_tpot(list);
             out[key].source = key;
         }
+    // Each split value with enough runs: the group's coefficients fitted with its own GEMM
+    // coefficient (the most runs first, ties by name); one value holding all of the group's
+    // runs would repeat the group's fit, so it gets none.
+    for (const auto& [key, runs] : split_runs) {
+        const auto& list = tpot_by[key];
+        if (!kept(key, list.size())) continue;
+        std::vector<std::pair<std::size_t, std::string>> big;
+        for (const auto& [value, n] : runs)
+            if (n >= min_group_runs) big.emplace_back(n, value);
+        if (big.empty() || (big.size() == 1 && big.front().first == list.size())) continue;
+        std::sort(big.begin(), big.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+        std::vector<std::string> values;
+        for (const auto& v : big) values.push_back(v.second);
+        for (const auto& [value, c] : fit_tpot_split(list, values)) {
+            auto& e = out[key + "/" + value];
+            e.tpot = c;
+            e.source = key + "/" + value;
+        }
+    }
     for (const auto& [key, list] : ttft_by)
         if (with_ttft && kept(key, list.size())) {
             out[key].ttft = fit_ttft(list);
