@@ -179,3 +179,8 @@ roofline_cli_test(estimate_disagg_idle_decode_workers ARGS estimate ${_est_glm} 
 # An option's value in hex (which CLI11 and std::stod would read as 1,024) is refused, joined or not.
 roofline_cli_test(estimate_hex_isl ARGS estimate ${_est_glm} --isl=0x400 EXIT 2
     PASS "--isl: \"0x400\" is hexadecimal: numbers are read in decimal")
+# A rate under 10 tokens/s keeps three significant digits (4,096 GPUs serving one request had
+# printed "0 tok/s per GPU").
+roofline_cli_test(estimate_small_rate_digits ARGS estimate --model data/models/glm-5/config.json
+    --quant data/models/glm-5/hf_quant_config.json --gpu b200 --isl 1024 --osl 1024 --tp 4096 --concurrency 1
+    PASS "0\\.00112 tok/s per GPU   2\\.30 tok/s per user")
