@@ -375,9 +375,9 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                 std::string b = key.substr(slash + 1, key.find('/', slash + 1) - slash - 1);
                 // decode/mode/backend (TPOT's own GEMM coefficient per backend, since 2026-12-07);
                 // older tables: decode/backend/mode
-                if (key.rfind("decode/", 0) == 0 && (b == "agg" || b == "disagg")) b = key.substr(key.find('/', slash + 1) + 1);
-                if (key.rfind("agg/", 0) == 0 || key.rfind("disagg/", 0) == 0 ||
-                    (key.rfind("decode/", 0) == 0 && std::count(key.begin(), key.end(), '/') == 2)) {
+                const bool decode_backend = key.rfind("decode/", 0) == 0 && std::count(key.begin(), key.end(), '/') == 2;
+                if (decode_backend && (b == "agg" || b == "disagg")) b = key.substr(key.rfind('/') + 1);
+                if (key.rfind("agg/", 0) == 0 || key.rfind("disagg/", 0) == 0 || decode_backend) {
                     known = known || b == o.backend;
                     if (have.find(b) == std::string::npos) have += (have.empty() ? "" : ", ") + b;
                 }
