@@ -367,7 +367,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         const auto table = read_serving_efficiency(o.efficiency);
         if (!o.backend.empty()) {  // a backend the table has no group for would fall back silently
             bool known = false;
-            std::string have;
+            std::set<std::string> have;  // the backends the table has groups for, sorted
             for (const auto& [key, unused] : table) {
                 (void)unused;
                 const auto slash = key.find('/');
@@ -379,12 +379,14 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
                 if (decode_backend && (b == "agg" || b == "disagg")) b = key.substr(key.rfind('/') + 1);
                 if (key.rfind("agg/", 0) == 0 || key.rfind("disagg/", 0) == 0 || decode_backend) {
                     known = known || b == o.backend;
-                    if (have.find(b) == std::string::npos) have += (have.empty() ? "" : ", ") + b;
+                    have.insert(b);
                 }
             }
+            std::string listed;
+            for (const auto& b : have) listed += (listed.empty() ? "" : ", ") + b;
             if (!known)
                 throw usage_error("--backend " + o.backend + ": " + o.efficiency + " has no group for it (" +
-                                  (have.empty() ? std::string("it has no backend groups") : "it has: " + have) + ")");
+                                  (have.empty() ? std::string("it has no backend groups") : "it has: " + listed) + ")");
         }
         // Longest level the table has (analysis/serving_fit.hpp): TTFT of mode/backend, TPOT of
         // decode/mode/backend (a decode step is the same work aggregated or disaggregated, the
@@ -393,8 +395,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         // decode/backend/mode, still read).
         const std::string mode = o.disagg ? "disagg" : "agg";
         // An older table (per-backend TPOT groups) walks decode/backend/mode -> decode/backend.
+        // (decode/agg and decode/disagg are today's mode groups, not a backend "agg" of before.)
         const bool old_per_backend = !o.backend.empty() && (table.count("decode/" + o.backend + "/" + mode) ||
-                                                            table.count("decode/" + o.backend));
+                                                            (o.backend != "agg" && o.backend != "disagg" &&
+                                                             table.count("decode/" + o.backend)));
         const std::string tpot_key = old_per_backend    ? "decode/" + o.backend + "/" + mode
                                      : o.backend.empty() ? "decode/" + mode
                                                          : "decode/" + mode + "/" + o.backend;
@@ -429,8 +433,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         if (!o.backend.empty() && !old_per_backend && split_table && !table.count(tpot_key))
             for (const auto& g : group_levels(tpot_key))
                 if (table.count(g)) {
-                    table_notes.push_back(o.efficiency + " has no " + tpot_key + " group (too few such runs to fit): TPOT "
-                                          "from " + g + ", its GEMM coefficient fitted on every backend's runs");
+                    table_notes.push_back(o.efficiency + " has no " + tpot_key + " group (fewer than 30 such runs, or "
+                                          "not among the 3 backends with the most runs, which alone get their own GEMM "
+                                          "coefficient): TPOT from " + g +
+                                          ", every coefficient fitted on every backend's runs");
                     break;
                 }
     }
@@ -456,9 +462,10 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         return;
     }
     const auto& l = rq.disaggregated ? rq.disaggregated->decode : rq.layout;
-    fmt::print("roofline estimate: {} on {} GPUs of {}: {}{} at {} requests in flight, ISL {} / OSL {}\n",
-               display_name(o.model), r.gpus, rq.gpu.id, rq.disaggregated ? "decode " : "",
-               shown_layout(l, m, rq.disaggregated ? 1 : rq.instances), rq.concurrency, rq.isl, rq.osl);
+    fmt::print("roofline estimate: {} on {} GPU{} of {}: {}{} at {} request{} in flight, ISL {} / OSL {}\n",
+               display_name(o.model), r.gpus, r.gpus == 1 ? "" : "s", rq.gpu.id, rq.disaggregated ? "decode " : "",
+               shown_layout(l, m, rq.disaggregated ? 1 : rq.instances), rq.concurrency, rq.concurrency == 1 ? "" : "s",
+               rq.isl, rq.osl);
     if (rq.disaggregated)
         fmt::print("  prefill pool: {} x {} worker{}; decode pool: {} worker{}\n",
                    describe_layout(rq.disaggregated->prefill, m.is_moe()), rq.disaggregated->prefill_workers,
@@ -472,7 +479,7 @@ void run_single(const estimate_options& o, const gpu_catalog& catalog) {
         // Whole tokens/s where there are ten or more; three significant digits below (a TP4096
         // instance had printed "0 tok/s per GPU").
         const auto rate = [](double v, int decimals) {
-            return v >= 10 ? fmt::format("{:.{}f}", v, decimals) : report::format_significant(v);
+            return std::round(v) >= 10 ? fmt::format("{:.{}f}", v, decimals) : report::format_significant(v);
         };
         fmt::print("  TTFT {}   TPOT {}   {} tok/s per GPU   {} tok/s per user\n", human_ms(r.ttft_s),
                    human_ms(r.tpot_s), rate(r.tokens_per_s_per_gpu, 0), rate(r.tokens_per_s_per_user, 1));

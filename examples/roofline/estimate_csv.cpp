@@ -402,6 +402,26 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
                               "), so no other model's runs fit its held-out efficiency: the heldout_ columns are the "
                               "roof's, and the fitted_ columns (and --fit-out) rest on its runs alone");
     }
+    {
+        // Backends past the fit's columns share their TPOT group's GEMM coefficient: said.
+        std::map<std::string, std::map<std::string, std::size_t>> per_group;
+        std::map<std::string, std::size_t> group_runs;
+        for (const auto& smp : samples) {
+            ++group_runs[smp.tpot_base_key()];
+            if (!smp.tpot_split.empty()) ++per_group[smp.tpot_base_key()][smp.tpot_split];
+        }
+        for (const auto& [group, runs] : per_group) {
+            std::vector<std::pair<std::string, std::size_t>> left_out;
+            tpot_split_values(runs, group_runs[group], &left_out);
+            if (left_out.empty()) continue;
+            std::string left;
+            for (const auto& [backend, n] : left_out)
+                left += (left.empty() ? "" : ", ") + backend + " (" + std::to_string(n) + " runs)";
+            assumed.push_back(fmt::format("TPOT: {} of group {} get no GEMM coefficient of their own (only the {} backends "
+                                          "with the most runs do: max_tpot_split_columns); with --backend they take {}'s",
+                                          left, group, max_tpot_split_columns, group));
+        }
+    }
     heldout_ratios ratios;
     std::map<std::string, double> acceptance_by_model;  // the rate chosen with each model held out
     const auto held = leave_one_model_out(samples, &ratios, &acceptance_by_model);

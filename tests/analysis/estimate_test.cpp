@@ -765,6 +765,22 @@ TEST_CASE("fit groups: each backend's own GEMM coefficient, the other TPOT coeff
     const auto held = leave_one_model_out(v);
     CHECK(held[3].first == approx(v[3].tpot_s).epsilon(1e-6));
     CHECK(held[67].first == approx(v[67].tpot_s).epsilon(1e-6));
+    // Four backends of 64, 64, 40 and 40 runs: the three with the most (ties by name) get keys,
+    // the fourth none (max_tpot_split_columns).
+    std::vector<fit_sample> four = v;
+    four.resize(128);
+    for (int i = 0; i < 80; ++i) {
+        fit_sample s = v[static_cast<std::size_t>(i)];
+        s.tpot_split = i < 40 ? "w" : "z";
+        s.group = std::string("agg/") + s.tpot_split;
+        four.push_back(s);
+    }
+    const auto t4 = fit_groups(four);
+    REQUIRE(max_tpot_split_columns == 3);
+    CHECK(t4.count("decode/agg/x") == 1);
+    CHECK(t4.count("decode/agg/y") == 1);
+    CHECK(t4.count("decode/agg/w") == 1);
+    CHECK(t4.count("decode/agg/z") == 0);
     // One backend holding every run of the group: no split entry (it would repeat the group's).
     std::vector<fit_sample> one(v.begin(), v.begin() + 64);
     const auto t1 = fit_groups(one);
@@ -991,6 +1007,11 @@ TEST_CASE("serving runs CSV: ragged rows, repeated ids, a TP of 0 and a concurre
     // An empty id where the file has an id column, and a TPOT of 1e300 ms (it would pull the fit).
     CHECK(error_of(",,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n").find("empty id") != std::string::npos);
     CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,1e300\n").find("silicon_tpot_ms") != std::string::npos);
+    // A backend with a '/': it names fit groups, whose levels split at '/'.
+    const auto slash = error_of("a_c8_x,,trt/llm,m/M,h200_sxm,fp8,agg,1024,512,4,1,100,20\n");
+    CHECK(slash.find("line 2") != std::string::npos);
+    CHECK(slash.find("backend") != std::string::npos);
+    CHECK(slash.find("\"trt/llm\" holds a '/'") != std::string::npos);
     // TP 0 is no layout (MoE EP 0 is aiconfigurator's "not used").
     CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,0,1,100,20\n").find("tp_size") != std::string::npos);
     CHECK(error_of("a_c8_x,,vllm,m/M,h200_sxm,fp8,agg,1024,512,4,0,100,20\n") == "read");

@@ -47,7 +47,7 @@ roofline_cli_test(estimate_table_without_tpot_group ARGS estimate ${_est_glm} --
 roofline_cli_test(estimate_mtp_without_acceptance ARGS estimate ${_est_glm} --mtp 2 EXIT 2 PASS "--mtp needs --acceptance")
 # A backend the table has no group of this mode for: TTFT from the mode's pooled group, said.
 roofline_cli_test(estimate_backend_without_mode_group ARGS estimate ${_est_glm} --disagg --efficiency data/serving/aiconfigurator_fit.json
-    --backend vllm PASS "has no disagg/vllm group \\(too few such runs to fit\\): TTFT from disagg, fitted on every backend's runs of the mode.*has no decode/disagg/vllm group \\(too few such runs to fit\\): TPOT from decode/disagg, its GEMM coefficient fitted on every backend's runs")
+    --backend vllm PASS "has no disagg/vllm group \\(too few such runs to fit\\): TTFT from disagg, fitted on every backend's runs of the mode.*has no decode/disagg/vllm group \\(fewer than 30 such runs, or not among the 3 backends with the most runs, which alone get their own GEMM coefficient\\): TPOT from decode/disagg, every coefficient fitted on every backend's runs")
 # vLLM's expert parallelism spans tp x dp: a MoE TP x EP it cannot run is said beside its flags.
 roofline_cli_test(estimate_vllm_emit_ep ARGS estimate --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
     --gpu b200 --isl 1024 --osl 1024 --tp 8 --ep 4 --concurrency 64 --emit vllm
@@ -184,3 +184,11 @@ roofline_cli_test(estimate_hex_isl ARGS estimate ${_est_glm} --isl=0x400 EXIT 2
 roofline_cli_test(estimate_small_rate_digits ARGS estimate --model data/models/glm-5/config.json
     --quant data/models/glm-5/hf_quant_config.json --gpu b200 --isl 1024 --osl 1024 --tp 4096 --concurrency 1
     PASS "0\\.00112 tok/s per GPU   2\\.30 tok/s per user")
+# A backend named like a mode: its decode/MODE/BACKEND key, not the other mode's decode/disagg
+# read as an older table's decode/BACKEND.
+roofline_cli_test(estimate_backend_named_like_mode ARGS estimate ${_est_glm}
+    --efficiency tests/cli/data/efficiency_backend_named_disagg.json --backend disagg
+    PASS "TTFT agg/disagg, TPOT decode/agg/disagg")
+# One request on one GPU: singular words in the headline.
+roofline_cli_test(estimate_singular_headline ARGS estimate --model data/models/llama-3.1-70b/config.json --quant fp8 --gpu h200
+    --isl 1024 --osl 128 --tp 1 --concurrency 1 PASS "on 1 GPU of h200[^\n]* at 1 request in flight")

@@ -5,8 +5,9 @@
 // non-negative coefficients. `fit_efficiency` chooses the coefficients that minimise the summed
 // absolute relative error sum_i |x_i . a / y_i - 1| over runs i by iteratively reweighted least
 // squares; each round is a weighted linear least-squares problem in a, made non-negative by
-// trying every subset of terms (2^10 for TPOT and for TTFT) and keeping the best subset whose
-// solution is >= 0 (exact NNLS at this size).
+// trying every subset of the terms a fit may use (2^8 for TPOT, 2^10 with a GEMM column per
+// backend, 2^10 for TTFT) and keeping the best subset whose solution is >= 0 (exact NNLS at
+// this size).
 //
 // Held-out evaluation (`leave_one_model_out`): for each model, the coefficients are fitted on
 // the runs of every other model and applied to its runs, so no published error uses a run's
@@ -70,8 +71,11 @@ struct fit_sample {
 /// (each backend holds few models), as had attention's, the collectives' or the rest's apart.
 inline constexpr std::size_t tpot_split_term = 1;
 
-/// Split values of one TPOT group that get their own column, at most (the most runs first; the
-/// others share the group's column).
+/// Split values of one TPOT group that get their own column, at most (the most runs first, ties
+/// by name; the others share the joint fit's column and get no key: a prediction for them takes
+/// the group's pooled fit). Each held-out fold chooses anew, so with more than this many
+/// backends the folds may choose different ones (`roofline estimate --from-csv` says which
+/// backends the full fit leaves out).
 inline constexpr std::size_t max_tpot_split_columns = 3;
 
 /// Acceptance rates of the first drafted token a fit may choose for runs that speculate at an
@@ -260,6 +264,27 @@ inline serving_efficiency fit_efficiency(const std::vector<const fit_sample*>& s
 /// Runs a group needs, after holding a model out, for its own fit (else its parent's).
 inline constexpr std::size_t min_group_runs = 30;
 
+/// The split values (backends) of one TPOT group that get a GEMM column of their own: those
+/// with at least `min_group_runs` of the group's runs (`runs`: value -> runs), the most runs
+/// first (ties by name), at most `max_tpot_split_columns`; none where one value holds all
+/// `group_runs` (its fit would be the group's). `left_out` (may be null) gets the values with
+/// enough runs past that cap, and their runs.
+inline std::vector<std::string> tpot_split_values(const std::map<std::string, std::size_t>& runs, std::size_t group_runs,
+                                                  std::vector<std::pair<std::string, std::size_t>>* left_out = nullptr) {
+    std::vector<std::pair<std::size_t, std::string>> big;
+    for (const auto& [value, n] : runs)
+        if (n >= min_group_runs) big.emplace_back(n, value);
+    if (big.empty() || (big.size() == 1 && big.front().first == group_runs)) return {};
+    std::sort(big.begin(), big.end(),
+              [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < big.size(); ++i) {
+        if (i < max_tpot_split_columns) out.push_back(big[i].second);
+        else if (left_out) left_out->emplace_back(big[i].second, big[i].first);
+    }
+    return out;
+}
+
 /// The group and its parents, longest first: "agg/trtllm/h200_sxm", "agg/trtllm", "agg".
 inline std::vector<std::string> group_levels(const std::string& group) {
     std::vector<std::string> out;
@@ -306,13 +331,8 @@ inline std::map<std::string, serving_efficiency> fit_groups(const std::vector<fi
     for (const auto& [key, runs] : split_runs) {
         const auto& list = tpot_by[key];
         if (!kept(key, list.size())) continue;
-        std::vector<std::pair<std::size_t, std::string>> big;
-        for (const auto& [value, n] : runs)
-            if (n >= min_group_runs) big.emplace_back(n, value);
-        if (big.empty() || (big.size() == 1 && big.front().first == list.size())) continue;
-        std::sort(big.begin(), big.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-        std::vector<std::string> values;
-        for (const auto& v : big) values.push_back(v.second);
+        const auto values = tpot_split_values(runs, list.size());
+        if (values.empty()) continue;
         for (const auto& [value, c] : fit_tpot_split(list, values)) {
             auto& e = out[key + "/" + value];
             e.tpot = c;

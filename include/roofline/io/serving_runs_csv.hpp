@@ -319,6 +319,13 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
                                                      "): facts and predictions are keyed by run id");
         }
         r.backend = text("backend");
+        // A backend names fit groups ("agg/BACKEND", "decode/agg/BACKEND"), whose levels are
+        // split at '/': "trt/llm" would make a level "agg/trt" of its own.
+        if (r.backend.find('/') != std::string::npos) {
+            const auto [file, at] = where("backend");
+            throw parse_error(file, at, "backend",
+                              "\"" + r.backend + "\" holds a '/', which separates the levels of fit groups");
+        }
         r.model_path = text("model_path");
         r.system = text("system");
         r.precision = text("precision");
