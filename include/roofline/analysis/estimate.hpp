@@ -425,7 +425,8 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         // Fewer requests than decode workers: some workers idle (an aggregated deployment with
         // fewer requests than instances is rejected; a pool is priced at its share, and said).
         if (rq.concurrency < d.decode_workers)
-            out.notes.push_back(detail::plan::fmt_requests(rq.concurrency) + (rq.concurrency == 1 ? " request" : " requests") + " in flight for " + std::to_string(d.decode_workers) +
+            out.notes.push_back(detail::plan::requests_text(rq.concurrency) + " in flight for " +
+                                std::to_string(d.decode_workers) +
                                 " decode workers: some would sit idle (each decode step priced at one request)");
         std::string link_note;
         detail::estimate::disaggregated_terms(c, rq, pd, pp, out, &link_note);

@@ -1155,6 +1155,8 @@ inline std::string fmt(double v, int digits = 0) {
 /// Requests in flight: a whole number as such, a fractional one (a mean) to two decimals,
 /// "1.50", not rounded to a count.
 inline std::string fmt_requests(double v) { return fmt(v, v == std::round(v) ? 0 : 2); }
+/// `fmt_requests` with its noun: "1 request", "1.50 requests", "8 requests".
+inline std::string requests_text(double v) { return fmt_requests(v) + (v == 1 ? " request" : " requests"); }
 /// Bytes with a decimal prefix and one decimal: "86.4 GB", "515.2 kB".
 inline std::string gb(double bytes) {
     if (bytes >= 1e9) return fmt(bytes / 1e9, 1) + " GB";
@@ -1518,8 +1520,8 @@ inline std::string describe_rejection(const plan_point& p, const plan_result& r)
     switch (p.rejection) {
         case plan_rejection::none: return {};
         case plan_rejection::idle_instances:
-            return detail::plan::fmt_requests(p.concurrency) + (p.concurrency == 1 ? " request" : " requests") + " in flight for " +
-                   std::to_string(p.instances) + " model instances: some would sit idle";
+            return detail::plan::requests_text(p.concurrency) + " in flight for " + std::to_string(p.instances) +
+                   " model instances: some would sit idle";
         case plan_rejection::weights:
             return "weights need " + gb(p.weight_bytes) + " per GPU, more than the " + gb(p.usable_bytes) +
                    " usable of a " + gpu;
