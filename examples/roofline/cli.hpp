@@ -7,13 +7,35 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+#include <cctype>
 
 #include <CLI/CLI.hpp>
 
 #include "roofline/core/catalog.hpp"
 
 namespace roofline::cli {
+
+/// A hexadecimal number ("0x10", "-0X1p3"): CLI11 and std::stod would read it (as 16, -8), a
+/// reader of these numbers would not expect it, so numeric option values in hex are refused.
+inline bool hex_number(std::string_view v) {
+    if (!v.empty() && (v[0] == '+' || v[0] == '-')) v.remove_prefix(1);
+    if (v.size() < 3 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X')) return false;
+    for (char c : v.substr(2))
+        if (!std::isxdigit(static_cast<unsigned char>(c)) && c != '.' && c != 'p' && c != 'P' && c != '+' && c != '-')
+            return false;
+    return true;
+}
+
+/// The usage error's text for a hexadecimal value (CLI11 prefixes the option's name).
+inline std::string hex_refusal(const std::string& value) {
+    return "\"" + value + "\" is hexadecimal: numbers are read in decimal";
+}
+
+/// CLI11 validator: refuses a hexadecimal value (`hex_number`). `run_program` attaches it to
+/// every option whose value CLI11 converts to a number; no description, so --help is unchanged.
+inline const CLI::Validator decimal_only([](std::string& s) -> std::string { return hex_number(s) ? hex_refusal(s) : std::string(); }, "");
 
 /// CLI11 validator: a finite number > 0 (CLI::PositiveNumber prints its range as 309 digits and
 /// lets "nan" and "inf" through).

@@ -79,6 +79,7 @@ std::vector<std::string> split_list(const std::string& list, const std::string& 
 
 /// A positive number, whole when `integer`; a usage error naming the option otherwise.
 double parse_number(const std::string& s, const std::string& option, bool integer) {
+    if (hex_number(s)) throw usage_error(option + ": " + hex_refusal(s));
     std::size_t used = 0;
     double v = 0;
     try {

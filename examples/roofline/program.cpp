@@ -101,15 +101,15 @@ std::string parse_error_message(CLI::App& app, const CLI::ParseError& e, int arg
     return why;
 }
 
-/// A hexadecimal number ("0x10", "-0X1p3"): CLI11 and std::stod would read it (as 16, -8), a
-/// reader of these numbers would not expect it, so option values in hex are refused.
-static bool hex_number(std::string_view v) {
-    if (!v.empty() && (v[0] == '+' || v[0] == '-')) v.remove_prefix(1);
-    if (v.size() < 3 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X')) return false;
-    for (char c : v.substr(2))
-        if (!std::isxdigit(static_cast<unsigned char>(c)) && c != '.' && c != 'p' && c != 'P' && c != '+' && c != '-')
-            return false;
-    return true;
+/// Every option of `app` and its subcommands whose value CLI11 converts to a number (type
+/// FLOAT, INT or UINT, one value or a list) refuses a hexadecimal value (`decimal_only`); file
+/// names and other text stay as given (a file named "0x1f" is a file).
+static void refuse_hex_numbers(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        const std::string type = opt->get_type_name();
+        if (type.find("FLOAT") != std::string::npos || type.find("INT") != std::string::npos) opt->check(decimal_only);
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_hex_numbers(*sub);
 }
 
 int run_program(int argc, char** argv) {
@@ -130,18 +130,7 @@ int run_program(int argc, char** argv) {
     app.set_version_flag("--version", roofline::version_line(), "Print the version and the optional fast paths built in");
     common_options common;
     add_all_commands(app, common);
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        const auto eq = a.find('=');
-        const bool joined = a.rfind("--", 0) == 0 && eq != std::string_view::npos;
-        const std::string_view option = joined ? a.substr(0, eq) : i > 1 ? std::string_view(argv[i - 1]) : std::string_view();
-        const std::string_view value = joined ? a.substr(eq + 1) : a;
-        if (option.size() > 1 && option[0] == '-' && hex_number(value)) {
-            std::fprintf(stderr, "roofline: error: %.*s: \"%.*s\" is hexadecimal: numbers are read in decimal (see --help)\n",
-                         static_cast<int>(option.size()), option.data(), static_cast<int>(value.size()), value.data());
-            return 2;
-        }
-    }
+    refuse_hex_numbers(app);
     try {
         app.parse(argc, argv);
         // Output that could not be written (a full disk, a closed pipe) is an error, not exit 0.

@@ -179,6 +179,10 @@ roofline_cli_test(estimate_disagg_idle_decode_workers ARGS estimate ${_est_glm} 
 # An option's value in hex (which CLI11 and std::stod would read as 1,024) is refused, joined or not.
 roofline_cli_test(estimate_hex_isl ARGS estimate ${_est_glm} --isl=0x400 EXIT 2
     PASS "--isl: \"0x400\" is hexadecimal: numbers are read in decimal")
+# Only numbers are refused in hex: a file named like one is a file (the check had scanned every
+# word after an option).
+roofline_cli_test(estimate_hex_like_file_name ARGS estimate --from-csv 0x1f --model-dir data/models EXIT 2
+    PASS "error: 0x1f: cannot open")
 # A rate under 10 tokens/s keeps three significant digits (4,096 GPUs serving one request had
 # printed "0 tok/s per GPU").
 roofline_cli_test(estimate_small_rate_digits ARGS estimate --model data/models/glm-5/config.json
