@@ -88,3 +88,39 @@ TEST_CASE("two GPUs with the same points: the covered one is drawn as a wide rin
     CHECK(apart.find("ringed") == std::string::npos);
     CHECK(apart.find("another GPU gives the same point") == std::string::npos);
 }
+
+TEST_CASE("a front label is not placed on its point's line beside another GPU's point") {
+    // The README's plan chart: the most interactive B200 point sits near the plot's right edge, so
+    // its label went to the left, where it ended beside an RTX PRO point on the same line and read
+    // as that point's label. Here the front is that one point (nothing else to avoid).
+    pareto_chart ch;
+    ch.log_x = ch.log_y = true;
+    const std::string long_label = "TP8 / MoE TP1xEP8 c=1";
+    ch.points = {{"8x b200", long_label, 330, 100, ""},
+                 {"8x rtx-pro-6000", "TP2 c=64", 85, 100, ""},  // off the front, on the B200 point's line
+                 {"8x rtx-pro-6000", "TP2 c=1", 11, 10, ""}};
+    const auto svg = render_pareto_svg(ch);
+    CHECK(roofline::test::markup_problem(svg) == "");
+    // Pixel positions: the circles' centres by their tooltips, the label's baseline and start.
+    const auto attr = [&](std::size_t at, const std::string& name) {
+        const auto p = svg.find(name + "=\"", at) + name.size() + 2;
+        return std::stod(svg.substr(p, svg.find('"', p) - p));
+    };
+    const auto circle_of = [&](const std::string& tip) {
+        const auto at = svg.find("<title>" + tip);
+        REQUIRE(at != std::string::npos);
+        const auto c = svg.find("<circle", at);
+        return std::pair{attr(c, "cx"), attr(c, "cy")};
+    };
+    const auto [own_x, own_y] = circle_of("8x b200 \u00b7 " + long_label);
+    const auto [rtx_x, rtx_y] = circle_of("8x rtx-pro-6000 \u00b7 TP2 c=64");
+    REQUIRE(own_y == doctest::Approx(rtx_y));
+    const auto label = svg.rfind("<text", svg.find(">" + long_label + "</text>"));
+    const double x = attr(label, "x"), baseline = attr(label, "y");
+    const double w = svg::text_width(long_label, 11.0);
+    REQUIRE(own_x + 8.5 + w > 960.0);  // no room on the right (the plot ends at 1,000 - 40 px)
+    REQUIRE(own_x - 8.5 - w - rtx_x < 2.0 * 8.5 + 8.0);  // the left place would start under 25 px right of the RTX point
+    const bool on_the_line = baseline - 14.0 + 3.5 < own_y && own_y < baseline + 3.5;  // the 14 px box holds the line
+    const bool between = x > rtx_x && x + w < own_x;
+    CHECK_FALSE((on_the_line && between));
+}

@@ -289,9 +289,30 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
         const double cx = xa(p.tokens_per_s_per_user), cy = ya(p.tokens_per_s_per_gpu);
         std::vector<int> ring;
         const auto cand = svg::candidates_around(cx, cy, 5.5, svg::text_width(t, fs), lh, 4, &ring);
-        const std::size_t k = placer.place(cand);
+        // A label within three times its own point's distance of another point can read as
+        // that point's (text beside a point on its line more than text above or below it:
+        // vertical gaps count double):
+        // such a place costs as much as crossing a line, and where it is still taken a leader
+        // line says which point it names.
+        const auto gap = [](const svg::rect& b, double px, double py) {
+            return std::hypot(std::max({b.x - px, 0.0, px - b.right()}), 2.0 * std::max({b.y - py, 0.0, py - b.bottom()}));
+        };
+        const auto ambiguous = [&](const svg::rect& b) {
+            const double own = gap(b, cx, cy);
+            for (std::size_t j = 0; j < pts.size(); ++j)
+                if (j != i && gap(b, xa(pts[j].tokens_per_s_per_user), ya(pts[j].tokens_per_s_per_gpu)) < 3.0 * own)
+                    return true;
+            return false;
+        };
+        std::size_t k = 0;
+        double k_cost = 0.0;
+        for (std::size_t c = 0; c < cand.size(); ++c) {
+            const double cost = placer.cost(cand[c]) + (ambiguous(cand[c]) ? 1.0 : 0.0) + 0.01 * static_cast<double>(c);
+            if (c == 0 || cost < k_cost) k = c, k_cost = cost;
+        }
+        placer.add_obstacle(cand[k]);
         const auto& b = cand[k];
-        if (ring[k] >= 1) {
+        if (ring[k] >= 1 || ambiguous(b)) {
             const double tx = std::min(std::max(cx, b.x), b.right()),
                          ty = std::min(std::max(cy, b.y), b.bottom());
             out += fmt::format(
