@@ -503,7 +503,8 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             std::string held_out_note;  // the speculation note at the rate the held-out fit chose
             std::vector<std::string> row = {r.id, r.system, r.backend, r.model_path, r.mode, report::csv_number(r.isl),
                                             report::csv_number(r.osl), report::csv_number(r.concurrency),
-                                            report::csv_number(r.ttft_s * 1e3), report::csv_number(r.tpot_s * 1e3)};
+                                            report::csv_number(measured_ms(r.ttft_s, r.ttft_ms_as_read)),
+                                            report::csv_number(measured_ms(r.tpot_s, r.tpot_ms_as_read))};
             if (e.sample < samples.size()) {
                 const auto& smp = at_all[e.sample];
                 const auto fitted = apply_efficiency(smp.features, efficiency_for(all_fit, smp.group, smp.tpot_key()));

@@ -954,10 +954,17 @@ TEST_CASE("serving runs CSV: columns by name, concurrency from the source text, 
              "attention_dp_size,moe_tp_size,moe_ep_size,decode_batch_size,decode_num_workers,decode_tp_size,"
              "silicon_ttft_ms,silicon_tpot_ms\n"
              "a_c64_x,x; silicon_concurrency=128,vllm,m/M,h200_sxm,fp8,agg,1024,512,64,1,1,2,1,2,,,,100,20\n"
-             "b_c12_y,,trtllm,m/M,b200_sxm,fp4,disagg,8192,1024,,,,,,,3,4,8,900,7.5\n";
+             "b_c12_y,,trtllm,m/M,b200_sxm,fp4,disagg,8192,1024,,,,,,,3,4,8,972.3109823355117,7.5\n";
     }
     const auto runs = read_serving_runs(path);
     REQUIRE(runs.size() == 2);
+    // --out repeats a measured value as the file wrote it: through seconds it comes back one
+    // digit off (972.3109823355118).
+    CHECK(runs[1].ttft_s * 1e3 != 972.3109823355117);
+    CHECK(measured_ms(runs[1].ttft_s, runs[1].ttft_ms_as_read) == 972.3109823355117);
+    auto changed = runs[1];
+    changed.ttft_s = 0.5;  // a run changed in code: its seconds, not the stale file value
+    CHECK(measured_ms(changed.ttft_s, changed.ttft_ms_as_read) == approx(500.0));
     CHECK(runs[0].concurrency == 128);
     CHECK(runs[0].agg.parallel().dp == 2);
     CHECK(runs[0].agg.parallel().ep == 2);

@@ -56,6 +56,9 @@ struct measured_serving_run {
     bool disaggregated = false;
     measured_layout agg, prefill, decode;
     double ttft_s = 0, tpot_s = 0;  ///< measured
+    /// The measured values as the file wrote them (ms): `ttft_s` x 1e3 can differ in the last
+    /// digit, and a file's own numbers are repeated as written (`measured_ms`).
+    double ttft_ms_as_read = 0, tpot_ms_as_read = 0;
     /// Speculative decoding (`spec_decoding` column): "" when off or not recorded ("none" reads
     /// as ""), else the method as written ("mtp", "eagle", "draft", ...).
     std::string spec_decoding;
@@ -63,6 +66,10 @@ struct measured_serving_run {
     std::optional<double> acceptance_rate;  ///< `acceptance_rate` per drafted token, in [0, 1)
     std::size_t facts_applied = 0;  ///< cells a `serving_run_facts` file gave this run
 };
+
+/// A measured time in ms for output: the file's value as written where it still is the run's
+/// (`as_read_ms` x 1e-3 == `seconds`), else `seconds` x 1e3 (a run built or changed in code).
+inline double measured_ms(double seconds, double as_read_ms) { return as_read_ms * 1e-3 == seconds ? as_read_ms : seconds * 1e3; }
 
 /// Facts about runs that their own file lacks (worker counts, the real layout, speculative
 /// decoding), keyed by run id: a CSV with an `id` column, any of the run columns read by
@@ -339,8 +346,10 @@ ROOFLINE_INLINE std::vector<measured_serving_run> read_serving_runs(const std::s
         r.disaggregated = r.mode == "disagg";
         r.isl = need_number("isl");
         r.osl = need_number("osl");
-        r.ttft_s = need_number("silicon_ttft_ms") * 1e-3;
-        r.tpot_s = need_number("silicon_tpot_ms") * 1e-3;
+        r.ttft_ms_as_read = need_number("silicon_ttft_ms");
+        r.tpot_ms_as_read = need_number("silicon_tpot_ms");
+        r.ttft_s = r.ttft_ms_as_read * 1e-3;
+        r.tpot_s = r.tpot_ms_as_read * 1e-3;
         // A measurement beyond these is a unit slip or a corrupt cell, and would pull the fit.
         for (const auto& [name, seconds, limit] :
              {std::tuple<const char*, double, double>{"silicon_ttft_ms", r.ttft_s, max_measured_ttft_s},
