@@ -125,6 +125,7 @@ estimate_request run_request(const measured_serving_run& r, const gpu_spec& g, c
         d.prefill = fix(r.prefill.parallel());
         d.decode = fix(r.decode.parallel());
         d.prefill_workers = std::max(1, r.prefill.workers);
+        d.prefill_workers_known = r.prefill.workers >= 1;  // else one assumed: no prefill-pool queue priced
         d.decode_workers = std::max(1, r.decode.workers);
         d.prefill_batch = std::max(1.0, r.prefill.batch);
         rq.disaggregated = d;

@@ -4,7 +4,7 @@
 Reads the predictions `roofline estimate --from-csv ... --out PRED_CSV` writes (its `ttft_terms`
 column, models/serving_terms.hpp: own prefill, closed-loop queue, half a decode step or the KV
 transfer, a decode step, 1, ISL, layers x chunks, MoE layers x chunks, the balanced queue, layers x
-the queue's chunk steps) and the silicon CSV (for the attention-DP size), and for every run
+the queue's chunk steps, the prefill pool's queue) and the silicon CSV (for the attention-DP size), and for every run
 simulates the benchmark as a closed loop: C clients, N = n x C requests, each client sending its
 next request when its last one ends, prompt and output lengths drawn from [0.8 L, L] (mean 0.9 L,
 as InferenceX's benchmark_serving draws them); the engine runs steps of at most 8,192 tokens, either

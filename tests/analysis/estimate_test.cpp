@@ -266,6 +266,29 @@ TEST_CASE("TPOT terms: the decode step split by phase, the interleaved prefill i
     CHECK(tp2.features.tpot[2] == approx(tp2.decode_point.decode_step_s * at(tp2.decode_point, step_phase::communication)));
 }
 
+TEST_CASE("efficiency table: a table of the 10 TTFT terms of before reads with the prefill pool's queue at 0") {
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_ten_ttft_test.json").string();
+    const std::string ten = R"([1, 0.5, 1, 0, 0, 0, 0, 0, 0.2, 3e-6])";
+    {
+        std::ofstream o(path);
+        o << R"({"groups": {"disagg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": )" + ten + "}}}";
+    }
+    auto t = read_serving_efficiency(path);
+    const std::array<double, serving_features::ttft_terms> want = {1, 0.5, 1, 0, 0, 0, 0, 0, 0.2, 3e-6, 0};
+    CHECK(t.at("disagg").ttft == want);
+    // With the ten names of then too; eleven numbers under ten names is an error naming the field.
+    std::string names = "[";
+    for (std::size_t i = 0; i < 10; ++i) names += std::string(i ? ", " : "") + "\"" + ttft_term_names[i] + "\"";
+    names += "]";
+    {
+        std::ofstream o(path);
+        o << R"({"ttft_terms": )" + names + R"(, "groups": {"disagg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": )" + ten + "}}}";
+    }
+    t = read_serving_efficiency(path);
+    CHECK(t.at("disagg").ttft == want);
+    std::filesystem::remove(path);
+}
+
 TEST_CASE("efficiency table: a table of the 6 TPOT and 8 TTFT terms of before reads with the same predictions") {
     const auto path = (std::filesystem::temp_directory_path() / "roofline_legacy_fit_test.json").string();
     {
@@ -283,9 +306,9 @@ TEST_CASE("efficiency table: a table of the 6 TPOT and 8 TTFT terms of before re
     const auto& f = r.features;
     CHECK(r.tpot_s == approx(1.5 * decode_per_token_s(f) + 2 * prefill_interleaved_per_token_s(f) +
                                       3e-5 * 32 + 5e-6 * 64));
-    // Its eight TTFT coefficients are today's first eight; the balanced queue and the queue's
-    // chunk steps, which it did not have, are 0: the same TTFT.
-    const std::array<double, serving_features::ttft_terms> want_ttft = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+    // Its eight TTFT coefficients are today's first eight; the balanced queue, the queue's chunk
+    // steps and the prefill pool's queue, which it did not have, are 0: the same TTFT.
+    const std::array<double, serving_features::ttft_terms> want_ttft = {1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     CHECK(e.ttft == want_ttft);
     CHECK(r.ttft_s == approx(f.ttft[0] + f.ttft[1] + f.ttft[2]));
     // Any other length is an error naming the group.
@@ -446,6 +469,59 @@ TEST_CASE("disaggregated pools: TPOT without prefill interference, KV transfer i
     CHECK(r.balanced_prefill_per_decode > 0);
 }
 
+TEST_CASE("disaggregated: the prefill pool's queue where one prefill worker cannot keep up (TTFT term 10)") {
+    // Llama-3.1-8B on H200: one prefill worker for seven decode workers at 512 requests in flight.
+    // The pool hands over P = 1 / max(1,024 x the prefill's s per token, the KV transfer)
+    // prompts/s, so the closed loop runs at P and a request waits 512 / P - 1,023 decode steps
+    // in all before decoding the rest of its tokens (Little's law).
+    const auto c = llama8b();
+    auto rq = h200_request(512);
+    rq.osl = 128;  // a prefill-heavy load
+    disaggregated_pools d;
+    d.prefill = {1, 1, 1, 1};
+    d.decode = {1, 1, 1, 1};
+    d.decode_workers = 7;
+    rq.disaggregated = d;
+    const auto r = estimate_serving(c, rq);
+    REQUIRE(r.fits);
+    const double t_pre = r.prefill_point.prefill_step_s / r.prefill_point.prefill_tokens;
+    const double per_prompt = std::max(1024 * t_pre, r.kv_transfer_s);
+    const double decode_per_token = r.decode_point.decode_step_s;
+    REQUIRE(512 * per_prompt > 127 * decode_per_token);  // the prefill pool limits
+    CHECK(r.features.ttft[10] == approx(512 * per_prompt - 127 * decode_per_token));
+    // At the roof TTFT is the longer of the wave's price and this one (two prices of one wait),
+    // so the closed loop's rate is at most the pool's, and the pool's where its queue is longer.
+    const double linear = r.features.ttft[0] + r.features.ttft[1] + r.features.ttft[2];
+    REQUIRE(r.features.ttft[10] > linear);  // here the pool's queue is the longer price
+    CHECK(r.ttft_s == approx(r.features.ttft[10]));
+    CHECK(r.roof_ttft_s == r.ttft_s);
+    CHECK(r.ttft_split.own_prefill_s + r.ttft_split.queue_s + r.ttft_split.first_token_step_s + r.ttft_split.fixed_costs_s ==
+          approx(r.ttft_s));
+    CHECK(r.output_tokens_per_s == approx(128 / per_prompt));
+    // With a longer output the decode pool's time hides more of it: the wave's price is longer.
+    auto long_out = rq;
+    long_out.osl = 1024;
+    const auto l = estimate_serving(c, long_out);
+    REQUIRE(l.features.ttft[10] < l.features.ttft[0] + l.features.ttft[1] + l.features.ttft[2]);
+    CHECK(l.ttft_s == approx(l.features.ttft[0] + l.features.ttft[1] + l.features.ttft[2]));
+    CHECK(l.output_tokens_per_s <= 1024 / per_prompt * (1 + 1e-9));
+    // A fitted table weighs it by its coefficient, added to the others'.
+    serving_efficiency e;
+    e.ttft[10] = 1.5;
+    CHECK(estimate_serving(c, rq, e).ttft_s == approx(linear + 1.5 * r.features.ttft[10]));
+    // Seven prefill workers for one decode worker: the decode pool limits, no such queue.
+    rq.disaggregated->prefill_workers = 7;
+    rq.disaggregated->decode_workers = 1;
+    CHECK(estimate_serving(c, rq).features.ttft[10] == 0.0);
+    // A worker count a runs file did not state prices none.
+    rq.disaggregated->prefill_workers = 1;
+    rq.disaggregated->decode_workers = 7;
+    rq.disaggregated->prefill_workers_known = false;
+    CHECK(estimate_serving(c, rq).features.ttft[10] == 0.0);
+    // Aggregated: no prefill pool.
+    CHECK(estimate_serving(c, h200_request(512)).features.ttft[10] == 0.0);
+}
+
 TEST_CASE("disaggregated, a given KV rate slower than the default link: the excess is charged even where the fit weighs KV transfer at 0") {
     const auto c = llama8b();
     auto rq = h200_request(64);
@@ -465,21 +541,33 @@ TEST_CASE("disaggregated, a given KV rate slower than the default link: the exce
     // 1,024 tokens x 131,072 B at 125 MB/s over one prefill GPU: 1.074 s.
     CHECK(slow.kv_transfer_s == approx(1024 * 131072.0 / 125e6));
     CHECK(slow.kv_transfer_beyond_default_s == approx(slow.kv_transfer_s - fast.kv_transfer_s));
-    CHECK(slow.ttft_s - fast.ttft_s == approx(slow.kv_transfer_beyond_default_s));
+    // The transfer, not the prefill, now limits the prompts handed over: one per 1.074 s, so the
+    // closed loop of 64 waits 64 x 1.074 s less its decoding (1,023 tokens at the decode step)
+    // in all, where over NVLink the decode pool limited (no queue). Charged at 1 too.
+    const double decode_per_token = slow.decode_point.decode_step_s;
+    CHECK(fast.features.ttft[10] == 0.0);
+    CHECK(slow.features.ttft[10] == 0.0);  // the term is the default link's; the excess apart
+    CHECK(slow.prefill_pool_queue_beyond_default_s == approx(64 * slow.kv_transfer_s - 1023 * decode_per_token));
+    CHECK(slow.prefill_pool_queue_beyond_default_s > 50.0);
+    CHECK(slow.ttft_s - fast.ttft_s == approx(slow.kv_transfer_beyond_default_s + slow.prefill_pool_queue_beyond_default_s));
     CHECK(slow.ttft_split.first_token_step_s - fast.ttft_split.first_token_step_s ==
           approx(slow.kv_transfer_beyond_default_s));
+    CHECK(slow.ttft_split.queue_s - fast.ttft_split.queue_s == approx(slow.prefill_pool_queue_beyond_default_s));
     CHECK(slow.notes.back().find("the excess at 1") != std::string::npos);
+    CHECK(slow.notes.back().find("prefill pool's queue") != std::string::npos);
     // At the roof (KV transfer weighed at 1) nothing is added twice.
+    // (The roof takes the longer of its terms and the pool's queue: over the slow link the queue.)
     const auto roof = estimate_serving(c, rq);
     CHECK(roof.ttft_s == approx(roof.roof_ttft_s));
-    CHECK(roof.ttft_s - estimate_serving(c, [&] { auto q = rq; q.disaggregated->kv_transfer_bytes_per_s.reset(); return q; }()).ttft_s ==
-          approx(slow.kv_transfer_beyond_default_s));
+    const auto roof_fast = estimate_serving(c, [&] { auto q = rq; q.disaggregated->kv_transfer_bytes_per_s.reset(); return q; }());
+    CHECK(roof_fast.features.ttft[10] == 0.0);
+    CHECK(roof.ttft_s == approx(std::max(roof_fast.ttft_s + slow.kv_transfer_beyond_default_s, slow.prefill_pool_queue_beyond_default_s)));
     // A table that weighs KV transfer at 107 (disagg/trtllm's b3) charges the transfer over the
     // default link at 107 and the excess at 1, not 107 x the slow link's 1.07 s.
     e.ttft[2] = 107;
     const auto fast107 = estimate_serving(c, [&] { auto q = rq; q.disaggregated->kv_transfer_bytes_per_s.reset(); return q; }(), e);
     const auto slow107 = estimate_serving(c, rq, e);
-    CHECK(slow107.ttft_s - fast107.ttft_s == approx(slow.kv_transfer_beyond_default_s));
+    CHECK(slow107.ttft_s - fast107.ttft_s == approx(slow.kv_transfer_beyond_default_s + slow.prefill_pool_queue_beyond_default_s));
     CHECK(slow107.ttft_s - slow.ttft_s == approx(107 * fast.kv_transfer_s));
 }
 

@@ -48,6 +48,9 @@ struct disaggregated_pools {
     /// Bandwidth the KV cache of a prompt moves at from a prefill to a decode worker, B/s per
     /// GPU. nullopt: the GPU's scale-up link (NVLink) as modeled by the planner.
     std::optional<double> kv_transfer_bytes_per_s;
+    /// False where `prefill_workers` is assumed, not stated (a runs file without the count): the
+    /// prefill pool's queue (TTFT term [10]) is then not priced, 0.
+    bool prefill_workers_known = true;
 };
 
 /// One configuration to estimate.
@@ -98,6 +101,10 @@ struct estimate_result {
     /// first token waits for); the time beyond it is charged at coefficient 1 (`finish`), so a
     /// slow link the fit never saw lengthens TTFT by its own time, not by b3 times it.
     double kv_transfer_beyond_default_s = 0;
+    /// Likewise for the prefill pool's queue (TTFT term [10]): how much longer it is with the
+    /// given KV rate than over the default link (a slow link can make the transfer, not the
+    /// prefill, what limits the prompts handed over), charged at coefficient 1 (`finish`).
+    double prefill_pool_queue_beyond_default_s = 0;
     double memory_headroom = 0;         ///< share of memory left unused (1 - utilization)
     int gpus = 0;
     /// Disaggregated: prefill workers one decode worker needs so that prompts are prefilled as
@@ -156,6 +163,24 @@ inline double prefill_s_per_token(const plan_point& p) {
 /// TTFT median from 34.8% to 33.5% and the disaggregated one from 54.9% to 47.5% (README).
 inline double queue_s_per_token(const plan_point& p, const parallel_layout& l) {
     return prefill_s_per_token(p) * std::max(1, l.dp);
+}
+
+/// Prompts per second a disaggregated deployment's prefill pool hands over at most: each of its
+/// `workers` prefills a prompt in ISL x `s_per_token` and sends its KV cache in `kv_transfer_s`,
+/// the two overlapping (the link carries one prompt's while the worker prefills the next), so
+/// workers / max(the two); +infinity when both are 0 (nothing priced).
+inline double prefill_pool_prompts_per_s(int workers, double isl, double s_per_token, double kv_transfer_s) {
+    const double per_prompt = std::max(s_per_token > 0 ? isl * s_per_token : 0.0, kv_transfer_s);
+    return per_prompt > 0 ? workers / per_prompt : std::numeric_limits<double>::infinity();
+}
+
+/// The prefill pool's queue (TTFT term [10], seconds): where the pool hands over fewer prompts
+/// than the decode pool would finish, a closed loop of `requests` runs at `prompts_per_s` and by
+/// Little's law a request spends requests / rate in all, (OSL - 1) x `decode_per_token_s` of it
+/// decoding: the rest, less nothing, is waiting; 0 where the decode pool limits.
+inline double prefill_pool_queue_s(double requests, double prompts_per_s, double osl, double decode_per_token_s) {
+    if (!(prompts_per_s > 0) || !std::isfinite(prompts_per_s)) return 0.0;
+    return std::max(0.0, requests / prompts_per_s - std::max(0.0, osl - 1.0) * decode_per_token_s);
 }
 
 /// Prefill chunk steps of the closed-loop queue ahead of a request at `requests` in flight: half
@@ -251,11 +276,20 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     out.features.tpot = tpot_terms_of(dec_per_token, 0.0, pd, pp, t, c_dec);
     const double c_pre = rq.concurrency / d.prefill_workers;
     // The KV term is the transfer over the link the fitted runs used; the excess is `finish`'s.
+    // The prefill pool's queue over the default link (the runs fitted moved their KV caches
+    // over it), and how much longer over the given one (`finish` charges that at 1).
+    const auto pool_queue_s = [&](double transfer) {
+        if (!d.prefill_workers_known) return 0.0;
+        return prefill_pool_queue_s(rq.concurrency, prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, t_pre, transfer),
+                                    rq.osl, dec_per_token);
+    };
+    const double pool_queue_default_s = pool_queue_s(out.kv_transfer_s - out.kv_transfer_beyond_default_s);
+    out.prefill_pool_queue_beyond_default_s = std::max(0.0, pool_queue_s(out.kv_transfer_s) - pool_queue_default_s);
     out.features.ttft = {pp.ttft_prefill_s,
                          closed_loop_queue_s(c_pre, rq.isl, queue_s_per_token(pp, d.prefill), 0.0),
                          out.kv_transfer_s - out.kv_transfer_beyond_default_s, d.decode.pp * pd.decode_step_s, 1.0, rq.isl, t.layers * t.prompt_chunks,
                          t.moe_layers * t.prompt_chunks, closed_loop_queue_s(c_pre, rq.isl, t_pre, 0.0),
-                         t.layers * queue_chunk_steps(c_pre, rq)};
+                         t.layers * queue_chunk_steps(c_pre, rq), pool_queue_default_s};
     // Balance: decode pool output / OSL requests per second need ISL x t_pre prefill seconds each.
     const double req_per_s_per_decode = (c_dec / dec_per_token) / rq.osl;
     out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;
@@ -265,21 +299,30 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
 inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
     const auto [tpot, fitted_ttft] = apply_efficiency(out.features, e);
     const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
-    // A KV transfer slower than the fitted runs' link: the excess at coefficient 1.
-    const double kv_excess_s = out.kv_transfer_beyond_default_s;
-    const double ttft = fitted_ttft + kv_excess_s;
+    // A KV transfer slower than the fitted runs' link: the excess at coefficient 1, in the
+    // transfer and in the prefill pool's queue.
+    const double kv_excess_s = out.kv_transfer_beyond_default_s, queue_excess_s = out.prefill_pool_queue_beyond_default_s;
+    // The roof: its terms, or where longer the prefill pool's queue (`roof_ttft_s`), each with
+    // the given link's excess.
+    const double roof_ttft = std::max(rttft + kv_excess_s, out.features.ttft[10] + queue_excess_s);
+    const bool at_roof = is_roof(e);
+    const double ttft = at_roof ? roof_ttft : fitted_ttft + kv_excess_s + queue_excess_s;
     out.fits = true;
     out.tpot_s = tpot;
     out.ttft_s = ttft;
     out.ttft_split = split_ttft(out.features, e);
     out.ttft_split.first_token_step_s += kv_excess_s;
+    out.ttft_split.queue_s += at_roof ? roof_ttft - rttft - kv_excess_s : queue_excess_s;  // the four parts sum to TTFT
     if (kv_excess_s > 0)
         out.notes.push_back("KV transfer at the given rate: " + detail::plan::fmt(out.kv_transfer_s * 1e3, 1) + " ms a prompt, " +
                             detail::plan::fmt(out.kv_transfer_beyond_default_s * 1e3, 1) +
                             " ms more than over the default link; the efficiency weighs KV transfer at " +
-                            detail::plan::fmt(e.ttft[2], 2) + " (its runs moved KV over the default link), the excess at 1");
+                            detail::plan::fmt(e.ttft[2], 2) + " (its runs moved KV over the default link), the excess at 1" +
+                            (queue_excess_s > 0 ? ", and the prefill pool's queue " + detail::plan::fmt(queue_excess_s * 1e3, 1) +
+                                                      " ms longer (the link limits the prompts handed over), at 1"
+                                                : std::string()));
     out.roof_tpot_s = rtpot;
-    out.roof_ttft_s = rttft + kv_excess_s;
+    out.roof_ttft_s = roof_ttft;
     if (e.ttft_band) out.ttft_range_s = std::pair{ttft * e.ttft_band->p10, ttft * e.ttft_band->p90};
     if (e.tpot_band) out.tpot_range_s = std::pair{tpot * e.tpot_band->p10, tpot * e.tpot_band->p90};
     out.output_tokens_per_s = closed_loop_output_tokens_per_s(rq.concurrency, rq.osl, ttft, tpot);
@@ -401,7 +444,8 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
                              0.5 * t_dec, l.pp * t_dec, 1.0,  // the first token passes all pp stages
                              rq.isl, t.layers * t.prompt_chunks, t.moe_layers * t.prompt_chunks,
                              closed_loop_queue_s(c_inst, rq.isl, detail::estimate::prefill_s_per_token(p), 0.0),
-                             t.layers * detail::estimate::queue_chunk_steps(c_inst, rq)};
+                             t.layers * detail::estimate::queue_chunk_steps(c_inst, rq),
+                             0.0};  // no prefill pool: the wave's queue is the closed loop's
     } else {
         const auto& d = *rq.disaggregated;
         out.gpus = d.prefill.gpus() * d.prefill_workers + d.decode.gpus() * d.decode_workers;

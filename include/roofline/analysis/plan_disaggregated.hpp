@@ -107,10 +107,11 @@ inline disaggregated_plan_point price_point(const model_config& c, const plan_re
     // most what the prefill pool hands over: each worker prefills a prompt in ISL t_pre and sends
     // its KV cache in kv_transfer_s, the two overlapping (the link carries one prompt's while
     // the worker prefills the next), so prompts/s <= workers / max(the two).
-    const double t_pre = detail::estimate::prefill_s_per_token(pp);
-    const double per_prompt = std::max(t_pre > 0 ? rq.isl * t_pre : 0.0, e.kv_transfer_s);
-    const double prefill_cap = per_prompt > 0 ? pools.prefill_workers * rq.osl / per_prompt : e.output_tokens_per_s;
-    p.output_tokens_per_s = std::min(e.output_tokens_per_s, prefill_cap);
+    // The same rate prices TTFT's prefill-pool queue (term [10]), so a point the cap binds waits
+    // in TTFT what it loses in throughput.
+    const double prompts_per_s = detail::estimate::prefill_pool_prompts_per_s(
+        pools.prefill_workers, rq.isl, detail::estimate::prefill_s_per_token(pp), e.kv_transfer_s);
+    p.output_tokens_per_s = std::min(e.output_tokens_per_s, prompts_per_s * rq.osl);
     p.tokens_per_s_per_gpu = p.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / n;
     p.tokens_per_s_per_user = e.tokens_per_s_per_user;
     p.kv_transfer_s = e.kv_transfer_s;

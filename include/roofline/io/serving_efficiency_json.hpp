@@ -11,9 +11,10 @@
 // "heldout" (optional; tables since 2026-12-06) holds the group's `heldout_ratio_band`s: the
 // percentiles of measured / predicted over its runs, each predicted with its model held out.
 
-#include <algorithm>  // std::all_of
+#include <algorithm>  // std::all_of, std::copy
 #include <array>     // std::array
 #include <fstream>   // std::ofstream
+#include <initializer_list>  // std::initializer_list
 #include <map>       // std::map
 #include <optional>  // std::optional
 #include <string>    // std::string
@@ -37,8 +38,8 @@ inline constexpr double max_heldout_ratio = 1e3;
 /// Reads a table. A group's "tpot" list holds `serving_features::tpot_terms` coefficients, or the
 /// `legacy_tpot_terms` of a table written before the decode step was split by phase (read as
 /// `tpot_from_legacy`: the same predictions); its "ttft" list the `serving_features::ttft_terms`
-/// coefficients, or the `legacy_ttft_terms` of a table of before (the others 0: the same
-/// predictions). A group's optional "heldout" object gives its bands (`heldout_ratio_band`; absent
+/// coefficients, or the first 8 or 10 of them (`legacy_ttft_terms`: a table of before, the
+/// others 0: the same predictions). A group's optional "heldout" object gives its bands (`heldout_ratio_band`; absent
 /// in older tables: no band). Throws `parse_error` naming the file and the group for a missing or
 /// wrong-length coefficient list, a coefficient outside [0, `max_efficiency_coefficient`], a list
 /// of zeros only, a group's "runs" that is not a count, a key a group or band does not have, a
@@ -64,16 +65,20 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         throw parse_error(path, "", "groups", "not a serving efficiency table (no \"groups\" object)");
     // The term names, where the table gives them, must be the terms its lists are read as: a
     // table of other terms (renamed, reordered, another length) would be read silently wrong.
-    const auto check_names = [&](const char* field, const auto& now, const auto& legacy) {
+    // `now`'s first `size` names (all of them: size 0) or `legacy`'s.
+    const auto check_names = [&](const char* field, const auto& now, const auto& legacy, std::initializer_list<std::size_t> sizes) {
         if (!j.contains(field)) return;
         const auto& n = j[field];
-        const auto same = [&](const auto& names) {
-            if (!n.is_array() || n.size() != names.size()) return false;
-            for (std::size_t i = 0; i < names.size(); ++i)
+        const auto same = [&](const auto& names, std::size_t size) {
+            if (size == 0) size = names.size();
+            if (!n.is_array() || n.size() != size) return false;
+            for (std::size_t i = 0; i < size; ++i)
                 if (!n[i].is_string() || n[i].template get<std::string>() != names[i]) return false;
             return true;
         };
-        if (!same(now) && !same(legacy)) {
+        bool known = same(now, 0) || same(legacy, 0);
+        for (std::size_t size : sizes) known = known || same(now, size);
+        if (!known) {
             std::string want;
             for (const char* name : now) want += (want.empty() ? "" : ", ") + std::string(name);
             throw parse_error(path, "", field, "not the terms this version reads (expected " + want + ")");
@@ -82,10 +87,8 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
     static constexpr std::array<const char*, legacy_tpot_terms> legacy_tpot_names = {
         "decode_step_per_token_s", "prefill_interleaved_per_token_s", "per_layer_s", "per_moe_layer_s", "per_sequence_s",
         "constant_s"};
-    std::array<const char*, legacy_ttft_terms> legacy_ttft_names{};
-    for (std::size_t i = 0; i < legacy_ttft_terms; ++i) legacy_ttft_names[i] = ttft_term_names[i];
-    check_names("tpot_terms", tpot_term_names, legacy_tpot_names);
-    check_names("ttft_terms", ttft_term_names, legacy_ttft_names);
+    check_names("tpot_terms", tpot_term_names, legacy_tpot_names, {});
+    check_names("ttft_terms", ttft_term_names, ttft_term_names, {legacy_ttft_terms[0], legacy_ttft_terms[1]});
     std::map<std::string, serving_efficiency> out;
     for (const auto& item : j["groups"].items()) {
         // Plain references, not a structured binding: clang before 16 cannot capture those.
@@ -117,13 +120,20 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         } else {
             read("tpot", e.tpot);
         }
-        // A table of before the balanced queue and the queue's chunk steps joined: its eight
-        // TTFT coefficients are today's first eight, the other two 0.
-        if (g.contains("ttft") && g["ttft"].is_array() && g["ttft"].size() == legacy_ttft_terms) {
-            std::array<double, legacy_ttft_terms> legacy{};
+        // A table of before the balanced queue and the queue's chunk steps joined (8 TTFT
+        // coefficients), or before the prefill pool's queue joined (10): today's first 8 or 10,
+        // the others 0.
+        const std::size_t ttft_listed = g.contains("ttft") && g["ttft"].is_array() ? g["ttft"].size() : 0;
+        if (ttft_listed == legacy_ttft_terms[0]) {
+            std::array<double, legacy_ttft_terms[0]> legacy{};
             read("ttft", legacy);
-            for (std::size_t i = 0; i < legacy_ttft_terms; ++i) e.ttft[i] = legacy[i];
-            for (std::size_t i = legacy_ttft_terms; i < e.ttft.size(); ++i) e.ttft[i] = 0;
+            e.ttft = {};
+            std::copy(legacy.begin(), legacy.end(), e.ttft.begin());
+        } else if (ttft_listed == legacy_ttft_terms[1]) {
+            std::array<double, legacy_ttft_terms[1]> legacy{};
+            read("ttft", legacy);
+            e.ttft = {};
+            std::copy(legacy.begin(), legacy.end(), e.ttft.begin());
         } else {
             read("ttft", e.ttft);
         }

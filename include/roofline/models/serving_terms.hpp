@@ -5,6 +5,7 @@
 // configuration; analysis/serving_fit.hpp fits coefficients to measured runs;
 // io/serving_efficiency_json.hpp reads and writes fitted tables.
 
+#include <algorithm>  // std::max
 #include <array>    // std::array
 #include <cstddef>   // std::size_t
 #include <optional>  // std::optional
@@ -15,7 +16,7 @@ namespace roofline {
 
 /// Terms of the estimate (seconds), the inputs of `apply_efficiency`.
 struct serving_features {
-    static constexpr std::size_t tpot_terms = 10, ttft_terms = 10;
+    static constexpr std::size_t tpot_terms = 10, ttft_terms = 11;
     /// TPOT: the decode steps per token (pp x t_dec / tokens per step) split by the planner's
     /// phases of the step (`plan_point::decode_phase_share`): [0] attention (KV-cache reads),
     /// [1] GEMMs (dense and MoE weights), [2] communication (all-reduce, all-to-all, pipeline
@@ -41,7 +42,14 @@ struct serving_features {
     /// balanced queue: [1] takes one rank's prompts per step; equal without attention DP; an
     /// engine whose DP ranks schedule and run apart, as vLLM's data-parallel engines do, drains
     /// so) and [9] layers x the prefill chunk steps of the queue ahead (count: the per-layer
-    /// fixed cost of every chunk step a request waits through, as [6] is of its own).
+    /// fixed cost of every chunk step a request waits through, as [6] is of its own); [10] the
+    /// prefill pool's queue where it limits the rate (disaggregated): a closed loop of C requests
+    /// whose prefill pool hands over at most P prompts/s (P = prefill workers / max(ISL x the
+    /// prefill's seconds per token, the KV transfer), the planner's cap) runs at that rate, so by
+    /// Little's law a request waits C / P - (OSL - 1) x the decode step per token in all before
+    /// its decode, the rest of its time; at least 0 (the decode pool limits), 0 aggregated and
+    /// where the prefill worker count is not known (`disaggregated_pools::prefill_workers_known`).
+    /// A fit gives it a coefficient; the roof takes it as a floor (`roof_ttft_s`).
     std::array<double, ttft_terms> ttft{};
 };
 
@@ -68,15 +76,22 @@ struct heldout_ratio_band {
 /// Coefficients of `serving_features` (non-negative).
 struct serving_efficiency {
     std::array<double, serving_features::tpot_terms> tpot{1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
-    std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+    std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     std::string source = "roof";  ///< "roof", or the fitted table and its key
     /// Measured / held-out predicted TTFT and TPOT of the runs the coefficients were judged on
     /// (a fitted table's; none for the roof or a table written before 2026-12-06).
     std::optional<heldout_ratio_band> ttft_band, tpot_band;
 };
 
-/// The roof: every physical term at coefficient 1, no fixed costs.
+/// The roof: every physical term at coefficient 1, no fixed costs. The prefill pool's queue
+/// (TTFT [10]) is not a term of the roof's sum but a floor under it (`roof_ttft_s`).
 inline serving_efficiency roof_efficiency() { return {}; }
+
+/// True when `e` holds the roof's coefficients (`roof_efficiency`).
+inline bool is_roof(const serving_efficiency& e) {
+    const auto r = roof_efficiency();
+    return e.tpot == r.tpot && e.ttft == r.ttft;
+}
 
 /// TPOT and TTFT from features and coefficients: dot products.
 inline std::pair<double, double> apply_efficiency(const serving_features& f, const serving_efficiency& e) {
@@ -86,9 +101,17 @@ inline std::pair<double, double> apply_efficiency(const serving_features& f, con
     return {tpot, ttft};
 }
 
+/// TTFT at the roof (s): the roof's terms (own prefill, the wave's queue, the KV transfer or half
+/// a decode step), or where more the prefill pool's queue [10], which is by Little's law all a
+/// request spends before decoding when the pool limits the rate. The wave and the pool's queue
+/// are two prices of one wait, so the roof takes the longer, not the sum.
+inline double roof_ttft_s(const serving_features& f) {
+    return std::max(apply_efficiency(f, roof_efficiency()).second, f.ttft[10]);
+}
+
 /// TTFT split into what a request waits for (seconds; the four sum to `apply_efficiency`'s TTFT):
-/// its own prefill ([0]), the queue ahead of it ([1], [8] and [9]: the wave's prompts and the
-/// fixed costs of their chunk steps), the step that delivers the first token ([2], [3]: the
+/// its own prefill ([0]), the queue ahead of it ([1], [8], [9] and [10]: the wave's prompts, the
+/// fixed costs of their chunk steps and the prefill pool's queue where it limits the rate), the step that delivers the first token ([2], [3]: the
 /// decode step, with the KV transfer when disaggregated), and the prefill's fixed costs ([4]-[7]: constant, per prompt token, per
 /// layer and per MoE layer of its own chunk steps).
 struct ttft_parts {
@@ -100,7 +123,7 @@ inline ttft_parts split_ttft(const serving_features& f, const serving_efficiency
     const auto at = [&](std::size_t i) { return e.ttft[i] * f.ttft[i]; };
     ttft_parts p;
     p.own_prefill_s = at(0);
-    p.queue_s = at(1) + at(8) + at(9);
+    p.queue_s = at(1) + at(8) + at(9) + at(10);
     p.first_token_step_s = at(2) + at(3);
     p.fixed_costs_s = at(4) + at(5) + at(6) + at(7);
     return p;
@@ -125,9 +148,9 @@ inline std::array<double, serving_features::tpot_terms> tpot_from_legacy(const s
 }
 
 /// TTFT terms of a table written before the balanced queue ([8]) and the queue's per-layer
-/// chunk-step cost ([9]) joined: its coefficients are today's first eight, the two new at 0
-/// (the same TTFT for every configuration).
-inline constexpr std::size_t legacy_ttft_terms = 8;
+/// chunk-step cost ([9]) joined (8), and before the prefill pool's queue ([10]) joined (10): its
+/// coefficients are today's first 8 or 10, the others 0 (the same TTFT for every configuration).
+inline constexpr std::array<std::size_t, 2> legacy_ttft_terms = {8, 10};
 
 /// Names of the terms, in order (a table's "tpot_terms" and "ttft_terms").
 inline constexpr std::array<const char*, serving_features::tpot_terms> tpot_term_names = {
@@ -138,6 +161,6 @@ inline constexpr std::array<const char*, serving_features::tpot_terms> tpot_term
 inline constexpr std::array<const char*, serving_features::ttft_terms> ttft_term_names = {
     "own_prefill_s", "closed_loop_queue_s", "kv_transfer_or_half_decode_step_s", "decode_step_s", "constant_s",
     "per_prompt_token_s", "per_layer_prefill_step_s", "per_moe_layer_prefill_step_s",
-    "closed_loop_queue_balanced_s", "per_layer_queue_chunk_step_s"};
+    "closed_loop_queue_balanced_s", "per_layer_queue_chunk_step_s", "prefill_pool_queue_s"};
 
 }  // namespace roofline
