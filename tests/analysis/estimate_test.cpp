@@ -498,6 +498,14 @@ TEST_CASE("disaggregated: the prefill pool's queue where one prefill worker cann
     CHECK(r.ttft_split.own_prefill_s + r.ttft_split.queue_s + r.ttft_split.first_token_step_s + r.ttft_split.fixed_costs_s ==
           approx(r.ttft_s));
     CHECK(r.output_tokens_per_s == approx(128 / per_prompt));
+    // Said, with the rates: what the pool hands over, what the decode pool would finish.
+    const auto said = std::find_if(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+        return n.rfind("the prefill pool limits the rate: 1 prefill worker hands over ", 0) == 0;
+    });
+    REQUIRE(said != r.notes.end());
+    char handed[32];
+    std::snprintf(handed, sizeof handed, "%.3g prompts/s", 1 / per_prompt);
+    CHECK(said->find(handed) != std::string::npos);
     // With a longer output the decode pool's time hides more of it: the wave's price is longer.
     auto long_out = rq;
     long_out.osl = 1024;
@@ -512,7 +520,9 @@ TEST_CASE("disaggregated: the prefill pool's queue where one prefill worker cann
     // Seven prefill workers for one decode worker: the decode pool limits, no such queue.
     rq.disaggregated->prefill_workers = 7;
     rq.disaggregated->decode_workers = 1;
-    CHECK(estimate_serving(c, rq).features.ttft[10] == 0.0);
+    const auto balanced = estimate_serving(c, rq);
+    CHECK(balanced.features.ttft[10] == 0.0);
+    for (const auto& n : balanced.notes) CHECK(n.find("the prefill pool limits") == std::string::npos);
     // A worker count a runs file did not state prices none.
     rq.disaggregated->prefill_workers = 1;
     rq.disaggregated->decode_workers = 7;
@@ -553,8 +563,12 @@ TEST_CASE("disaggregated, a given KV rate slower than the default link: the exce
     CHECK(slow.ttft_split.first_token_step_s - fast.ttft_split.first_token_step_s ==
           approx(slow.kv_transfer_beyond_default_s));
     CHECK(slow.ttft_split.queue_s - fast.ttft_split.queue_s == approx(slow.prefill_pool_queue_beyond_default_s));
-    CHECK(slow.notes.back().find("the excess at 1") != std::string::npos);
-    CHECK(slow.notes.back().find("prefill pool's queue") != std::string::npos);
+    const auto note_with = [&](const std::string& what) {
+        return std::find_if(slow.notes.begin(), slow.notes.end(), [&](const std::string& n) { return n.find(what) != std::string::npos; });
+    };
+    REQUIRE(note_with("the excess at 1") != slow.notes.end());
+    CHECK(note_with("the excess at 1")->find("prefill pool's queue") != std::string::npos);
+    CHECK(note_with("the prefill pool limits the rate: 1 prefill worker hands over 0.931 prompts/s") != slow.notes.end());
     // At the roof (KV transfer weighed at 1) nothing is added twice.
     // (The roof takes the longer of its terms and the pool's queue: over the slow link the queue.)
     const auto roof = estimate_serving(c, rq);

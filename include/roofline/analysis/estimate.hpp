@@ -19,6 +19,7 @@
 #include <algorithm>  // std::max
 #include <array>     // std::array
 #include <cmath>     // std::pow, std::isfinite
+#include <cstdio>    // std::snprintf
 #include <limits>    // std::numeric_limits
 #include <optional>  // std::optional
 #include <string>    // std::string
@@ -295,6 +296,28 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     out.balanced_prefill_per_decode = req_per_s_per_decode * rq.isl * t_pre;
 }
 
+/// Says when the prefill pool limits a disaggregated deployment's rate (TTFT term [10], with a
+/// given link's excess, > 0): the prompts/s it hands over, the requests/s the decode pool would
+/// finish, and the wait Little's law gives at the roof's speeds (the efficiency weighs it).
+inline void note_prefill_pool_limit(estimate_result& out, const estimate_request& rq) {
+    const auto& d = *rq.disaggregated;
+    const double wait_s = out.features.ttft[10] + out.prefill_pool_queue_beyond_default_s;
+    if (!(wait_s > 0)) return;
+    const double handed = prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, prefill_s_per_token(out.prefill_point), out.kv_transfer_s);
+    const double finished = rq.concurrency / (rq.osl * decode_per_token_s(out.features));
+    const auto sig = [](double v) {  // three significant digits
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+        return std::string(buf);
+    };
+    const bool one = d.prefill_workers == 1;
+    out.notes.push_back("the prefill pool limits the rate: " + std::to_string(d.prefill_workers) + " prefill worker" +
+                        (one ? " hands" : "s hand") + " over " + sig(handed) +
+                        " prompts/s (a prompt's prefill or its KV transfer, the longer), where the decode pool would finish " +
+                        sig(finished) + " requests/s; by Little's law a request waits " + sig(wait_s) +
+                        " s before it decodes at the roof's speeds (TTFT's prefill-pool queue)");
+}
+
 /// TPOT, TTFT and the rates of `out` from its features at `e` (and at the roof).
 inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
     const auto [tpot, fitted_ttft] = apply_efficiency(out.features, e);
@@ -477,6 +500,7 @@ inline estimate_result estimate_serving(const model_config& c, const estimate_re
         if (!link_note.empty()) out.notes.push_back(link_note);
     }
     detail::estimate::finish(out, rq, e);
+    if (rq.disaggregated) detail::estimate::note_prefill_pool_limit(out, rq);
     return out;
 }
 
