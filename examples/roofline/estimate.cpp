@@ -11,7 +11,9 @@
 // `--json` keys (stable) of one estimate: gpu, layout, gpus, concurrency, fits, reason, ttft_s,
 // ttft_parts_s {own_prefill, queue, first_token_step, fixed_costs}, ttft_range_s and tpot_range_s
 // {p10, p90, runs} (held out; null without a fitted table's band), tpot_s, tokens_per_s_per_gpu,
-// tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s, roof_tpot_s, kv_transfer_s, balanced_prefill_per_decode, memory_headroom, efficiency, notes[].
+// tokens_per_s_per_user, output_tokens_per_s, roof_ttft_s, roof_tpot_s, kv_transfer_s, balanced_prefill_per_decode,
+// prefill_pool_prompts_per_s (disaggregated: what the prefill pool hands over at most, which caps
+// output_tokens_per_s at it x OSL; null aggregated), memory_headroom, efficiency, notes[].
 
 #include <algorithm>
 #include <cmath>
@@ -313,6 +315,7 @@ nlohmann::json estimate_json(const estimate_result& r, const estimate_request& r
             {"roof_tpot_s", json_number(r.roof_tpot_s)},
             {"kv_transfer_s", json_number(r.kv_transfer_s)},
             {"balanced_prefill_per_decode", json_number(r.balanced_prefill_per_decode)},
+            {"prefill_pool_prompts_per_s", json_number(r.prefill_pool_prompts_per_s)},
             {"max_concurrency", json_number(r.max_concurrency)},
             {"memory_headroom", r.memory_headroom},
             {"efficiency", e.source},

@@ -454,8 +454,7 @@ void run_estimate_csv(const std::string& csv, const std::vector<std::string>& mo
             if (acceptance_grid[g] == it->second) heldout_rate[i] = g;
         if (!heldout_rate[i]) continue;
         heldout_terms[i] = &features_at[*heldout_rate[i]];
-        const auto [rtpot, rttft] = apply_efficiency(*heldout_terms[i], roof_efficiency());
-        roof_of[i] = {rttft, rtpot};
+        roof_of[i] = {roof_ttft_s(*heldout_terms[i]), apply_efficiency(*heldout_terms[i], roof_efficiency()).first};
     }
     double heldout_low = 1, heldout_high = 0;
     for (const auto& m : speculating_models)

@@ -276,7 +276,7 @@ TEST_CASE("efficiency table: a table of the 10 TTFT terms of before reads with t
     auto t = read_serving_efficiency(path);
     const std::array<double, serving_features::ttft_terms> want = {1, 0.5, 1, 0, 0, 0, 0, 0, 0.2, 3e-6, 0};
     CHECK(t.at("disagg").ttft == want);
-    // With the ten names of then too; eleven numbers under ten names is an error naming the field.
+    // With the ten names of then too.
     std::string names = "[";
     for (std::size_t i = 0; i < 10; ++i) names += std::string(i ? ", " : "") + "\"" + ttft_term_names[i] + "\"";
     names += "]";
@@ -286,6 +286,39 @@ TEST_CASE("efficiency table: a table of the 10 TTFT terms of before reads with t
     }
     t = read_serving_efficiency(path);
     CHECK(t.at("disagg").ttft == want);
+    // A table's coefficients are its own: the roof's floor (the prefill pool's queue) is not
+    // applied to a table, even one holding the roof's TTFT coefficients.
+    CHECK_FALSE(is_roof_ttft(t.at("disagg")));
+    CHECK(is_roof_ttft(roof_efficiency()));
+    auto roof_copy = roof_efficiency();
+    roof_copy.tpot[9] = 1e-9;  // TPOT's coefficients do not matter
+    CHECK(is_roof_ttft(roof_copy));
+    const auto error_of = [&](const std::string& json) {
+        {
+            std::ofstream o(path);
+            o << json;
+        }
+        try {
+            read_serving_efficiency(path);
+        } catch (const parse_error& e) {
+            return std::string(e.what());
+        }
+        return std::string("read");
+    };
+    // Eleven numbers under ten names, ten under eleven, and nine: errors naming the group and field.
+    std::string eleven_names = "[";
+    for (std::size_t i = 0; i < 11; ++i) eleven_names += std::string(i ? ", " : "") + "\"" + ttft_term_names[i] + "\"";
+    eleven_names += "]";
+    const std::string eleven = R"([1, 0.5, 1, 0, 0, 0, 0, 0, 0.2, 3e-6, 1])";
+    const std::string tpot = R"("tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0])";
+    CHECK(error_of(R"({"ttft_terms": )" + names + R"(, "groups": {"disagg": {)" + tpot + R"(, "ttft": )" + eleven + "}}}")
+              .find("groups.disagg: \"ttft\": holds 11 coefficients where the table names 10 terms") != std::string::npos);
+    CHECK(error_of(R"({"ttft_terms": )" + eleven_names + R"(, "groups": {"disagg": {)" + tpot + R"(, "ttft": )" + ten + "}}}")
+              .find("holds 10 coefficients where the table names 11 terms") != std::string::npos);
+    CHECK(error_of(R"({"groups": {"disagg": {)" + tpot + R"(, "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0]}}})")
+              .find("expected 11 numbers (or 8 or 10, a table of before)") != std::string::npos);
+    CHECK(error_of(R"({"ttft_terms": )" + eleven_names + R"(, "groups": {"disagg": {)" + tpot + R"(, "ttft": )" + eleven + "}}}") ==
+          "read");
     std::filesystem::remove(path);
 }
 
@@ -513,10 +546,15 @@ TEST_CASE("disaggregated: the prefill pool's queue where one prefill worker cann
     REQUIRE(l.features.ttft[10] < l.features.ttft[0] + l.features.ttft[1] + l.features.ttft[2]);
     CHECK(l.ttft_s == approx(l.features.ttft[0] + l.features.ttft[1] + l.features.ttft[2]));
     CHECK(l.output_tokens_per_s <= 1024 / per_prompt * (1 + 1e-9));
-    // A fitted table weighs it by its coefficient, added to the others'.
+    // A fitted table weighs it by its coefficient, added to the others'; one that weighs it
+    // little (TensorRT-LLM's 0.08) still gets no more than the pool hands over.
     serving_efficiency e;
     e.ttft[10] = 1.5;
     CHECK(estimate_serving(c, rq, e).ttft_s == approx(linear + 1.5 * r.features.ttft[10]));
+    e.ttft[10] = 0.08;
+    const auto light = estimate_serving(c, rq, e);
+    CHECK(light.ttft_s == approx(linear + 0.08 * r.features.ttft[10]));
+    CHECK(light.output_tokens_per_s == approx(128 / per_prompt));
     // Seven prefill workers for one decode worker: the decode pool limits, no such queue.
     rq.disaggregated->prefill_workers = 7;
     rq.disaggregated->decode_workers = 1;
@@ -559,10 +597,16 @@ TEST_CASE("disaggregated, a given KV rate slower than the default link: the exce
     CHECK(slow.features.ttft[10] == 0.0);  // the term is the default link's; the excess apart
     CHECK(slow.prefill_pool_queue_beyond_default_s == approx(64 * slow.kv_transfer_s - 1023 * decode_per_token));
     CHECK(slow.prefill_pool_queue_beyond_default_s > 50.0);
-    CHECK(slow.ttft_s - fast.ttft_s == approx(slow.kv_transfer_beyond_default_s + slow.prefill_pool_queue_beyond_default_s));
+    // One wait, not two: the longer of the transfer's excess and the queue's (which holds it).
+    CHECK(slow.ttft_s - fast.ttft_s == approx(std::max(slow.kv_transfer_beyond_default_s, slow.prefill_pool_queue_beyond_default_s)));
+    CHECK(slow.ttft_s - fast.ttft_s == approx(slow.prefill_pool_queue_beyond_default_s));
     CHECK(slow.ttft_split.first_token_step_s - fast.ttft_split.first_token_step_s ==
           approx(slow.kv_transfer_beyond_default_s));
-    CHECK(slow.ttft_split.queue_s - fast.ttft_split.queue_s == approx(slow.prefill_pool_queue_beyond_default_s));
+    CHECK(slow.ttft_split.queue_s - fast.ttft_split.queue_s ==
+          approx(slow.prefill_pool_queue_beyond_default_s - slow.kv_transfer_beyond_default_s));
+    // The rate: at most the pool's, 0.931 prompts/s x 1,024 tokens.
+    CHECK(slow.prefill_pool_prompts_per_s == approx(1 / slow.kv_transfer_s));
+    CHECK(slow.output_tokens_per_s <= 1024 / slow.kv_transfer_s * (1 + 1e-9));
     const auto note_with = [&](const std::string& what) {
         return std::find_if(slow.notes.begin(), slow.notes.end(), [&](const std::string& n) { return n.find(what) != std::string::npos; });
     };
@@ -581,7 +625,7 @@ TEST_CASE("disaggregated, a given KV rate slower than the default link: the exce
     e.ttft[2] = 107;
     const auto fast107 = estimate_serving(c, [&] { auto q = rq; q.disaggregated->kv_transfer_bytes_per_s.reset(); return q; }(), e);
     const auto slow107 = estimate_serving(c, rq, e);
-    CHECK(slow107.ttft_s - fast107.ttft_s == approx(slow.kv_transfer_beyond_default_s + slow.prefill_pool_queue_beyond_default_s));
+    CHECK(slow107.ttft_s - fast107.ttft_s == approx(slow.prefill_pool_queue_beyond_default_s));
     CHECK(slow107.ttft_s - slow.ttft_s == approx(107 * fast.kv_transfer_s));
 }
 
@@ -1001,7 +1045,7 @@ TEST_CASE("efficiency table: term names other than the ones read, a coefficient 
         for (const char* n : list) s += (s.empty() ? "\"" : ", \"") + std::string(n) + "\"";
         return "[" + s + "]";
     };
-    const std::string group = R"({"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0]}})";
+    const std::string group = R"({"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]}})";
     // The names this version writes read back.
     CHECK(read_back(R"({"tpot_terms": )" + names(tpot_term_names) + R"(, "ttft_terms": )" + names(ttft_term_names) +
                     R"(, "groups": )" + group + "}")

@@ -106,6 +106,10 @@ struct estimate_result {
     /// given KV rate than over the default link (a slow link can make the transfer, not the
     /// prefill, what limits the prompts handed over), charged at coefficient 1 (`finish`).
     double prefill_pool_queue_beyond_default_s = 0;
+    /// Disaggregated: the prompts per second the prefill pool hands over at most
+    /// (`prefill_pool_prompts_per_s`, over the given link), which caps the output rate at this
+    /// x OSL; +infinity aggregated.
+    double prefill_pool_prompts_per_s = std::numeric_limits<double>::infinity();
     double memory_headroom = 0;         ///< share of memory left unused (1 - utilization)
     int gpus = 0;
     /// Disaggregated: prefill workers one decode worker needs so that prompts are prefilled as
@@ -284,6 +288,7 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
         return prefill_pool_queue_s(rq.concurrency, prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, t_pre, transfer),
                                     rq.osl, dec_per_token);
     };
+    out.prefill_pool_prompts_per_s = prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, t_pre, out.kv_transfer_s);
     const double pool_queue_default_s = pool_queue_s(out.kv_transfer_s - out.kv_transfer_beyond_default_s);
     out.prefill_pool_queue_beyond_default_s = std::max(0.0, pool_queue_s(out.kv_transfer_s) - pool_queue_default_s);
     out.features.ttft = {pp.ttft_prefill_s,
@@ -303,7 +308,7 @@ inline void note_prefill_pool_limit(estimate_result& out, const estimate_request
     const auto& d = *rq.disaggregated;
     const double wait_s = out.features.ttft[10] + out.prefill_pool_queue_beyond_default_s;
     if (!(wait_s > 0)) return;
-    const double handed = prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, prefill_s_per_token(out.prefill_point), out.kv_transfer_s);
+    const double handed = out.prefill_pool_prompts_per_s;
     const double finished = rq.concurrency / (rq.osl * decode_per_token_s(out.features));
     const auto sig = [](double v) {  // three significant digits
         char buf[32];
@@ -322,33 +327,40 @@ inline void note_prefill_pool_limit(estimate_result& out, const estimate_request
 inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
     const auto [tpot, fitted_ttft] = apply_efficiency(out.features, e);
     const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
-    // A KV transfer slower than the fitted runs' link: the excess at coefficient 1, in the
-    // transfer and in the prefill pool's queue.
+    // A KV transfer slower than the fitted runs' link: its excess at coefficient 1, or where
+    // longer the prefill pool's queue's excess (Little's law's wait holds the request's own
+    // transfer: the two are one wait, not a sum).
     const double kv_excess_s = out.kv_transfer_beyond_default_s, queue_excess_s = out.prefill_pool_queue_beyond_default_s;
     // The roof: its terms, or where longer the prefill pool's queue (`roof_ttft_s`), each with
     // the given link's excess.
     const double roof_ttft = std::max(rttft + kv_excess_s, out.features.ttft[10] + queue_excess_s);
-    const bool at_roof = is_roof(e);
-    const double ttft = at_roof ? roof_ttft : fitted_ttft + kv_excess_s + queue_excess_s;
+    const bool at_roof = is_roof_ttft(e);
+    const double ttft = at_roof ? roof_ttft : fitted_ttft + std::max(kv_excess_s, queue_excess_s);
     out.fits = true;
     out.tpot_s = tpot;
     out.ttft_s = ttft;
     out.ttft_split = split_ttft(out.features, e);
+    // The four parts sum to TTFT: the transfer's excess in the first token's step, the rest of
+    // what the link or the pool adds in the queue.
     out.ttft_split.first_token_step_s += kv_excess_s;
-    out.ttft_split.queue_s += at_roof ? roof_ttft - rttft - kv_excess_s : queue_excess_s;  // the four parts sum to TTFT
+    out.ttft_split.queue_s += ttft - apply_efficiency(out.features, e).second - kv_excess_s;
     if (kv_excess_s > 0)
         out.notes.push_back("KV transfer at the given rate: " + detail::plan::fmt(out.kv_transfer_s * 1e3, 1) + " ms a prompt, " +
                             detail::plan::fmt(out.kv_transfer_beyond_default_s * 1e3, 1) +
                             " ms more than over the default link; the efficiency weighs KV transfer at " +
                             detail::plan::fmt(e.ttft[2], 2) + " (its runs moved KV over the default link), the excess at 1" +
-                            (queue_excess_s > 0 ? ", and the prefill pool's queue " + detail::plan::fmt(queue_excess_s * 1e3, 1) +
-                                                      " ms longer (the link limits the prompts handed over), at 1"
-                                                : std::string()));
+                            (!at_roof && queue_excess_s > kv_excess_s
+                                 ? ", and where longer the prefill pool's queue's excess, " +
+                                       detail::plan::fmt(queue_excess_s * 1e3, 1) + " ms (the link limits the prompts handed over)"
+                                 : std::string()));
     out.roof_tpot_s = rtpot;
     out.roof_ttft_s = roof_ttft;
     if (e.ttft_band) out.ttft_range_s = std::pair{ttft * e.ttft_band->p10, ttft * e.ttft_band->p90};
     if (e.tpot_band) out.tpot_range_s = std::pair{tpot * e.tpot_band->p10, tpot * e.tpot_band->p90};
-    out.output_tokens_per_s = closed_loop_output_tokens_per_s(rq.concurrency, rq.osl, ttft, tpot);
+    // Little's law at this TTFT and TPOT, at most what the prefill pool hands over (a fitted
+    // TTFT may weigh the pool's queue below its physical length).
+    out.output_tokens_per_s = std::min(closed_loop_output_tokens_per_s(rq.concurrency, rq.osl, ttft, tpot),
+                                       out.prefill_pool_prompts_per_s * rq.osl);
     out.tokens_per_s_per_gpu = out.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / out.gpus;
     out.tokens_per_s_per_user = 1.0 / tpot;
 }

@@ -6,7 +6,8 @@
 // into x prefill and y decode workers that uses all of them, and every per-worker decode
 // concurrency of the sweep is priced as `estimate_serving` prices a disaggregated configuration
 // (analysis/estimate.hpp) at the roof: TPOT is the decode worker's step at its batch, TTFT the
-// prompt's prefill on a prefill worker plus the queue over the prefill pool and the KV transfer.
+// prompt's prefill on a prefill worker plus the queue over the prefill pool and the KV transfer,
+// or where longer the wait Little's law gives where the prefill pool limits the rate.
 //
 // Stages:
 //  1. `run_plan` once per (GPU, worker size): every single-instance layout at the sweep's
@@ -107,11 +108,9 @@ inline disaggregated_plan_point price_point(const model_config& c, const plan_re
     // most what the prefill pool hands over: each worker prefills a prompt in ISL t_pre and sends
     // its KV cache in kv_transfer_s, the two overlapping (the link carries one prompt's while
     // the worker prefills the next), so prompts/s <= workers / max(the two).
-    // The same rate prices TTFT's prefill-pool queue (term [10]), so a point the cap binds waits
-    // in TTFT what it loses in throughput.
-    const double prompts_per_s = detail::estimate::prefill_pool_prompts_per_s(
-        pools.prefill_workers, rq.isl, detail::estimate::prefill_s_per_token(pp), e.kv_transfer_s);
-    p.output_tokens_per_s = std::min(e.output_tokens_per_s, prompts_per_s * rq.osl);
+    // (`finish` caps it at that x OSL; at the roof TTFT is at least the pool's queue, term [10],
+    // so a point the cap binds waits in TTFT what it loses in throughput.)
+    p.output_tokens_per_s = e.output_tokens_per_s;
     p.tokens_per_s_per_gpu = p.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / n;
     p.tokens_per_s_per_user = e.tokens_per_s_per_user;
     p.kv_transfer_s = e.kv_transfer_s;
@@ -243,7 +242,8 @@ disaggregated_plan plan_disaggregated(const model_config& c, const plan_request&
                         "uses every GPU of the count; the decode workers share the requests in flight, and a prefill "
                         "worker's step holds its share of them, at most " + detail::plan::fmt(out.prefill_batch) +
                         " (the chunk over the ISL); TPOT is the decode worker's step alone, TTFT "
-                        "the prompt's prefill + the queue over the prefill pool + the KV transfer");
+                        "the prompt's prefill + the queue over the prefill pool + the KV transfer, or where the "
+                        "prefill pool limits the rate the longer wait Little's law gives");
     if (!no_fit.empty())
         out.notes.push_back("disaggregated: workers too small to hold the model at any concurrency (weights, "
                             "activations and KV cache), so left out: " + no_fit);

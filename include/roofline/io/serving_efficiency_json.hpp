@@ -18,6 +18,7 @@
 #include <map>       // std::map
 #include <optional>  // std::optional
 #include <string>    // std::string
+#include <utility>   // std::pair
 
 #include "roofline/core/compilation.hpp"
 #include "roofline/core/error.hpp"
@@ -65,9 +66,11 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         throw parse_error(path, "", "groups", "not a serving efficiency table (no \"groups\" object)");
     // The term names, where the table gives them, must be the terms its lists are read as: a
     // table of other terms (renamed, reordered, another length) would be read silently wrong.
-    // `now`'s first `size` names (all of them: size 0) or `legacy`'s.
-    const auto check_names = [&](const char* field, const auto& now, const auto& legacy, std::initializer_list<std::size_t> sizes) {
-        if (!j.contains(field)) return;
+    // `now`'s first `size` names (all of them: size 0) or `legacy`'s; returns how many the table
+    // names (0: it names none), which every group's list must then hold.
+    const auto check_names = [&](const char* field, const auto& now, const auto& legacy,
+                                 std::initializer_list<std::size_t> sizes) -> std::size_t {
+        if (!j.contains(field)) return 0;
         const auto& n = j[field];
         const auto same = [&](const auto& names, std::size_t size) {
             if (size == 0) size = names.size();
@@ -83,12 +86,13 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
             for (const char* name : now) want += (want.empty() ? "" : ", ") + std::string(name);
             throw parse_error(path, "", field, "not the terms this version reads (expected " + want + ")");
         }
+        return n.size();
     };
     static constexpr std::array<const char*, legacy_tpot_terms> legacy_tpot_names = {
         "decode_step_per_token_s", "prefill_interleaved_per_token_s", "per_layer_s", "per_moe_layer_s", "per_sequence_s",
         "constant_s"};
-    check_names("tpot_terms", tpot_term_names, legacy_tpot_names, {});
-    check_names("ttft_terms", ttft_term_names, ttft_term_names, {legacy_ttft_terms[0], legacy_ttft_terms[1]});
+    const std::size_t tpot_named = check_names("tpot_terms", tpot_term_names, legacy_tpot_names, {});
+    const std::size_t ttft_named = check_names("ttft_terms", ttft_term_names, ttft_term_names, {legacy_ttft_terms[0], legacy_ttft_terms[1]});
     std::map<std::string, serving_efficiency> out;
     for (const auto& item : j["groups"].items()) {
         // Plain references, not a structured binding: clang before 16 cannot capture those.
@@ -112,6 +116,12 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
                 arr[i] = g[name][i].template get<double>();
             }
         };
+        // A list of another length than the terms the table names would be read as other terms.
+        for (const auto& [name, named] : {std::pair{"tpot", tpot_named}, std::pair{"ttft", ttft_named}})
+            if (named > 0 && g.contains(name) && g[name].is_array() && g[name].size() != named)
+                throw parse_error(path, "groups." + key, name,
+                                  "holds " + std::to_string(g[name].size()) + " coefficients where the table names " +
+                                      std::to_string(named) + " terms (\"" + name + "_terms\")");
         // A table of before the decode step was split by phase: its TPOT coefficients as today's.
         if (g.contains("tpot") && g["tpot"].is_array() && g["tpot"].size() == legacy_tpot_terms) {
             std::array<double, legacy_tpot_terms> legacy{};
@@ -134,6 +144,11 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
             read("ttft", legacy);
             e.ttft = {};
             std::copy(legacy.begin(), legacy.end(), e.ttft.begin());
+        } else if (ttft_listed != e.ttft.size()) {
+            throw parse_error(path, "groups." + key, "ttft",
+                              "expected " + std::to_string(e.ttft.size()) + " numbers (or " +
+                                  std::to_string(legacy_ttft_terms[0]) + " or " + std::to_string(legacy_ttft_terms[1]) +
+                                  ", a table of before)");
         } else {
             read("ttft", e.ttft);
         }

@@ -87,11 +87,10 @@ struct serving_efficiency {
 /// (TTFT [10]) is not a term of the roof's sum but a floor under it (`roof_ttft_s`).
 inline serving_efficiency roof_efficiency() { return {}; }
 
-/// True when `e` holds the roof's coefficients (`roof_efficiency`).
-inline bool is_roof(const serving_efficiency& e) {
-    const auto r = roof_efficiency();
-    return e.tpot == r.tpot && e.ttft == r.ttft;
-}
+/// True when `e` prices TTFT at the roof: the roof's TTFT coefficients, not read from a table
+/// (`source` "roof"; a table's coefficients are its own, whatever they are, so an older table
+/// keeps its predictions). TPOT's coefficients do not matter.
+inline bool is_roof_ttft(const serving_efficiency& e) { return e.source == "roof" && e.ttft == roof_efficiency().ttft; }
 
 /// TPOT and TTFT from features and coefficients: dot products.
 inline std::pair<double, double> apply_efficiency(const serving_features& f, const serving_efficiency& e) {
