@@ -17,9 +17,12 @@
 
 namespace roofline::cli {
 
-/// A hexadecimal number ("0x10", "-0X1p3"): CLI11 and std::stod would read it (as 16, -8), a
-/// reader of these numbers would not expect it, so numeric option values in hex are refused.
+/// A hexadecimal number ("0x10", "-0X1p3", " 0x8"): CLI11 and std::stod would read it (as 16,
+/// -8, 8; both skip leading blanks), a reader of these numbers would not expect it, so numeric
+/// option values in hex are refused.
 inline bool hex_number(std::string_view v) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
     if (!v.empty() && (v[0] == '+' || v[0] == '-')) v.remove_prefix(1);
     if (v.size() < 3 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X')) return false;
     for (char c : v.substr(2))
@@ -28,14 +31,33 @@ inline bool hex_number(std::string_view v) {
     return true;
 }
 
+/// A whole number written with a leading zero ("010", "-08"): CLI11 reads integers in base 0, so
+/// "010" would be 8 (octal); a reader expects 10.
+inline bool leading_zero_integer(std::string_view v) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+    if (!v.empty() && (v[0] == '+' || v[0] == '-')) v.remove_prefix(1);
+    if (v.size() < 2 || v[0] != '0') return false;
+    for (char c : v)
+        if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
 /// The usage error's text for a hexadecimal value (CLI11 prefixes the option's name).
 inline std::string hex_refusal(const std::string& value) {
     return "\"" + value + "\" is hexadecimal: numbers are read in decimal";
 }
 
-/// CLI11 validator: refuses a hexadecimal value (`hex_number`). `run_program` attaches it to
-/// every option whose value CLI11 converts to a number; no description, so --help is unchanged.
-inline const CLI::Validator decimal_only([](std::string& s) -> std::string { return hex_number(s) ? hex_refusal(s) : std::string(); }, "");
+/// CLI11 validator: refuses a hexadecimal value (`hex_number`) and a whole number with a leading
+/// zero (`leading_zero_integer`: octal to CLI11). `run_program` attaches it to every option whose
+/// value CLI11 converts to a number; no description, so --help is unchanged.
+inline const CLI::Validator decimal_only(
+    [](std::string& s) -> std::string {
+        if (hex_number(s)) return hex_refusal(s);
+        if (leading_zero_integer(s)) return "\"" + s + "\" has a leading zero (read as octal): numbers are read in decimal";
+        return {};
+    },
+    "");
 
 /// CLI11 validator: a finite number > 0 (CLI::PositiveNumber prints its range as 309 digits and
 /// lets "nan" and "inf" through).

@@ -106,7 +106,8 @@ std::string parse_error_message(CLI::App& app, const CLI::ParseError& e, int arg
 /// names and other text stay as given (a file named "0x1f" is a file).
 static void refuse_hex_numbers(CLI::App& app) {
     for (CLI::Option* opt : app.get_options()) {
-        const std::string type = opt->get_type_name();
+        // The type's name without its validators' descriptions ("INT:INT in [1 - 4096]": INT).
+        const std::string full = opt->get_type_name(), type = full.substr(0, full.find(':'));
         if (type.find("FLOAT") != std::string::npos || type.find("INT") != std::string::npos) opt->check(decimal_only);
     }
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_hex_numbers(*sub);

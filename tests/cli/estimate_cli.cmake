@@ -179,6 +179,14 @@ roofline_cli_test(estimate_disagg_idle_decode_workers ARGS estimate ${_est_glm} 
 # An option's value in hex (which CLI11 and std::stod would read as 1,024) is refused, joined or not.
 roofline_cli_test(estimate_hex_isl ARGS estimate ${_est_glm} --isl=0x400 EXIT 2
     PASS "--isl: \"0x400\" is hexadecimal: numbers are read in decimal")
+# CLI11 reads whole numbers in base 0 ("010" as 8) and skips blanks before a number (" 0x400"):
+# both refused too.
+roofline_cli_test(estimate_octal_dp ARGS estimate --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --gpu b200 --isl 1024 --osl 1024 --tp 1 --dp 010 --ep 8 --concurrency 256 EXIT 2
+    PASS "--dp: \"010\" has a leading zero \\(read as octal\\): numbers are read in decimal")
+roofline_cli_test(estimate_blank_hex_isl ARGS estimate --model data/models/glm-5/config.json --quant data/models/glm-5/hf_quant_config.json
+    --gpu b200 "--isl= 0x400" --osl 1024 --tp 1 --dp 8 --ep 8 --concurrency 256 EXIT 2
+    PASS "--isl: \" 0x400\" is hexadecimal")
 # Only numbers are refused in hex: a file named like one is a file (the check had scanned every
 # word after an option).
 roofline_cli_test(estimate_hex_like_file_name ARGS estimate --from-csv 0x1f --model-dir data/models EXIT 2

@@ -65,6 +65,9 @@ roofline_cli_test(kernel_moe_zipf_json ARGS kernel moe --tokens 64 --experts 128
                   --dtype bf16 --routing zipf:1.2 --gpu h200-sxm --json PASS "\"routing\": \"zipf:1.2\"")
 roofline_cli_test(kernel_moe_bad_routing ARGS kernel moe --tokens 1 --experts 8 --topk 2 --hidden 8 --inter 8
                   --dtype bf16 --routing zipf:x --gpu h200-sxm EXIT 2)
+# A zipf exponent in hex ("zipf:0x2", which std::stod reads as 2) is no exponent.
+roofline_cli_test(kernel_moe_hex_routing ARGS kernel moe --tokens 1 --experts 8 --topk 2 --hidden 8 --inter 8
+                  --dtype bf16 --routing zipf:0x2 --gpu h200-sxm EXIT 2 PASS "zipf needs a positive exponent")
 roofline_cli_test(kernel_moe_weight_dtype ARGS kernel moe --tokens 16 --experts 256 --topk 8 --hidden 7168 --inter 2048
                   --weight-dtype nvfp4 --gpu b200 PASS "active experts 102.0 of 256")
 roofline_cli_test(kernel_moe_dtype_conflict ARGS kernel moe --tokens 16 --experts 256 --topk 8 --hidden 7168 --inter 2048

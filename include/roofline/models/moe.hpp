@@ -68,7 +68,7 @@ inline moe_routing parse_routing(std::string_view s) {
         std::size_t used = 0;
         double v = 0;
         try {
-            v = std::stod(num, &used);
+            if (num.find_first_of("xX") == std::string::npos) v = std::stod(num, &used);  // decimal only, not 0x2
         } catch (...) {
             used = 0;
         }

@@ -289,9 +289,10 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
         const double cx = xa(p.tokens_per_s_per_user), cy = ya(p.tokens_per_s_per_gpu);
         std::vector<int> ring;
         const auto cand = svg::candidates_around(cx, cy, 5.5, svg::text_width(t, fs), lh, 4, &ring);
-        // A label within three times its own point's distance of another point can read as
-        // that point's (text beside a point on its line more than text above or below it:
-        // vertical gaps count double):
+        // A label within twice its own point's distance of another point can read as that
+        // point's (text beside a point on its line more than text above or below it: vertical
+        // gaps count double); a point drawn where this one is (another GPU's, ringed) is no
+        // other place to mistake it for:
         // such a place costs as much as crossing a line, and where it is still taken a leader
         // line says which point it names.
         const auto gap = [](const svg::rect& b, double px, double py) {
@@ -299,9 +300,10 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
         };
         const auto ambiguous = [&](const svg::rect& b) {
             const double own = gap(b, cx, cy);
-            for (std::size_t j = 0; j < pts.size(); ++j)
-                if (j != i && gap(b, xa(pts[j].tokens_per_s_per_user), ya(pts[j].tokens_per_s_per_gpu)) < 3.0 * own)
-                    return true;
+            for (std::size_t j = 0; j < pts.size(); ++j) {
+                const double px = xa(pts[j].tokens_per_s_per_user), py = ya(pts[j].tokens_per_s_per_gpu);
+                if (j != i && std::hypot(px - cx, py - cy) > 5.5 + 3.0 && gap(b, px, py) < 2.0 * own) return true;
+            }
             return false;
         };
         std::size_t k = 0;
