@@ -2,6 +2,7 @@
 // Shared pieces of the `roofline` command: the registration functions of each subcommand and
 // the options every subcommand understands.
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -9,7 +10,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-#include <cctype>
 
 #include <CLI/CLI.hpp>
 
@@ -17,13 +17,20 @@
 
 namespace roofline::cli {
 
+/// A number's text without the blanks around it and its sign (" -0x8 " -> "0x8"): what the
+/// parsers read the digits of.
+inline std::string_view unsigned_number_text(std::string_view v) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+    if (!v.empty() && (v[0] == '+' || v[0] == '-')) v.remove_prefix(1);
+    return v;
+}
+
 /// A hexadecimal number ("0x10", "-0X1p3", " 0x8"): CLI11 and std::stod would read it (as 16,
 /// -8, 8; both skip leading blanks), a reader of these numbers would not expect it, so numeric
 /// option values in hex are refused.
 inline bool hex_number(std::string_view v) {
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
-    if (!v.empty() && (v[0] == '+' || v[0] == '-')) v.remove_prefix(1);
+    v = unsigned_number_text(v);
     if (v.size() < 3 || v[0] != '0' || (v[1] != 'x' && v[1] != 'X')) return false;
     for (char c : v.substr(2))
         if (!std::isxdigit(static_cast<unsigned char>(c)) && c != '.' && c != 'p' && c != 'P' && c != '+' && c != '-')
@@ -34,9 +41,7 @@ inline bool hex_number(std::string_view v) {
 /// A whole number written with a leading zero ("010", "-08"): CLI11 reads integers in base 0, so
 /// "010" would be 8 (octal); a reader expects 10.
 inline bool leading_zero_integer(std::string_view v) {
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
-    if (!v.empty() && (v[0] == '+' || v[0] == '-')) v.remove_prefix(1);
+    v = unsigned_number_text(v);
     if (v.size() < 2 || v[0] != '0') return false;
     for (char c : v)
         if (!std::isdigit(static_cast<unsigned char>(c))) return false;

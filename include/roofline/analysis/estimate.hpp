@@ -283,14 +283,13 @@ inline void disaggregated_terms(const model_config& c, const estimate_request& r
     // The KV term is the transfer over the link the fitted runs used; the excess is `finish`'s.
     // The prefill pool's queue over the default link (the runs fitted moved their KV caches
     // over it), and how much longer over the given one (`finish` charges that at 1).
-    const auto pool_queue_s = [&](double transfer) {
-        if (!d.prefill_workers_known) return 0.0;
-        return prefill_pool_queue_s(rq.concurrency, prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, t_pre, transfer),
-                                    rq.osl, dec_per_token);
+    const auto pool_queue_s = [&](double prompts_per_s) {
+        return d.prefill_workers_known ? prefill_pool_queue_s(rq.concurrency, prompts_per_s, rq.osl, dec_per_token) : 0.0;
     };
     out.prefill_pool_prompts_per_s = prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, t_pre, out.kv_transfer_s);
-    const double pool_queue_default_s = pool_queue_s(out.kv_transfer_s - out.kv_transfer_beyond_default_s);
-    out.prefill_pool_queue_beyond_default_s = std::max(0.0, pool_queue_s(out.kv_transfer_s) - pool_queue_default_s);
+    const double pool_queue_default_s = pool_queue_s(
+        prefill_pool_prompts_per_s(d.prefill_workers, rq.isl, t_pre, out.kv_transfer_s - out.kv_transfer_beyond_default_s));
+    out.prefill_pool_queue_beyond_default_s = std::max(0.0, pool_queue_s(out.prefill_pool_prompts_per_s) - pool_queue_default_s);
     out.features.ttft = {pp.ttft_prefill_s,
                          closed_loop_queue_s(c_pre, rq.isl, queue_s_per_token(pp, d.prefill), 0.0),
                          out.kv_transfer_s - out.kv_transfer_beyond_default_s, d.decode.pp * pd.decode_step_s, 1.0, rq.isl, t.layers * t.prompt_chunks,
@@ -326,14 +325,12 @@ inline void note_prefill_pool_limit(estimate_result& out, const estimate_request
 /// TPOT, TTFT and the rates of `out` from its features at `e` (and at the roof).
 inline void finish(estimate_result& out, const estimate_request& rq, const serving_efficiency& e) {
     const auto [tpot, fitted_ttft] = apply_efficiency(out.features, e);
-    const auto [rtpot, rttft] = apply_efficiency(out.features, roof_efficiency());
+    const double rtpot = apply_efficiency(out.features, roof_efficiency()).first;
     // A KV transfer slower than the fitted runs' link: its excess at coefficient 1, or where
     // longer the prefill pool's queue's excess (Little's law's wait holds the request's own
     // transfer: the two are one wait, not a sum).
     const double kv_excess_s = out.kv_transfer_beyond_default_s, queue_excess_s = out.prefill_pool_queue_beyond_default_s;
-    // The roof: its terms, or where longer the prefill pool's queue (`roof_ttft_s`), each with
-    // the given link's excess.
-    const double roof_ttft = std::max(rttft + kv_excess_s, out.features.ttft[10] + queue_excess_s);
+    const double roof_ttft = roof_ttft_s(out.features, kv_excess_s, queue_excess_s);
     const bool at_roof = is_roof_ttft(e);
     const double ttft = at_roof ? roof_ttft : fitted_ttft + std::max(kv_excess_s, queue_excess_s);
     out.fits = true;
@@ -343,7 +340,7 @@ inline void finish(estimate_result& out, const estimate_request& rq, const servi
     // The four parts sum to TTFT: the transfer's excess in the first token's step, the rest of
     // what the link or the pool adds in the queue.
     out.ttft_split.first_token_step_s += kv_excess_s;
-    out.ttft_split.queue_s += ttft - apply_efficiency(out.features, e).second - kv_excess_s;
+    out.ttft_split.queue_s += ttft - fitted_ttft - kv_excess_s;
     if (kv_excess_s > 0)
         out.notes.push_back("KV transfer at the given rate: " + detail::plan::fmt(out.kv_transfer_s * 1e3, 1) + " ms a prompt, " +
                             detail::plan::fmt(out.kv_transfer_beyond_default_s * 1e3, 1) +

@@ -105,11 +105,9 @@ inline disaggregated_plan_point price_point(const model_config& c, const plan_re
     p.ttft_s = e.ttft_s;
     p.tpot_s = e.tpot_s;
     // The closed loop's rate (Little's law, as `estimate` and an aggregated point price it), at
-    // most what the prefill pool hands over: each worker prefills a prompt in ISL t_pre and sends
-    // its KV cache in kv_transfer_s, the two overlapping (the link carries one prompt's while
-    // the worker prefills the next), so prompts/s <= workers / max(the two).
-    // (`finish` caps it at that x OSL; at the roof TTFT is at least the pool's queue, term [10],
-    // so a point the cap binds waits in TTFT what it loses in throughput.)
+    // most what the prefill pool hands over (`finish`: `prefill_pool_prompts_per_s` x OSL); at
+    // the roof TTFT is at least the pool's queue, term [10], so a point the cap binds waits in
+    // TTFT what it loses in throughput.
     p.output_tokens_per_s = e.output_tokens_per_s;
     p.tokens_per_s_per_gpu = p.output_tokens_per_s * (1.0 + rq.isl / rq.osl) / n;
     p.tokens_per_s_per_user = e.tokens_per_s_per_user;

@@ -11,7 +11,7 @@
 // "heldout" (optional; tables since 2026-12-06) holds the group's `heldout_ratio_band`s: the
 // percentiles of measured / predicted over its runs, each predicted with its model held out.
 
-#include <algorithm>  // std::all_of, std::copy
+#include <algorithm>  // std::all_of, std::find
 #include <array>     // std::array
 #include <fstream>   // std::ofstream
 #include <initializer_list>  // std::initializer_list
@@ -105,10 +105,12 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         for (const auto& field : g.items())
             if (field.key() != "tpot" && field.key() != "ttft" && field.key() != "runs" && field.key() != "heldout")
                 throw parse_error(path, "groups." + key, field.key(), "not a key of a group (tpot, ttft, runs, heldout)");
-        const auto read = [&](const char* name, auto& arr) {
-            if (!g.contains(name) || !g[name].is_array() || g[name].size() != arr.size())
-                throw parse_error(path, "groups." + key, name, "expected " + std::to_string(arr.size()) + " numbers");
-            for (std::size_t i = 0; i < arr.size(); ++i) {
+        // `arr`'s first `count` coefficients (all of them: 0) from the list `name` of that length.
+        const auto read = [&](const char* name, auto& arr, std::size_t count = 0) {
+            if (count == 0) count = arr.size();
+            if (!g.contains(name) || !g[name].is_array() || g[name].size() != count)
+                throw parse_error(path, "groups." + key, name, "expected " + std::to_string(count) + " numbers");
+            for (std::size_t i = 0; i < count; ++i) {
                 if (!g[name][i].is_number() || !(g[name][i].template get<double>() >= 0) ||
                     !(g[name][i].template get<double>() <= max_efficiency_coefficient))
                     throw parse_error(path, "groups." + key, name + ("[" + std::to_string(i) + "]"),
@@ -134,24 +136,15 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
         // coefficients), or before the prefill pool's queue joined (10): today's first 8 or 10,
         // the others 0.
         const std::size_t ttft_listed = g.contains("ttft") && g["ttft"].is_array() ? g["ttft"].size() : 0;
-        if (ttft_listed == legacy_ttft_terms[0]) {
-            std::array<double, legacy_ttft_terms[0]> legacy{};
-            read("ttft", legacy);
-            e.ttft = {};
-            std::copy(legacy.begin(), legacy.end(), e.ttft.begin());
-        } else if (ttft_listed == legacy_ttft_terms[1]) {
-            std::array<double, legacy_ttft_terms[1]> legacy{};
-            read("ttft", legacy);
-            e.ttft = {};
-            std::copy(legacy.begin(), legacy.end(), e.ttft.begin());
-        } else if (ttft_listed != e.ttft.size()) {
+        const bool of_before =
+            std::find(legacy_ttft_terms.begin(), legacy_ttft_terms.end(), ttft_listed) != legacy_ttft_terms.end();
+        if (!of_before && ttft_listed != e.ttft.size())
             throw parse_error(path, "groups." + key, "ttft",
                               "expected " + std::to_string(e.ttft.size()) + " numbers (or " +
                                   std::to_string(legacy_ttft_terms[0]) + " or " + std::to_string(legacy_ttft_terms[1]) +
                                   ", a table of before)");
-        } else {
-            read("ttft", e.ttft);
-        }
+        e.ttft = {};
+        read("ttft", e.ttft, ttft_listed);
         // All coefficients 0 would predict a TTFT or TPOT of 0 s (and an infinite rate).
         const auto not_all_zero = [&](const char* name, const auto& arr) {
             if (std::all_of(arr.begin(), arr.end(), [](double v) { return v == 0; }))

@@ -103,9 +103,11 @@ inline std::pair<double, double> apply_efficiency(const serving_features& f, con
 /// TTFT at the roof (s): the roof's terms (own prefill, the wave's queue, the KV transfer or half
 /// a decode step), or where more the prefill pool's queue [10], which is by Little's law all a
 /// request spends before decoding when the pool limits the rate. The wave and the pool's queue
-/// are two prices of one wait, so the roof takes the longer, not the sum.
-inline double roof_ttft_s(const serving_features& f) {
-    return std::max(apply_efficiency(f, roof_efficiency()).second, f.ttft[10]);
+/// are two prices of one wait, so the roof takes the longer, not the sum. `kv_excess_s` and
+/// `queue_excess_s` (s, >= 0): what a KV link slower than the default adds to the transfer and to
+/// the pool's queue (`estimate_result::kv_transfer_beyond_default_s`, `..._queue_...`).
+inline double roof_ttft_s(const serving_features& f, double kv_excess_s = 0, double queue_excess_s = 0) {
+    return std::max(apply_efficiency(f, roof_efficiency()).second + kv_excess_s, f.ttft[10] + queue_excess_s);
 }
 
 /// TTFT split into what a request waits for (seconds; the four sum to `apply_efficiency`'s TTFT):
