@@ -505,7 +505,7 @@ TEST_CASE("disaggregated pools: TPOT without prefill interference, KV transfer i
 TEST_CASE("disaggregated: the prefill pool's queue where one prefill worker cannot keep up (TTFT term 10)") {
     // Llama-3.1-8B on H200: one prefill worker for seven decode workers at 512 requests in flight.
     // The pool hands over P = 1 / max(1,024 x the prefill's s per token, the KV transfer)
-    // prompts/s, so the closed loop runs at P and a request waits 512 / P - 1,023 decode steps
+    // prompts/s, so the closed loop runs at P and a request waits 512 / P - 127 decode steps (OSL 128)
     // in all before decoding the rest of its tokens (Little's law).
     const auto c = llama8b();
     auto rq = h200_request(512);
