@@ -216,6 +216,58 @@ TEST_CASE("TTFT queue terms with attention DP: the serialized queue is dp x the 
     CHECK(r.features.ttft[9] == approx(61 * 31.5 * 1024 / 8192.0));
 }
 
+TEST_CASE("TPOT per-expert term: MoE layers x the experts a token activates (routed top-k plus shared)") {
+    // A dense model has none.
+    const auto dense = estimate_serving(llama8b(), h200_request(4));
+    REQUIRE(dense.fits);
+    CHECK(dense.features.tpot[10] == 0);
+    const auto setup = shared_fp8_request(deepseek_v3, gpus::b200(), {8, 8, 1, 1}, 16);  // TP8, MoE EP8
+    if (!setup) return;
+    const auto r = estimate_serving(setup->first, setup->second);
+    REQUIRE(r.fits);
+    // DeepSeek-V3: 61 layers, the first 3 dense; 8 routed experts a token and 1 shared.
+    CHECK(r.features.tpot[7] == 58);
+    CHECK(r.features.tpot[10] == 58 * 9);
+    // Two MTP heads accepted at 0.8 each emit 1 + 0.8 + 0.64 tokens a step: the count per
+    // output token falls with them, as the other counts do.
+    auto rq = setup->second;
+    rq.speculative = speculative_decoding{2, 0.8};
+    CHECK(rq.speculative->tokens_per_step() == approx(2.44));
+    const auto mtp = estimate_serving(setup->first, rq);
+    REQUIRE(mtp.fits);
+    const double tokens = rq.speculative->tokens_per_step();
+    CHECK(mtp.features.tpot[10] == approx(58 * 9 / tokens));
+    CHECK(mtp.features.tpot[7] == approx(58 / tokens));
+}
+
+TEST_CASE("efficiency table: a table of the 10 TPOT terms of before the per-expert term reads with the same predictions") {
+    const auto path = (std::filesystem::temp_directory_path() / "roofline_ten_tpot_test.json").string();
+    {
+        std::ofstream o(path);
+        o << R"({"tpot_terms": ["decode_attention_per_token_s", "decode_gemm_per_token_s", "decode_communication_per_token_s",
+                 "decode_other_per_token_s", "prefill_interleaved_attention_per_token_s", "prefill_interleaved_other_per_token_s",
+                 "per_layer_s", "per_moe_layer_s", "per_sequence_s", "constant_s"],
+                "groups": {"agg": {"tpot": [0.5, 1.2, 3, 4, 2, 1, 0, 4e-5, 1e-6, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]}}})";
+    }
+    const auto t = read_serving_efficiency(path);
+    const std::array<double, serving_features::tpot_terms> want = {0.5, 1.2, 3, 4, 2, 1, 0, 4e-5, 1e-6, 0, 0};
+    CHECK(t.at("agg").tpot == want);
+    // Nine is no table's length: an error naming the group and the lengths read.
+    {
+        std::ofstream o(path);
+        o << R"({"groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]}}})";
+    }
+    std::string what;
+    try {
+        read_serving_efficiency(path);
+    } catch (const parse_error& ex) {
+        what = ex.what();
+    }
+    std::filesystem::remove(path);
+    CHECK(what.find("groups.agg") != std::string::npos);
+    CHECK(what.find("expected 11 numbers (or 10 or 6, a table of before)") != std::string::npos);
+}
+
 TEST_CASE("TPOT terms: the decode step split by phase, the interleaved prefill into attention and the rest") {
     const auto c = llama8b();  // TP1: no collective, so no communication
     const auto at = [](const plan_point& p, step_phase ph) { return p.decode_phase_share[static_cast<std::size_t>(ph)]; };
@@ -331,7 +383,7 @@ TEST_CASE("efficiency table: a table of the 6 TPOT and 8 TTFT terms of before re
     const auto t = read_serving_efficiency(path);
     std::filesystem::remove(path);
     const auto& e = t.at("agg");
-    const std::array<double, serving_features::tpot_terms> want = {1.5, 1.5, 1.5, 1.5, 2, 2, 3e-5, 4e-5, 5e-6, 0};
+    const std::array<double, serving_features::tpot_terms> want = {1.5, 1.5, 1.5, 1.5, 2, 2, 3e-5, 4e-5, 5e-6, 0, 0};
     CHECK(e.tpot == want);
     // A configuration's TPOT: 1.5 x its decode step + 2 x its interleaved prefill + the counts'.
     const auto r = estimate_serving(llama8b(), h200_request(64), e);
@@ -1045,7 +1097,7 @@ TEST_CASE("efficiency table: term names other than the ones read, a coefficient 
         for (const char* n : list) s += (s.empty() ? "\"" : ", \"") + std::string(n) + "\"";
         return "[" + s + "]";
     };
-    const std::string group = R"({"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]}})";
+    const std::string group = R"({"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]}})";
     // The names this version writes read back.
     CHECK(read_back(R"({"tpot_terms": )" + names(tpot_term_names) + R"(, "ttft_terms": )" + names(ttft_term_names) +
                     R"(, "groups": )" + group + "}")

@@ -195,16 +195,18 @@ inline double queue_chunk_steps(double requests, const estimate_request& rq) {
     return std::max(0.0, requests - 1.0) / 2.0 * rq.isl / std::max(1.0, rq.prefill_chunk_tokens);
 }
 
-/// Counts the fixed-cost terms of `serving_features` multiply: layers, MoE layers, tokens a
-/// decode step emits per sequence, prefill chunk steps of one prompt.
+/// Counts the fixed-cost terms of `serving_features` multiply: layers, MoE layers, experts a
+/// token activates in an MoE layer (routed top-k plus shared; 0 dense), tokens a decode step
+/// emits per sequence, prefill chunk steps of one prompt.
 struct term_counts {
-    double layers = 0, moe_layers = 0, tokens_per_step = 1, prompt_chunks = 1;
+    double layers = 0, moe_layers = 0, experts_per_token = 0, tokens_per_step = 1, prompt_chunks = 1;
 };
 
 inline term_counts counts_of(const model_config& c, const estimate_request& rq) {
     term_counts t;
     t.layers = c.num_layers;
     t.moe_layers = c.is_moe() ? c.moe_layer_count() : 0;
+    t.experts_per_token = c.is_moe() ? c.experts_per_token + c.num_shared_experts : 0;
     t.tokens_per_step = rq.speculative ? rq.speculative->tokens_per_step() : 1.0;
     t.prompt_chunks = std::ceil(rq.isl / std::max(1.0, rq.prefill_chunk_tokens));
     return t;
@@ -232,7 +234,8 @@ inline std::array<double, serving_features::tpot_terms> tpot_terms_of(double dec
     const auto d = split_by_phase(dec_per_token, decode.decode_phase_share);
     const double pre_attention = prefill_per_token * prefill.prefill_phase_share[static_cast<std::size_t>(step_phase::attention)];
     return {d[0], d[1], d[2], d[3], pre_attention, prefill_per_token - pre_attention, t.layers / t.tokens_per_step,
-            t.moe_layers / t.tokens_per_step, c_inst / t.tokens_per_step, 1.0};
+            t.moe_layers / t.tokens_per_step, c_inst / t.tokens_per_step, 1.0,
+            t.moe_layers * t.experts_per_token / t.tokens_per_step};
 }
 
 /// Disaggregated: the terms from the decode pool's point `pd` (one worker at its share of the

@@ -36,9 +36,10 @@ inline constexpr double max_efficiency_coefficient = 1e6;
 /// within 1,000x of a prediction says nothing; such a band is a corrupt table.
 inline constexpr double max_heldout_ratio = 1e3;
 
-/// Reads a table. A group's "tpot" list holds `serving_features::tpot_terms` coefficients, or the
-/// `legacy_tpot_terms` of a table written before the decode step was split by phase (read as
-/// `tpot_from_legacy`: the same predictions); its "ttft" list the `serving_features::ttft_terms`
+/// Reads a table. A group's "tpot" list holds `serving_features::tpot_terms` coefficients, the
+/// first `before_expert_tpot_terms` of them (a table of before the per-expert term joined, the
+/// last 0: the same predictions), or the `legacy_tpot_terms` of a table written before the
+/// decode step was split by phase (read as `tpot_from_legacy`: the same predictions); its "ttft" list the `serving_features::ttft_terms`
 /// coefficients, or the first 8 or 10 of them (`legacy_ttft_terms`: a table of before, the
 /// others 0: the same predictions). A group's optional "heldout" object gives its bands (`heldout_ratio_band`; absent
 /// in older tables: no band). Throws `parse_error` naming the file and the group for a missing or
@@ -91,7 +92,7 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
     static constexpr std::array<const char*, legacy_tpot_terms> legacy_tpot_names = {
         "decode_step_per_token_s", "prefill_interleaved_per_token_s", "per_layer_s", "per_moe_layer_s", "per_sequence_s",
         "constant_s"};
-    const std::size_t tpot_named = check_names("tpot_terms", tpot_term_names, legacy_tpot_names, {});
+    const std::size_t tpot_named = check_names("tpot_terms", tpot_term_names, legacy_tpot_names, {before_expert_tpot_terms});
     const std::size_t ttft_named = check_names("ttft_terms", ttft_term_names, ttft_term_names, {legacy_ttft_terms[0], legacy_ttft_terms[1]});
     std::map<std::string, serving_efficiency> out;
     for (const auto& item : j["groups"].items()) {
@@ -124,12 +125,22 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
                 throw parse_error(path, "groups." + key, name,
                                   "holds " + std::to_string(g[name].size()) + " coefficients where the table names " +
                                       std::to_string(named) + " terms (\"" + name + "_terms\")");
-        // A table of before the decode step was split by phase: its TPOT coefficients as today's.
-        if (g.contains("tpot") && g["tpot"].is_array() && g["tpot"].size() == legacy_tpot_terms) {
+        // A table of before the decode step was split by phase: its TPOT coefficients as today's;
+        // one of before the per-expert term joined (10 coefficients): today's first 10, [10] 0.
+        const std::size_t tpot_listed = g.contains("tpot") && g["tpot"].is_array() ? g["tpot"].size() : 0;
+        if (tpot_listed == legacy_tpot_terms) {
             std::array<double, legacy_tpot_terms> legacy{};
             read("tpot", legacy);
             e.tpot = tpot_from_legacy(legacy);
+        } else if (tpot_listed == before_expert_tpot_terms) {
+            e.tpot = {};
+            read("tpot", e.tpot, before_expert_tpot_terms);
         } else {
+            if (tpot_listed != e.tpot.size())
+                throw parse_error(path, "groups." + key, "tpot",
+                                  "expected " + std::to_string(e.tpot.size()) + " numbers (or " +
+                                      std::to_string(before_expert_tpot_terms) + " or " + std::to_string(legacy_tpot_terms) +
+                                      ", a table of before)");
             read("tpot", e.tpot);
         }
         // A table of before the balanced queue and the queue's chunk steps joined (8 TTFT

@@ -16,7 +16,7 @@ namespace roofline {
 
 /// Terms of the estimate (seconds), the inputs of `apply_efficiency`.
 struct serving_features {
-    static constexpr std::size_t tpot_terms = 10, ttft_terms = 11;
+    static constexpr std::size_t tpot_terms = 11, ttft_terms = 11;
     /// TPOT: the decode steps per token (pp x t_dec / tokens per step) split by the planner's
     /// phases of the step (`plan_point::decode_phase_share`): [0] attention (KV-cache reads),
     /// [1] GEMMs (dense and MoE weights), [2] communication (all-reduce, all-to-all, pipeline
@@ -24,7 +24,10 @@ struct serving_features {
     /// output token (aggregated only) split by the prefill chunk's phases: [4] attention, [5]
     /// the rest; then counts: [6] layers a token passes (s per layer per step), [7] MoE layers
     /// (routing and permutation per step), [8] sequences per step of an instance (host work per
-    /// sequence: scheduling, sampling, detokenising), [9] 1 (a per-step constant). Counts are
+    /// sequence: scheduling, sampling, detokenising), [9] 1 (a per-step constant), [10] MoE
+    /// layers x the experts each token activates there (routed top-k plus shared: 9 for
+    /// DeepSeek-V3, 4 for gpt-oss; the grouped GEMM's per-expert problems, the token copies
+    /// permuted to them and combined back, per step). Counts are
     /// divided by the tokens a step emits per sequence (speculative decoding). [0]-[3] sum to
     /// the decode step per token and [4]-[5] to the interleaved prefill, so the roof (those six
     /// at 1) is the planner's TPOT; apart, a fit gives each phase its own efficiency.
@@ -53,15 +56,18 @@ struct serving_features {
     std::array<double, ttft_terms> ttft{};
 };
 
-/// The TPOT terms a fit may use (bit i: term i): all but [6] per layer and [9] the per-step
-/// constant. Held out model by model on NVIDIA's 5,221 measured runs (README "The fit"), the
-/// fixed costs that scale with MoE layers and with sequences carry small-batch TPOT better alone:
-/// fitting the per-layer and constant terms as well gave 15.5% / 44.2% aggregated TPOT median /
-/// p90 and 21.0% / 68.2% disaggregated, without them 14.5% / 42.9% and 20.0% / 61.5% (a dense
-/// model's layers are cheap where an MoE model's are not, and the held-out fit learned the
-/// per-layer cost from the MoE models). The features keep all ten terms: tables fitted before
-/// use them.
-inline constexpr unsigned tpot_fitted_terms = ((1u << serving_features::tpot_terms) - 1) & ~(1u << 6) & ~(1u << 9);
+/// The TPOT terms a fit may use (bit i: term i): all but [6] per layer, [7] per MoE layer and [9]
+/// the per-step constant. Held out model by model on NVIDIA's 5,221 measured runs (README "The
+/// fit"), the fixed costs that scale with MoE layers and with sequences carry small-batch TPOT
+/// better alone: fitting the per-layer and constant terms as well gave 15.5% / 44.2% aggregated
+/// TPOT median / p90 and 21.0% / 68.2% disaggregated, without them 14.5% / 42.9% and 20.0% /
+/// 61.5% (a dense model's layers are cheap where an MoE model's are not, and the held-out fit
+/// learned the per-layer cost from the MoE models). Since 2026-12-08 an MoE layer's fixed cost
+/// is priced per expert a token activates there ([10]) in place of per layer ([7]): learned per
+/// layer from the DeepSeek-like models (nine experts a token), it charged gpt-oss (four) 1.5x
+/// its measured disaggregated TPOT. The features keep every term: tables fitted before use them.
+inline constexpr unsigned tpot_fitted_terms =
+    ((1u << serving_features::tpot_terms) - 1) & ~(1u << 6) & ~(1u << 7) & ~(1u << 9);
 
 /// How far measured runs fell from a group's predictions, each run predicted with its own model
 /// held out of the fit (analysis/serving_fit.hpp `leave_one_model_out`): the 10th, 50th and 90th
@@ -75,7 +81,7 @@ struct heldout_ratio_band {
 
 /// Coefficients of `serving_features` (non-negative).
 struct serving_efficiency {
-    std::array<double, serving_features::tpot_terms> tpot{1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+    std::array<double, serving_features::tpot_terms> tpot{1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
     std::array<double, serving_features::ttft_terms> ttft{1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
     std::string source = "roof";  ///< "roof", or the fitted table and its key
     /// Measured / held-out predicted TTFT and TPOT of the runs the coefficients were judged on
@@ -141,11 +147,16 @@ inline double prefill_interleaved_per_token_s(const serving_features& f) { retur
 /// "per_moe_layer_s", "per_sequence_s", "constant_s").
 inline constexpr std::size_t legacy_tpot_terms = 6;
 
+/// TPOT terms of a table written after the split by phase and before the per-expert term ([10],
+/// 2026-12-08) joined: its coefficients are today's first 10, [10] 0 (the same TPOT for every
+/// configuration).
+inline constexpr std::size_t before_expert_tpot_terms = 10;
+
 /// TPOT coefficients of a table of the `legacy_tpot_terms` terms as coefficients of today's: the
 /// decode step's coefficient on each of its phases, the interleaved prefill's on both of its
 /// parts, the counts' as they were (the same TPOT for every configuration).
 inline std::array<double, serving_features::tpot_terms> tpot_from_legacy(const std::array<double, legacy_tpot_terms>& a) {
-    return {a[0], a[0], a[0], a[0], a[1], a[1], a[2], a[3], a[4], a[5]};
+    return {a[0], a[0], a[0], a[0], a[1], a[1], a[2], a[3], a[4], a[5], 0};
 }
 
 /// TTFT terms of a table written before the balanced queue ([8]) and the queue's per-layer
@@ -158,7 +169,7 @@ inline constexpr std::array<const char*, serving_features::tpot_terms> tpot_term
     "decode_attention_per_token_s",  "decode_gemm_per_token_s",
     "decode_communication_per_token_s", "decode_other_per_token_s",
     "prefill_interleaved_attention_per_token_s", "prefill_interleaved_other_per_token_s",
-    "per_layer_s", "per_moe_layer_s", "per_sequence_s", "constant_s"};
+    "per_layer_s", "per_moe_layer_s", "per_sequence_s", "constant_s", "per_moe_expert_s"};
 inline constexpr std::array<const char*, serving_features::ttft_terms> ttft_term_names = {
     "own_prefill_s", "closed_loop_queue_s", "kv_transfer_or_half_decode_step_s", "decode_step_s", "constant_s",
     "per_prompt_token_s", "per_layer_prefill_step_s", "per_moe_layer_prefill_step_s",
