@@ -263,9 +263,24 @@ TEST_CASE("efficiency table: a table of the 10 TPOT terms of before the per-expe
     } catch (const parse_error& ex) {
         what = ex.what();
     }
-    std::filesystem::remove(path);
     CHECK(what.find("groups.agg") != std::string::npos);
     CHECK(what.find("expected 11 numbers (or 10 or 6, a table of before)") != std::string::npos);
+    // A table that names today's 11 terms holds 11 coefficients: a list of 10 would be read as
+    // other terms.
+    {
+        std::string names;
+        for (const char* n : tpot_term_names) names += (names.empty() ? "\"" : ", \"") + std::string(n) + "\"";
+        std::ofstream o(path);
+        o << R"({"tpot_terms": [)" + names + R"(], "groups": {"agg": {"tpot": [1, 1, 1, 1, 1, 1, 0, 0, 0, 0], "ttft": [1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0]}}})";
+    }
+    what.clear();
+    try {
+        read_serving_efficiency(path);
+    } catch (const parse_error& ex) {
+        what = ex.what();
+    }
+    std::filesystem::remove(path);
+    CHECK(what.find("holds 10 coefficients where the table names 11 terms") != std::string::npos);
 }
 
 TEST_CASE("TPOT terms: the decode step split by phase, the interleaved prefill into attention and the rest") {

@@ -10,7 +10,8 @@
 //     memory check, decode step, prefill chunk, steady state (analysis/steady_state.hpp);
 //  2. `serving_features`: the roof split into the terms a serving engine adds to or scales
 //     (decode steps by phase: attention, GEMMs, communication, the rest; prefill interleaved
-//     with decode, per-layer and per-MoE-layer fixed costs that dominate small batches, TTFT
+//     with decode, per-layer, per-MoE-layer and per-activated-expert fixed costs that dominate
+//     small batches, TTFT
 //     queueing behind the prompts of a wave, KV transfer);
 //  3. `apply_efficiency`: a linear combination of those terms with non-negative coefficients:
 //     the roof itself (`roof_efficiency`, every coefficient 1 on the physical terms) or a table

@@ -5,7 +5,7 @@
 // --fit-out TABLE` (analysis/serving_fit.hpp).
 //
 //   {"made_by": "...", "tpot_terms": [...], "ttft_terms": [...],
-//    "groups": {"agg/trtllm": {"tpot": [10 numbers], "ttft": [10 numbers], "runs": N,
+//    "groups": {"agg/trtllm": {"tpot": [11 numbers], "ttft": [11 numbers], "runs": N,
 //                              "heldout": {"ttft": {"p10": x, "p50": x, "p90": x, "runs": N}}}, ...}}
 //
 // "heldout" (optional; tables since 2026-12-06) holds the group's `heldout_ratio_band`s: the

@@ -1,7 +1,7 @@
 #pragma once
 // The terms of a serving estimate and their coefficients: TPOT and TTFT as non-negative linear
 // combinations of physical times (decode steps by phase, prefill, queueing, KV transfer) and fixed
-// costs (per layer, per MoE layer, per step). analysis/estimate.hpp computes the terms of one
+// costs (per layer, per MoE layer, per expert a token activates, per step). analysis/estimate.hpp computes the terms of one
 // configuration; analysis/serving_fit.hpp fits coefficients to measured runs;
 // io/serving_efficiency_json.hpp reads and writes fitted tables.
 
@@ -23,7 +23,7 @@ struct serving_features {
     /// hand-off), [3] the rest (norms, elementwise, sampling); the prefill interleaved per
     /// output token (aggregated only) split by the prefill chunk's phases: [4] attention, [5]
     /// the rest; then counts: [6] layers a token passes (s per layer per step), [7] MoE layers
-    /// (routing and permutation per step), [8] sequences per step of an instance (host work per
+    /// (routing per step; fitted at 0 since [10] joined), [8] sequences per step of an instance (host work per
     /// sequence: scheduling, sampling, detokenising), [9] 1 (a per-step constant), [10] MoE
     /// layers x the experts each token activates there (routed top-k plus shared: 9 for
     /// DeepSeek-V3, 4 for gpt-oss; the grouped GEMM's per-expert problems, the token copies
@@ -58,8 +58,8 @@ struct serving_features {
 
 /// The TPOT terms a fit may use (bit i: term i): all but [6] per layer, [7] per MoE layer and [9]
 /// the per-step constant. Held out model by model on NVIDIA's 5,221 measured runs (README "The
-/// fit"), the fixed costs that scale with MoE layers and with sequences carry small-batch TPOT
-/// better alone: fitting the per-layer and constant terms as well gave 15.5% / 44.2% aggregated
+/// fit"), the fixed costs that scale with MoE layers (x the experts a token activates there) and
+/// with sequences carry small-batch TPOT better alone: fitting the per-layer and constant terms as well gave 15.5% / 44.2% aggregated
 /// TPOT median / p90 and 21.0% / 68.2% disaggregated, without them 14.5% / 42.9% and 20.0% /
 /// 61.5% (a dense model's layers are cheap where an MoE model's are not, and the held-out fit
 /// learned the per-layer cost from the MoE models). Since 2026-12-08 an MoE layer's fixed cost
