@@ -311,3 +311,26 @@ TEST_CASE("a config with MoE or MLA fields but not the key that turns them on is
     // "n_shared_experts": 0 on a dense model says nothing.
     CHECK(error_of("zero_shared", R"("n_shared_experts": 0)") == "read");
 }
+
+TEST_CASE("a shared expert of its own width: Qwen2-MoE's and MiniMax's keys") {
+    const std::string trunk = R"("hidden_size": 3072, "num_hidden_layers": 62, "num_attention_heads": 48, "num_key_value_heads": 8,
+        "head_dim": 128, "vocab_size": 200064, "intermediate_size": 1536, "num_local_experts": 256, "num_experts_per_tok": 8,
+        "torch_dtype": "bfloat16")";
+    // MiniMax-M1/M2 write the shared MLP's width as shared_intermediate_size: read, not dropped.
+    const auto minimax = read_hf_config(temp_json("minimax_shared", "{" + trunk + R"(, "shared_intermediate_size": 1024})"));
+    CHECK(minimax.num_shared_experts == 1);
+    CHECK(minimax.shared_expert_intermediate_size == 1024);
+    // 0, as MiniMax-M2.5 writes it: no shared expert.
+    const auto none = read_hf_config(temp_json("minimax_no_shared", "{" + trunk + R"(, "shared_intermediate_size": 0})"));
+    CHECK(none.num_shared_experts == 0);
+    // Qwen2-MoE's key reads as before.
+    const auto qwen = read_hf_config(temp_json("qwen_shared", "{" + trunk + R"(, "shared_expert_intermediate_size": 512})"));
+    CHECK(qwen.num_shared_experts == 1);
+    CHECK(qwen.shared_expert_intermediate_size == 512);
+    // The real MiniMax-M2.5 config: 8 routed experts a token, no shared one.
+    const auto real = shared_sample("aiconfigurator/model_configs/MiniMaxAI--MiniMax-M2.5_config.json");
+    if (!have_sample(real)) return;
+    const auto m = read_hf_config(real.string());
+    CHECK(m.experts_per_token == 8);
+    CHECK(m.num_shared_experts == 0);
+}

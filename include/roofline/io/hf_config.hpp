@@ -9,7 +9,7 @@
 //   experts_per_token        | num_experts_per_tok              | num_experts_per_tok    | num_experts_per_tok / experts_per_token | -
 //   moe_intermediate_size    | moe_intermediate_size            | moe_intermediate_size  | intermediate_size     | -
 //   dense MoE-free layers    | first_k_dense_replace, moe_layer_freq | mlp_only_layers, decoder_sparse_step | - | all
-//   shared experts           | n_shared_experts                 | (shared_expert_intermediate_size, Qwen2-MoE) | - | -
+//   shared experts           | n_shared_experts                 | (shared_expert_intermediate_size, Qwen2-MoE; shared_intermediate_size, MiniMax) | - | -
 //   MLA                      | q_lora_rank, kv_lora_rank, qk_nope/rope_head_dim, v_head_dim | - | - | -
 //   DSA indexer              | index_topk, index_n_heads, index_head_dim (V3.2, GLM-5) | - | - | -
 //   sliding window           | -                                | sliding_window if use_sliding_window | layer_types + sliding_window | -
@@ -473,10 +473,13 @@ ROOFLINE_INLINE model_config read_hf_config(const std::string& path_or_folder) {
                                                                   : r.required_positive("intermediate_size");
         c.intermediate_size = r.count("intermediate_size", 0);
         c.num_shared_experts = r.count("n_shared_experts", 0);
-        if (r.has("shared_expert_intermediate_size")) {
-            c.shared_expert_intermediate_size = r.count("shared_expert_intermediate_size", 0);
-            if (c.shared_expert_intermediate_size > 0 && c.num_shared_experts == 0) c.num_shared_experts = 1;
-        }
+        // One shared expert of its own width: Qwen2-MoE's `shared_expert_intermediate_size`,
+        // MiniMax-M1/M2's `shared_intermediate_size` (0 in MiniMax-M2.5: none).
+        for (const char* k : {"shared_expert_intermediate_size", "shared_intermediate_size"})
+            if (r.has(k) && c.shared_expert_intermediate_size == 0) {
+                c.shared_expert_intermediate_size = r.count(k, 0);
+                if (c.shared_expert_intermediate_size > 0 && c.num_shared_experts == 0) c.num_shared_experts = 1;
+            }
         c.router_score_bias = r.opt_string("topk_method").value_or("") == "noaux_tc";
         c.first_dense_layers = r.count("first_k_dense_replace", 0);
         c.moe_layer_freq = r.count("moe_layer_freq", 1);
