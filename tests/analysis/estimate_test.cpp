@@ -221,6 +221,17 @@ TEST_CASE("TPOT per-expert term: MoE layers x the experts a token activates (rou
     const auto dense = estimate_serving(llama8b(), h200_request(4));
     REQUIRE(dense.fits);
     CHECK(dense.features.tpot[10] == 0);
+    // Every layer MoE, 64 experts, 6 a token and 2 shared (DeepSeek-V2's counts): the shared
+    // experts run fused, one problem: 32 layers x (6 + 1).
+    auto moe = llama8b();
+    moe.num_experts = 64;
+    moe.experts_per_token = 6;
+    moe.moe_intermediate_size = 1408;
+    moe.num_shared_experts = 2;
+    const auto v2 = estimate_serving(moe, h200_request(4));
+    REQUIRE(v2.fits);
+    CHECK(v2.features.tpot[7] == 32);
+    CHECK(v2.features.tpot[10] == 32 * 7);
     const auto setup = shared_fp8_request(deepseek_v3, gpus::b200(), {8, 8, 1, 1}, 16);  // TP8, MoE EP8
     if (!setup) return;
     const auto r = estimate_serving(setup->first, setup->second);

@@ -17,7 +17,7 @@
 //     the roof itself (`roof_efficiency`, every coefficient 1 on the physical terms) or a table
 //     fitted per backend from measured runs (data/serving/, analysis/serving_fit.hpp).
 
-#include <algorithm>  // std::max
+#include <algorithm>  // std::max, std::min
 #include <array>     // std::array
 #include <cmath>     // std::pow, std::isfinite
 #include <cstdio>    // std::snprintf
@@ -197,7 +197,8 @@ inline double queue_chunk_steps(double requests, const estimate_request& rq) {
 }
 
 /// Counts the fixed-cost terms of `serving_features` multiply: layers, MoE layers, experts a
-/// token activates in an MoE layer (routed top-k plus shared; 0 dense), tokens a decode step
+/// token activates in an MoE layer (routed top-k plus one for the shared experts, fused; 0
+/// dense), tokens a decode step
 /// emits per sequence, prefill chunk steps of one prompt.
 struct term_counts {
     double layers = 0, moe_layers = 0, experts_per_token = 0, tokens_per_step = 1, prompt_chunks = 1;
@@ -207,7 +208,9 @@ inline term_counts counts_of(const model_config& c, const estimate_request& rq) 
     term_counts t;
     t.layers = c.num_layers;
     t.moe_layers = c.is_moe() ? c.moe_layer_count() : 0;
-    t.experts_per_token = c.is_moe() ? c.experts_per_token + c.num_shared_experts : 0;
+    // Shared experts run as one fused MLP (vLLM's and SGLang's DeepSeek-V2 models build one of
+    // n_shared x the expert width): one problem a layer however many the config counts.
+    t.experts_per_token = c.is_moe() ? c.experts_per_token + std::min(c.num_shared_experts, 1) : 0;
     t.tokens_per_step = rq.speculative ? rq.speculative->tokens_per_step() : 1.0;
     t.prompt_chunks = std::ceil(rq.isl / std::max(1.0, rq.prefill_chunk_tokens));
     return t;

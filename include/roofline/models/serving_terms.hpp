@@ -25,8 +25,8 @@ struct serving_features {
     /// the rest; then counts: [6] layers a token passes (s per layer per step), [7] MoE layers
     /// (routing per step; fitted at 0 since [10] joined), [8] sequences per step of an instance (host work per
     /// sequence: scheduling, sampling, detokenising), [9] 1 (a per-step constant), [10] MoE
-    /// layers x the experts each token activates there (routed top-k plus shared: 9 for
-    /// DeepSeek-V3, 4 for gpt-oss; the grouped GEMM's per-expert problems, the token copies
+    /// layers x the experts each token activates there (routed top-k plus one for the shared
+    /// experts, which engines run fused: 9 for DeepSeek-V3, 4 for gpt-oss; the grouped GEMM's per-expert problems, the token copies
     /// permuted to them and combined back, per step). Counts are
     /// divided by the tokens a step emits per sequence (speculative decoding). [0]-[3] sum to
     /// the decode step per token and [4]-[5] to the interleaved prefill, so the roof (those six
