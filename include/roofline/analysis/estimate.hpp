@@ -11,8 +11,7 @@
 //  2. `serving_features`: the roof split into the terms a serving engine adds to or scales
 //     (decode steps by phase: attention, GEMMs, communication, the rest; prefill interleaved
 //     with decode, per-layer, per-MoE-layer and per-activated-expert fixed costs that dominate
-//     small batches, TTFT
-//     queueing behind the prompts of a wave, KV transfer);
+//     small batches, TTFT queueing behind the prompts of a wave, KV transfer);
 //  3. `apply_efficiency`: a linear combination of those terms with non-negative coefficients:
 //     the roof itself (`roof_efficiency`, every coefficient 1 on the physical terms) or a table
 //     fitted per backend from measured runs (data/serving/, analysis/serving_fit.hpp).
@@ -198,8 +197,7 @@ inline double queue_chunk_steps(double requests, const estimate_request& rq) {
 
 /// Counts the fixed-cost terms of `serving_features` multiply: layers, MoE layers, experts a
 /// token activates in an MoE layer (routed top-k plus one for the shared experts, fused; 0
-/// dense), tokens a decode step
-/// emits per sequence, prefill chunk steps of one prompt.
+/// dense), tokens a decode step emits per sequence, prefill chunk steps of one prompt.
 struct term_counts {
     double layers = 0, moe_layers = 0, experts_per_token = 0, tokens_per_step = 1, prompt_chunks = 1;
 };

@@ -132,16 +132,14 @@ ROOFLINE_INLINE std::map<std::string, serving_efficiency> read_serving_efficienc
             std::array<double, legacy_tpot_terms> legacy{};
             read("tpot", legacy);
             e.tpot = tpot_from_legacy(legacy);
-        } else if (tpot_listed == before_expert_tpot_terms) {
-            e.tpot = {};
-            read("tpot", e.tpot, before_expert_tpot_terms);
         } else {
-            if (tpot_listed != e.tpot.size())
+            if (tpot_listed != e.tpot.size() && tpot_listed != before_expert_tpot_terms)
                 throw parse_error(path, "groups." + key, "tpot",
                                   "expected " + std::to_string(e.tpot.size()) + " numbers (or " +
                                       std::to_string(before_expert_tpot_terms) + " or " + std::to_string(legacy_tpot_terms) +
                                       ", a table of before)");
-            read("tpot", e.tpot);
+            e.tpot = {};
+            read("tpot", e.tpot, tpot_listed);
         }
         // A table of before the balanced queue and the queue's chunk steps joined (8 TTFT
         // coefficients), or before the prefill pool's queue joined (10): today's first 8 or 10,

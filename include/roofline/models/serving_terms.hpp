@@ -1,9 +1,9 @@
 #pragma once
 // The terms of a serving estimate and their coefficients: TPOT and TTFT as non-negative linear
 // combinations of physical times (decode steps by phase, prefill, queueing, KV transfer) and fixed
-// costs (per layer, per MoE layer, per expert a token activates, per step). analysis/estimate.hpp computes the terms of one
-// configuration; analysis/serving_fit.hpp fits coefficients to measured runs;
-// io/serving_efficiency_json.hpp reads and writes fitted tables.
+// costs (per layer, per MoE layer, per expert a token activates, per step). analysis/estimate.hpp
+// computes the terms of one configuration; analysis/serving_fit.hpp fits coefficients to
+// measured runs; io/serving_efficiency_json.hpp reads and writes fitted tables.
 
 #include <algorithm>  // std::max
 #include <array>    // std::array
@@ -23,12 +23,13 @@ struct serving_features {
     /// hand-off), [3] the rest (norms, elementwise, sampling); the prefill interleaved per
     /// output token (aggregated only) split by the prefill chunk's phases: [4] attention, [5]
     /// the rest; then counts: [6] layers a token passes (s per layer per step), [7] MoE layers
-    /// (routing per step; fitted at 0 since [10] joined), [8] sequences per step of an instance (host work per
-    /// sequence: scheduling, sampling, detokenising), [9] 1 (a per-step constant), [10] MoE
-    /// layers x the experts each token activates there (routed top-k plus one for the shared
-    /// experts, which engines run fused: 9 for DeepSeek-V3, 4 for gpt-oss; the grouped GEMM's per-expert problems, the token copies
-    /// permuted to them and combined back, per step). Counts are
-    /// divided by the tokens a step emits per sequence (speculative decoding). [0]-[3] sum to
+    /// (routing per step; fitted at 0 since [10] joined), [8] sequences per step of an instance
+    /// (host work per sequence: scheduling, sampling, detokenising), [9] 1 (a per-step
+    /// constant), [10] MoE layers x the experts each token activates there (routed top-k plus
+    /// one for the shared experts, which engines run fused: 9 for DeepSeek-V3, 4 for gpt-oss;
+    /// the grouped GEMM's per-expert problems, the token copies permuted to them and combined
+    /// back, per step). Counts are divided by the tokens a step emits per sequence (speculative
+    /// decoding). [0]-[3] sum to
     /// the decode step per token and [4]-[5] to the interleaved prefill, so the roof (those six
     /// at 1) is the planner's TPOT; apart, a fit gives each phase its own efficiency.
     std::array<double, tpot_terms> tpot{};
@@ -59,9 +60,9 @@ struct serving_features {
 /// The TPOT terms a fit may use (bit i: term i): all but [6] per layer, [7] per MoE layer and [9]
 /// the per-step constant. Held out model by model on NVIDIA's 5,221 measured runs (README "The
 /// fit"), the fixed costs that scale with MoE layers (x the experts a token activates there) and
-/// with sequences carry small-batch TPOT better alone: fitting the per-layer and constant terms as well gave 15.5% / 44.2% aggregated
-/// TPOT median / p90 and 21.0% / 68.2% disaggregated, without them 14.5% / 42.9% and 20.0% /
-/// 61.5% (a dense model's layers are cheap where an MoE model's are not, and the held-out fit
+/// with sequences carry small-batch TPOT better alone: fitting the per-layer and constant terms
+/// as well gave 15.5% / 44.2% aggregated TPOT median / p90 and 21.0% / 68.2% disaggregated,
+/// without them 14.5% / 42.9% and 20.0% / 61.5% (a dense model's layers are cheap where an MoE model's are not, and the held-out fit
 /// learned the per-layer cost from the MoE models). Since 2026-12-08 an MoE layer's fixed cost
 /// is priced per expert a token activates there ([10]) in place of per layer ([7]): learned per
 /// layer from the DeepSeek-like models (nine experts a token), it charged gpt-oss (four) 1.5x

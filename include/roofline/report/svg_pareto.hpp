@@ -71,6 +71,10 @@ ROOFLINE_INLINE std::vector<std::size_t> pareto_front(const std::vector<pareto_p
 
 namespace detail {
 
+/// Marker radii of the Pareto chart (px): a front point, an off-front one, and what a ring (a
+/// point another GPU's covers) adds around either.
+inline constexpr double front_marker_px = 5.5, off_front_marker_px = 4.0, ring_extra_px = 3.0;
+
 /// Axis mapping for the Pareto chart: linear from 0 with "nice" ticks, or logarithmic by decades.
 struct pareto_axis {
     bool log = false;
@@ -228,7 +232,7 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
     for (auto i : front) on_front[i] = true;
     for (std::size_t i = 0; i < pts.size(); ++i) {
         const double cx = xa(pts[i].tokens_per_s_per_user), cy = ya(pts[i].tokens_per_s_per_gpu);
-        const double r = on_front[i] ? 5.5 : 4.0;
+        const double r = on_front[i] ? detail::front_marker_px : detail::off_front_marker_px;
         placer.add_obstacle({cx - r, cy - r, 2 * r, 2 * r}, 0.5);
     }
     for (std::size_t k = 1; k < front_px.size(); ++k) {
@@ -260,7 +264,8 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
     const bool ringed_any = std::find(covered.begin(), covered.end(), true) != covered.end();
     for (const std::size_t i : order) {
         const auto& p = pts[i];
-        const double radius = (on_front[i] ? 5.5 : 4.0) + (covered[i] ? 3.0 : 0.0);
+        const double radius = (on_front[i] ? detail::front_marker_px : detail::off_front_marker_px) +
+                              (covered[i] ? detail::ring_extra_px : 0.0);
         const auto colour = svg::series_colour(series_of(p.gpu));
         std::string tip =
             fmt::format("{} \u00b7 {}\ntokens/s per user: {}\ntokens/s per GPU: {}", p.gpu,
@@ -288,7 +293,7 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
         const std::string t = ellipsize_middle(p.label, 40);
         const double cx = xa(p.tokens_per_s_per_user), cy = ya(p.tokens_per_s_per_gpu);
         std::vector<int> ring;
-        const auto cand = svg::candidates_around(cx, cy, 5.5, svg::text_width(t, fs), lh, 4, &ring);
+        const auto cand = svg::candidates_around(cx, cy, detail::front_marker_px, svg::text_width(t, fs), lh, 4, &ring);
         // A label within twice its own point's distance of another point can read as that
         // point's (text beside a point on its line more than text above or below it: vertical
         // gaps count double); a point drawn where this one is (another GPU's, ringed) is no
@@ -302,7 +307,8 @@ ROOFLINE_INLINE std::string render_pareto_svg(const pareto_chart& chart) {
             const double own = gap(b, cx, cy);
             for (std::size_t j = 0; j < pts.size(); ++j) {
                 const double px = xa(pts[j].tokens_per_s_per_user), py = ya(pts[j].tokens_per_s_per_gpu);
-                if (j != i && std::hypot(px - cx, py - cy) > 5.5 + 3.0 && gap(b, px, py) < 2.0 * own) return true;
+                const bool under_marker = std::hypot(px - cx, py - cy) <= detail::front_marker_px + detail::ring_extra_px;
+                if (j != i && !under_marker && gap(b, px, py) < 2.0 * own) return true;
             }
             return false;
         };
